@@ -1,0 +1,94 @@
+import { readFile } from "node:fs/promises";
+import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
+import { detectFormat, parseDocumentText } from "../openapi/load.js";
+import configSchema from "./config.schema.json" with { type: "json" };
+import { UserError } from "./errors.js";
+import { didYouMean } from "./suggest.js";
+
+/** Annotation hints a config may force on a tool. @see https://modelcontextprotocol.io/specification/2025-11-25/server/tools#tool-annotations */
+export interface AnnotationOverride {
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+/** Reshaping of one operation's request-body object schema. */
+export interface BodyOverride {
+  /** Replaces the body's `required` list. */
+  required?: string[];
+  /** Properties removed from the body schema. */
+  omit?: string[];
+  /** Minimum number of properties the body must carry. */
+  minProperties?: number;
+}
+
+/** Per-operation adjustments. */
+export interface OperationOverride {
+  name?: string;
+  title?: string;
+  description?: string;
+  body?: BodyOverride;
+  annotations?: AnnotationOverride;
+  pathPrefixes?: Record<string, string | string[]>;
+}
+
+/** The generator configuration, as written by the user. */
+export interface GeneratorConfig {
+  server: {
+    name: string;
+    /** @default "0.1.0" */
+    version?: string;
+    title?: string;
+    instructions?: string;
+  };
+  /** The allowlist of operationIds. */
+  operations: string[];
+  /** Path-parameter prefixes by parameter name, for every operation. */
+  pathPrefixes?: Record<string, string | string[]>;
+  /** Per-operation overrides keyed by operationId. */
+  overrides?: Record<string, OperationOverride>;
+}
+
+const ajv = new Ajv2020({ allErrors: true, strict: true });
+const validateShape = ajv.compile<GeneratorConfig>(configSchema);
+
+/** Validates a parsed config value, reporting every problem at once. */
+export function parseConfig(value: unknown, source = "config"): GeneratorConfig {
+  if (validateShape(value)) return value;
+  const problems = (validateShape.errors ?? []).filter(isReportable).map((error) => `${source}: ${describe(error)}`);
+  throw new UserError([...new Set(problems)]);
+}
+
+/** Reads a YAML or JSON config file and validates it. */
+export async function readConfigFile(path: string): Promise<GeneratorConfig> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UserError(`${path}: cannot read config (${code ?? String(error)})${code === "ENOENT" ? "; pass --config PATH" : ""}`);
+  }
+  try {
+    return parseConfig(parseDocumentText(text, detectFormat(text, { fileName: path }), path), path);
+  } catch (error) {
+    if (error instanceof UserError) throw error;
+    throw new UserError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** `oneOf` branches and `if` failures repeat what the branch errors already say. */
+function isReportable(error: ErrorObject): boolean {
+  return error.keyword !== "oneOf" && error.keyword !== "if";
+}
+
+function describe(error: ErrorObject): string {
+  const at = error.instancePath === "" ? "top level" : error.instancePath.slice(1).replace(/\//g, ".");
+  if (error.keyword === "additionalProperties") {
+    const key = String(error.params.additionalProperty);
+    const known = Object.keys((error.parentSchema as { properties?: object } | undefined)?.properties ?? {});
+    return `${at}: unknown key "${key}"${didYouMean(key, known)}`;
+  }
+  if (error.keyword === "required") return `${at}: missing required key "${String(error.params.missingProperty)}"`;
+  return `${at}: ${error.message ?? error.keyword}`;
+}

@@ -1,0 +1,12 @@
+/** A problem the user can fix (config, document, arguments): printed as lines, no stack trace. */
+export class UserError extends Error {
+  override name = "UserError";
+  /** Each problem on its own line. */
+  readonly problems: readonly string[];
+
+  constructor(problems: readonly string[] | string) {
+    const list = typeof problems === "string" ? [problems] : problems;
+    super(list.join("\n"));
+    this.problems = list;
+  }
+}

@@ -1,0 +1,49 @@
+import type { SourceFileStructure } from "ts-morph";
+import { readDocumentFile } from "../openapi/load.js";
+import { normalizeDocument } from "../openapi/normalize.js";
+import type { OpenApiDocument } from "../openapi/types.js";
+import { GENERATED_HEADER } from "../templates/header.js";
+import { registryModule } from "../templates/registry.js";
+import { serverEntryModule } from "../templates/server-entry.js";
+import { toolModule, toolModuleNames } from "../templates/tool-module.js";
+import { buildTools } from "./build-tools.js";
+import type { GeneratorConfig } from "./config.js";
+import { printStructures } from "./emit.js";
+import { formatTypeScript } from "./format.js";
+import { operationTypes } from "./operation-types.js";
+import { pruneDocument } from "./prune.js";
+import { selectOperations } from "./select.js";
+import type { ToolModel } from "./tool-model.js";
+
+/** The generated tree, by path relative to the output directory, plus what the run noticed. */
+export interface GenerationResult {
+  files: Map<string, string>;
+  tools: ToolModel[];
+  warnings: string[];
+}
+
+const TYPES_FILE = "api-types.ts";
+
+/** Runs the pipeline in memory: select → tool model → prune → types → structures → prettier. */
+export async function generateFromDocument(document: OpenApiDocument, config: GeneratorConfig): Promise<GenerationResult> {
+  const entries = selectOperations(document, config);
+  const tools = buildTools(document, entries, config);
+  const types = await operationTypes(pruneDocument(document, entries));
+  const structures = new Map<string, SourceFileStructure>();
+  for (const tool of tools) structures.set(`${toolModuleNames(tool).file}.ts`, toolModule(tool, "../api-types.js"));
+  const { name, version = "0.1.0", title, instructions } = config.server;
+  structures.set("index.ts", registryModule(tools, { name, version, ...(title ? { title } : {}), ...(instructions ? { instructions } : {}) }));
+  structures.set("server.ts", serverEntryModule());
+  const files = new Map<string, string>();
+  files.set(TYPES_FILE, await formatTypeScript(`${GENERATED_HEADER}${types}`));
+  for (const [path, text] of printStructures(structures)) files.set(path, await formatTypeScript(text));
+  return { files, tools, warnings: tools.flatMap((tool) => tool.warnings) };
+}
+
+/** Reads, normalises and generates from a document file. */
+export async function generateFromFile(specPath: string, config: GeneratorConfig): Promise<GenerationResult> {
+  const { document: raw } = await readDocumentFile(specPath);
+  const { document, warnings } = await normalizeDocument(raw, specPath);
+  const result = await generateFromDocument(document, config);
+  return { ...result, warnings: [...warnings, ...result.warnings] };
+}

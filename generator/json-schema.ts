@@ -1,0 +1,183 @@
+import { derefObject, refName, refOf, resolvePointer } from "../openapi/refs.js";
+import { isJsonObject, type JsonObject, type JsonValue, type OpenApiDocument } from "../openapi/types.js";
+import { UserError } from "./errors.js";
+
+/** Which side of the HTTP exchange a schema describes: `readOnly` leaves requests, `writeOnly` leaves responses. */
+export type SchemaDirection = "request" | "response";
+
+/** Keywords whose meaning is the same in JSON Schema draft-07 and 2020-12, copied as they are. */
+const PORTABLE_KEYWORDS = new Set([
+  "title", "description", "default", "format", "enum", "const", "multipleOf", "maximum", "minimum",
+  "maxLength", "minLength", "pattern", "maxItems", "minItems", "uniqueItems", "maxProperties",
+  "minProperties", "readOnly", "writeOnly", "examples", "contentEncoding", "contentMediaType",
+]);
+
+const MAX_DEPTH = 64;
+
+/**
+ * Converts OpenAPI schemas into self-contained JSON Schemas that draft-07 and 2020-12 validators read alike.
+ * Every referenced component becomes one entry of `defs`, so cycles end at a `$ref`.
+ */
+export class SchemaConverter {
+  /** Converted named schemas, by `$defs` key. */
+  readonly defs = new Map<string, JsonObject>();
+  readonly warnings: string[] = [];
+  private readonly keyByRef = new Map<string, string>();
+
+  constructor(
+    private readonly document: OpenApiDocument,
+    private readonly direction: SchemaDirection,
+    private readonly where: string,
+  ) {}
+
+  /** Converts a schema with its outermost `$ref` inlined. */
+  convertRoot(node: JsonValue | undefined): JsonObject {
+    const ref = refOf(node);
+    if (ref === undefined) return this.convert(node, 0, "");
+    const target = this.resolve(ref);
+    return this.convert(target, 0, `(${ref})`);
+  }
+
+  /** The `$defs` object for the schemas converted so far, sorted by key. */
+  defsObject(): JsonObject | undefined {
+    if (this.defs.size === 0) return undefined;
+    const keys = [...this.defs.keys()].sort(codePointCompare);
+    return Object.fromEntries(keys.map((key) => [key, this.defs.get(key) as JsonObject]));
+  }
+
+  private resolve(ref: string): JsonValue {
+    const target = resolvePointer(this.document, ref);
+    if (target === undefined) throw new UserError(`${this.where}: unresolvable $ref "${ref}"`);
+    return target;
+  }
+
+  private convert(node: JsonValue | undefined, depth: number, at: string): JsonObject {
+    if (depth > MAX_DEPTH) throw new UserError(`${this.where}: schema nested deeper than ${MAX_DEPTH} levels at ${at || "root"}`);
+    if (node === undefined || node === true) return {};
+    if (node === false) return { not: {} };
+    if (!isJsonObject(node)) throw new UserError(`${this.where}: schema at ${at || "root"} is not an object`);
+    const ref = refOf(node);
+    if (ref !== undefined) {
+      const reference = this.referenceTo(ref, depth);
+      const { $ref: _, ...siblings } = node;
+      if (Object.keys(siblings).length === 0) return reference;
+      // A `$ref` beside other keywords means different things in draft-07 and 2020-12; `allOf` means one thing.
+      const rest = this.convert(siblings, depth + 1, at);
+      return { ...rest, allOf: [reference, ...(Array.isArray(rest.allOf) ? rest.allOf : [])] };
+    }
+
+    const out: JsonObject = {};
+    for (const [key, value] of Object.entries(node)) {
+      if (PORTABLE_KEYWORDS.has(key)) out[key] = value;
+    }
+    if (typeof out.pattern === "string" && !isValidPattern(out.pattern)) {
+      this.warnings.push(`${this.where}: dropped pattern ${JSON.stringify(out.pattern)} at ${at || "root"} (not a valid ECMAScript regular expression)`);
+      delete out.pattern;
+    }
+    if (node.example !== undefined && out.examples === undefined) out.examples = [node.example];
+    if (Array.isArray(out.examples) === false) delete out.examples;
+    copyType(node, out);
+    copyExclusiveBounds(node, out);
+
+    const properties = isJsonObject(node.properties) ? node.properties : undefined;
+    if (properties) {
+      const converted: JsonObject = {};
+      const dropped = new Set<string>();
+      for (const [name, child] of Object.entries(properties)) {
+        const resolved = derefObject(this.document, child);
+        if (this.isHiddenHere(resolved)) {
+          dropped.add(name);
+          continue;
+        }
+        converted[name] = this.convert(child, depth + 1, `${at}.${name}`);
+      }
+      out.properties = converted;
+      if (Array.isArray(node.required)) {
+        const required = node.required.filter((name): name is string => typeof name === "string" && !dropped.has(name));
+        if (required.length > 0) out.required = [...new Set(required)];
+      }
+    } else if (Array.isArray(node.required) && node.required.length > 0) {
+      out.required = node.required.filter((name) => typeof name === "string");
+    }
+    if (node.additionalProperties !== undefined) {
+      out.additionalProperties = typeof node.additionalProperties === "boolean"
+        ? node.additionalProperties
+        : this.convert(node.additionalProperties, depth + 1, `${at}{}`);
+    }
+    if (node.items !== undefined && !Array.isArray(node.items)) out.items = this.convert(node.items, depth + 1, `${at}[]`);
+    for (const keyword of ["allOf", "anyOf", "oneOf"] as const) {
+      const list = node[keyword];
+      if (Array.isArray(list) && list.length > 0) {
+        out[keyword] = list.map((child, index) => this.convert(child, depth + 1, `${at}.${keyword}[${index}]`));
+      }
+    }
+    if (node.not !== undefined) out.not = this.convert(node.not, depth + 1, `${at}.not`);
+    if (node.nullable === true) return makeNullable(out);
+    return out;
+  }
+
+  /** `readOnly` properties are not sent; `writeOnly` ones are never returned. */
+  private isHiddenHere(schema: JsonObject | undefined): boolean {
+    if (!schema) return false;
+    return this.direction === "request" ? schema.readOnly === true : schema.writeOnly === true;
+  }
+
+  private referenceTo(ref: string, depth: number): JsonObject {
+    let key = this.keyByRef.get(ref);
+    if (key === undefined) {
+      key = this.newKey(ref);
+      this.keyByRef.set(ref, key);
+      this.defs.set(key, {});
+      this.defs.set(key, this.convert(this.resolve(ref), depth + 1, `(${ref})`));
+    }
+    return { $ref: `#/$defs/${key}` };
+  }
+
+  /** A `$defs` key that needs no escaping in a JSON pointer or URI fragment. */
+  private newKey(ref: string): string {
+    const base = refName(ref).replace(/[^A-Za-z0-9._-]/g, "_") || "Schema";
+    let key = base;
+    for (let n = 2; this.defs.has(key); n++) key = `${base}_${n}`;
+    return key;
+  }
+}
+
+function copyType(node: JsonObject, out: JsonObject): void {
+  const type = node.type;
+  if (typeof type === "string") out.type = type;
+  else if (Array.isArray(type) && type.every((t) => typeof t === "string")) out.type = [...new Set(type)];
+}
+
+/** OpenAPI 3.0 writes `exclusiveMinimum: true` beside `minimum`; both JSON Schema drafts want a number. */
+function copyExclusiveBounds(node: JsonObject, out: JsonObject): void {
+  for (const [exclusive, bound] of [["exclusiveMinimum", "minimum"], ["exclusiveMaximum", "maximum"]] as const) {
+    const value = node[exclusive];
+    if (typeof value === "number") out[exclusive] = value;
+    else if (value === true && typeof node[bound] === "number") {
+      out[exclusive] = node[bound];
+      delete out[bound];
+    }
+  }
+}
+
+/** OpenAPI 3.0 `nullable: true` becomes a type array (or an `anyOf` with null when there is no type). */
+function makeNullable(schema: JsonObject): JsonObject {
+  if (Array.isArray(schema.enum) && !schema.enum.includes(null)) schema.enum = [...schema.enum, null];
+  if (typeof schema.type === "string") return { ...schema, type: [schema.type, "null"] };
+  if (Array.isArray(schema.type)) return schema.type.includes("null") ? schema : { ...schema, type: [...schema.type, "null"] };
+  return { anyOf: [schema, { type: "null" }] };
+}
+
+function isValidPattern(pattern: string): boolean {
+  try {
+    new RegExp(pattern, "u");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Orders strings by UTF-16 code unit, the same on every machine and locale. */
+export function codePointCompare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,59 @@
+import type { OperationEntry } from "../openapi/operations.js";
+import { resolvePointer } from "../openapi/refs.js";
+import { isJsonObject, type JsonObject, type JsonValue, type OpenApiDocument } from "../openapi/types.js";
+
+/** A copy of the document holding only the selected operations and the components they reach. */
+export function pruneDocument(document: OpenApiDocument, entries: readonly OperationEntry[]): OpenApiDocument {
+  const paths: JsonObject = {};
+  const reached = new Set<string>();
+  const pending: JsonValue[] = [];
+  const sourcePaths = isJsonObject(document.paths) ? document.paths : {};
+  for (const entry of entries) {
+    const sourceItem = sourcePaths[entry.path];
+    const item = (paths[entry.path] ??= {}) as JsonObject;
+    if (isJsonObject(sourceItem) && sourceItem.parameters !== undefined) item.parameters = sourceItem.parameters;
+    item[entry.method] = entry.operation;
+    pending.push(item);
+  }
+  while (pending.length > 0) {
+    collectRefs(pending.pop() as JsonValue, (ref) => {
+      if (reached.has(ref) || !ref.startsWith("#/components/")) return;
+      reached.add(ref);
+      const target = resolvePointer(document, ref);
+      if (target !== undefined) pending.push(target);
+    });
+  }
+  const pruned: OpenApiDocument = { openapi: document.openapi, info: document.info ?? {}, paths };
+  const components = pickComponents(document, reached);
+  if (components) pruned.components = components;
+  return pruned;
+}
+
+/** Keeps the reached `#/components/<kind>/<name>` entries, in document order. */
+function pickComponents(document: OpenApiDocument, reached: ReadonlySet<string>): JsonObject | undefined {
+  if (!isJsonObject(document.components)) return undefined;
+  const out: JsonObject = {};
+  for (const [kind, group] of Object.entries(document.components)) {
+    if (!isJsonObject(group)) continue;
+    const kept = Object.entries(group).filter(([name]) => reached.has(`#/components/${kind}/${escapeToken(name)}`));
+    if (kept.length > 0) out[kind] = Object.fromEntries(kept);
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+function escapeToken(name: string): string {
+  return name.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+/** Calls `visit` with every `$ref` string below a node (iteratively, so deep documents cannot overflow the stack). */
+export function collectRefs(root: JsonValue, visit: (ref: string) => void): void {
+  const stack: JsonValue[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop() as JsonValue;
+    if (Array.isArray(node)) stack.push(...node);
+    else if (isJsonObject(node)) {
+      if (typeof node.$ref === "string") visit(node.$ref);
+      for (const value of Object.values(node)) if (typeof value === "object" && value !== null) stack.push(value);
+    }
+  }
+}

@@ -1,0 +1,60 @@
+import { createHash } from "node:crypto";
+
+/** MCP clients accept tool names of this shape; the generator never emits another. */
+export const TOOL_NAME_PATTERN = /^[a-z0-9_]{1,64}$/;
+
+const MAX_LENGTH = 64;
+
+/** Splits an identifier into lower-case words at separators and camelCase/acronym boundaries. */
+export function words(text: string): string[] {
+  return text
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
+    .split(/[^A-Za-z0-9]+/)
+    .filter((word) => word !== "")
+    .map((word) => word.toLowerCase());
+}
+
+/**
+ * The tool name for an operationId: `MemoService_ListMemos → memo_list_memos`.
+ * A leading `…Service` segment loses its suffix; everything is snake_case; long names keep a hash.
+ */
+export function toolNameFromOperationId(operationId: string): string {
+  const segments = operationId.split("_");
+  const head = segments[0] ?? "";
+  if (segments.length > 1 && /^.+Service$/.test(head)) segments[0] = head.slice(0, -"Service".length);
+  return fitLength(words(segments.join("_")).join("_"), operationId);
+}
+
+/** The tool name for an operation without an operationId: `GET /users/{id}/repos → get_users_id_repos`. */
+export function toolNameFromRoute(method: string, path: string): string {
+  return fitLength(words(`${method} ${path}`).join("_"), `${method} ${path}`);
+}
+
+/** Keeps a name within 64 characters, replacing the tail with a hash of the full source text. */
+function fitLength(name: string, source: string): string {
+  const safe = name === "" ? "tool" : name;
+  if (safe.length <= MAX_LENGTH) return safe;
+  const hash = createHash("sha256").update(source).digest("hex").slice(0, 8);
+  return `${safe.slice(0, MAX_LENGTH - hash.length - 1).replace(/_+$/, "")}_${hash}`;
+}
+
+/** Makes names unique in the given order by appending `_2`, `_3`, … to later duplicates. */
+export function uniqueNames(names: readonly string[]): string[] {
+  const taken = new Set(names);
+  const seen = new Set<string>();
+  return names.map((name) => {
+    if (!seen.has(name)) {
+      seen.add(name);
+      return name;
+    }
+    for (let n = 2; ; n++) {
+      const suffix = `_${n}`;
+      const candidate = `${name.slice(0, MAX_LENGTH - suffix.length)}${suffix}`;
+      if (!taken.has(candidate) && !seen.has(candidate)) {
+        seen.add(candidate);
+        return candidate;
+      }
+    }
+  });
+}

@@ -1,0 +1,48 @@
+import { derefObject } from "./refs.js";
+import { HTTP_METHODS, type HttpMethod, isJsonObject, type JsonObject, type OpenApiDocument, type ParameterObject } from "./types.js";
+
+/** One operation of a document, with path-level and operation-level parameters merged. */
+export interface OperationEntry {
+  operationId: string | undefined;
+  method: HttpMethod;
+  path: string;
+  operation: JsonObject;
+  /** Parameters after `$ref` resolution; operation-level ones override path-level ones by (name, in). */
+  parameters: ParameterObject[];
+}
+
+/** Lists every operation under `paths`, in document order. */
+export function listOperations(document: OpenApiDocument): OperationEntry[] {
+  const entries: OperationEntry[] = [];
+  const paths = isJsonObject(document.paths) ? document.paths : {};
+  for (const [path, rawItem] of Object.entries(paths)) {
+    const item = derefObject(document, rawItem);
+    if (!item) continue;
+    for (const method of HTTP_METHODS) {
+      const operation = item[method];
+      if (!isJsonObject(operation)) continue;
+      entries.push({
+        operationId: typeof operation.operationId === "string" ? operation.operationId : undefined,
+        method,
+        path,
+        operation,
+        parameters: mergeParameters(document, item.parameters, operation.parameters),
+      });
+    }
+  }
+  return entries;
+}
+
+/** Merges path-item and operation parameters; the operation's win for the same name and location. */
+export function mergeParameters(document: OpenApiDocument, pathLevel: unknown, operationLevel: unknown): ParameterObject[] {
+  const merged = new Map<string, ParameterObject>();
+  for (const list of [pathLevel, operationLevel]) {
+    if (!Array.isArray(list)) continue;
+    for (const raw of list) {
+      const parameter = derefObject(document, raw);
+      if (!parameter || typeof parameter.name !== "string" || typeof parameter.in !== "string") continue;
+      merged.set(`${parameter.in}\u0000${parameter.name}`, parameter as unknown as ParameterObject);
+    }
+  }
+  return [...merged.values()];
+}

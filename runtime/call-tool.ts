@@ -1,0 +1,98 @@
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { Logger } from "./logger.js";
+import { decodeJson, errorResult, httpErrorMessage, successResult, wrapStructuredContent } from "./result.js";
+import type { ToolDefinition } from "./tool.js";
+import { fetchUpstream } from "./upstream.js";
+import { ArgumentError, buildUpstreamRequest } from "./upstream-request.js";
+import { describeErrors, type ToolValidators } from "./validation.js";
+
+/** How the runtime reaches the upstream API. */
+export interface UpstreamSettings {
+  /** Base URL the operation paths are appended to; its origin is the only one that receives credentials. */
+  baseUrl: URL;
+  /** @default 30000 */
+  timeoutMs: number;
+  /** @default 10485760 */
+  maxResponseBytes: number;
+  /** Injected for tests; the global `fetch` otherwise. */
+  fetch?: typeof fetch;
+}
+
+/** Per-call facts taken from the MCP request. */
+export interface CallContext {
+  /** The caller's `Authorization` header, forwarded to the upstream origin only. */
+  authorization?: string;
+}
+
+/** Validates arguments, calls the upstream operation and shapes the MCP result; never throws. */
+export async function executeTool(
+  tool: ToolDefinition,
+  validators: ToolValidators,
+  args: Record<string, unknown>,
+  context: CallContext,
+  settings: UpstreamSettings,
+  log: Logger,
+): Promise<CallToolResult> {
+  try {
+    if (!validators.input(args)) return errorResult(`Invalid arguments for ${tool.name}: ${describeErrors(validators.input.errors)}`);
+    let request: ReturnType<typeof buildUpstreamRequest>;
+    try {
+      request = buildUpstreamRequest(tool.http, args, settings.baseUrl);
+    } catch (error) {
+      if (error instanceof ArgumentError) return errorResult(`Invalid arguments for ${tool.name}: ${error.message}`);
+      throw error;
+    }
+    const credentials: Record<string, string> = context.authorization ? { authorization: context.authorization } : {};
+    const outcome = await fetchUpstream(request, { ...settings, credentials });
+    switch (outcome.kind) {
+      case "unreachable":
+        log.warn("upstream unreachable", { tool: tool.name, detail: outcome.detail });
+        return errorResult(`The upstream API is unreachable (${tool.http.method} ${tool.http.path}).`);
+      case "timeout":
+        return errorResult(`The upstream API did not answer within ${outcome.timeoutMs} ms.`);
+      case "too-large":
+        return errorResult(`The upstream response is larger than the ${outcome.limitBytes}-byte limit.`);
+      case "redirect":
+        log.warn("upstream redirect refused", { tool: tool.name, detail: outcome.detail });
+        return errorResult(`The upstream API redirected the request too often or elsewhere (${outcome.detail}).`);
+      case "response":
+        return shapeResponse(tool, validators, outcome.status, outcome.contentType, outcome.body.toString("utf8"), log);
+    }
+  } catch (error) {
+    log.error("tool call failed", { tool: tool.name, error: error instanceof Error ? error.stack : String(error) });
+    return errorResult(`Internal error while calling ${tool.name}.`);
+  }
+}
+
+function shapeResponse(
+  tool: ToolDefinition,
+  validators: ToolValidators,
+  status: number,
+  contentType: string,
+  text: string,
+  log: Logger,
+): CallToolResult {
+  if (status < 200 || status > 299) return errorResult(httpErrorMessage(status, text));
+  let value: unknown;
+  if (text.trim() !== "") {
+    const decoded = decodeJson(text);
+    if (decoded.ok) value = decoded.value;
+    else if (/^text\//i.test(contentType)) value = text;
+    else {
+      log.warn("upstream body is not JSON", { tool: tool.name, status, contentType });
+      return errorResult(`The upstream API returned a body that is not valid JSON (status ${status}).`);
+    }
+  }
+  if (tool.http.emptyResponse && isEmptyObject(value)) value = undefined;
+  const structured = wrapStructuredContent(value);
+  if (!validators.output(structured)) {
+    const reason = describeErrors(validators.output.errors);
+    log.warn("upstream response does not match the output schema", { tool: tool.name, reason });
+    return errorResult(`The upstream response does not match the output schema of ${tool.name}: ${reason}`, JSON.stringify(structured));
+  }
+  return successResult(structured);
+}
+
+function isEmptyObject(value: unknown): boolean {
+  return typeof value === "object" && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
+}

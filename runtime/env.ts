@@ -1,0 +1,70 @@
+import { normalizeOrigin } from "./origin.js";
+
+/** Settings of a generated server, read from the environment. */
+export interface ServerEnvironment {
+  /** `API_BASE_URL`: the upstream REST API (required). */
+  apiBaseUrl: URL;
+  /** `HOST` @default "127.0.0.1" */
+  host: string;
+  /** `PORT` @default 3000 */
+  port: number;
+  /** `ALLOWED_ORIGINS` (comma-separated) plus the origin of `PUBLIC_URL`. */
+  allowedOrigins: Set<string>;
+  /** `PUBLIC_URL`: where clients reach this server, if behind a proxy. */
+  publicUrl?: URL;
+  /** `UPSTREAM_TIMEOUT_MS` @default 30000 */
+  timeoutMs: number;
+  /** `MAX_RESPONSE_BYTES` @default 10485760 */
+  maxResponseBytes: number;
+  /** `MAX_REQUEST_BYTES` @default 4194304 */
+  maxRequestBytes: number;
+}
+
+/** A configuration problem, reported as one line at start-up. */
+export class EnvironmentError extends Error {
+  override name = "EnvironmentError";
+}
+
+/** Reads and checks the environment; every problem is reported at once. */
+export function readServerEnvironment(env: NodeJS.ProcessEnv = process.env): ServerEnvironment {
+  const problems: string[] = [];
+  const apiBaseUrl = httpUrl(env.API_BASE_URL, "API_BASE_URL", problems, true);
+  const publicUrl = httpUrl(env.PUBLIC_URL, "PUBLIC_URL", problems, false);
+  const allowedOrigins = new Set<string>();
+  for (const item of (env.ALLOWED_ORIGINS ?? "").split(",").map((s) => s.trim()).filter(Boolean)) {
+    const origin = normalizeOrigin(item);
+    if (origin === undefined) problems.push(`ALLOWED_ORIGINS: "${item}" is not an http(s) origin`);
+    else allowedOrigins.add(origin);
+  }
+  if (publicUrl) allowedOrigins.add(publicUrl.origin);
+  const settings = {
+    host: env.HOST?.trim() || "127.0.0.1",
+    port: integer(env.PORT, "PORT", 3000, 0, 65535, problems),
+    timeoutMs: integer(env.UPSTREAM_TIMEOUT_MS, "UPSTREAM_TIMEOUT_MS", 30_000, 1, 3_600_000, problems),
+    maxResponseBytes: integer(env.MAX_RESPONSE_BYTES, "MAX_RESPONSE_BYTES", 10 * 1024 * 1024, 1, 2 ** 31, problems),
+    maxRequestBytes: integer(env.MAX_REQUEST_BYTES, "MAX_REQUEST_BYTES", 4 * 1024 * 1024, 1, 2 ** 31, problems),
+  };
+  if (problems.length > 0 || !apiBaseUrl) throw new EnvironmentError(problems.join("\n"));
+  return { apiBaseUrl, allowedOrigins, ...(publicUrl ? { publicUrl } : {}), ...settings };
+}
+
+function httpUrl(value: string | undefined, name: string, problems: string[], required: boolean): URL | undefined {
+  if (value === undefined || value.trim() === "") {
+    if (required) problems.push(`${name} is required (the base URL of the upstream API, e.g. http://127.0.0.1:5230)`);
+    return undefined;
+  }
+  try {
+    const url = new URL(value.trim());
+    if (url.protocol === "http:" || url.protocol === "https:") return url;
+  } catch {}
+  problems.push(`${name}: "${value}" is not an http(s) URL`);
+  return undefined;
+}
+
+function integer(value: string | undefined, name: string, fallback: number, min: number, max: number, problems: string[]): number {
+  if (value === undefined || value.trim() === "") return fallback;
+  const number = Number(value);
+  if (Number.isInteger(number) && number >= min && number <= max) return number;
+  problems.push(`${name}: "${value}" must be an integer from ${min} to ${max}`);
+  return fallback;
+}

@@ -1,0 +1,106 @@
+import { createServer, type IncomingMessage, type Server as NodeHttpServer, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { createMcpServer, type ToolRuntime } from "./mcp-server.js";
+import { checkHost, checkOrigin } from "./origin.js";
+
+/** HTTP-level policy of the MCP endpoint. */
+export interface HttpPolicy {
+  /** Origins allowed besides the request's own host (normalised, e.g. `https://app.example`). */
+  allowedOrigins: ReadonlySet<string>;
+  /** When set, `Host` must be loopback or one of these host names (DNS-rebinding protection). */
+  allowedHosts?: ReadonlySet<string>;
+  /** @default 4194304 */
+  maxRequestBytes?: number;
+}
+
+/** A running HTTP server and how to stop it. */
+export interface RunningServer {
+  url: URL;
+  server: NodeHttpServer;
+  close(): Promise<void>;
+}
+
+/** The `/mcp` and `/health` request handler, for `node:http` or any framework that speaks its types. */
+export function createRequestHandler(runtime: ToolRuntime, policy: HttpPolicy) {
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const path = (req.url ?? "/").split("?")[0];
+    if (path === "/health" && (req.method === "GET" || req.method === "HEAD")) {
+      return sendJson(res, 200, { status: "ok", server: runtime.identity.name, tools: runtime.tools.size });
+    }
+    if (path !== "/mcp") return sendJson(res, 404, { error: "not found" });
+    const host = req.headers.host;
+    const guard = policy.allowedHosts ? checkHost(host, policy.allowedHosts) : { ok: true as const };
+    const origin = guard.ok ? checkOrigin(req.headers.origin, host, policy.allowedOrigins) : guard;
+    if (!origin.ok) {
+      runtime.log.warn("request refused", { reason: origin.reason, origin: req.headers.origin, host });
+      return sendJson(res, 403, { jsonrpc: "2.0", error: { code: -32000, message: `Forbidden: ${origin.reason}` } });
+    }
+    if (req.method !== "POST") {
+      res.setHeader("allow", "POST");
+      return sendJson(res, 405, { jsonrpc: "2.0", error: { code: -32000, message: "Method not allowed: this server is stateless; use POST" } });
+    }
+    await handleMcpPost(runtime, policy, req, res);
+  };
+}
+
+/** One stateless exchange: a fresh SDK server and transport per request, JSON responses. */
+async function handleMcpPost(runtime: ToolRuntime, policy: HttpPolicy, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const authorization = req.headers.authorization;
+  const server = createMcpServer(runtime, authorization ? { authorization } : {});
+  const transport = new StreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+    ...(policy.maxRequestBytes ? { maxRequestBodySize: policy.maxRequestBytes } : {}),
+  });
+  res.on("close", () => {
+    void transport.close();
+    void server.close();
+  });
+  try {
+    await server.connect(transport);
+    await transport.handleRequest(req, res);
+  } catch (error) {
+    runtime.log.error("MCP request failed", { error: error instanceof Error ? error.stack : String(error) });
+    if (!res.headersSent) sendJson(res, 500, { jsonrpc: "2.0", error: { code: -32603, message: "Internal error" }, id: null });
+  }
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+  res.end(text);
+}
+
+/** Starts an HTTP server on host:port (port 0 picks a free one) and resolves once it listens. */
+export async function listen(
+  handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
+  host: string,
+  port: number,
+  onError: (error: unknown) => void,
+): Promise<RunningServer> {
+  const server = createServer((req, res) => {
+    handler(req, res).catch((error: unknown) => {
+      onError(error);
+      if (!res.headersSent) sendJson(res, 500, { jsonrpc: "2.0", error: { code: -32603, message: "Internal error" }, id: null });
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  return {
+    url: new URL(`http://${shownHost}:${address.port}/mcp`),
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      }),
+  };
+}

@@ -1,0 +1,23 @@
+/** Public entry of the oapi-mcp-gen runtime: everything generated code may import. */
+export type { CallContext, UpstreamSettings } from "./call-tool.js";
+export { executeTool } from "./call-tool.js";
+export { EnvironmentError, readServerEnvironment, type ServerEnvironment } from "./env.js";
+export { createRequestHandler, type HttpPolicy, listen, type RunningServer } from "./http-server.js";
+export { type Logger, silentLogger, stderrLogger } from "./logger.js";
+export { createMcpServer, createToolRuntime, type ServerIdentity, type ToolRuntime } from "./mcp-server.js";
+export { checkHost, checkOrigin, normalizeOrigin } from "./origin.js";
+export { wrapStructuredContent } from "./result.js";
+export { runServer, type ServeOptions, startServer } from "./serve.js";
+export {
+  defineTool,
+  type HttpBinding,
+  type JsonSchema,
+  type ParameterBinding,
+  type ReshapeBody,
+  type Tool,
+  type ToolAnnotations,
+  type ToolArgs,
+  type ToolDefinition,
+  type ToolResult,
+} from "./tool.js";
+export { buildUpstreamRequest, stripPrefix } from "./upstream-request.js";

@@ -1,0 +1,60 @@
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+
+/** Object-shaped structured content: objects as they are, `{ ok: true }` for nothing, `{ result }` otherwise. */
+export function wrapStructuredContent(value: unknown): Record<string, unknown> {
+  if (value === undefined) return { ok: true };
+  if (typeof value === "object" && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
+  return { result: value };
+}
+
+/** A successful tool result: compact JSON text plus the same value as structured content. */
+export function successResult(structured: Record<string, unknown>): CallToolResult {
+  return { content: [{ type: "text", text: JSON.stringify(structured) }], structuredContent: structured };
+}
+
+/** A failed tool result: a concise message, no structured content. */
+export function errorResult(message: string, detail?: string): CallToolResult {
+  const content: CallToolResult["content"] = [{ type: "text", text: message }];
+  if (detail !== undefined) content.push({ type: "text", text: detail });
+  return { content, isError: true };
+}
+
+/** Parses a body as JSON whatever its content type (Memos sends JSON errors as text/plain). */
+export function decodeJson(text: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+const MAX_MESSAGE_LENGTH = 500;
+
+/** The API's own error message: `message`, `error`, `error.message`, `detail` or `title`, else the text itself. */
+export function apiErrorMessage(text: string): string {
+  const decoded = decodeJson(text);
+  if (decoded.ok && typeof decoded.value === "object" && decoded.value !== null) {
+    const body = decoded.value as Record<string, unknown>;
+    const nested = typeof body.error === "object" && body.error !== null ? (body.error as Record<string, unknown>).message : undefined;
+    for (const candidate of [body.message, body.error, nested, body.detail, body.title, body.error_description]) {
+      if (typeof candidate === "string" && candidate.trim() !== "") return truncate(candidate.trim());
+    }
+    return truncate(JSON.stringify(decoded.value));
+  }
+  if (decoded.ok && typeof decoded.value === "string") return truncate(decoded.value);
+  return truncate(text.replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim());
+}
+
+/** The tool error for a non-2xx upstream status. */
+export function httpErrorMessage(status: number, text: string): string {
+  const message = apiErrorMessage(text);
+  const suffix = message === "" ? "" : `: ${message}`;
+  if (status === 401) return `Unauthorized (401)${suffix}`;
+  if (status === 403) return `Forbidden (403)${suffix}`;
+  if (status === 404) return `Not found (404)${suffix}`;
+  return `Upstream API error ${status}${suffix}`;
+}
+
+function truncate(text: string): string {
+  return text.length > MAX_MESSAGE_LENGTH ? `${text.slice(0, MAX_MESSAGE_LENGTH)}… [truncated]` : text;
+}

@@ -1,0 +1,73 @@
+import { EnvironmentError, readServerEnvironment, type ServerEnvironment } from "./env.js";
+import { createRequestHandler, listen, type RunningServer } from "./http-server.js";
+import { type Logger, stderrLogger } from "./logger.js";
+import { createToolRuntime, type ServerIdentity } from "./mcp-server.js";
+import { isLoopbackAddress } from "./origin.js";
+import type { ToolDefinition } from "./tool.js";
+
+/** What a generated server entry hands the runtime. */
+export interface ServeOptions {
+  identity: ServerIdentity;
+  tools: readonly ToolDefinition[];
+  environment: ServerEnvironment;
+  log?: Logger;
+  /** Injected for tests; the global `fetch` otherwise. */
+  fetch?: typeof fetch;
+}
+
+/** Starts the MCP server over Streamable HTTP at `/mcp` with the given settings. */
+export async function startServer(options: ServeOptions): Promise<RunningServer> {
+  const { environment: env } = options;
+  const log = options.log ?? stderrLogger;
+  const runtime = createToolRuntime({
+    identity: options.identity,
+    tools: options.tools,
+    log,
+    upstream: {
+      baseUrl: env.apiBaseUrl,
+      timeoutMs: env.timeoutMs,
+      maxResponseBytes: env.maxResponseBytes,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    },
+  });
+  const allowedHosts = isLoopbackAddress(env.host) ? new Set(env.publicUrl ? [env.publicUrl.hostname.toLowerCase()] : []) : undefined;
+  const handler = createRequestHandler(runtime, {
+    allowedOrigins: env.allowedOrigins,
+    maxRequestBytes: env.maxRequestBytes,
+    ...(allowedHosts ? { allowedHosts } : {}),
+  });
+  const running = await listen(handler, env.host, env.port, (error) =>
+    log.error("request handler failed", { error: error instanceof Error ? error.stack : String(error) }),
+  );
+  log.info("MCP server listening", {
+    server: options.identity.name,
+    url: running.url.href,
+    tools: runtime.tools.size,
+    upstream: env.apiBaseUrl.origin,
+  });
+  return running;
+}
+
+/** Reads the environment, starts the server and stops it gracefully on SIGTERM/SIGINT; exits 1 on bad settings. */
+export async function runServer(options: Omit<ServeOptions, "environment">): Promise<RunningServer | undefined> {
+  const log = options.log ?? stderrLogger;
+  let environment: ServerEnvironment;
+  try {
+    environment = readServerEnvironment();
+  } catch (error) {
+    if (!(error instanceof EnvironmentError)) throw error;
+    process.stderr.write(`${options.identity.name}: ${error.message.split("\n").join(`\n${options.identity.name}: `)}\n`);
+    process.exitCode = 1;
+    return undefined;
+  }
+  const running = await startServer({ ...options, environment, log });
+  const stop = (signal: string) => {
+    log.info("shutting down", { signal });
+    const force = setTimeout(() => process.exit(0), 10_000);
+    force.unref();
+    void running.close().then(() => clearTimeout(force));
+  };
+  process.once("SIGTERM", () => stop("SIGTERM"));
+  process.once("SIGINT", () => stop("SIGINT"));
+  return running;
+}

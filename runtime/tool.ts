@@ -1,0 +1,69 @@
+/** A JSON Schema object as published in `tools/list`. */
+export type JsonSchema = { [key: string]: unknown };
+
+/** Where one tool argument goes in the upstream request. */
+export interface ParameterBinding {
+  /** Property name in the tool's input schema. */
+  readonly argument: string;
+  /** Parameter name on the wire. */
+  readonly name: string;
+  readonly in: "path" | "query" | "header" | "cookie";
+  readonly required: boolean;
+  /** Prefixes stripped from a path value (`memos/abc` → `abc`); `*` matches one segment. */
+  readonly prefixes?: readonly string[];
+}
+
+/** The upstream HTTP operation behind a tool. */
+export interface HttpBinding {
+  readonly method: "GET" | "PUT" | "POST" | "DELETE" | "OPTIONS" | "HEAD" | "PATCH" | "TRACE";
+  /** The OpenAPI path template, e.g. `/api/v1/memos/{memo}`. */
+  readonly path: string;
+  readonly parameters: readonly ParameterBinding[];
+  /** Media type of the JSON request body carried by the `body` argument, if the operation takes one. */
+  readonly bodyMediaType?: string;
+  /** No JSON payload is documented: an empty body or `{}` becomes `{ ok: true }`. */
+  readonly emptyResponse: boolean;
+}
+
+/** MCP tool annotations. @see https://modelcontextprotocol.io/specification/2025-11-25/server/tools#tool-annotations */
+export interface ToolAnnotations {
+  readonly title?: string;
+  readonly readOnlyHint: boolean;
+  readonly destructiveHint: boolean;
+  readonly idempotentHint: boolean;
+  readonly openWorldHint: boolean;
+}
+
+/** Everything the runtime needs to list and call one tool. */
+export interface ToolDefinition {
+  readonly name: string;
+  readonly title: string;
+  readonly description: string;
+  readonly inputSchema: JsonSchema;
+  readonly outputSchema: JsonSchema;
+  readonly annotations: ToolAnnotations;
+  readonly _meta: { readonly operationId?: string; readonly method: string; readonly path: string };
+  readonly http: HttpBinding;
+}
+
+/** A tool definition that also carries its argument and structured-result types. */
+export interface Tool<Args = Record<string, unknown>, Result = Record<string, unknown>> extends ToolDefinition {
+  /** Type-only marker; never set at run time. */
+  readonly __types?: { readonly args: Args; readonly result: Result };
+}
+
+/** Arguments type of a tool. */
+export type ToolArgs<T> = T extends Tool<infer Args, unknown> ? Args : never;
+
+/** Structured-result type of a tool. */
+export type ToolResult<T> = T extends Tool<Record<string, unknown>, infer Result> ? Result : never;
+
+/** A body type with some properties removed and a new `required` list: the others become optional. */
+export type ReshapeBody<T, Omitted extends PropertyKey, Required extends keyof T> = Partial<Omit<T, Omitted | Required>> & {
+  [K in Required]-?: Exclude<T[K], undefined>;
+};
+
+/** Declares a generated tool, binding its argument and result types. */
+export function defineTool<Args, Result>(definition: ToolDefinition): Tool<Args, Result> {
+  return definition;
+}

@@ -1,0 +1,53 @@
+/** Escaping helpers: the only way text from an OpenAPI document reaches generated code. */
+
+/** A TypeScript string literal for any text (quotes, backslashes, control characters and U+2028/9 escaped). */
+export function stringLiteral(text: string): string {
+  return JSON.stringify(text).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+}
+
+/**
+ * A TypeScript expression for a JSON value. Keys are string literals; `__proto__` is written as a computed key
+ * so it stays an own property instead of setting the prototype.
+ */
+export function jsonLiteral(value: unknown): string {
+  if (value === null || typeof value === "boolean") return String(value);
+  if (typeof value === "number") {
+    if (!Number.isFinite(value)) throw new Error(`cannot emit non-finite number ${value}`);
+    return Object.is(value, -0) ? "0" : String(value);
+  }
+  if (typeof value === "string") return stringLiteral(value);
+  if (Array.isArray(value)) return `[${value.map(jsonLiteral).join(", ")}]`;
+  if (typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, item]) => item !== undefined);
+    return `{${entries.map(([key, item]) => `${propertyKey(key)}: ${jsonLiteral(item)}`).join(", ")}}`;
+  }
+  throw new Error(`cannot emit a ${typeof value} as JSON`);
+}
+
+/** An object-literal key: a bare identifier when it is one, a string literal otherwise. */
+export function propertyKey(key: string): string {
+  if (key === "__proto__") return `[${stringLiteral(key)}]`;
+  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? key : stringLiteral(key);
+}
+
+/** Text safe inside a `/** … *\/` comment: one line, no comment terminator, bounded length. */
+export function commentText(text: string, maxLength = 200): string {
+  const line = text
+    .replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, " ")
+    .replace(/\*\//g, "*\\/")
+    .replace(/\s+/g, " ")
+    .trim();
+  return line.length > maxLength ? `${line.slice(0, maxLength - 1)}…` : line;
+}
+
+/** `memo_list_memos` → `memoListMemos` (tool names are `[a-z0-9_]`, so the result is always an identifier). */
+export function camelIdentifier(toolName: string): string {
+  const camel = toolName.replace(/_+([a-z0-9])/g, (_, char: string) => char.toUpperCase()).replace(/_/g, "");
+  return /^[A-Za-z_$]/.test(camel) ? camel : `tool${camel}`;
+}
+
+/** `memo_list_memos` → `MemoListMemos`. */
+export function pascalIdentifier(toolName: string): string {
+  const camel = camelIdentifier(toolName);
+  return camel.charAt(0).toUpperCase() + camel.slice(1);
+}

@@ -1,0 +1,59 @@
+import { type SourceFileStructure, StructureKind, VariableDeclarationKind } from "ts-morph";
+import type { ToolModel } from "../generator/tool-model.js";
+import { GENERATED_HEADER, RUNTIME_MODULE } from "./header.js";
+import { jsonLiteral } from "./literal.js";
+import { toolModuleNames } from "./tool-module.js";
+
+/** Identity the generated server reports in `initialize`. */
+export interface RegistryIdentity {
+  name: string;
+  version: string;
+  title?: string;
+  instructions?: string;
+}
+
+/** The registry index: every tool, in allowlist order, and the server identity. */
+export function registryModule(tools: readonly ToolModel[], identity: RegistryIdentity): SourceFileStructure {
+  const modules = tools.map((tool) => toolModuleNames(tool));
+  return {
+    kind: StructureKind.SourceFile,
+    leadingTrivia: GENERATED_HEADER,
+    statements: [
+      {
+        kind: StructureKind.ImportDeclaration,
+        isTypeOnly: true,
+        moduleSpecifier: RUNTIME_MODULE,
+        namedImports: [{ name: "ServerIdentity" }],
+      },
+      ...modules.map((names) => ({
+        kind: StructureKind.ImportDeclaration as const,
+        moduleSpecifier: `./${names.file}.js`,
+        namedImports: [{ name: names.constant }],
+      })),
+      ...modules.map((names) => ({
+        kind: StructureKind.ExportDeclaration as const,
+        isTypeOnly: true,
+        moduleSpecifier: `./${names.file}.js`,
+        namedExports: [{ name: names.args }, { name: names.result }],
+      })),
+      {
+        kind: StructureKind.ExportDeclaration,
+        namedExports: modules.map((names) => ({ name: names.constant })),
+      },
+      {
+        kind: StructureKind.VariableStatement,
+        isExported: true,
+        declarationKind: VariableDeclarationKind.Const,
+        docs: ["Name, version and instructions reported in `initialize`."],
+        declarations: [{ name: "serverIdentity", type: "ServerIdentity", initializer: jsonLiteral(identity) }],
+      },
+      {
+        kind: StructureKind.VariableStatement,
+        isExported: true,
+        declarationKind: VariableDeclarationKind.Const,
+        docs: ["Every tool of this server, in the order `tools/list` returns them."],
+        declarations: [{ name: "tools", initializer: `[${modules.map((names) => names.constant).join(", ")}] as const` }],
+      },
+    ],
+  };
+}
