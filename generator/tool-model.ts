@@ -245,6 +245,8 @@ function reshapeBody(schema: JsonObject, override: NonNullable<OperationOverride
   }
   if (problems.length > 0) throw new UserError(problems);
   for (const name of override.omit ?? []) delete properties[name];
+  // An omitted property must be refused, not silently forwarded, unless the schema already types extra properties.
+  if ((override.omit ?? []).length > 0 && !isJsonObject(schema.additionalProperties)) schema.additionalProperties = false;
   let required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
   if (override.required) required = [...override.required];
   required = required.filter((name) => Object.hasOwn(properties, name));

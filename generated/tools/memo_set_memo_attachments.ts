@@ -39,6 +39,7 @@ export const memoSetMemoAttachments = defineTool<
           },
         },
         required: ["attachments"],
+        additionalProperties: false,
       },
     },
     additionalProperties: false,

@@ -39,6 +39,7 @@ export const memoSetMemoRelations = defineTool<
           },
         },
         required: ["relations"],
+        additionalProperties: false,
       },
     },
     additionalProperties: false,

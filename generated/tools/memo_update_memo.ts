@@ -79,6 +79,7 @@ export const memoUpdateMemo = defineTool<MemoUpdateMemoArgs, MemoUpdateMemoResul
             allOf: [{ $ref: "#/$defs/Location" }],
           },
         },
+        additionalProperties: false,
         minProperties: 1,
       },
     },

@@ -38,6 +38,7 @@ export const memoUpsertMemoReaction = defineTool<
           },
         },
         required: ["reaction"],
+        additionalProperties: false,
       },
     },
     additionalProperties: false,

@@ -1,0 +1,47 @@
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/** One request the fake upstream received. */
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/** How the fake upstream answers; the default is `{}` with 200. */
+export type Responder = (request: RecordedRequest, res: ServerResponse) => void;
+
+/** A real HTTP upstream on 127.0.0.1 that records every request. */
+export async function startUpstream(responder: Responder = (_, res) => sendJson(res, 200, {})) {
+  const requests: RecordedRequest[] = [];
+  let respond = responder;
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      const url = new URL(req.url ?? "/", "http://upstream.test");
+      const recorded = { method: req.method ?? "", path: url.pathname, query: url.searchParams, headers: req.headers, body: Buffer.concat(chunks).toString() };
+      requests.push(recorded);
+      respond(recorded, res);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: new URL(`http://127.0.0.1:${port}`),
+    requests,
+    /** Replaces the responder for the next requests. */
+    respondWith(next: Responder) {
+      respond = next;
+    },
+    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+  };
+}
+
+/** Sends a JSON body with a status. */
+export function sendJson(res: ServerResponse, status: number, body: unknown, contentType = "application/json"): void {
+  res.writeHead(status, { "content-type": contentType });
+  res.end(typeof body === "string" ? body : JSON.stringify(body));
+}
