@@ -50,7 +50,7 @@ export interface GeneratorConfig {
   overrides?: Record<string, OperationOverride>;
 }
 
-const ajv = new Ajv2020({ allErrors: true, strict: true });
+const ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true });
 const validateShape = ajv.compile<GeneratorConfig>(configSchema);
 
 /** Validates a parsed config value, reporting every problem at once. */

@@ -1,0 +1,50 @@
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { parseConfig, readConfigFile } from "../generator/config.js";
+import { UserError } from "../generator/errors.js";
+
+function problemsOf(value: unknown): readonly string[] {
+  try {
+    parseConfig(value, "cfg");
+  } catch (error) {
+    if (error instanceof UserError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+describe("config validation", () => {
+  it("accepts a minimal config", () => {
+    expect(parseConfig({ server: { name: "x" }, operations: ["a"] })).toEqual({ server: { name: "x" }, operations: ["a"] });
+  });
+
+  it("reports every problem at once, with suggestions for unknown keys", () => {
+    expect(
+      problemsOf({
+        server: { name: "x", verison: "1" },
+        operation: ["a"],
+        overrides: { a: { bdoy: {}, name: "Bad Name", annotations: { readOnly: true } } },
+      }),
+    ).toEqual([
+      'cfg: top level: missing required key "operations"',
+      'cfg: top level: unknown key "operation" (did you mean "operations"?)',
+      'cfg: server: unknown key "verison" (did you mean "version"?)',
+      'cfg: overrides.a: unknown key "bdoy" (did you mean "body"?)',
+      'cfg: overrides.a.name: must match pattern "^[a-z0-9_]{1,64}$"',
+      'cfg: overrides.a.annotations: unknown key "readOnly" (did you mean "readOnlyHint"?)',
+    ]);
+  });
+
+  it("reads YAML and JSON files and names an unreadable one", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "oapi-config-"));
+    await writeFile(join(dir, "c.json"), JSON.stringify({ server: { name: "j" }, operations: ["x"] }));
+    await writeFile(join(dir, "c.yaml"), "server:\n  name: y\noperations: [x]\n");
+    await writeFile(join(dir, "bad.yaml"), "server: [\n");
+    expect((await readConfigFile(join(dir, "c.json"))).server.name).toBe("j");
+    expect((await readConfigFile(join(dir, "c.yaml"))).server.name).toBe("y");
+    await expect(readConfigFile(join(dir, "bad.yaml"))).rejects.toThrow(/invalid YAML/);
+    await expect(readConfigFile(join(dir, "missing.yaml"))).rejects.toThrow(/cannot read config \(ENOENT\)/);
+  });
+});

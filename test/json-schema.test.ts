@@ -1,0 +1,67 @@
+import { describe, expect, it } from "vitest";
+import { SchemaConverter } from "../generator/json-schema.js";
+import type { JsonObject, OpenApiDocument } from "../openapi/types.js";
+
+function documentWith(schemas: JsonObject): OpenApiDocument {
+  return { openapi: "3.0.3", info: { title: "t", version: "1" }, paths: {}, components: { schemas } };
+}
+
+describe("OpenAPI schema → JSON Schema", () => {
+  it.each<[string, JsonObject, JsonObject]>([
+    ["nullable string", { type: "string", nullable: true }, { type: ["string", "null"] }],
+    ["nullable enum", { type: "string", enum: ["a"], nullable: true }, { type: ["string", "null"], enum: ["a", null] }],
+    ["nullable without type", { nullable: true, description: "x" }, { anyOf: [{ description: "x" }, { type: "null" }] }],
+    ["3.0 exclusive bounds", { type: "integer", minimum: 1, exclusiveMinimum: true }, { type: "integer", exclusiveMinimum: 1 }],
+    ["example → examples", { type: "string", example: "x" }, { type: "string", examples: ["x"] }],
+    ["OpenAPI-only keywords dropped", { type: "object", discriminator: { propertyName: "k" }, "x-go": 1, xml: {} }, { type: "object" }],
+    ["integer stays integer", { type: "integer", format: "int64" }, { type: "integer", format: "int64" }],
+    ["3.1 type arrays and const", { type: ["string", "null"], const: "a" }, { type: ["string", "null"], const: "a" }],
+  ])("%s", (_, input, expected) => {
+    expect(new SchemaConverter(documentWith({}), "request", "t").convertRoot(input)).toEqual(expected);
+  });
+
+  it("turns nested refs into $defs and ends cycles at a $ref", () => {
+    const document = documentWith({
+      Node: { type: "object", properties: { value: { type: "string" }, children: { type: "array", items: { $ref: "#/components/schemas/Node" } } } },
+    });
+    const converter = new SchemaConverter(document, "response", "t");
+    const root = converter.convertRoot({ $ref: "#/components/schemas/Node" });
+    expect(root.properties).toEqual({ value: { type: "string" }, children: { type: "array", items: { $ref: "#/$defs/Node" } } });
+    expect(converter.defsObject()).toEqual({ Node: root });
+  });
+
+  it("keeps $ref siblings through allOf, which draft-07 and 2020-12 read alike", () => {
+    const document = documentWith({ Id: { type: "string" } });
+    const converted = new SchemaConverter(document, "request", "t").convertRoot({
+      type: "object",
+      properties: { id: { $ref: "#/components/schemas/Id", description: "the id" } },
+    });
+    expect(converted.properties).toEqual({ id: { description: "the id", allOf: [{ $ref: "#/$defs/Id" }] } });
+  });
+
+  it("drops readOnly properties from requests and writeOnly ones from responses", () => {
+    const schema = {
+      type: "object",
+      required: ["id", "secret", "name"],
+      properties: { id: { type: "string", readOnly: true }, secret: { type: "string", writeOnly: true }, name: { type: "string" } },
+    };
+    const request = new SchemaConverter(documentWith({}), "request", "t").convertRoot(schema);
+    const response = new SchemaConverter(documentWith({}), "response", "t").convertRoot(schema);
+    expect(Object.keys(request.properties as JsonObject)).toEqual(["secret", "name"]);
+    expect(request.required).toEqual(["secret", "name"]);
+    expect(Object.keys(response.properties as JsonObject)).toEqual(["id", "name"]);
+    expect(response.required).toEqual(["id", "name"]);
+  });
+
+  it("drops patterns that are not ECMAScript regular expressions, with a warning", () => {
+    const converter = new SchemaConverter(documentWith({}), "request", "op");
+    expect(converter.convertRoot({ type: "string", pattern: "(?i)abc" })).toEqual({ type: "string" });
+    expect(converter.warnings[0]).toMatch(/op: dropped pattern/);
+  });
+
+  it("names a dangling $ref", () => {
+    expect(() => new SchemaConverter(documentWith({}), "request", "op").convertRoot({ $ref: "#/components/schemas/Nope" })).toThrow(
+      'op: unresolvable $ref "#/components/schemas/Nope"',
+    );
+  });
+});

@@ -1,0 +1,160 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { buildTools } from "../generator/build-tools.js";
+import type { GeneratorConfig } from "../generator/config.js";
+import { UserError } from "../generator/errors.js";
+import { selectOperations } from "../generator/select.js";
+import type { ToolModel } from "../generator/tool-model.js";
+import { listOperations } from "../openapi/operations.js";
+import type { JsonObject, OpenApiDocument } from "../openapi/types.js";
+import { loadMemos } from "./helpers/memos-model.js";
+
+/** Operation categories the Memos server must never expose, by operationId or path. */
+const EXCLUDED = [
+  /^AuthService_/, /^UserService_/, /PersonalAccessToken/, /^IdentityProviderService_/, /Webhook/, /^InstanceService_/,
+  /Share/, /^AIService_/, /Transcri/, /[Bb]atch/,
+];
+
+describe("Memos tool model", () => {
+  let document: OpenApiDocument;
+  let config: GeneratorConfig;
+  let tools: ToolModel[];
+  const byName = (name: string) => tools.find((tool) => tool.name === name) as ToolModel;
+  const body = (name: string) => (byName(name).inputSchema.properties as JsonObject).body as JsonObject;
+
+  beforeAll(async () => {
+    ({ document, config } = await loadMemos());
+    tools = buildTools(document, selectOperations(document, config), config);
+  });
+
+  it("finds every curated operationId in the document", () => {
+    const ids = new Set(listOperations(document).map((entry) => entry.operationId));
+    expect(config.operations).toHaveLength(17);
+    for (const id of config.operations) expect(ids.has(id), id).toBe(true);
+  });
+
+  it("selects none of the excluded categories", () => {
+    const excludedInDocument = listOperations(document).filter((entry) => EXCLUDED.some((re) => re.test(entry.operationId ?? "")));
+    expect(excludedInDocument.length).toBeGreaterThan(20);
+    for (const tool of tools) {
+      for (const pattern of EXCLUDED) expect(`${tool.operationId} ${tool.path}`).not.toMatch(pattern);
+    }
+  });
+
+  it("gives every tool an object input schema without $schema and an object output schema", () => {
+    for (const tool of tools) {
+      expect(tool.inputSchema).toMatchObject({ type: "object", additionalProperties: false });
+      expect(tool.inputSchema).not.toHaveProperty("$schema");
+      expect(tool.outputSchema.type).toBe("object");
+    }
+  });
+
+  it("derives deterministic, unique, MCP-safe names", () => {
+    const names = tools.map((tool) => tool.name);
+    expect(new Set(names).size).toBe(17);
+    for (const name of names) expect(name).toMatch(/^[a-z0-9_]{1,64}$/);
+    expect(byName("memo_list_memos").operationId).toBe("MemoService_ListMemos");
+    expect(byName("attachment_get_attachment").operationId).toBe("AttachmentService_GetAttachment");
+    const again = buildTools(document, selectOperations(document, config), config);
+    expect(again).toEqual(tools);
+  });
+
+  it("keeps required path parameters required and query parameters optional", () => {
+    const list = byName("memo_list_memo_comments").inputSchema;
+    expect(list.required).toEqual(["memo"]);
+    expect(Object.keys(list.properties as JsonObject)).toEqual(["memo", "pageSize", "pageToken", "orderBy"]);
+    expect((list.properties as JsonObject).pageSize).toMatchObject({ type: "integer", format: "int32" });
+  });
+
+  it("requires only content for create and comment, drops read-only fields", () => {
+    for (const name of ["memo_create_memo", "memo_create_memo_comment"]) {
+      expect(body(name).required).toEqual(["content"]);
+      expect(Object.keys(body(name).properties as JsonObject)).not.toContain("creator");
+      expect(byName(name).inputSchema.required).toContain("body");
+    }
+  });
+
+  it("makes UpdateMemo a partial update: no required fields, no name, at least one property, destructive", () => {
+    const update = body("memo_update_memo");
+    expect(update.required).toBeUndefined();
+    expect(update.minProperties).toBe(1);
+    expect(update.properties).not.toHaveProperty("name");
+    expect((byName("memo_update_memo").inputSchema.properties as JsonObject).updateMask).toBeDefined();
+    expect(byName("memo_update_memo").inputSchema.required).toEqual(["memo", "body"]);
+    expect(byName("memo_update_memo").annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: false });
+  });
+
+  it("drops the repeated resource name from body: \"*\" operations and requires only the payload", () => {
+    for (const [name, payload] of [
+      ["memo_set_memo_attachments", "attachments"],
+      ["memo_set_memo_relations", "relations"],
+      ["memo_upsert_memo_reaction", "reaction"],
+    ] as const) {
+      expect(Object.keys(body(name).properties as JsonObject)).toEqual([payload]);
+      expect(body(name).required).toEqual([payload]);
+    }
+  });
+
+  it("derives annotations from the method, with the config's corrections", () => {
+    expect(byName("memo_get_memo").annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+    expect(byName("memo_create_memo").annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
+    expect(byName("memo_delete_memo").annotations).toMatchObject({ destructiveHint: true, idempotentHint: true });
+    for (const name of ["memo_set_memo_attachments", "memo_set_memo_relations"]) {
+      expect(byName(name).annotations).toMatchObject({ destructiveHint: true, idempotentHint: true });
+    }
+  });
+
+  it("accepts full resource names for ids and says so", () => {
+    const memo = byName("memo_get_memo").parameters[0];
+    expect(memo).toEqual({ argument: "memo", name: "memo", in: "path", required: true, prefixes: ["memos/"] });
+    expect(((byName("memo_get_memo").inputSchema.properties as JsonObject).memo as JsonObject).description).toMatch(/memos\//);
+    expect(byName("memo_delete_memo_reaction").parameters.find((p) => p.name === "reaction")?.prefixes).toEqual(["memos/*/reactions/"]);
+  });
+
+  it("wraps empty responses as { ok } and keeps object responses as they are", () => {
+    expect(byName("memo_delete_memo").outputSchema).toEqual({ type: "object", properties: { ok: { type: "boolean" } } });
+    expect(byName("memo_delete_memo").response.empty).toBe(true);
+    expect(byName("memo_list_memos").outputSchema.properties).toHaveProperty("memos");
+    expect(byName("memo_list_memos").response).toMatchObject({ status: "200", mediaType: "application/json", wrapped: false });
+  });
+
+  it("refers to nested components through $defs", () => {
+    const list = byName("memo_list_memos").outputSchema;
+    expect((list.properties as JsonObject).memos).toEqual(expect.objectContaining({ items: { $ref: "#/$defs/Memo" } }));
+    expect(list.$defs).toHaveProperty("Memo");
+  });
+
+  it("reports every config problem at once, with near-miss suggestions", () => {
+    const broken: GeneratorConfig = {
+      ...config,
+      operations: [...config.operations.filter((id) => id !== "MemoService_ListMemos"), "MemoService_ListMemo"],
+      overrides: { ...config.overrides, MemoService_GetMemos: { annotations: { readOnlyHint: true } } },
+    };
+    let caught: unknown;
+    try {
+      selectOperations(document, broken);
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(UserError);
+    expect((caught as UserError).problems).toEqual([
+      'operations: "MemoService_ListMemo" is not an operationId in the document (did you mean "MemoService_ListMemos"?)',
+      'overrides: "MemoService_GetMemos" is not in the operations allowlist (did you mean "MemoService_GetMemo"?)',
+    ]);
+  });
+
+  it("rejects overrides naming unknown body properties or path parameters", () => {
+    const broken: GeneratorConfig = {
+      ...config,
+      pathPrefixes: { ...config.pathPrefixes, memmo: "memos/" },
+      overrides: { ...config.overrides, MemoService_CreateMemo: { body: { required: ["contnet"] } } },
+    };
+    expect(() => buildTools(document, selectOperations(document, broken), broken)).toThrow(
+      /"contnet" is not a property of the request body \(did you mean "content"\?\)[\s\S]*"memmo" is not a path parameter of any selected operation \(did you mean "memo"\?\)/,
+    );
+  });
+
+  it("rejects an override name that clashes with another tool", () => {
+    const broken: GeneratorConfig = { ...config, overrides: { ...config.overrides, MemoService_GetMemo: { name: "memo_list_memos" } } };
+    expect(() => buildTools(document, selectOperations(document, broken), broken)).toThrow(/also the name of MemoService_ListMemos/);
+  });
+});
