@@ -1,0 +1,101 @@
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ROOT, runCli } from "./helpers/cli.js";
+
+const SPEC = join(ROOT, "examples/memos/openapi.yaml");
+const CONFIG = join(ROOT, "examples/memos/oapi-mcp.config.yaml");
+const GENERATED = join(ROOT, "generated");
+
+async function treeOf(dir: string): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile()) files.set(join(entry.parentPath, entry.name).slice(dir.length + 1), await readFile(join(entry.parentPath, entry.name), "utf8"));
+  }
+  return files;
+}
+
+describe("oapi-mcp-gen CLI", () => {
+  let scratch: string;
+  beforeAll(async () => {
+    scratch = await mkdtemp(join(tmpdir(), "oapi-cli-"));
+  });
+  afterAll(async () => {
+    await rm(scratch, { recursive: true, force: true });
+  });
+
+  it("writes the committed generated/ tree byte for byte into an empty folder", async () => {
+    const out = join(scratch, "fresh");
+    const result = runCli([SPEC, "--config", CONFIG, "--out", out]);
+    expect(result.stderr).toBe("");
+    expect(result.status).toBe(0);
+    const fresh = await treeOf(out);
+    const committed = await treeOf(GENERATED);
+    const toolFiles = [...fresh.keys()].filter((path) => path.startsWith("tools/")).sort();
+    expect(toolFiles).toHaveLength(17);
+    expect(toolFiles[0]).toBe("tools/attachment_delete_attachment.ts");
+    expect([...fresh.keys()].sort()).toEqual([...committed.keys()].sort());
+    for (const [path, text] of fresh) expect(text, path).toBe(committed.get(path));
+  });
+
+  it("is byte-identical when run twice, and reports nothing changed", async () => {
+    const out = join(scratch, "twice");
+    runCli([SPEC, "--config", CONFIG, "--out", out]);
+    const first = await treeOf(out);
+    const again = runCli([SPEC, "--config", CONFIG, "--out", out]);
+    expect(again.stdout).toMatch(/\(0 files changed, 0 removed\)/);
+    expect(await treeOf(out)).toEqual(first);
+  });
+
+  it("--check exits 0 on a current tree and 1 naming the file after any byte changes", async () => {
+    const out = join(scratch, "check");
+    runCli([SPEC, "--config", CONFIG, "--out", out]);
+    expect(runCli([SPEC, "--config", CONFIG, "--out", out, "--check"]).status).toBe(0);
+    const target = join(out, "tools/memo_get_memo.ts");
+    const text = await readFile(target, "utf8");
+    await writeFile(target, text.replace("memo_get_memo", "memo_get_memO"));
+    const stale = runCli([SPEC, "--config", CONFIG, "--out", out, "--check"]);
+    expect(stale.status).toBe(1);
+    expect(stale.stderr).toMatch(/changed: tools\/memo_get_memo\.ts/);
+    expect(await readFile(target, "utf8")).not.toBe(text);
+  });
+
+  it("removes stale generated files but never hand-written ones", async () => {
+    const out = join(scratch, "stale");
+    runCli([SPEC, "--config", CONFIG, "--out", out]);
+    const header = (await readFile(join(out, "index.ts"), "utf8")).split("\n")[0];
+    await writeFile(join(out, "tools/old_tool.ts"), `${header}\nexport {};\n`);
+    await writeFile(join(out, "NOTES.md"), "mine\n");
+    const check = runCli([SPEC, "--config", CONFIG, "--out", out, "--check"]);
+    expect(check.status).toBe(1);
+    expect(check.stderr).toMatch(/stale: tools\/old_tool\.ts/);
+    runCli([SPEC, "--config", CONFIG, "--out", out]);
+    const files = await treeOf(out);
+    expect(files.has("tools/old_tool.ts")).toBe(false);
+    expect(files.get("NOTES.md")).toBe("mine\n");
+  });
+
+  it("exits 1, writes nothing and suggests the near miss for a misspelt allowlist entry", async () => {
+    const config = join(scratch, "typo.yaml");
+    const text = await readFile(CONFIG, "utf8");
+    await writeFile(config, text.replace("  - MemoService_ListMemos\n", "  - MemoService_ListMemo\n"));
+    const out = join(scratch, "typo-out");
+    const result = runCli([SPEC, "--config", config, "--out", out]);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toBe('error: operations: "MemoService_ListMemo" is not an operationId in the document (did you mean "MemoService_ListMemos"?)\n');
+    await expect(readdir(out)).rejects.toThrow(/ENOENT/);
+  });
+
+  it("reports document and usage problems in one line each, without a stack", async () => {
+    const broken = join(scratch, "broken.yaml");
+    await writeFile(broken, "openapi: 3.0.0\ninfo: {title: x, version: '1'}\n");
+    const result = runCli([broken, "--config", CONFIG, "--out", join(scratch, "x")]);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/^error: .*broken\.yaml: missing the required "paths" object\n$/);
+    expect(runCli([]).status).toBe(1);
+    const help = runCli(["--help"]);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(/--check/);
+  });
+});
