@@ -2,9 +2,9 @@ import type { OperationEntry } from "../openapi/operations.js";
 import type { OpenApiDocument } from "../openapi/types.js";
 import type { GeneratorConfig } from "./config.js";
 import { UserError } from "./errors.js";
-import { TOOL_NAME_PATTERN, toolNameFromOperationId, toolNameFromRoute, uniqueNames } from "./tool-name.js";
-import { operationToTool, type ToolModel } from "./tool-model.js";
 import { didYouMean } from "./suggest.js";
+import { operationToTool, type ToolModel } from "./tool-model.js";
+import { TOOL_NAME_PATTERN, toolNameFromOperationId, toolNameFromRoute, uniqueNames } from "./tool-name.js";
 
 /** Turns the selected operations into tool models; every problem is reported at once. */
 export function buildTools(document: OpenApiDocument, entries: readonly OperationEntry[], config: GeneratorConfig): ToolModel[] {
@@ -35,8 +35,9 @@ export function buildTools(document: OpenApiDocument, entries: readonly Operatio
 function assignNames(entries: readonly OperationEntry[], config: GeneratorConfig): string[] {
   const overrides = config.overrides ?? {};
   const explicit = entries.map((entry) => (entry.operationId ? overrides[entry.operationId]?.name : undefined));
-  const derived = entries.map((entry, index) =>
-    explicit[index] ?? (entry.operationId ? toolNameFromOperationId(entry.operationId) : toolNameFromRoute(entry.method, entry.path)),
+  const derived = entries.map(
+    (entry, index) =>
+      explicit[index] ?? (entry.operationId ? toolNameFromOperationId(entry.operationId) : toolNameFromRoute(entry.method, entry.path)),
   );
   const problems: string[] = [];
   explicit.forEach((name, index) => {

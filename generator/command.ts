@@ -59,10 +59,14 @@ export async function run(argv: readonly string[]): Promise<number> {
     return 0;
   } catch (error) {
     if (error instanceof UserError || error instanceof DocumentParseError) {
-      process.stderr.write(`${error.message.split("\n").map((line) => `error: ${line}`).join("\n")}\n`);
+      process.stderr.write(
+        `${error.message
+          .split("\n")
+          .map((line) => `error: ${line}`)
+          .join("\n")}\n`,
+      );
       return 1;
     }
     throw error;
   }
 }
-

@@ -32,7 +32,10 @@ export async function generateFromDocument(document: OpenApiDocument, config: Ge
   const structures = new Map<string, SourceFileStructure>();
   for (const tool of tools) structures.set(`${toolModuleNames(tool).file}.ts`, toolModule(tool, "../api-types.js"));
   const { name, version = "0.1.0", title, instructions } = config.server;
-  structures.set("index.ts", registryModule(tools, { name, version, ...(title ? { title } : {}), ...(instructions ? { instructions } : {}) }));
+  structures.set(
+    "index.ts",
+    registryModule(tools, { name, version, ...(title ? { title } : {}), ...(instructions ? { instructions } : {}) }),
+  );
   structures.set("server.ts", serverEntryModule());
   const files = new Map<string, string>();
   files.set(TYPES_FILE, await formatTypeScript(`${GENERATED_HEADER}${types}`));

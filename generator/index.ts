@@ -1,6 +1,6 @@
 /** Programmatic API of the generator. */
 export { type GeneratorConfig, parseConfig, readConfigFile } from "./config.js";
 export { UserError } from "./errors.js";
-export { generateFromDocument, generateFromFile, type GenerationResult } from "./generate.js";
+export { type GenerationResult, generateFromDocument, generateFromFile } from "./generate.js";
 export { compareOutput, type OutputReport, writeOutput } from "./output.js";
 export { toolNameFromOperationId, toolNameFromRoute } from "./tool-name.js";

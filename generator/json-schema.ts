@@ -7,9 +7,28 @@ export type SchemaDirection = "request" | "response";
 
 /** Keywords whose meaning is the same in JSON Schema draft-07 and 2020-12, copied as they are. */
 const PORTABLE_KEYWORDS = new Set([
-  "title", "description", "default", "format", "enum", "const", "multipleOf", "maximum", "minimum",
-  "maxLength", "minLength", "pattern", "maxItems", "minItems", "uniqueItems", "maxProperties",
-  "minProperties", "readOnly", "writeOnly", "examples", "contentEncoding", "contentMediaType",
+  "title",
+  "description",
+  "default",
+  "format",
+  "enum",
+  "const",
+  "multipleOf",
+  "maximum",
+  "minimum",
+  "maxLength",
+  "minLength",
+  "pattern",
+  "maxItems",
+  "minItems",
+  "uniqueItems",
+  "maxProperties",
+  "minProperties",
+  "readOnly",
+  "writeOnly",
+  "examples",
+  "contentEncoding",
+  "contentMediaType",
 ]);
 
 const MAX_DEPTH = 64;
@@ -71,7 +90,9 @@ export class SchemaConverter {
       if (PORTABLE_KEYWORDS.has(key)) out[key] = value;
     }
     if (typeof out.pattern === "string" && !isValidPattern(out.pattern)) {
-      this.warnings.push(`${this.where}: dropped pattern ${JSON.stringify(out.pattern)} at ${at || "root"} (not a valid ECMAScript regular expression)`);
+      this.warnings.push(
+        `${this.where}: dropped pattern ${JSON.stringify(out.pattern)} at ${at || "root"} (not a valid ECMAScript regular expression)`,
+      );
       delete out.pattern;
     }
     if (node.example !== undefined && out.examples === undefined) out.examples = [node.example];
@@ -100,9 +121,10 @@ export class SchemaConverter {
       out.required = node.required.filter((name) => typeof name === "string");
     }
     if (node.additionalProperties !== undefined) {
-      out.additionalProperties = typeof node.additionalProperties === "boolean"
-        ? node.additionalProperties
-        : this.convert(node.additionalProperties, depth + 1, `${at}{}`);
+      out.additionalProperties =
+        typeof node.additionalProperties === "boolean"
+          ? node.additionalProperties
+          : this.convert(node.additionalProperties, depth + 1, `${at}{}`);
     }
     if (node.items !== undefined && !Array.isArray(node.items)) out.items = this.convert(node.items, depth + 1, `${at}[]`);
     for (const keyword of ["allOf", "anyOf", "oneOf"] as const) {
@@ -150,7 +172,10 @@ function copyType(node: JsonObject, out: JsonObject): void {
 
 /** OpenAPI 3.0 writes `exclusiveMinimum: true` beside `minimum`; both JSON Schema drafts want a number. */
 function copyExclusiveBounds(node: JsonObject, out: JsonObject): void {
-  for (const [exclusive, bound] of [["exclusiveMinimum", "minimum"], ["exclusiveMaximum", "maximum"]] as const) {
+  for (const [exclusive, bound] of [
+    ["exclusiveMinimum", "minimum"],
+    ["exclusiveMaximum", "maximum"],
+  ] as const) {
     const value = node[exclusive];
     if (typeof value === "number") out[exclusive] = value;
     else if (value === true && typeof node[bound] === "number") {

@@ -41,7 +41,10 @@ async function generatedFilesIn(outDir: string): Promise<string[]> {
   for (const entry of entries) {
     if (!entry.isFile()) continue;
     const full = join(entry.parentPath, entry.name);
-    const head = await readFile(full, "utf8").then((text) => text.slice(0, GENERATED_HEADER.length), () => "");
+    const head = await readFile(full, "utf8").then(
+      (text) => text.slice(0, GENERATED_HEADER.length),
+      () => "",
+    );
     if (head === GENERATED_HEADER) found.push(relative(outDir, full).split(sep).join("/"));
   }
   return found;

@@ -10,7 +10,8 @@ export function pruneDocument(document: OpenApiDocument, entries: readonly Opera
   const sourcePaths = isJsonObject(document.paths) ? document.paths : {};
   for (const entry of entries) {
     const sourceItem = sourcePaths[entry.path];
-    const item = (paths[entry.path] ??= {}) as JsonObject;
+    const item = (isJsonObject(paths[entry.path]) ? paths[entry.path] : {}) as JsonObject;
+    paths[entry.path] = item;
     if (isJsonObject(sourceItem) && sourceItem.parameters !== undefined) item.parameters = sourceItem.parameters;
     item[entry.method] = entry.operation;
     pending.push(item);

@@ -1,6 +1,6 @@
+import type { OperationEntry } from "../openapi/operations.js";
 import { derefObject } from "../openapi/refs.js";
 import { type HttpMethod, isJsonObject, type JsonObject, type OpenApiDocument, type ParameterObject } from "../openapi/types.js";
-import type { OperationEntry } from "../openapi/operations.js";
 import type { AnnotationOverride, OperationOverride } from "./config.js";
 import { UserError } from "./errors.js";
 import { SchemaConverter } from "./json-schema.js";
@@ -141,7 +141,9 @@ function bindParameters(
   const pathNames = new Set(entry.parameters.filter((p) => p.in === "path").map((p) => p.name));
   for (const name of Object.keys(override.pathPrefixes ?? {})) {
     if (!pathNames.has(name)) {
-      throw new UserError(`overrides.${where}.pathPrefixes: "${name}" is not a path parameter of this operation${didYouMean(name, pathNames)}`);
+      throw new UserError(
+        `overrides.${where}.pathPrefixes: "${name}" is not a path parameter of this operation${didYouMean(name, pathNames)}`,
+      );
     }
   }
   const ordered = PARAMETER_ORDER.flatMap((location) => entry.parameters.filter((p) => p.in === location));
@@ -258,9 +260,12 @@ function reshapeBody(schema: JsonObject, override: NonNullable<OperationOverride
 /** The 200 (else first 2xx) response's JSON schema, always object-rooted. */
 function outputOf(document: OpenApiDocument, entry: OperationEntry, where: string) {
   const responses = isJsonObject(entry.operation.responses) ? entry.operation.responses : {};
-  const status = ["200", ...Object.keys(responses).filter((key) => /^2(\d\d|XX)$/i.test(key)).sort()].find((key) =>
-    Object.hasOwn(responses, key),
-  );
+  const status = [
+    "200",
+    ...Object.keys(responses)
+      .filter((key) => /^2(\d\d|XX)$/i.test(key))
+      .sort(),
+  ].find((key) => Object.hasOwn(responses, key));
   const response = status === undefined ? undefined : derefObject(document, responses[status]);
   const content = isJsonObject(response?.content) ? response.content : undefined;
   const mediaType = jsonMediaType(content);

@@ -31,7 +31,10 @@ export function readServerEnvironment(env: NodeJS.ProcessEnv = process.env): Ser
   const apiBaseUrl = httpUrl(env.API_BASE_URL, "API_BASE_URL", problems, true);
   const publicUrl = httpUrl(env.PUBLIC_URL, "PUBLIC_URL", problems, false);
   const allowedOrigins = new Set<string>();
-  for (const item of (env.ALLOWED_ORIGINS ?? "").split(",").map((s) => s.trim()).filter(Boolean)) {
+  for (const item of (env.ALLOWED_ORIGINS ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const origin = normalizeOrigin(item);
     if (origin === undefined) problems.push(`ALLOWED_ORIGINS: "${item}" is not an http(s) origin`);
     else allowedOrigins.add(origin);

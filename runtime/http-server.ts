@@ -38,7 +38,10 @@ export function createRequestHandler(runtime: ToolRuntime, policy: HttpPolicy) {
     }
     if (req.method !== "POST") {
       res.setHeader("allow", "POST");
-      return sendJson(res, 405, { jsonrpc: "2.0", error: { code: -32000, message: "Method not allowed: this server is stateless; use POST" } });
+      return sendJson(res, 405, {
+        jsonrpc: "2.0",
+        error: { code: -32000, message: "Method not allowed: this server is stateless; use POST" },
+      });
     }
     await handleMcpPost(runtime, policy, req, res);
   };

@@ -1,5 +1,11 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type Tool as ListedTool } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  type Tool as ListedTool,
+  ListToolsRequestSchema,
+  McpError,
+} from "@modelcontextprotocol/sdk/types.js";
 import { type CallContext, executeTool, type UpstreamSettings } from "./call-tool.js";
 import type { Logger } from "./logger.js";
 import type { ToolDefinition } from "./tool.js";

@@ -42,7 +42,12 @@ export function apiErrorMessage(text: string): string {
     return truncate(JSON.stringify(decoded.value));
   }
   if (decoded.ok && typeof decoded.value === "string") return truncate(decoded.value);
-  return truncate(text.replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim());
+  return truncate(
+    text
+      .replace(/<[^>]*>/g, " ")
+      .replace(/\s+/g, " ")
+      .trim(),
+  );
 }
 
 /** The tool error for a non-2xx upstream status. */

@@ -23,7 +23,7 @@ export function buildUpstreamRequest(http: HttpBinding, args: Record<string, unk
   const url = new URL(baseUrl.origin);
   url.pathname = `${basePath}${path}`;
   if (url.pathname !== `${basePath}${path}`) {
-    throw new ArgumentError("path arguments must not be \".\" or \"..\"");
+    throw new ArgumentError('path arguments must not be "." or ".."');
   }
   const query = new URLSearchParams();
   const headers: Record<string, string> = { accept: "application/json" };

@@ -41,7 +41,8 @@ export async function fetchUpstream(request: UpstreamRequest, options: UpstreamO
       await response.body?.cancel();
       if (hop >= (options.maxRedirects ?? 5)) return { kind: "redirect", detail: `more than ${options.maxRedirects ?? 5} redirects` };
       const next = new URL(location, url);
-      if (next.protocol !== "http:" && next.protocol !== "https:") return { kind: "redirect", detail: `redirect to ${next.protocol} refused` };
+      if (next.protocol !== "http:" && next.protocol !== "https:")
+        return { kind: "redirect", detail: `redirect to ${next.protocol} refused` };
       if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === "POST")) {
         method = "GET";
         body = undefined;

@@ -8,7 +8,11 @@ export function serverEntryModule(): SourceFileStructure {
     leadingTrivia: GENERATED_HEADER,
     statements: [
       { kind: StructureKind.ImportDeclaration, moduleSpecifier: RUNTIME_MODULE, namedImports: [{ name: "runServer" }] },
-      { kind: StructureKind.ImportDeclaration, moduleSpecifier: "./index.js", namedImports: [{ name: "serverIdentity" }, { name: "tools" }] },
+      {
+        kind: StructureKind.ImportDeclaration,
+        moduleSpecifier: "./index.js",
+        namedImports: [{ name: "serverIdentity" }, { name: "tools" }],
+      },
       "await runServer({ identity: serverIdentity, tools });",
     ],
   };

@@ -63,7 +63,11 @@ describe("generated Memos tools call the upstream REST API exactly", () => {
   });
 
   it("PATCH /api/v1/memos/{memo} with updateMask and a partial body", async () => {
-    const { request } = await call("memo_update_memo", { memo: "abc123", updateMask: "content,pinned", body: { content: "new", pinned: true } });
+    const { request } = await call("memo_update_memo", {
+      memo: "abc123",
+      updateMask: "content,pinned",
+      body: { content: "new", pinned: true },
+    });
     expect(request).toMatchObject({ method: "PATCH", path: "/api/v1/memos/abc123" });
     expect(request?.query.get("updateMask")).toBe("content,pinned");
     expect(JSON.parse(request?.body ?? "")).toEqual({ content: "new", pinned: true });
@@ -134,10 +138,22 @@ describe("generated Memos tools call the upstream REST API exactly", () => {
 
   describe("error mapping", () => {
     const cases: [string, (res: import("node:http").ServerResponse) => void, RegExp][] = [
-      ["401 with a text/plain JSON body", (res) => sendJson(res, 401, '{"code": 16, "message": "authentication required"}\n', "text/plain"), /^Unauthorized \(401\): authentication required$/],
-      ["403", (res) => sendJson(res, 403, { code: 7, message: "permission denied", details: [] }), /^Forbidden \(403\): permission denied$/],
+      [
+        "401 with a text/plain JSON body",
+        (res) => sendJson(res, 401, '{"code": 16, "message": "authentication required"}\n', "text/plain"),
+        /^Unauthorized \(401\): authentication required$/,
+      ],
+      [
+        "403",
+        (res) => sendJson(res, 403, { code: 7, message: "permission denied", details: [] }),
+        /^Forbidden \(403\): permission denied$/,
+      ],
       ["404", (res) => sendJson(res, 404, { code: 5, message: "memo not found", details: [] }), /^Not found \(404\): memo not found$/],
-      ["500", (res) => sendJson(res, 500, { code: 13, message: "database is locked", details: [] }), /^Upstream API error 500: database is locked$/],
+      [
+        "500",
+        (res) => sendJson(res, 500, { code: 13, message: "database is locked", details: [] }),
+        /^Upstream API error 500: database is locked$/,
+      ],
       ["invalid JSON", (res) => sendJson(res, 200, "{not json", "application/json"), /not valid JSON/],
       ["a body that breaks the output schema", (res) => sendJson(res, 200, { content: 42 }), /does not match the output schema/],
     ];

@@ -11,7 +11,8 @@ const GENERATED = join(ROOT, "generated");
 async function treeOf(dir: string): Promise<Map<string, string>> {
   const files = new Map<string, string>();
   for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile()) files.set(join(entry.parentPath, entry.name).slice(dir.length + 1), await readFile(join(entry.parentPath, entry.name), "utf8"));
+    if (entry.isFile())
+      files.set(join(entry.parentPath, entry.name).slice(dir.length + 1), await readFile(join(entry.parentPath, entry.name), "utf8"));
   }
   return files;
 }
@@ -83,7 +84,9 @@ describe("oapi-mcp-gen CLI", () => {
     const out = join(scratch, "typo-out");
     const result = runCli([SPEC, "--config", config, "--out", out]);
     expect(result.status).toBe(1);
-    expect(result.stderr).toBe('error: operations: "MemoService_ListMemo" is not an operationId in the document (did you mean "MemoService_ListMemos"?)\n');
+    expect(result.stderr).toBe(
+      'error: operations: "MemoService_ListMemo" is not an operationId in the document (did you mean "MemoService_ListMemos"?)\n',
+    );
     await expect(readdir(out)).rejects.toThrow(/ENOENT/);
   });
 

@@ -1,4 +1,5 @@
 import { describe, expectTypeOf, it } from "vitest";
+import type { components } from "../generated/api-types.js";
 import type {
   MemoCreateMemoArgs,
   MemoDeleteMemoResult,
@@ -7,9 +8,8 @@ import type {
   MemoListMemosResult,
   MemoUpdateMemoArgs,
   MemoUpsertMemoReactionArgs,
+  memoGetMemo,
 } from "../generated/index.js";
-import type { components } from "../generated/api-types.js";
-import { memoGetMemo } from "../generated/index.js";
 import type { ToolArgs, ToolResult } from "../runtime/tool.js";
 
 type Memo = components["schemas"]["Memo"];

@@ -22,7 +22,10 @@ describe("OpenAPI schema → JSON Schema", () => {
 
   it("turns nested refs into $defs and ends cycles at a $ref", () => {
     const document = documentWith({
-      Node: { type: "object", properties: { value: { type: "string" }, children: { type: "array", items: { $ref: "#/components/schemas/Node" } } } },
+      Node: {
+        type: "object",
+        properties: { value: { type: "string" }, children: { type: "array", items: { $ref: "#/components/schemas/Node" } } },
+      },
     });
     const converter = new SchemaConverter(document, "response", "t");
     const root = converter.convertRoot({ $ref: "#/components/schemas/Node" });

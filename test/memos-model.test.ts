@@ -10,8 +10,16 @@ import { loadMemos } from "./helpers/memos-model.js";
 
 /** Operation categories the Memos server must never expose, by operationId or path. */
 const EXCLUDED = [
-  /^AuthService_/, /^UserService_/, /PersonalAccessToken/, /^IdentityProviderService_/, /Webhook/, /^InstanceService_/,
-  /Share/, /^AIService_/, /Transcri/, /[Bb]atch/,
+  /^AuthService_/,
+  /^UserService_/,
+  /PersonalAccessToken/,
+  /^IdentityProviderService_/,
+  /Webhook/,
+  /^InstanceService_/,
+  /Share/,
+  /^AIService_/,
+  /Transcri/,
+  /[Bb]atch/,
 ];
 
 describe("Memos tool model", () => {
@@ -83,7 +91,7 @@ describe("Memos tool model", () => {
     expect(byName("memo_update_memo").annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: false });
   });
 
-  it("drops the repeated resource name from body: \"*\" operations and requires only the payload", () => {
+  it('drops the repeated resource name from body: "*" operations and requires only the payload', () => {
     for (const [name, payload] of [
       ["memo_set_memo_attachments", "attachments"],
       ["memo_set_memo_relations", "relations"],
@@ -95,7 +103,12 @@ describe("Memos tool model", () => {
   });
 
   it("derives annotations from the method, with the config's corrections", () => {
-    expect(byName("memo_get_memo").annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+    expect(byName("memo_get_memo").annotations).toMatchObject({
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    });
     expect(byName("memo_create_memo").annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
     expect(byName("memo_delete_memo").annotations).toMatchObject({ destructiveHint: true, idempotentHint: true });
     for (const name of ["memo_set_memo_attachments", "memo_set_memo_relations"]) {

@@ -6,10 +6,23 @@ import { connectClient, startMemosServer } from "./helpers/memos-server.js";
 import { sendJson, startUpstream } from "./helpers/upstream.js";
 
 const CURATED_TOOLS = [
-  "memo_list_memos", "memo_create_memo", "memo_get_memo", "memo_update_memo", "memo_delete_memo",
-  "memo_list_memo_comments", "memo_create_memo_comment", "memo_list_memo_attachments", "memo_set_memo_attachments",
-  "memo_list_memo_reactions", "memo_upsert_memo_reaction", "memo_delete_memo_reaction", "memo_list_memo_relations",
-  "memo_set_memo_relations", "attachment_list_attachments", "attachment_get_attachment", "attachment_delete_attachment",
+  "memo_list_memos",
+  "memo_create_memo",
+  "memo_get_memo",
+  "memo_update_memo",
+  "memo_delete_memo",
+  "memo_list_memo_comments",
+  "memo_create_memo_comment",
+  "memo_list_memo_attachments",
+  "memo_set_memo_attachments",
+  "memo_list_memo_reactions",
+  "memo_upsert_memo_reaction",
+  "memo_delete_memo_reaction",
+  "memo_list_memo_relations",
+  "memo_set_memo_relations",
+  "attachment_list_attachments",
+  "attachment_get_attachment",
+  "attachment_delete_attachment",
 ];
 
 /** What the fake Memos answers for each list route: `{items, nextPageToken}` like the real gateway. */
@@ -57,7 +70,13 @@ describe("generated Memos server over Streamable HTTP", () => {
       expect(tool.description).toBeTruthy();
       expect(tool.title).toBeTruthy();
       expect(tool._meta).toMatchObject({ method: expect.any(String), path: expect.stringMatching(/^\/api\/v1\//) });
-      expect(Object.keys(tool.annotations ?? {}).sort()).toEqual(["destructiveHint", "idempotentHint", "openWorldHint", "readOnlyHint", "title"]);
+      expect(Object.keys(tool.annotations ?? {}).sort()).toEqual([
+        "destructiveHint",
+        "idempotentHint",
+        "openWorldHint",
+        "readOnlyHint",
+        "title",
+      ]);
     }
   });
 

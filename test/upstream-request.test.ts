@@ -33,12 +33,15 @@ describe("upstream request building", () => {
     }
   });
 
-  it.each(["https://evil.example/x", "//evil.example", "?admin=1", "#frag", "a\\b", "\r\nHost: x"])("keeps host and path for %j", (value) => {
-    const request = buildUpstreamRequest(binding, { id: value, part: "p" }, base);
-    expect(request.url.origin).toBe("https://api.example.com");
-    expect(request.url.pathname).toMatch(/^\/v2\/items\/[^/]+\/parts\/p$/);
-    expect(request.url.search).toBe("");
-  });
+  it.each(["https://evil.example/x", "//evil.example", "?admin=1", "#frag", "a\\b", "\r\nHost: x"])(
+    "keeps host and path for %j",
+    (value) => {
+      const request = buildUpstreamRequest(binding, { id: value, part: "p" }, base);
+      expect(request.url.origin).toBe("https://api.example.com");
+      expect(request.url.pathname).toMatch(/^\/v2\/items\/[^/]+\/parts\/p$/);
+      expect(request.url.search).toBe("");
+    },
+  );
 
   it("refuses empty path values and header values with line breaks", () => {
     expect(() => buildUpstreamRequest(binding, { id: "items/", part: "p" }, base)).not.toThrow();
@@ -52,7 +55,13 @@ describe("upstream request building", () => {
   });
 
   it("sends a JSON body with the documented media type", () => {
-    const post: HttpBinding = { method: "POST", path: "/things", parameters: [], bodyMediaType: "application/merge-patch+json", emptyResponse: false };
+    const post: HttpBinding = {
+      method: "POST",
+      path: "/things",
+      parameters: [],
+      bodyMediaType: "application/merge-patch+json",
+      emptyResponse: false,
+    };
     const request = buildUpstreamRequest(post, { body: { a: [1] } }, new URL("http://127.0.0.1:9"));
     expect(request.body).toBe('{"a":[1]}');
     expect(request.headers["content-type"]).toBe("application/merge-patch+json");

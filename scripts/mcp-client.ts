@@ -1,0 +1,17 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import { Ajv } from "ajv";
+import addFormatsModule from "ajv-formats";
+
+/**
+ * An SDK client over Streamable HTTP. It validates results with the SDK's default settings (draft-07, formats
+ * checked) but without the console warnings Ajv prints for OpenAPI-only formats such as `int32`.
+ */
+export async function connectClient(url: URL, headers: Record<string, string> = {}): Promise<Client> {
+  const ajv = new Ajv({ strict: false, validateFormats: true, validateSchema: false, allErrors: true, logger: false });
+  (addFormatsModule as unknown as (ajv: Ajv) => Ajv)(ajv);
+  const client = new Client({ name: "oapi-mcp-gen-client", version: "1.0.0" }, { jsonSchemaValidator: new AjvJsonSchemaValidator(ajv) });
+  await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }));
+  return client;
+}
