@@ -2,12 +2,15 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { RunningServer } from "oapi-mcp-gen/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type PrismMock, startPrism } from "../scripts/prism.js";
-import { connectClient, startMemosServer } from "./helpers/memos-server.js";
 import { MEMOS_SPEC } from "./helpers/memos-model.js";
+import { connectClient, startMemosServer } from "./helpers/memos-server.js";
 
 /** One call per tool, with arguments a Memos client would send. */
 const CALLS: [string, Record<string, unknown>][] = [
-  ["memo_list_memos", { pageSize: 5, pageToken: "t", state: "NORMAL", orderBy: "pinned desc", filter: "pinned == true", showDeleted: false }],
+  [
+    "memo_list_memos",
+    { pageSize: 5, pageToken: "t", state: "NORMAL", orderBy: "pinned desc", filter: "pinned == true", showDeleted: false },
+  ],
   ["memo_create_memo", { memoId: "m1", body: { content: "hi", state: "NORMAL", visibility: "PRIVATE", pinned: true } }],
   ["memo_get_memo", { memo: "memos/m1" }],
   ["memo_update_memo", { memo: "m1", updateMask: "content", body: { content: "edited" } }],
@@ -20,7 +23,10 @@ const CALLS: [string, Record<string, unknown>][] = [
   ["memo_upsert_memo_reaction", { memo: "m1", body: { reaction: { contentId: "memos/m1", reactionType: "👍" } } }],
   ["memo_delete_memo_reaction", { memo: "m1", reaction: "memos/m1/reactions/r1" }],
   ["memo_list_memo_relations", { memo: "m1" }],
-  ["memo_set_memo_relations", { memo: "m1", body: { relations: [{ memo: { name: "memos/m1" }, relatedMemo: { name: "memos/m2" }, type: "REFERENCE" }] } }],
+  [
+    "memo_set_memo_relations",
+    { memo: "m1", body: { relations: [{ memo: { name: "memos/m1" }, relatedMemo: { name: "memos/m2" }, type: "REFERENCE" }] } },
+  ],
   ["attachment_list_attachments", { pageSize: 10, filter: 'mime_type == "image/png"' }],
   ["attachment_get_attachment", { attachment: "attachments/a1" }],
   ["attachment_delete_attachment", { attachment: "a1" }],
