@@ -2,6 +2,7 @@ import type { OperationEntry } from "../openapi/operations.js";
 import type { OpenApiDocument } from "../openapi/types.js";
 import type { GeneratorConfig } from "./config.js";
 import { UserError } from "./errors.js";
+import { toolSchemaProblems } from "./schema-check.js";
 import { didYouMean } from "./suggest.js";
 import { operationToTool, type ToolModel } from "./tool-model.js";
 import { TOOL_NAME_PATTERN, toolNameFromOperationId, toolNameFromRoute, uniqueNames } from "./tool-name.js";
@@ -15,7 +16,9 @@ export function buildTools(document: OpenApiDocument, entries: readonly Operatio
   entries.forEach((entry, index) => {
     try {
       const override = (entry.operationId && overrides[entry.operationId]) || {};
-      tools.push(operationToTool(document, entry, names[index] as string, override, config.pathPrefixes ?? {}));
+      const tool = operationToTool(document, entry, names[index] as string, override, config.pathPrefixes ?? {});
+      problems.push(...toolSchemaProblems(tool));
+      tools.push(tool);
     } catch (error) {
       if (!(error instanceof UserError)) throw error;
       problems.push(...error.problems);

@@ -171,3 +171,22 @@ describe("Memos tool model", () => {
     expect(() => buildTools(document, selectOperations(document, broken), broken)).toThrow(/also the name of MemoService_ListMemos/);
   });
 });
+
+describe("schema checks at generation time", () => {
+  it("names a tool whose schema does not compile", async () => {
+    const { toolSchemaProblems } = await import("../generator/schema-check.js");
+    const { document, config } = await loadMemos();
+    const [tool] = buildTools(document, selectOperations(document, { ...config, operations: ["MemoService_GetMemo"], overrides: {} }), {
+      ...config,
+      operations: ["MemoService_GetMemo"],
+      overrides: {},
+      pathPrefixes: {},
+    });
+    expect(toolSchemaProblems(tool as ToolModel)).toEqual([]);
+    const broken = { ...(tool as ToolModel), inputSchema: { type: "object", properties: { x: { $ref: "#/$defs/Missing" } } } };
+    expect(toolSchemaProblems(broken)).toEqual([
+      expect.stringMatching(/^MemoService_GetMemo: the input schema does not compile as JSON Schema draft-07: can't resolve reference/),
+      expect.stringMatching(/^MemoService_GetMemo: the input schema does not compile as JSON Schema 2020-12: can't resolve reference/),
+    ]);
+  });
+});

@@ -139,3 +139,29 @@ describe("generated Memos server over Streamable HTTP", () => {
     expect(await response.json()).toEqual({ status: "ok", server: "memos", tools: 17 });
   });
 });
+
+describe("DNS-rebinding protection on a loopback-bound server", () => {
+  it("refuses a request whose Host is not loopback, even without Origin", async () => {
+    const upstream = await startUpstream();
+    const server = await startMemosServer(upstream.url);
+    try {
+      const { request } = await import("node:http");
+      const status = await new Promise<number | undefined>((resolve, reject) => {
+        const req = request(
+          server.url,
+          { method: "POST", headers: { host: "attacker.example", "content-type": "application/json" } },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode);
+          },
+        );
+        req.on("error", reject);
+        req.end(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }));
+      });
+      expect(status).toBe(403);
+    } finally {
+      await server.close();
+      await upstream.close();
+    }
+  });
+});
