@@ -17,7 +17,7 @@ export interface GenerateOptions {
 export function parseArguments(argv: readonly string[]): GenerateOptions {
   const program = new Command()
     .name("oapi-mcp-gen")
-    .description("Generate a typed MCP server from an OpenAPI document.")
+    .description("Generate a typed MCP server from an OpenAPI document.\n(`oapi-mcp-gen search --help`: the OpenAPI search MCP server.)")
     .argument("<spec>", "OpenAPI document (3.0, 3.1 or Swagger 2.0; YAML or JSON)")
     .requiredOption("-o, --out <dir>", "output directory")
     .option("-c, --config <file>", "config file (YAML or JSON)", "oapi-mcp.config.yaml")

@@ -1,5 +1,5 @@
 import type { OperationEntry } from "../openapi/operations.js";
-import { resolvePointer } from "../openapi/refs.js";
+import { collectRefs, resolvePointer } from "../openapi/refs.js";
 import { isJsonObject, type JsonObject, type JsonValue, type OpenApiDocument } from "../openapi/types.js";
 
 /** A copy of the document holding only the selected operations and the components they reach. */
@@ -44,17 +44,4 @@ function pickComponents(document: OpenApiDocument, reached: ReadonlySet<string>)
 
 function escapeToken(name: string): string {
   return name.replace(/~/g, "~0").replace(/\//g, "~1");
-}
-
-/** Calls `visit` with every `$ref` string below a node (iteratively, so deep documents cannot overflow the stack). */
-export function collectRefs(root: JsonValue, visit: (ref: string) => void): void {
-  const stack: JsonValue[] = [root];
-  while (stack.length > 0) {
-    const node = stack.pop() as JsonValue;
-    if (Array.isArray(node)) stack.push(...node);
-    else if (isJsonObject(node)) {
-      if (typeof node.$ref === "string") visit(node.$ref);
-      for (const value of Object.values(node)) if (typeof value === "object" && value !== null) stack.push(value);
-    }
-  }
 }

@@ -1,11 +1,11 @@
 import type { OperationEntry } from "../openapi/operations.js";
 import { derefObject } from "../openapi/refs.js";
 import { type HttpMethod, isJsonObject, type JsonObject, type OpenApiDocument, type ParameterObject } from "../openapi/types.js";
+import { words } from "../openapi/words.js";
 import type { AnnotationOverride, OperationOverride } from "./config.js";
 import { UserError } from "./errors.js";
 import { SchemaConverter } from "./json-schema.js";
 import { didYouMean } from "./suggest.js";
-import { words } from "./tool-name.js";
 
 /** How one tool argument reaches the upstream request. */
 export interface ParameterBinding {

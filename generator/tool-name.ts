@@ -1,19 +1,10 @@
 import { createHash } from "node:crypto";
+import { words } from "../openapi/words.js";
 
 /** MCP clients accept tool names of this shape; the generator never emits another. */
 export const TOOL_NAME_PATTERN = /^[a-z0-9_]{1,64}$/;
 
 const MAX_LENGTH = 64;
-
-/** Splits an identifier into lower-case words at separators and camelCase/acronym boundaries. */
-export function words(text: string): string[] {
-  return text
-    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
-    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
-    .split(/[^A-Za-z0-9]+/)
-    .filter((word) => word !== "")
-    .map((word) => word.toLowerCase());
-}
 
 /**
  * The tool name for an operationId: `MemoService_ListMemos → memo_list_memos`.

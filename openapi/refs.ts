@@ -56,3 +56,16 @@ export function derefObject(document: JsonValue, node: JsonValue | undefined): J
   }
   return isJsonObject(current) ? current : undefined;
 }
+
+/** Calls `visit` with every `$ref` string below a node (iteratively, so deep documents cannot overflow the stack). */
+export function collectRefs(root: JsonValue, visit: (ref: string) => void): void {
+  const stack: JsonValue[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop() as JsonValue;
+    if (Array.isArray(node)) stack.push(...node);
+    else if (isJsonObject(node)) {
+      if (typeof node.$ref === "string") visit(node.$ref);
+      for (const value of Object.values(node)) if (typeof value === "object" && value !== null) stack.push(value);
+    }
+  }
+}

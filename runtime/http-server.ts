@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server as NodeHttpServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import type { Logger } from "./logger.js";
 import { createMcpServer, type ToolRuntime } from "./mcp-server.js";
 import { checkHost, checkOrigin } from "./origin.js";
 
@@ -29,13 +30,7 @@ export function createRequestHandler(runtime: ToolRuntime, policy: HttpPolicy) {
       return sendJson(res, 200, { status: "ok", server: runtime.identity.name, tools: runtime.tools.size });
     }
     if (path !== "/mcp") return sendJson(res, 404, { error: "not found" });
-    const host = req.headers.host;
-    const guard = policy.allowedHosts ? checkHost(host, policy.allowedHosts) : { ok: true as const };
-    const origin = guard.ok ? checkOrigin(req.headers.origin, host, policy.allowedOrigins) : guard;
-    if (!origin.ok) {
-      runtime.log.warn("request refused", { reason: origin.reason, origin: req.headers.origin, host });
-      return sendJson(res, 403, { jsonrpc: "2.0", error: { code: -32000, message: `Forbidden: ${origin.reason}` } });
-    }
+    if (!guardMcpRequest(req, res, policy, runtime.log)) return;
     if (req.method !== "POST") {
       res.setHeader("allow", "POST");
       return sendJson(res, 405, {
@@ -69,7 +64,22 @@ async function handleMcpPost(runtime: ToolRuntime, policy: HttpPolicy, req: Inco
   }
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
+/**
+ * The Host and Origin checks every MCP endpoint shares: a refused request gets 403 with a JSON-RPC error body
+ * that has no `id` (there is no request to answer yet). Returns false when the request was refused.
+ */
+export function guardMcpRequest(req: IncomingMessage, res: ServerResponse, policy: HttpPolicy, log: Logger): boolean {
+  const host = req.headers.host;
+  const hostCheck = policy.allowedHosts ? checkHost(host, policy.allowedHosts) : { ok: true as const };
+  const verdict = hostCheck.ok ? checkOrigin(req.headers.origin, host, policy.allowedOrigins) : hostCheck;
+  if (verdict.ok) return true;
+  log.warn("request refused", { reason: verdict.reason, origin: req.headers.origin, host });
+  sendJson(res, 403, { jsonrpc: "2.0", error: { code: -32000, message: `Forbidden: ${verdict.reason}` } });
+  return false;
+}
+
+/** Writes a JSON response with an exact Content-Length. */
+export function sendJson(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
   res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
   res.end(text);

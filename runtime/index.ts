@@ -2,10 +2,10 @@
 export type { CallContext, UpstreamSettings } from "./call-tool.js";
 export { executeTool } from "./call-tool.js";
 export { EnvironmentError, readServerEnvironment, type ServerEnvironment } from "./env.js";
-export { createRequestHandler, type HttpPolicy, listen, type RunningServer } from "./http-server.js";
+export { createRequestHandler, guardMcpRequest, type HttpPolicy, listen, type RunningServer, sendJson } from "./http-server.js";
 export { type Logger, silentLogger, stderrLogger } from "./logger.js";
 export { createMcpServer, createToolRuntime, type ServerIdentity, type ToolRuntime } from "./mcp-server.js";
-export { checkHost, checkOrigin, normalizeOrigin } from "./origin.js";
+export { checkHost, checkOrigin, isLoopbackAddress, normalizeOrigin } from "./origin.js";
 export { wrapStructuredContent } from "./result.js";
 export { runServer, type ServeOptions, startServer } from "./serve.js";
 export {

@@ -8,6 +8,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { type CallContext, executeTool, type UpstreamSettings } from "./call-tool.js";
 import type { Logger } from "./logger.js";
+import { invalidParams } from "./protocol-error.js";
 import type { ToolDefinition } from "./tool.js";
 import { compileValidators, type ToolValidators } from "./validation.js";
 
@@ -66,7 +67,7 @@ export function createMcpServer(runtime: ToolRuntime, context: CallContext): Ser
     const { name, arguments: args } = request.params;
     const tool = runtime.tools.get(name);
     const validators = runtime.validators.get(name);
-    if (!tool || !validators) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    if (!tool || !validators) throw invalidParams(`Unknown tool: ${name}`);
     return executeTool(tool, validators, args ?? {}, context, runtime.upstream, runtime.log);
   });
   return server;

@@ -1,0 +1,164 @@
+import { realpath } from "node:fs/promises";
+import { Command, CommanderError, InvalidArgumentError } from "commander";
+import { listen } from "../runtime/http-server.js";
+import { type Logger, stderrLogger } from "../runtime/logger.js";
+import { isLoopbackAddress, normalizeOrigin } from "../runtime/origin.js";
+import { ApiCatalog, ToolFailure } from "./catalog.js";
+import { SearchHttpHandler } from "./http-server.js";
+import type { SourcePolicy } from "./load-source.js";
+import { DirectoryStore, defaultStorePath } from "./store.js";
+
+/** Parsed options of `oapi-mcp-gen search`. */
+export interface SearchOptions {
+  port: number;
+  host: string;
+  load: { name: string; source: string }[];
+  store?: string;
+  memory: boolean;
+  allowHost: string[];
+  allowPrivate: boolean;
+  filesRoot: string[];
+  files: boolean;
+  allowedOrigin: string[];
+  publicUrl?: string;
+  maxSessions: number;
+  sessionIdleSeconds: number;
+  maxDocumentBytes: number;
+  fetchTimeoutMs: number;
+}
+
+const collect =
+  <T>(parse: (value: string) => T) =>
+  (value: string, previous: T[]) => [...previous, parse(value)];
+const integer = (min: number) => (value: string) => {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < min) throw new InvalidArgumentError(`expected an integer ≥ ${min}`);
+  return number;
+};
+const loadSpec = (value: string) => {
+  const at = value.indexOf("=");
+  if (at <= 0 || at === value.length - 1) throw new InvalidArgumentError("expected NAME=URL_OR_PATH");
+  return { name: value.slice(0, at), source: value.slice(at + 1) };
+};
+
+/** argv (after `search`) → options. */
+export function parseSearchArguments(argv: readonly string[]): SearchOptions {
+  const program = new Command()
+    .name("oapi-mcp-gen search")
+    .description("Serve an MCP server that loads OpenAPI documents and lets assistants search and read them.")
+    .option("-p, --port <port>", "port to listen on", integer(0), 8080)
+    .option("--host <host>", "address to bind", "127.0.0.1")
+    .option("--load <name=source>", "load a document at start-up (repeatable)", collect(loadSpec), [])
+    .option("--store <dir>", `folder that keeps loaded documents across restarts (default ${defaultStorePath()})`)
+    .option("--memory", "keep documents in memory only", false)
+    .option(
+      "--allow-host <host>",
+      "allow fetching from this host even if it resolves to a private address (repeatable)",
+      collect(String),
+      [],
+    )
+    .option("--allow-private", "allow fetching from loopback, private and link-local addresses", false)
+    .option(
+      "--files-root <dir>",
+      "folder load_openapi may read local files from (repeatable; default: the working directory)",
+      collect(String),
+      [],
+    )
+    .option("--no-files", "refuse local files in load_openapi")
+    .option("--allowed-origin <origin>", "browser origin allowed to call /mcp (repeatable)", collect(String), [])
+    .option("--public-url <url>", "the URL clients use, when behind a proxy")
+    .option("--max-sessions <n>", "maximum concurrent MCP sessions", integer(1), 100)
+    .option("--session-idle-seconds <n>", "close sessions idle this long", integer(1), 1800)
+    .option("--max-document-bytes <n>", "largest document accepted", integer(1), 50 * 1024 * 1024)
+    .option("--fetch-timeout-ms <n>", "time limit for one document download", integer(1), 30_000)
+    .exitOverride();
+  program.parse(argv, { from: "user" });
+  const options = program.opts<SearchOptions>();
+  if (options.store && options.memory) throw new InvalidArgumentError("--store and --memory exclude each other");
+  return options;
+}
+
+/** Starts the search server; resolves with a stop function once it listens. */
+export async function startSearchServer(options: SearchOptions, log: Logger = stderrLogger) {
+  const roots = options.files
+    ? await Promise.all((options.filesRoot.length > 0 ? options.filesRoot : [process.cwd()]).map((dir) => realpath(dir)))
+    : [];
+  const policy: SourcePolicy = {
+    address: { allowedHosts: new Set(options.allowHost.map((host) => host.toLowerCase())), allowPrivate: options.allowPrivate },
+    limits: { maxBytes: options.maxDocumentBytes, timeoutMs: options.fetchTimeoutMs, maxRedirects: 5 },
+    fileRoots: roots,
+  };
+  const store = options.memory ? undefined : new DirectoryStore(options.store ?? defaultStorePath());
+  const catalog = new ApiCatalog(policy, store, log);
+  const restored = await catalog.restore();
+  for (const { name, source } of options.load) {
+    const { api, replaced } = await catalog.load(name, source, { trusted: true });
+    log.info(replaced ? "reloaded document" : "loaded document", {
+      name,
+      operations: api.operations.length,
+      warnings: api.warnings.length,
+    });
+  }
+  const origins = new Set<string>();
+  for (const origin of [...options.allowedOrigin, ...(options.publicUrl ? [options.publicUrl] : [])]) {
+    const normalized = normalizeOrigin(origin);
+    if (!normalized) throw new InvalidArgumentError(`"${origin}" is not an http(s) origin`);
+    origins.add(normalized);
+  }
+  const publicHost = options.publicUrl ? new URL(options.publicUrl).hostname.toLowerCase() : undefined;
+  const handler = new SearchHttpHandler(
+    catalog,
+    { allowedOrigins: origins, ...(isLoopbackAddress(options.host) ? { allowedHosts: new Set(publicHost ? [publicHost] : []) } : {}) },
+    { maxSessions: options.maxSessions, idleMs: options.sessionIdleSeconds * 1000 },
+    log,
+  );
+  const running = await listen(handler.handle, options.host, options.port, (error) =>
+    log.error("request failed", { error: String(error) }),
+  );
+  log.info("OpenAPI search MCP server listening", {
+    url: running.url.href,
+    apis: catalog.list().length,
+    restored,
+    store: store?.location ?? "memory",
+  });
+  return {
+    url: running.url,
+    catalog,
+    handler,
+    close: async () => {
+      await handler.close();
+      await running.close();
+    },
+  };
+}
+
+/** `oapi-mcp-gen search …`: returns the exit code on failure, or undefined while serving. */
+export async function runSearch(argv: readonly string[]): Promise<number | undefined> {
+  let options: SearchOptions;
+  try {
+    options = parseSearchArguments(argv);
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 1;
+    if (error instanceof InvalidArgumentError) {
+      process.stderr.write(`error: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+  try {
+    const server = await startSearchServer(options);
+    const stop = (signal: string) => {
+      stderrLogger.info("shutting down", { signal });
+      void server.close();
+    };
+    process.once("SIGTERM", () => stop("SIGTERM"));
+    process.once("SIGINT", () => stop("SIGINT"));
+    return undefined;
+  } catch (error) {
+    if (error instanceof ToolFailure || error instanceof InvalidArgumentError || (error as NodeJS.ErrnoException).code === "EADDRINUSE") {
+      process.stderr.write(`error: ${(error as Error).message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,126 @@
+import { lookup as dnsLookup, type LookupAddress } from "node:dns";
+import { request as httpRequest, type IncomingMessage } from "node:http";
+import { request as httpsRequest } from "node:https";
+import { isIP, type LookupFunction } from "node:net";
+import { type AddressPolicy, mayConnect } from "./address-policy.js";
+
+/** Caps on one document download. */
+export interface FetchLimits {
+  /** @default 52428800 */
+  maxBytes: number;
+  /** Total time for all hops. @default 30000 */
+  timeoutMs: number;
+  /** @default 5 */
+  maxRedirects: number;
+}
+
+/** A downloaded document. */
+export interface FetchedText {
+  text: string;
+  contentType: string;
+  finalUrl: URL;
+}
+
+/** A refused or failed download, with a message fit for the caller. */
+export class FetchError extends Error {
+  override name = "FetchError";
+}
+
+/**
+ * Downloads a document over http(s). Every address the host resolves to is checked against the policy inside
+ * the DNS lookup itself (so a second resolution cannot swap in another address), on every redirect.
+ */
+export async function fetchText(url: URL, policy: AddressPolicy, limits: FetchLimits): Promise<FetchedText> {
+  const deadline = AbortSignal.timeout(limits.timeoutMs);
+  let current = url;
+  for (let hop = 0; ; hop++) {
+    checkUrl(current, policy);
+    const response = await get(current, policy, deadline, limits);
+    const status = response.statusCode ?? 0;
+    const location = response.headers.location;
+    if ([301, 302, 303, 307, 308].includes(status) && location) {
+      response.resume();
+      if (hop >= limits.maxRedirects) throw new FetchError(`too many redirects (more than ${limits.maxRedirects})`);
+      current = new URL(location, current);
+      continue;
+    }
+    if (status < 200 || status > 299) {
+      response.resume();
+      throw new FetchError(`HTTP ${status} from ${current.href}`);
+    }
+    const text = await readBody(response, limits.maxBytes);
+    return { text, contentType: String(response.headers["content-type"] ?? ""), finalUrl: current };
+  }
+}
+
+function checkUrl(url: URL, policy: AddressPolicy): void {
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new FetchError(`only http and https URLs are allowed, not ${url.protocol}`);
+  if (url.username || url.password) throw new FetchError("URLs with credentials are not allowed");
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  if (isIP(host) !== 0 && !mayConnect(host, host, policy)) throw refused(url.hostname, host);
+}
+
+function refused(hostname: string, address: string): FetchError {
+  return new FetchError(
+    `refused to fetch from ${hostname} (${address}): loopback, private, link-local and metadata addresses are blocked; ` +
+      "the operator can allow them with --allow-host or --allow-private",
+  );
+}
+
+/** A DNS lookup that fails unless every resolved address is allowed. */
+function guardedLookup(policy: AddressPolicy): LookupFunction {
+  return (hostname, options, callback) => {
+    dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
+      if (error) return callback(error, "", 0);
+      const blocked = addresses.find((entry) => !mayConnect(hostname, entry.address, policy));
+      if (blocked) return callback(refused(hostname, blocked.address), "", 0);
+      if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
+      const first = addresses[0] as LookupAddress;
+      callback(null, first.address, first.family);
+    });
+  };
+}
+
+function get(url: URL, policy: AddressPolicy, signal: AbortSignal, limits: FetchLimits): Promise<IncomingMessage> {
+  const send = url.protocol === "https:" ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const req = send(url, {
+      method: "GET",
+      lookup: guardedLookup(policy),
+      signal,
+      headers: { accept: "application/json, application/yaml, text/yaml, */*;q=0.5", "user-agent": "oapi-mcp-gen-search" },
+    });
+    req.on("response", resolve);
+    req.on("error", (error) => {
+      if (error instanceof FetchError) reject(error);
+      else if (signal.aborted) reject(new FetchError(`timed out after ${limits.timeoutMs} ms`));
+      else reject(new FetchError(`cannot fetch ${url.href}: ${(error as NodeJS.ErrnoException).code ?? error.message}`));
+    });
+    req.end();
+  });
+}
+
+async function readBody(response: IncomingMessage, maxBytes: number): Promise<string> {
+  const declared = Number(response.headers["content-length"]);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    response.destroy();
+    throw new FetchError(`document larger than the ${maxBytes}-byte limit`);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of response as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > maxBytes) {
+        response.destroy();
+        throw new FetchError(`document larger than the ${maxBytes}-byte limit`);
+      }
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    if (error instanceof FetchError) throw error;
+    throw new FetchError(`download interrupted: ${(error as Error).message}`);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}

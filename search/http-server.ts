@@ -1,0 +1,121 @@
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { guardMcpRequest, type HttpPolicy, sendJson } from "../runtime/http-server.js";
+import type { Logger } from "../runtime/logger.js";
+import type { ApiCatalog } from "./catalog.js";
+import { createSearchServer } from "./mcp-server.js";
+
+/** Session limits of the stateful server. */
+export interface SessionLimits {
+  /** @default 100 */
+  maxSessions: number;
+  /** Sessions idle this long are closed. @default 1800000 */
+  idleMs: number;
+}
+
+interface Session {
+  transport: StreamableHTTPServerTransport;
+  server: Server;
+  lastSeen: number;
+}
+
+/** Stateful Streamable HTTP at `/mcp`: one SDK session per client, all sharing one catalog. */
+export class SearchHttpHandler {
+  private readonly sessions = new Map<string, Session>();
+  private readonly reaper: NodeJS.Timeout;
+
+  constructor(
+    private readonly catalog: ApiCatalog,
+    private readonly policy: HttpPolicy,
+    private readonly limits: SessionLimits,
+    private readonly log: Logger,
+  ) {
+    this.reaper = setInterval(() => this.reapIdle(), Math.min(limits.idleMs, 60_000));
+    this.reaper.unref();
+  }
+
+  /** The number of open sessions. */
+  get sessionCount(): number {
+    return this.sessions.size;
+  }
+
+  /** Handles `/health` and `/mcp`. */
+  readonly handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const path = (req.url ?? "/").split("?")[0];
+    if (path === "/health" && (req.method === "GET" || req.method === "HEAD")) {
+      return sendJson(res, 200, { status: "ok", apis: this.catalog.list().length, sessions: this.sessions.size });
+    }
+    if (path !== "/mcp") return sendJson(res, 404, { error: "not found" });
+    if (!guardMcpRequest(req, res, this.policy, this.log)) return;
+    const sessionId = req.headers["mcp-session-id"];
+    if (typeof sessionId === "string") {
+      const session = this.sessions.get(sessionId);
+      if (!session) return sendJson(res, 404, { jsonrpc: "2.0", error: { code: -32001, message: "Session not found" }, id: null });
+      session.lastSeen = Date.now();
+      return session.transport.handleRequest(req, res);
+    }
+    if (req.method !== "POST") {
+      return sendJson(res, 400, {
+        jsonrpc: "2.0",
+        error: { code: -32000, message: "Bad Request: Mcp-Session-Id header is required" },
+        id: null,
+      });
+    }
+    if (this.sessions.size >= this.limits.maxSessions) this.reapIdle();
+    if (this.sessions.size >= this.limits.maxSessions) {
+      return sendJson(res, 503, { jsonrpc: "2.0", error: { code: -32000, message: "Too many sessions; try again later" }, id: null });
+    }
+    await this.openSession(req, res);
+  };
+
+  /** Closes every session and stops the reaper. */
+  async close(): Promise<void> {
+    clearInterval(this.reaper);
+    await Promise.all([...this.sessions.keys()].map((id) => this.closeSession(id)));
+  }
+
+  private async openSession(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const server = createSearchServer(this.catalog, this.log);
+    let opened: string | undefined;
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      enableJsonResponse: true,
+      onsessioninitialized: (id) => {
+        opened = id;
+        this.sessions.set(id, { transport, server, lastSeen: Date.now() });
+      },
+      onsessionclosed: (id) => {
+        void this.closeSession(id);
+      },
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res);
+    // A first request that was not a valid initialize leaves no session behind.
+    if (opened === undefined) {
+      await transport.close();
+      await server.close();
+    }
+  }
+
+  private async closeSession(id: string): Promise<void> {
+    const session = this.sessions.get(id);
+    if (!session) return;
+    this.sessions.delete(id);
+    await session.transport.close().catch(() => {});
+    await session.server.close().catch(() => {});
+  }
+
+  /** Closes sessions idle past the limit (active sessions are never evicted to make room). */
+  private reapIdle(): void {
+    const now = Date.now();
+    for (const [id, session] of this.sessions) {
+      if (now - session.lastSeen > this.limits.idleMs) {
+        this.sessions.delete(id);
+        void session.transport.close().catch(() => {});
+        void session.server.close().catch(() => {});
+      }
+    }
+  }
+}

@@ -1,0 +1,82 @@
+import { readFile, realpath, stat } from "node:fs/promises";
+import { isAbsolute, relative, resolve } from "node:path";
+import { type DocumentFormat, detectFormat, parseDocumentText } from "../openapi/load.js";
+import type { AddressPolicy } from "./address-policy.js";
+import { FetchError, type FetchLimits, fetchText } from "./fetch-source.js";
+
+/** Where documents may come from. */
+export interface SourcePolicy {
+  address: AddressPolicy;
+  limits: FetchLimits;
+  /** Folders local files may be read from (real paths); empty disables local files for tool calls. */
+  fileRoots: readonly string[];
+}
+
+/** Raw document text and how to read it. */
+export interface SourceText {
+  text: string;
+  format: DocumentFormat;
+  /** The URL or absolute path it was read from. */
+  origin: string;
+}
+
+/** A source that cannot be read; the message is shown to the caller. */
+export class SourceError extends Error {
+  override name = "SourceError";
+}
+
+/** True when the text names an http(s) URL rather than a file. */
+export function isUrl(text: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(text.trim());
+}
+
+/** Reads a document from an http(s) URL or a local file, checking the source policy. */
+export async function readSource(source: string, policy: SourcePolicy, options: { trusted?: boolean } = {}): Promise<SourceText> {
+  const trimmed = source.trim();
+  if (trimmed === "") throw new SourceError("the url (or path) is empty");
+  if (isUrl(trimmed) && !trimmed.toLowerCase().startsWith("file://")) {
+    let url: URL;
+    try {
+      url = new URL(trimmed);
+    } catch {
+      throw new SourceError(`"${trimmed}" is not a valid URL`);
+    }
+    try {
+      const fetched = await fetchText(url, policy.address, policy.limits);
+      const fileName = fetched.finalUrl.pathname;
+      return {
+        text: fetched.text,
+        format: detectFormat(fetched.text, { contentType: fetched.contentType, fileName }),
+        origin: fetched.finalUrl.href,
+      };
+    } catch (error) {
+      if (error instanceof FetchError) throw new SourceError(error.message);
+      throw error;
+    }
+  }
+  const path = trimmed.toLowerCase().startsWith("file://") ? new URL(trimmed).pathname : resolve(trimmed);
+  const real = await realpath(path).catch(() => undefined);
+  if (real === undefined) throw new SourceError(`no such file: ${path}`);
+  if (!options.trusted && !policy.fileRoots.some((root) => isInside(real, root))) {
+    throw new SourceError(
+      policy.fileRoots.length === 0
+        ? "loading local files is disabled on this server"
+        : `local files may only be loaded from ${policy.fileRoots.join(", ")}`,
+    );
+  }
+  const info = await stat(real);
+  if (!info.isFile()) throw new SourceError(`not a file: ${path}`);
+  if (info.size > policy.limits.maxBytes) throw new SourceError(`document larger than the ${policy.limits.maxBytes}-byte limit`);
+  const text = await readFile(real, "utf8");
+  return { text, format: detectFormat(text, { fileName: real }), origin: real };
+}
+
+function isInside(path: string, root: string): boolean {
+  const rel = relative(root, path);
+  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+}
+
+/** Parses source text into a JSON object (errors are one line). */
+export function parseSource(source: SourceText) {
+  return parseDocumentText(source.text, source.format, source.origin);
+}

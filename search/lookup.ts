@@ -1,0 +1,83 @@
+import { distance } from "fastest-levenshtein";
+import { closest } from "../generator/suggest.js";
+import { isJsonObject, type JsonObject, type JsonValue } from "../openapi/types.js";
+import { ToolFailure } from "./catalog.js";
+import type { LoadedApi, OperationRecord } from "./loaded-api.js";
+
+/** `/users/{id}` and `/users/{userId}` name the same route. */
+function routeShape(path: string): string {
+  return path
+    .replace(/\{[^}]*\}/g, "{}")
+    .replace(/\/+$/, "")
+    .toLowerCase();
+}
+
+/** The few candidates nearest to a misspelt name. */
+function nearest(name: string, candidates: readonly string[], count = 3): string[] {
+  return [...candidates]
+    .map((candidate) => ({ candidate, score: distance(name.toLowerCase(), candidate.toLowerCase()) }))
+    .sort((a, b) => a.score - b.score || (a.candidate < b.candidate ? -1 : 1))
+    .slice(0, count)
+    .map((entry) => entry.candidate);
+}
+
+/** A path of the document: exact, else the same route with other parameter names, else a failure with suggestions. */
+export function findPath(api: LoadedApi, path: string): string {
+  const paths = Object.keys(isJsonObject(api.document.paths) ? api.document.paths : {});
+  if (paths.includes(path)) return path;
+  const shape = routeShape(path.startsWith("/") ? path : `/${path}`);
+  const same = paths.find((candidate) => routeShape(candidate) === shape);
+  if (same) return same;
+  throw new ToolFailure(`Path '${path}' not found in API '${api.name}'. Closest paths: ${nearest(path, paths).join(", ")}`);
+}
+
+/** An operation by operationId (case-insensitive as a fallback), or a failure with the closest ids. */
+export function findOperation(api: LoadedApi, operationId: string): OperationRecord {
+  const exact = api.byOperationId.get(operationId);
+  if (exact) return exact;
+  const ids = [...api.byOperationId.keys()];
+  const folded = ids.find((id) => id.toLowerCase() === operationId.toLowerCase());
+  if (folded) return api.byOperationId.get(folded) as OperationRecord;
+  const hint = ids.length === 0 ? "The document has no operationIds." : `Closest operationIds: ${nearest(operationId, ids).join(", ")}`;
+  throw new ToolFailure(`Operation '${operationId}' not found in API '${api.name}'. ${hint}`);
+}
+
+/** A component schema by name, or a failure with the closest names. */
+export function findSchema(api: LoadedApi, name: string): { name: string; schema: JsonValue } {
+  const components = api.document.components;
+  const schemas: JsonObject = isJsonObject(components) && isJsonObject(components.schemas) ? components.schemas : {};
+  if (Object.hasOwn(schemas, name)) return { name, schema: schemas[name] as JsonValue };
+  const names = Object.keys(schemas);
+  const folded = names.find((candidate) => candidate.toLowerCase() === name.toLowerCase());
+  if (folded) return { name: folded, schema: schemas[folded] as JsonValue };
+  const hint =
+    names.length === 0
+      ? "The document defines no schemas."
+      : `Closest schemas: ${nearest(name, names).join(", ")} (${names.length} in all)`;
+  throw new ToolFailure(`Schema '${name}' not found in API '${api.name}'. ${hint}`);
+}
+
+/** A tag by name (case-insensitive), or a failure naming the closest and some existing tags. */
+export function findTag(api: LoadedApi, tag: string): string {
+  const tags = api.tags().map((entry) => entry.name);
+  const match = tags.find((candidate) => candidate.toLowerCase() === tag.toLowerCase());
+  if (match) return match;
+  const suggestion = closest(tag, tags);
+  const listed = tags.slice(0, 20).join(", ");
+  throw new ToolFailure(
+    `Tag '${tag}' not found in API '${api.name}'.${suggestion ? ` Did you mean '${suggestion}'?` : ""} Available tags: ${listed}${tags.length > 20 ? ", …" : ""}`,
+  );
+}
+
+/** One page of a list: an opaque numeric cursor, a limit and the total. */
+export function page<T>(
+  items: readonly T[],
+  limit: number,
+  cursor: string | undefined,
+): { items: T[]; total: number; next_cursor: string | null } {
+  const offset = cursor === undefined || cursor === "" ? 0 : Number(cursor);
+  if (!Number.isInteger(offset) || offset < 0 || offset > items.length) throw new ToolFailure(`invalid cursor '${cursor}'`);
+  const slice = items.slice(offset, offset + limit);
+  const next = offset + slice.length;
+  return { items: slice, total: items.length, next_cursor: next < items.length ? String(next) : null };
+}

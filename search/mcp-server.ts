@@ -1,0 +1,84 @@
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+} from "@modelcontextprotocol/sdk/types.js";
+import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import type { Logger } from "../runtime/logger.js";
+import { invalidParams } from "../runtime/protocol-error.js";
+import { describeErrors } from "../runtime/validation.js";
+import { boundValue } from "./bounded.js";
+import { type ApiCatalog, ToolFailure } from "./catalog.js";
+import { MAX_ANSWER_CHARS, SEARCH_TOOLS, type SearchTool } from "./tools.js";
+
+const ajv = new Ajv2020({ allErrors: true, strict: false, logger: false, useDefaults: true });
+const validators = new Map<string, ValidateFunction>(SEARCH_TOOLS.map((tool) => [tool.name, ajv.compile(tool.inputSchema)]));
+const listed = SEARCH_TOOLS.map(({ name, title, description, inputSchema, annotations }) => ({
+  name,
+  title,
+  description,
+  inputSchema: inputSchema as { type: "object" },
+  annotations: { title, ...annotations },
+}));
+
+/** Identity of the search server. */
+export const SEARCH_SERVER_INFO = { name: "oapi-mcp-gen-search", version: "0.1.0", title: "OpenAPI search" };
+
+/** An SDK low-level server exposing the search tools over one shared catalog. */
+export function createSearchServer(catalog: ApiCatalog, log: Logger): Server {
+  const server = new Server(SEARCH_SERVER_INFO, {
+    capabilities: { tools: { listChanged: false } },
+    instructions:
+      "Load OpenAPI documents with load_openapi, then find endpoints with search_endpoints and read exactly what you need " +
+      "with get_operation_by_id, get_schema_details and get_auth_info. Lists are paged (limit, cursor, total).",
+  });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const tool = SEARCH_TOOLS.find((candidate) => candidate.name === request.params.name);
+    if (!tool) throw invalidParams(`Unknown tool: ${request.params.name}`);
+    return callSearchTool(tool, structuredClone(request.params.arguments ?? {}), catalog, log);
+  });
+  return server;
+}
+
+/** Runs one tool: validated arguments, a bounded answer, failures as `{"error": true, "message": …}` results. */
+export async function callSearchTool(
+  tool: SearchTool,
+  args: Record<string, unknown>,
+  catalog: ApiCatalog,
+  log: Logger,
+): Promise<CallToolResult> {
+  const validate = validators.get(tool.name) as ValidateFunction;
+  if (!validate(args)) return failure(`Invalid arguments for ${tool.name}: ${describeErrors(validate.errors)}`);
+  try {
+    const answer = await tool.handler(args, catalog);
+    if (answer.markdown !== undefined) {
+      const markdown =
+        answer.markdown.length > MAX_ANSWER_CHARS
+          ? `${answer.markdown.slice(0, MAX_ANSWER_CHARS)}\n\n[truncated: ${answer.markdown.length - MAX_ANSWER_CHARS} more characters]`
+          : answer.markdown;
+      return { content: [{ type: "text", text: markdown }], structuredContent: { format: "markdown", markdown } };
+    }
+    const bounded = boundValue(answer.structured, MAX_ANSWER_CHARS);
+    const structured = bounded.truncated
+      ? {
+          ...(bounded.value as Record<string, unknown>),
+          truncated: true,
+          truncation_note: `Cut to fit ${MAX_ANSWER_CHARS} characters; see the [truncated: …] markers. Use paging, a narrower query or get_schema_details for the parts you need.`,
+        }
+      : answer.structured;
+    return { content: [{ type: "text", text: JSON.stringify(structured) }], structuredContent: structured };
+  } catch (error) {
+    if (error instanceof ToolFailure) return failure(error.message);
+    log.error("search tool failed", { tool: tool.name, error: error instanceof Error ? error.stack : String(error) });
+    return failure(`Internal error in ${tool.name}.`);
+  }
+}
+
+function failure(message: string): CallToolResult {
+  const body = { error: true, message };
+  return { content: [{ type: "text", text: JSON.stringify(body) }], structuredContent: body, isError: true };
+}

@@ -1,0 +1,56 @@
+import { mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import type { DocumentFormat } from "../openapi/load.js";
+
+/** One persisted document: enough to load it again without the network. */
+export interface StoredApi {
+  name: string;
+  /** What the caller asked to load (URL or path). */
+  source: string;
+  /** Where it was actually read from (final URL after redirects, or a real path). */
+  origin: string;
+  format: DocumentFormat;
+  loadedAt: string;
+  text: string;
+}
+
+/** Where loaded documents survive restarts. */
+export interface ApiStore {
+  readonly location: string;
+  list(): Promise<StoredApi[]>;
+  save(api: StoredApi): Promise<void>;
+}
+
+/** The default store folder: `$XDG_DATA_HOME/oapi-mcp-gen/search`, else `~/.local/share/oapi-mcp-gen/search`. */
+export function defaultStorePath(env: NodeJS.ProcessEnv = process.env): string {
+  const base = env.XDG_DATA_HOME?.trim() || join(homedir(), ".local", "share");
+  return join(base, "oapi-mcp-gen", "search");
+}
+
+/** A folder with one JSON file per API name, written atomically (temporary file, then rename). */
+export class DirectoryStore implements ApiStore {
+  constructor(readonly location: string) {}
+
+  async list(): Promise<StoredApi[]> {
+    const names = await readdir(this.location).catch(() => [] as string[]);
+    const apis: StoredApi[] = [];
+    for (const file of names.filter((name) => name.endsWith(".json")).sort()) {
+      try {
+        const value = JSON.parse(await readFile(join(this.location, file), "utf8")) as StoredApi;
+        if (typeof value.name === "string" && typeof value.text === "string") apis.push(value);
+      } catch {
+        // A damaged entry is skipped; the others still load.
+      }
+    }
+    return apis;
+  }
+
+  async save(api: StoredApi): Promise<void> {
+    await mkdir(this.location, { recursive: true });
+    const target = join(this.location, `${api.name}.json`);
+    const temporary = `${target}.${process.pid}.${Date.now()}.tmp`;
+    await writeFile(temporary, JSON.stringify(api));
+    await rename(temporary, target);
+  }
+}

@@ -1,0 +1,82 @@
+import { mergeParameters } from "../openapi/operations.js";
+import { collectRefs, derefObject, refName, resolvePointer } from "../openapi/refs.js";
+import { isJsonObject, type JsonObject, type JsonValue } from "../openapi/types.js";
+import type { LoadedApi, OperationRecord } from "./loaded-api.js";
+
+const SCHEMA_REF = "#/components/schemas/";
+
+/** Options of the detail views. */
+export interface ViewOptions {
+  /** How many levels of schema `$ref`s to inline (0 keeps every `$ref`). @default 0 */
+  inlineDepth: number;
+}
+
+/** The effective operation view: merged parameters, resolved request body and responses, effective security. */
+export function operationView(api: LoadedApi, record: OperationRecord, options: ViewOptions): JsonObject {
+  const document = api.document;
+  const operation = api.operation(record);
+  const pathItem = (document.paths as JsonObject)[record.path] as JsonObject;
+  const parameters = mergeParameters(document, pathItem.parameters, operation.parameters) as unknown as JsonValue[];
+  const requestBody = derefObject(document, operation.requestBody);
+  const responses: JsonObject = {};
+  for (const [status, response] of Object.entries(isJsonObject(operation.responses) ? operation.responses : {})) {
+    responses[status] = derefObject(document, response) ?? response;
+  }
+  const view: JsonObject = {
+    summary: record.summary ?? "",
+    description: record.description ?? "",
+    operationId: record.operationId ?? null,
+    tags: record.tags,
+    deprecated: record.deprecated,
+    parameters,
+    requestBody: requestBody ?? null,
+    responses,
+    ...effectiveSecurity(api, operation),
+  };
+  const inlined = inlineSchemas(api, view, options.inlineDepth) as JsonObject;
+  inlined.referenced_schemas = referencedSchemas(inlined);
+  return inlined;
+}
+
+/** Operation security overrides the global one; an empty requirement list means the operation is public. */
+export function effectiveSecurity(api: LoadedApi, operation: JsonObject): JsonObject {
+  const own = Array.isArray(operation.security) ? operation.security : undefined;
+  const global = Array.isArray(api.document.security) ? api.document.security : undefined;
+  const security = own ?? global ?? [];
+  const isPublic =
+    security.length === 0 || security.some((requirement) => isJsonObject(requirement) && Object.keys(requirement).length === 0);
+  return { security, security_source: own ? "operation" : global ? "global" : "none", public: isPublic };
+}
+
+/** A component schema with its references listed (and optionally inlined). */
+export function schemaView(api: LoadedApi, name: string, schema: JsonValue, options: ViewOptions): JsonObject {
+  const inlined = inlineSchemas(api, schema, options.inlineDepth, new Set([name]));
+  const body = isJsonObject(inlined) ? inlined : { schema: inlined };
+  return { schema_name: name, ...body, referenced_schemas: referencedSchemas(inlined).filter((ref) => ref !== name) };
+}
+
+/** Names of the component schemas a view still refers to: what the caller may fetch next. */
+export function referencedSchemas(value: JsonValue): string[] {
+  const names = new Set<string>();
+  collectRefs(value, (ref) => {
+    if (ref.startsWith(SCHEMA_REF)) names.add(refName(ref));
+  });
+  return [...names].sort();
+}
+
+/** Replaces schema `$ref`s by their targets up to `depth` levels; a cycle keeps its `$ref` and says so. */
+function inlineSchemas(api: LoadedApi, value: JsonValue, depth: number, stack: ReadonlySet<string> = new Set()): JsonValue {
+  if (depth <= 0) return value;
+  if (Array.isArray(value)) return value.map((item) => inlineSchemas(api, item, depth, stack));
+  if (!isJsonObject(value)) return value;
+  const ref = typeof value.$ref === "string" ? value.$ref : undefined;
+  if (ref?.startsWith(SCHEMA_REF)) {
+    const name = refName(ref);
+    if (stack.has(name)) return { ...value, "x-circular": true };
+    const target = resolvePointer(api.document, ref);
+    if (!isJsonObject(target)) return value;
+    const { $ref: _, ...siblings } = value;
+    return inlineSchemas(api, { ...target, ...siblings }, depth - 1, new Set([...stack, name]));
+  }
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, inlineSchemas(api, item, depth, stack)]));
+}
