@@ -1,11 +1,5 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import {
-  CallToolRequestSchema,
-  ErrorCode,
-  type Tool as ListedTool,
-  ListToolsRequestSchema,
-  McpError,
-} from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, type Tool as ListedTool, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { type CallContext, executeTool, type UpstreamSettings } from "./call-tool.js";
 import type { Logger } from "./logger.js";
 import { invalidParams } from "./protocol-error.js";
