@@ -87,6 +87,8 @@ function get(url: URL, policy: AddressPolicy, signal: AbortSignal, limits: Fetch
   return new Promise((resolve, reject) => {
     const req = send(url, {
       method: "GET",
+      // A fresh connection each time: a pooled socket would skip the guarded lookup below.
+      agent: false,
       lookup: guardedLookup(policy),
       signal,
       headers: { accept: "application/json, application/yaml, text/yaml, */*;q=0.5", "user-agent": "oapi-mcp-gen-search" },

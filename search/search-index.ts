@@ -38,24 +38,53 @@ const STOP_WORDS = new Set([
   "at",
   "from",
   "api",
+  "my",
 ]);
+/** Long forms API names often abbreviate, folded to the short form. */
+const ABBREVIATIONS: Record<string, string> = {
+  repository: "repo",
+  organization: "org",
+  organisation: "org",
+  configuration: "config",
+  application: "app",
+  environment: "env",
+  information: "info",
+  identifier: "id",
+  administrator: "admin",
+  authentication: "auth",
+  authorization: "auth",
+  message: "msg",
+};
 
 /** Splits text into words at separators and camelCase boundaries (`listRepoIssues` → list, repo, issues). */
 export function tokenize(text: string): string[] {
   return words(text);
 }
 
-/** Lower-cases, drops stop words and folds simple English plurals (`repositories` → `repository`). */
+/** Lower-cases, drops stop words, folds simple English plurals and common abbreviations. */
 export function normalizeTerm(term: string): string | null {
   const lower = term.toLowerCase();
   if (STOP_WORDS.has(lower)) return null;
-  if (lower.length > 4 && lower.endsWith("ies")) return `${lower.slice(0, -3)}y`;
-  if (lower.length > 4 && /(ches|shes|sses|xes)$/.test(lower)) return lower.slice(0, -2);
-  if (lower.length > 3 && lower.endsWith("s") && !/(ss|us|is)$/.test(lower)) return lower.slice(0, -1);
-  return lower;
+  let stem = lower;
+  if (stem.length > 4 && stem.endsWith("ies")) stem = `${stem.slice(0, -3)}y`;
+  else if (stem.length > 4 && /(ches|shes|sses|xes)$/.test(stem)) stem = stem.slice(0, -2);
+  else if (stem.length > 3 && stem.endsWith("s") && !/(ss|us|is)$/.test(stem)) stem = stem.slice(0, -1);
+  return ABBREVIATIONS[stem] ?? stem;
 }
 
-/** A BM25 index over the operations of one document (MiniSearch), with prefix and light fuzzy matching. */
+function termSet(text: string): Set<string> {
+  return new Set(
+    tokenize(text)
+      .map(normalizeTerm)
+      .filter((term): term is string => term !== null),
+  );
+}
+
+/**
+ * A BM25 index over the operations of one document (MiniSearch), with prefix and light fuzzy matching, re-ranked
+ * by how completely the query and an operation's own name or summary cover each other, so `create a gist` puts
+ * `gists/create` before `gists/create-comment`.
+ */
 export class OperationSearchIndex {
   private readonly index = new MiniSearch<SearchableOperation>({
     fields: [...FIELDS],
@@ -63,13 +92,16 @@ export class OperationSearchIndex {
     tokenize,
     processTerm: normalizeTerm,
   });
+  private readonly names = new Map<number, Set<string>[]>();
 
   constructor(operations: readonly SearchableOperation[]) {
     this.index.addAll(operations);
+    for (const operation of operations) this.names.set(operation.id, [termSet(operation.operationId), termSet(operation.summary)]);
   }
 
   /** Operation ids matching a query, best first, ties broken by document order. */
   search(query: string): { id: number; score: number }[] {
+    const queryTerms = termSet(query);
     const results = this.index.search(query, {
       boost: BOOST,
       combineWith: "OR",
@@ -77,6 +109,24 @@ export class OperationSearchIndex {
       fuzzy: (term) => (term.length >= 5 ? 0.2 : false),
       weights: { fuzzy: 0.3, prefix: 0.5 },
     });
-    return results.map((result) => ({ id: Number(result.id), score: result.score })).sort((a, b) => b.score - a.score || a.id - b.id);
+    return results
+      .map((result) => {
+        const id = Number(result.id);
+        return { id, score: result.score * (1 + 2 * this.coverage(id, queryTerms)) };
+      })
+      .sort((a, b) => b.score - a.score || a.id - b.id);
+  }
+
+  /** The best, over operationId and summary, of (share of the name matched) × (share of the query matched). */
+  private coverage(id: number, queryTerms: ReadonlySet<string>): number {
+    if (queryTerms.size === 0) return 0;
+    let best = 0;
+    for (const name of this.names.get(id) ?? []) {
+      if (name.size === 0) continue;
+      let matched = 0;
+      for (const term of name) if (queryTerms.has(term)) matched++;
+      best = Math.max(best, (matched / name.size) * (matched / queryTerms.size));
+    }
+    return best;
   }
 }

@@ -3,8 +3,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callTool, connectClient, DOCKER, GALAXY, MEMOS, MUSEUM, startSearch } from "./helpers/search-server.js";
 
 const CONTRACT_TOOLS = [
-  "load_openapi", "list_apis", "get_path_details", "get_auth_info", "search_endpoints",
-  "list_all_paths", "get_schema_details", "get_operation_by_id", "list_tags", "get_endpoints_by_tag",
+  "load_openapi",
+  "list_apis",
+  "get_path_details",
+  "get_auth_info",
+  "search_endpoints",
+  "list_all_paths",
+  "get_schema_details",
+  "get_operation_by_id",
+  "list_tags",
+  "get_endpoints_by_tag",
 ];
 
 describe("search server tools over a real MCP client", () => {
@@ -12,9 +20,20 @@ describe("search server tools over a real MCP client", () => {
   let client: Client;
 
   beforeAll(async () => {
-    server = await startSearch(["--memory", "--files-root", new URL("..", import.meta.url).pathname, "--files-root", new URL("../examples", import.meta.url).pathname]);
+    server = await startSearch([
+      "--memory",
+      "--files-root",
+      new URL("..", import.meta.url).pathname,
+      "--files-root",
+      new URL("../examples", import.meta.url).pathname,
+    ]);
     client = await connectClient(server.url);
-    for (const [name, url] of [["memos", MEMOS], ["docker", DOCKER], ["galaxy", GALAXY], ["museum", MUSEUM]]) {
+    for (const [name, url] of [
+      ["memos", MEMOS],
+      ["docker", DOCKER],
+      ["galaxy", GALAXY],
+      ["museum", MUSEUM],
+    ]) {
       const loaded = await callTool(client, "load_openapi", { name, url });
       expect(loaded.isError, loaded.text).toBe(false);
     }
@@ -53,7 +72,9 @@ describe("search server tools over a real MCP client", () => {
     const failed = await callTool(client, "load_openapi", { name: "docker2", url: `${MEMOS}.missing` });
     expect(failed.isError).toBe(true);
     expect(failed.structured).toEqual({ error: true, message: expect.stringMatching(/no such file.*previously loaded 'docker2' is kept/) });
-    expect((await callTool(client, "list_apis")).structured.apis).toEqual(expect.arrayContaining([expect.objectContaining({ name: "docker2", paths_count: 98 })]));
+    expect((await callTool(client, "list_apis")).structured.apis).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: "docker2", paths_count: 98 })]),
+    );
   });
 
   it("list_apis lists every API with its summary", async () => {
@@ -63,7 +84,11 @@ describe("search server tools over a real MCP client", () => {
     expect(structured.apis).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ name: "memos", version: "0.0.1", paths_count: 45, tags_count: 8, servers: [] }),
-        expect.objectContaining({ name: "museum", title: "Redocly Museum API", servers: ["https://redocly.com/_mock/docs/openapi/museum-api"] }),
+        expect.objectContaining({
+          name: "museum",
+          title: "Redocly Museum API",
+          servers: ["https://redocly.com/_mock/docs/openapi/museum-api"],
+        }),
       ]),
     );
   });
@@ -73,7 +98,12 @@ describe("search server tools over a real MCP client", () => {
     expect(structured.path).toBe("/api/v1/memos/{memo}");
     const methods = structured.methods as Record<string, Record<string, unknown>>;
     expect(Object.keys(methods)).toEqual(["get", "delete", "patch"]);
-    expect(methods.get).toMatchObject({ operationId: "MemoService_GetMemo", public: true, security_source: "none", referenced_schemas: ["Memo", "Status"] });
+    expect(methods.get).toMatchObject({
+      operationId: "MemoService_GetMemo",
+      public: true,
+      security_source: "none",
+      referenced_schemas: ["Memo", "Status"],
+    });
     const missing = await callTool(client, "get_path_details", { name: "memos", path: "/api/v1/memoz" });
     expect(missing.structured.message).toMatch(/^Path '\/api\/v1\/memoz' not found in API 'memos'\. Closest paths: \/api\/v1\/memos/);
   });
@@ -103,7 +133,9 @@ describe("search server tools over a real MCP client", () => {
     expect(details).toMatchObject({ security_source: "global", public: false });
     const galaxyPaths = await callTool(client, "search_endpoints", { name: "galaxy", limit: 200 });
     const results = galaxyPaths.structured.results as { operationId: string }[];
-    const views = await Promise.all(results.map((r) => callTool(client, "get_operation_by_id", { name: "galaxy", operation_id: r.operationId })));
+    const views = await Promise.all(
+      results.map((r) => callTool(client, "get_operation_by_id", { name: "galaxy", operation_id: r.operationId })),
+    );
     const publicOps = views.filter((v) => (v.structured.details as { public: boolean }).public);
     expect(publicOps.length).toBeGreaterThan(0);
     for (const view of publicOps) {
@@ -155,21 +187,37 @@ describe("search server tools over a real MCP client", () => {
     expect((ranked.structured.results as { operationId: string }[])[0]?.operationId).toBe("ContainerLogs");
     const typo = await callTool(client, "search_endpoints", { name: "docker", keyword: "contaner inspct", limit: 3 });
     expect((typo.structured.results as { operationId: string }[])[0]?.operationId).toBe("ContainerInspect");
-    const filtered = await callTool(client, "search_endpoints", { name: "memos", keyword: "memo", method: "DELETE", tag: "memoservice", limit: 50 });
+    const filtered = await callTool(client, "search_endpoints", {
+      name: "memos",
+      keyword: "memo",
+      method: "DELETE",
+      tag: "memoservice",
+      limit: 50,
+    });
     const results = filtered.structured.results as { method: string; tags: string[] }[];
     expect(results.length).toBeGreaterThan(1);
     for (const result of results) {
       expect(result.method).toBe("delete");
       expect(result.tags).toContain("MemoService");
     }
-    const again = await callTool(client, "search_endpoints", { name: "memos", keyword: "memo", method: "DELETE", tag: "memoservice", limit: 50 });
+    const again = await callTool(client, "search_endpoints", {
+      name: "memos",
+      keyword: "memo",
+      method: "DELETE",
+      tag: "memoservice",
+      limit: 50,
+    });
     expect(again.structured).toEqual(filtered.structured);
     const all = await callTool(client, "search_endpoints", { name: "memos" });
     expect(all.structured).toMatchObject({ count: 20, total: 73, next_cursor: "20" });
   });
 
   it("exports Markdown", async () => {
-    const markdown = await callTool(client, "get_operation_by_id", { name: "memos", operation_id: "MemoService_CreateMemo", format: "markdown" });
+    const markdown = await callTool(client, "get_operation_by_id", {
+      name: "memos",
+      operation_id: "MemoService_CreateMemo",
+      format: "markdown",
+    });
     expect(markdown.text).toMatch(/^## POST \/api\/v1\/memos\n/);
     expect(markdown.text).toContain("| memoId | query | no | string |");
     expect(markdown.structured).toEqual({ format: "markdown", markdown: markdown.text });
@@ -190,7 +238,10 @@ describe("search server tools over a real MCP client", () => {
       await fs.writeFile(`${dir}/v2.yaml`, changed);
       expect((await callTool(client, "load_openapi", { name: "memos-v2", url: `${dir}/v2.yaml` })).isError).toBe(false);
       const { structured } = await callTool(client, "compare_apis", { base: "memos", target: "memos-v2" });
-      expect(structured.added).toMatchObject({ total: 1, items: [{ method: "DELETE", path: "/api/v1/memos/{memo}/reactionz/{reaction}" }] });
+      expect(structured.added).toMatchObject({
+        total: 1,
+        items: [{ method: "DELETE", path: "/api/v1/memos/{memo}/reactionz/{reaction}" }],
+      });
       expect(structured.removed).toMatchObject({ total: 1, items: [{ path: "/api/v1/memos/{memo}/reactions/{reaction}" }] });
       expect(structured.schemas).toEqual({ added: [], removed: [], changed: ["Memo"] });
       const changes = (structured.changed as { items: { operationId: string; changes: string[] }[] }).items;
