@@ -1,0 +1,90 @@
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { silentLogger } from "../runtime/logger.js";
+import { ApiCatalog } from "../search/catalog.js";
+import type { LoadedApi } from "../search/loaded-api.js";
+import { fmt, median, percentile, table, timeRuns } from "./stats.js";
+
+const GITHUB = createRequire(import.meta.url).resolve("@octokit/openapi/generated/api.github.com.json");
+const QUERIES = [
+  "create an issue",
+  "merge a pull request",
+  "list branches",
+  "get repository contents",
+  "create a release",
+  "search code",
+  "list workflow runs",
+  "download workflow run logs",
+  "star a repository",
+  "create a check run",
+  "add labels to an issue",
+  "list organization members",
+  "create a gist",
+  "delete a repository",
+  "request reviewers",
+  "list commits",
+];
+
+/** The seed's behaviour: a case-insensitive substring match over path, summary and description. */
+function substringSearch(api: LoadedApi, keyword: string): number {
+  const needle = keyword.toLowerCase();
+  return api.operations.filter((op) => `${op.path} ${op.summary ?? ""} ${op.description ?? ""}`.toLowerCase().includes(needle)).length;
+}
+
+/** Search server: GitHub document load time, search latency and memory, against baselines measured in the same run. */
+export async function benchSearch(): Promise<string> {
+  const policy = {
+    address: { allowedHosts: new Set<string>(), allowPrivate: false },
+    limits: { maxBytes: 1e8, timeoutMs: 30_000, maxRedirects: 5 },
+    fileRoots: [],
+  };
+  const parse = await timeRuns(5, async () => JSON.parse(await readFile(GITHUB, "utf8")));
+  let api: LoadedApi | undefined;
+  const load = await timeRuns(5, async () => {
+    const catalog = new ApiCatalog(policy, undefined, silentLogger);
+    api = (await catalog.load("github", GITHUB, { trusted: true })).api;
+    api.index();
+  });
+  const loaded = api as LoadedApi;
+  global.gc?.();
+  const rss = process.memoryUsage().rss / 2 ** 20;
+  const ranked: number[] = [];
+  const naive: number[] = [];
+  for (let i = 0; i < 1000; i++) {
+    const query = QUERIES[i % QUERIES.length] as string;
+    let start = performance.now();
+    loaded.index().search(query);
+    ranked.push(performance.now() - start);
+    start = performance.now();
+    substringSearch(loaded, query);
+    naive.push(performance.now() - start);
+  }
+  process.stdout.write(`## Search server (GitHub's document, ${loaded.operations.length} operations)\n\n`);
+  return table(
+    ["measure", "oapi-mcp-gen", "baseline", "ratio", "baseline is"],
+    [
+      [
+        "load + index, median of 5 (ms)",
+        fmt(median(load)),
+        fmt(median(parse)),
+        fmt(median(load) / median(parse), 2),
+        "JSON.parse of the file",
+      ],
+      [
+        "search p50 over 1,000 (ms)",
+        fmt(percentile(ranked, 50), 2),
+        fmt(percentile(naive, 50), 2),
+        fmt(percentile(ranked, 50) / percentile(naive, 50), 2),
+        "substring scan (the seed's search)",
+      ],
+      [
+        "search p99 over 1,000 (ms)",
+        fmt(percentile(ranked, 99), 2),
+        fmt(percentile(naive, 99), 2),
+        fmt(percentile(ranked, 99) / percentile(naive, 99), 2),
+        "substring scan",
+      ],
+      ["RSS after load (MiB)", fmt(rss, 0), "—", "—", ""],
+    ],
+  );
+}
