@@ -33,6 +33,21 @@ export interface OperationOverride {
   pathPrefixes?: Record<string, string | string[]>;
 }
 
+/** Operation filters of `select` and `select.exclude`. */
+export interface OperationFilter {
+  tags?: string[];
+  /** Path globs: `*` matches one segment, `**` any number. */
+  paths?: string[];
+  methods?: string[];
+}
+
+/** Rule-based selection, added after the allowlist. */
+export interface SelectConfig extends OperationFilter {
+  /** Every operation of the document. */
+  all?: boolean;
+  exclude?: OperationFilter & { operationIds?: string[] };
+}
+
 /** The generator configuration, as written by the user. */
 export interface GeneratorConfig {
   server: {
@@ -43,19 +58,27 @@ export interface GeneratorConfig {
     instructions?: string;
   };
   /** The allowlist of operationIds. */
-  operations: string[];
+  operations?: string[];
+  /** Rule-based selection (tags, path globs, methods, all), with excludes. */
+  select?: SelectConfig;
+  /** Default upstream base URL instead of the document's first server. */
+  baseUrl?: string;
   /** Path-parameter prefixes by parameter name, for every operation. */
   pathPrefixes?: Record<string, string | string[]>;
   /** Per-operation overrides keyed by operationId. */
   overrides?: Record<string, OperationOverride>;
 }
 
-const ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true });
+const ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true, validateFormats: false });
 const validateShape = ajv.compile<GeneratorConfig>(configSchema);
 
 /** Validates a parsed config value, reporting every problem at once. */
 export function parseConfig(value: unknown, source = "config"): GeneratorConfig {
-  if (validateShape(value)) return value;
+  if (validateShape(value)) {
+    if (!value.operations && !value.select)
+      throw new UserError(`${source}: top level: needs "operations" (an allowlist of operationIds) or "select"`);
+    return value;
+  }
   const problems = (validateShape.errors ?? []).filter(isReportable).map((error) => `${source}: ${describe(error)}`);
   throw new UserError([...new Set(problems)]);
 }

@@ -1,5 +1,5 @@
 import type { SourceFileStructure } from "ts-morph";
-import { readDocumentFile } from "../openapi/load.js";
+import { readDocumentSource } from "../openapi/load.js";
 import { normalizeDocument } from "../openapi/normalize.js";
 import type { OpenApiDocument } from "../openapi/types.js";
 import { GENERATED_HEADER } from "../templates/header.js";
@@ -13,6 +13,7 @@ import { formatTypeScript } from "./format.js";
 import { operationTypes } from "./operation-types.js";
 import { pruneDocument } from "./prune.js";
 import { selectOperations } from "./select.js";
+import { upstreamDefaults } from "./servers.js";
 import type { ToolModel } from "./tool-model.js";
 
 /** The generated tree, by path relative to the output directory, plus what the run noticed. */
@@ -25,17 +26,19 @@ export interface GenerationResult {
 const TYPES_FILE = "api-types.ts";
 
 /** Runs the pipeline in memory: select → tool model → prune → types → structures → prettier. */
-export async function generateFromDocument(document: OpenApiDocument, config: GeneratorConfig): Promise<GenerationResult> {
+export async function generateFromDocument(
+  document: OpenApiDocument,
+  config: GeneratorConfig,
+  documentUrl?: string,
+): Promise<GenerationResult> {
   const entries = selectOperations(document, config);
   const tools = buildTools(document, entries, config);
   const types = await operationTypes(pruneDocument(document, entries));
   const structures = new Map<string, SourceFileStructure>();
   for (const tool of tools) structures.set(`${toolModuleNames(tool).file}.ts`, toolModule(tool, "../api-types.js"));
   const { name, version = "0.1.0", title, instructions } = config.server;
-  structures.set(
-    "index.ts",
-    registryModule(tools, { name, version, ...(title ? { title } : {}), ...(instructions ? { instructions } : {}) }),
-  );
+  const identity = { name, version, ...(title ? { title } : {}), ...(instructions ? { instructions } : {}) };
+  structures.set("index.ts", registryModule(tools, identity, upstreamDefaults(document, config.baseUrl, documentUrl)));
   structures.set("server.ts", serverEntryModule());
   const files = new Map<string, string>();
   files.set(TYPES_FILE, await formatTypeScript(`${GENERATED_HEADER}${types}`));
@@ -43,10 +46,10 @@ export async function generateFromDocument(document: OpenApiDocument, config: Ge
   return { files, tools, warnings: tools.flatMap((tool) => tool.warnings) };
 }
 
-/** Reads, normalises and generates from a document file. */
+/** Reads (from a path or an http(s) URL), normalises and generates from a document. */
 export async function generateFromFile(specPath: string, config: GeneratorConfig): Promise<GenerationResult> {
-  const { document: raw } = await readDocumentFile(specPath);
+  const { document: raw, url } = await readDocumentSource(specPath);
   const { document, warnings } = await normalizeDocument(raw, specPath);
-  const result = await generateFromDocument(document, config);
+  const result = await generateFromDocument(document, config, url);
   return { ...result, warnings: [...warnings, ...result.warnings] };
 }

@@ -1,33 +1,85 @@
+import picomatch from "picomatch";
 import { listOperations, type OperationEntry } from "../openapi/operations.js";
 import type { OpenApiDocument } from "../openapi/types.js";
-import type { GeneratorConfig } from "./config.js";
+import type { GeneratorConfig, OperationFilter } from "./config.js";
 import { UserError } from "./errors.js";
 import { didYouMean } from "./suggest.js";
 
-/** Finds the allowlisted operations, in allowlist order; every unknown id or override is reported at once. */
+/**
+ * The operations that become tools: the allowlist in its order, then what `select` matches in document order,
+ * minus `select.exclude`. Every unknown id, tag or override is reported at once.
+ */
 export function selectOperations(document: OpenApiDocument, config: GeneratorConfig): OperationEntry[] {
+  const entries = listOperations(document);
   const byId = new Map<string, OperationEntry[]>();
-  for (const entry of listOperations(document)) {
-    if (entry.operationId === undefined) continue;
-    byId.set(entry.operationId, [...(byId.get(entry.operationId) ?? []), entry]);
+  for (const entry of entries) {
+    if (entry.operationId !== undefined) byId.set(entry.operationId, [...(byId.get(entry.operationId) ?? []), entry]);
   }
   const problems: string[] = [];
-  const selected: OperationEntry[] = [];
-  for (const id of config.operations) {
+  const chosen: OperationEntry[] = [];
+  for (const id of config.operations ?? []) {
     const matches = byId.get(id);
-    if (!matches) {
-      problems.push(`operations: "${id}" is not an operationId in the document${didYouMean(id, byId.keys())}`);
-    } else if (matches.length > 1) {
+    if (!matches) problems.push(`operations: "${id}" is not an operationId in the document${didYouMean(id, byId.keys())}`);
+    else if (matches.length > 1) {
       const where = matches.map((m) => `${m.method.toUpperCase()} ${m.path}`).join(", ");
       problems.push(`operations: "${id}" names ${matches.length} operations (${where}); operationIds must be unique`);
-    } else {
-      selected.push(matches[0] as OperationEntry);
+    } else chosen.push(matches[0] as OperationEntry);
+  }
+  const select = config.select;
+  const tags = new Set(entries.flatMap(tagsOf));
+  for (const [where, filter] of [
+    ["select", select],
+    ["select.exclude", select?.exclude],
+  ] as const) {
+    for (const tag of filter?.tags ?? [])
+      if (!tags.has(tag)) problems.push(`${where}.tags: no operation has the tag "${tag}"${didYouMean(tag, tags)}`);
+  }
+  for (const id of select?.exclude?.operationIds ?? []) {
+    if (!byId.has(id))
+      problems.push(`select.exclude.operationIds: "${id}" is not an operationId in the document${didYouMean(id, byId.keys())}`);
+  }
+  if (select) {
+    const hasRule = select.all === true || [select.tags, select.paths, select.methods].some((list) => (list?.length ?? 0) > 0);
+    if (!hasRule) problems.push("select: give `all: true` or at least one of tags, paths, methods");
+    else {
+      const matcher = filterMatcher(select);
+      for (const entry of entries) if (select.all === true || matcher(entry)) if (!chosen.includes(entry)) chosen.push(entry);
     }
   }
-  const allowed = new Set(config.operations);
+  const excluded = select?.exclude ? filterMatcher(select.exclude, new Set(select.exclude.operationIds ?? [])) : () => false;
+  const selected = chosen.filter((entry) => !excluded(entry));
+  const selectedIds = new Set(selected.map((entry) => entry.operationId));
   for (const id of Object.keys(config.overrides ?? {})) {
-    if (!allowed.has(id)) problems.push(`overrides: "${id}" is not in the operations allowlist${didYouMean(id, allowed)}`);
+    if (!selectedIds.has(id))
+      problems.push(
+        `overrides: "${id}" is not a selected operation${didYouMean(
+          id,
+          [...selectedIds].filter((x) => x !== undefined),
+        )}`,
+      );
   }
+  if (problems.length === 0 && selected.length === 0) problems.push("the selection is empty: no operation of the document was selected");
   if (problems.length > 0) throw new UserError(problems);
   return selected;
+}
+
+function tagsOf(entry: OperationEntry): string[] {
+  return Array.isArray(entry.operation.tags) ? entry.operation.tags.filter((tag): tag is string => typeof tag === "string") : [];
+}
+
+/** An operation matches a filter when it satisfies every criterion the filter gives (each one any-of). */
+function filterMatcher(filter: OperationFilter, operationIds: ReadonlySet<string> = new Set()): (entry: OperationEntry) => boolean {
+  const paths = filter.paths && filter.paths.length > 0 ? picomatch(filter.paths, { dot: true }) : undefined;
+  const methods = new Set((filter.methods ?? []).map((method) => method.toLowerCase()));
+  const tags = new Set(filter.tags ?? []);
+  const criteria = paths !== undefined || methods.size > 0 || tags.size > 0;
+  return (entry) => {
+    if (entry.operationId !== undefined && operationIds.has(entry.operationId)) return true;
+    if (!criteria) return false;
+    return (
+      (paths === undefined || paths(entry.path)) &&
+      (methods.size === 0 || methods.has(entry.method)) &&
+      (tags.size === 0 || tagsOf(entry).some((tag) => tags.has(tag)))
+    );
+  };
 }

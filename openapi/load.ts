@@ -57,3 +57,21 @@ export async function readDocumentFile(path: string): Promise<{ document: JsonOb
 function firstLine(error: unknown): string {
   return String(error instanceof Error ? error.message : error).split("\n")[0] ?? "";
 }
+
+/** Reads a document from a file path or an http(s) URL (the generator's operator is trusted: any address). */
+export async function readDocumentSource(source: string): Promise<{ document: JsonObject; format: DocumentFormat; url?: string }> {
+  if (!/^https?:\/\//i.test(source)) return readDocumentFile(source);
+  const { fetchText, FetchError } = await import("./fetch-source.js");
+  try {
+    const fetched = await fetchText(
+      new URL(source),
+      { allowedHosts: new Set(), allowPrivate: true },
+      { maxBytes: 100 * 1024 * 1024, timeoutMs: 60_000, maxRedirects: 5 },
+    );
+    const format = detectFormat(fetched.text, { contentType: fetched.contentType, fileName: fetched.finalUrl.pathname });
+    return { document: parseDocumentText(fetched.text, format, source), format, url: fetched.finalUrl.href };
+  } catch (error) {
+    if (error instanceof FetchError) throw new DocumentParseError(`${source}: ${error.message}`);
+    throw error;
+  }
+}

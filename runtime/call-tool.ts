@@ -1,9 +1,10 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { FileArgumentError } from "./file-argument.js";
 import type { Logger } from "./logger.js";
 import { decodeJson, errorResult, httpErrorMessage, successResult, wrapStructuredContent } from "./result.js";
 import type { ToolDefinition } from "./tool.js";
-import { fetchUpstream } from "./upstream.js";
-import { ArgumentError, buildUpstreamRequest } from "./upstream-request.js";
+import { fetchUpstream, type UpstreamOutcome } from "./upstream.js";
+import { ArgumentError, buildUpstreamRequest, type RequestContext } from "./upstream-request.js";
 import { describeErrors, type ToolValidators } from "./validation.js";
 
 /** How the runtime reaches the upstream API. */
@@ -16,6 +17,8 @@ export interface UpstreamSettings {
   maxResponseBytes: number;
   /** Injected for tests; the global `fetch` otherwise. */
   fetch?: typeof fetch;
+  /** Where `{ path }` file arguments may be read from (`UPLOAD_DIR`), and the upload cap. */
+  files?: RequestContext;
 }
 
 /** Per-call facts taken from the MCP request. */
@@ -35,15 +38,17 @@ export async function executeTool(
 ): Promise<CallToolResult> {
   try {
     if (!validators.input(args)) return errorResult(`Invalid arguments for ${tool.name}: ${describeErrors(validators.input.errors)}`);
-    let request: ReturnType<typeof buildUpstreamRequest>;
+    let request: Awaited<ReturnType<typeof buildUpstreamRequest>>;
     try {
-      request = buildUpstreamRequest(tool.http, args, settings.baseUrl);
+      request = await buildUpstreamRequest(tool.http, args, settings.baseUrl, settings.files);
     } catch (error) {
-      if (error instanceof ArgumentError) return errorResult(`Invalid arguments for ${tool.name}: ${error.message}`);
+      if (error instanceof ArgumentError || error instanceof FileArgumentError)
+        return errorResult(`Invalid arguments for ${tool.name}: ${error.message}`);
       throw error;
     }
     const credentials: Record<string, string> = context.authorization ? { authorization: context.authorization } : {};
-    const outcome = await fetchUpstream(request, { ...settings, credentials });
+    const readMode = tool.http.response === "binary" ? "digest" : tool.http.response === "text" ? "text" : "buffer";
+    const outcome = await fetchUpstream(request, { ...settings, credentials, readMode });
     switch (outcome.kind) {
       case "unreachable":
         log.warn("upstream unreachable", { tool: tool.name, detail: outcome.detail });
@@ -56,7 +61,7 @@ export async function executeTool(
         log.warn("upstream redirect refused", { tool: tool.name, detail: outcome.detail });
         return errorResult(`The upstream API redirected the request too often or elsewhere (${outcome.detail}).`);
       case "response":
-        return shapeResponse(tool, validators, outcome.status, outcome.contentType, outcome.body.toString("utf8"), log);
+        return shapeResponse(tool, validators, outcome, log);
     }
   } catch (error) {
     log.error("tool call failed", { tool: tool.name, error: error instanceof Error ? error.stack : String(error) });
@@ -67,24 +72,33 @@ export async function executeTool(
 function shapeResponse(
   tool: ToolDefinition,
   validators: ToolValidators,
-  status: number,
-  contentType: string,
-  text: string,
+  outcome: Extract<UpstreamOutcome, { kind: "response" }>,
   log: Logger,
 ): CallToolResult {
+  const { status, contentType } = outcome;
+  const text = outcome.body.toString("utf8");
   if (status < 200 || status > 299) return errorResult(httpErrorMessage(status, text));
-  let value: unknown;
-  if (text.trim() !== "") {
-    const decoded = decodeJson(text);
-    if (decoded.ok) value = decoded.value;
-    else if (/^text\//i.test(contentType)) value = text;
-    else {
-      log.warn("upstream body is not JSON", { tool: tool.name, status, contentType });
-      return errorResult(`The upstream API returned a body that is not valid JSON (status ${status}).`);
+  let structured: Record<string, unknown>;
+  if (tool.http.response === "binary") {
+    structured = { contentType: contentType || "application/octet-stream", size: outcome.size, sha256: outcome.sha256 ?? "" };
+  } else if (tool.http.response === "text") {
+    structured = outcome.truncated
+      ? { result: `${text}… [truncated: the response exceeded ${outcome.body.length} bytes]`, truncated: true }
+      : { result: text };
+  } else {
+    let value: unknown;
+    if (text.trim() !== "") {
+      const decoded = decodeJson(text);
+      if (decoded.ok) value = decoded.value;
+      else if (/^text\//i.test(contentType)) value = text;
+      else {
+        log.warn("upstream body is not JSON", { tool: tool.name, status, contentType });
+        return errorResult(`The upstream API returned a body that is not valid JSON (status ${status}).`);
+      }
     }
+    if (tool.http.response === "empty" && isEmptyObject(value)) value = undefined;
+    structured = wrapStructuredContent(value);
   }
-  if (tool.http.emptyResponse && isEmptyObject(value)) value = undefined;
-  const structured = wrapStructuredContent(value);
   if (!validators.output(structured)) {
     const reason = describeErrors(validators.output.errors);
     log.warn("upstream response does not match the output schema", { tool: tool.name, reason });

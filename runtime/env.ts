@@ -1,3 +1,4 @@
+import { realpathSync, statSync } from "node:fs";
 import { normalizeOrigin } from "./origin.js";
 
 /** Settings of a generated server, read from the environment. */
@@ -18,6 +19,18 @@ export interface ServerEnvironment {
   maxResponseBytes: number;
   /** `MAX_REQUEST_BYTES` @default 4194304 */
   maxRequestBytes: number;
+  /** `UPLOAD_DIR`: the only folder `{ "path": … }` file arguments may name; unset disables them. */
+  uploadDir?: string;
+  /** `MAX_UPLOAD_BYTES` @default 26214400 */
+  maxUploadBytes: number;
+}
+
+/** What the generated code knows about the upstream, used when the environment says nothing. */
+export interface UpstreamDefaults {
+  /** The document's first server (variables filled in), if absolute. */
+  defaultBaseUrl?: string;
+  /** Shown when `API_BASE_URL` is missing and there is no default, e.g. a relative server `/v1`. */
+  hint?: string;
 }
 
 /** A configuration problem, reported as one line at start-up. */
@@ -26,9 +39,10 @@ export class EnvironmentError extends Error {
 }
 
 /** Reads and checks the environment; every problem is reported at once. */
-export function readServerEnvironment(env: NodeJS.ProcessEnv = process.env): ServerEnvironment {
+export function readServerEnvironment(env: NodeJS.ProcessEnv = process.env, defaults: UpstreamDefaults = {}): ServerEnvironment {
   const problems: string[] = [];
-  const apiBaseUrl = httpUrl(env.API_BASE_URL, "API_BASE_URL", problems, true);
+  const fromEnv = env.API_BASE_URL?.trim() ? env.API_BASE_URL : undefined;
+  const apiBaseUrl = httpUrl(fromEnv ?? defaults.defaultBaseUrl, "API_BASE_URL", problems, true, defaults.hint);
   const publicUrl = httpUrl(env.PUBLIC_URL, "PUBLIC_URL", problems, false);
   const allowedOrigins = new Set<string>();
   for (const item of (env.ALLOWED_ORIGINS ?? "")
@@ -46,14 +60,26 @@ export function readServerEnvironment(env: NodeJS.ProcessEnv = process.env): Ser
     timeoutMs: integer(env.UPSTREAM_TIMEOUT_MS, "UPSTREAM_TIMEOUT_MS", 30_000, 1, 3_600_000, problems),
     maxResponseBytes: integer(env.MAX_RESPONSE_BYTES, "MAX_RESPONSE_BYTES", 10 * 1024 * 1024, 1, 2 ** 31, problems),
     maxRequestBytes: integer(env.MAX_REQUEST_BYTES, "MAX_REQUEST_BYTES", 4 * 1024 * 1024, 1, 2 ** 31, problems),
+    maxUploadBytes: integer(env.MAX_UPLOAD_BYTES, "MAX_UPLOAD_BYTES", 25 * 1024 * 1024, 1, 2 ** 31, problems),
   };
+  const uploadDir = env.UPLOAD_DIR?.trim() ? existingFolder(env.UPLOAD_DIR.trim(), problems) : undefined;
   if (problems.length > 0 || !apiBaseUrl) throw new EnvironmentError(problems.join("\n"));
-  return { apiBaseUrl, allowedOrigins, ...(publicUrl ? { publicUrl } : {}), ...settings };
+  return { apiBaseUrl, allowedOrigins, ...(publicUrl ? { publicUrl } : {}), ...(uploadDir ? { uploadDir } : {}), ...settings };
 }
 
-function httpUrl(value: string | undefined, name: string, problems: string[], required: boolean): URL | undefined {
+function existingFolder(path: string, problems: string[]): string | undefined {
+  try {
+    const real = realpathSync(path);
+    if (statSync(real).isDirectory()) return real;
+  } catch {}
+  problems.push(`UPLOAD_DIR: "${path}" is not an existing folder`);
+  return undefined;
+}
+
+function httpUrl(value: string | undefined, name: string, problems: string[], required: boolean, hint?: string): URL | undefined {
   if (value === undefined || value.trim() === "") {
-    if (required) problems.push(`${name} is required (the base URL of the upstream API, e.g. http://127.0.0.1:5230)`);
+    if (required)
+      problems.push(`${name} is required (the base URL of the upstream API${hint ? `; ${hint}` : ", e.g. http://127.0.0.1:5230"})`);
     return undefined;
   }
   try {

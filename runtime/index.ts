@@ -1,7 +1,7 @@
 /** Public entry of the oapi-mcp-gen runtime: everything generated code may import. */
 export type { CallContext, UpstreamSettings } from "./call-tool.js";
 export { executeTool } from "./call-tool.js";
-export { EnvironmentError, readServerEnvironment, type ServerEnvironment } from "./env.js";
+export { EnvironmentError, readServerEnvironment, type ServerEnvironment, type UpstreamDefaults } from "./env.js";
 export { createRequestHandler, guardMcpRequest, type HttpPolicy, listen, type RunningServer, sendJson } from "./http-server.js";
 export { type Logger, silentLogger, stderrLogger } from "./logger.js";
 export { createMcpServer, createToolRuntime, type ServerIdentity, type ToolRuntime } from "./mcp-server.js";
@@ -9,7 +9,9 @@ export { checkHost, checkOrigin, isLoopbackAddress, normalizeOrigin } from "./or
 export { wrapStructuredContent } from "./result.js";
 export { runServer, type ServeOptions, startServer } from "./serve.js";
 export {
+  type BodyBinding,
   defineTool,
+  type FileArgument,
   type HttpBinding,
   type JsonSchema,
   type ParameterBinding,
@@ -19,5 +21,6 @@ export {
   type ToolArgs,
   type ToolDefinition,
   type ToolResult,
+  type WithFiles,
 } from "./tool.js";
 export { buildUpstreamRequest, stripPrefix } from "./upstream-request.js";

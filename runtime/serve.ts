@@ -1,4 +1,4 @@
-import { EnvironmentError, readServerEnvironment, type ServerEnvironment } from "./env.js";
+import { EnvironmentError, readServerEnvironment, type ServerEnvironment, type UpstreamDefaults } from "./env.js";
 import { createRequestHandler, listen, type RunningServer } from "./http-server.js";
 import { type Logger, stderrLogger } from "./logger.js";
 import { createToolRuntime, type ServerIdentity } from "./mcp-server.js";
@@ -27,6 +27,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       baseUrl: env.apiBaseUrl,
       timeoutMs: env.timeoutMs,
       maxResponseBytes: env.maxResponseBytes,
+      files: { ...(env.uploadDir ? { uploadDir: env.uploadDir } : {}), maxUploadBytes: env.maxUploadBytes },
       ...(options.fetch ? { fetch: options.fetch } : {}),
     },
   });
@@ -49,11 +50,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
 }
 
 /** Reads the environment, starts the server and stops it gracefully on SIGTERM/SIGINT; exits 1 on bad settings. */
-export async function runServer(options: Omit<ServeOptions, "environment">): Promise<RunningServer | undefined> {
+export async function runServer(
+  options: Omit<ServeOptions, "environment"> & { upstream?: UpstreamDefaults },
+): Promise<RunningServer | undefined> {
   const log = options.log ?? stderrLogger;
   let environment: ServerEnvironment;
   try {
-    environment = readServerEnvironment();
+    environment = readServerEnvironment(process.env, options.upstream);
   } catch (error) {
     if (!(error instanceof EnvironmentError)) throw error;
     process.stderr.write(`${options.identity.name}: ${error.message.split("\n").join(`\n${options.identity.name}: `)}\n`);

@@ -11,7 +11,26 @@ export interface ParameterBinding {
   readonly required: boolean;
   /** Prefixes stripped from a path value (`memos/abc` → `abc`); `*` matches one segment. */
   readonly prefixes?: readonly string[];
+  /** Query style when not `form` (`deepObject`, `spaceDelimited`, `pipeDelimited`). */
+  readonly style?: string;
+  /** `false` joins array values with commas instead of repeating the key. */
+  readonly explode?: boolean;
 }
+
+/** How a request body travels. */
+export interface BodyBinding {
+  readonly mediaType: string;
+  readonly kind: "json" | "form" | "multipart" | "text" | "binary";
+  /** Per-property serialisation of form and multipart bodies. */
+  readonly encoding?: Readonly<Record<string, { readonly style?: string; readonly explode?: boolean; readonly contentType?: string }>>;
+  /** Multipart properties that carry files. */
+  readonly files?: readonly string[];
+}
+
+/** File content in a tool argument: base64 bytes, or a path under the server's `UPLOAD_DIR`. */
+export type FileArgument =
+  | { base64: string; filename?: string; contentType?: string }
+  | { path: string; filename?: string; contentType?: string };
 
 /** The upstream HTTP operation behind a tool. */
 export interface HttpBinding {
@@ -19,10 +38,13 @@ export interface HttpBinding {
   /** The OpenAPI path template, e.g. `/api/v1/memos/{memo}`. */
   readonly path: string;
   readonly parameters: readonly ParameterBinding[];
-  /** Media type of the JSON request body carried by the `body` argument, if the operation takes one. */
-  readonly bodyMediaType?: string;
-  /** No JSON payload is documented: an empty body or `{}` becomes `{ ok: true }`. */
-  readonly emptyResponse: boolean;
+  /** The request body carried by the `body` argument, if the operation takes one. */
+  readonly body?: BodyBinding;
+  /**
+   * What the result is made from: a JSON payload, text (`{ result }`), a binary summary, or nothing documented
+   * (an empty body or `{}` becomes `{ ok: true }`).
+   */
+  readonly response: "json" | "text" | "binary" | "empty";
 }
 
 /** MCP tool annotations. @see https://modelcontextprotocol.io/specification/2025-11-25/server/tools#tool-annotations */
@@ -61,6 +83,11 @@ export type ToolResult<T> = T extends Tool<Record<string, unknown>, infer Result
 /** A body type with some properties removed and a new `required` list: the others become optional. */
 export type ReshapeBody<T, Omitted extends PropertyKey, Required extends keyof T> = Partial<Omit<T, Omitted | Required>> & {
   [K in Required]-?: Exclude<T[K], undefined>;
+};
+
+/** A body type whose file properties take file arguments (arrays of them for array properties). */
+export type WithFiles<T, Files extends keyof T> = Omit<T, Files> & {
+  [K in keyof Pick<T, Files>]: NonNullable<T[K]> extends readonly unknown[] ? FileArgument[] : FileArgument;
 };
 
 /** Declares a generated tool, binding its argument and result types. */

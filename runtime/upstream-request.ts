@@ -1,11 +1,20 @@
-import type { HttpBinding, ParameterBinding } from "./tool.js";
+import { readFileArgument } from "./file-argument.js";
+import type { BodyBinding, HttpBinding, ParameterBinding } from "./tool.js";
 
 /** The request a tool call sends upstream, before credentials are added. */
 export interface UpstreamRequest {
   method: string;
   url: URL;
   headers: Record<string, string>;
-  body?: string;
+  body?: string | URLSearchParams | FormData | Uint8Array;
+}
+
+/** Where file arguments may be read from. */
+export interface RequestContext {
+  /** Real path of the folder `{ "path": … }` file arguments must lie in; unset disables them. */
+  uploadDir?: string;
+  /** @default 26214400 */
+  maxUploadBytes?: number;
 }
 
 /** A tool argument that cannot be turned into a safe request; its message is shown to the caller. */
@@ -17,21 +26,24 @@ export class ArgumentError extends Error {
  * Builds the upstream request from validated arguments. Path values are percent-encoded one segment each,
  * so no argument can change which path (or host) is called.
  */
-export function buildUpstreamRequest(http: HttpBinding, args: Record<string, unknown>, baseUrl: URL): UpstreamRequest {
+export async function buildUpstreamRequest(
+  http: HttpBinding,
+  args: Record<string, unknown>,
+  baseUrl: URL,
+  context: RequestContext = {},
+): Promise<UpstreamRequest> {
   const path = expandPath(http, args);
   const basePath = baseUrl.pathname.replace(/\/+$/, "");
   const url = new URL(baseUrl.origin);
   url.pathname = `${basePath}${path}`;
-  if (url.pathname !== `${basePath}${path}`) {
-    throw new ArgumentError('path arguments must not be "." or ".."');
-  }
+  if (url.pathname !== `${basePath}${path}`) throw new ArgumentError('path arguments must not be "." or ".."');
   const query = new URLSearchParams();
-  const headers: Record<string, string> = { accept: "application/json" };
+  const headers: Record<string, string> = { accept: acceptFor(http) };
   const cookies: string[] = [];
   for (const parameter of http.parameters) {
     const value = args[parameter.argument];
     if (value === undefined || value === null) continue;
-    if (parameter.in === "query") appendQuery(query, parameter.name, value);
+    if (parameter.in === "query") appendSerialized(query, parameter.name, value, parameter.style ?? "form", parameter.explode ?? true);
     else if (parameter.in === "header") headers[parameter.name.toLowerCase()] = headerValue(parameter, value);
     else if (parameter.in === "cookie") cookies.push(`${encodeURIComponent(parameter.name)}=${encodeURIComponent(scalarText(value))}`);
   }
@@ -39,11 +51,68 @@ export function buildUpstreamRequest(http: HttpBinding, args: Record<string, unk
   if (search !== "") url.search = search;
   if (cookies.length > 0) headers.cookie = cookies.join("; ");
   const request: UpstreamRequest = { method: http.method, url, headers };
-  if (http.bodyMediaType !== undefined && args.body !== undefined) {
-    headers["content-type"] = http.bodyMediaType;
-    request.body = JSON.stringify(args.body);
-  }
+  if (http.body !== undefined && args.body !== undefined) await attachBody(request, http.body, args.body, context);
   return request;
+}
+
+function acceptFor(http: HttpBinding): string {
+  if (http.response === "text") return "text/plain, */*;q=0.5";
+  if (http.response === "binary") return "*/*";
+  return "application/json, */*;q=0.5";
+}
+
+async function attachBody(request: UpstreamRequest, body: BodyBinding, value: unknown, context: RequestContext): Promise<void> {
+  const concrete = !body.mediaType.includes("*");
+  switch (body.kind) {
+    case "json":
+      request.headers["content-type"] = concrete ? body.mediaType : "application/json";
+      request.body = JSON.stringify(value);
+      return;
+    case "text":
+      request.headers["content-type"] = concrete ? body.mediaType : "text/plain";
+      request.body = String(value);
+      return;
+    case "form": {
+      const form = new URLSearchParams();
+      for (const [name, item] of Object.entries(asObject(value))) {
+        if (item === undefined || item === null) continue;
+        const encoding = body.encoding?.[name];
+        appendSerialized(form, name, item, encoding?.style ?? "form", encoding?.explode ?? true);
+      }
+      request.body = form;
+      return;
+    }
+    case "multipart": {
+      const form = new FormData();
+      const files = new Set(body.files ?? []);
+      for (const [name, item] of Object.entries(asObject(value))) {
+        if (item === undefined || item === null) continue;
+        if (files.has(name)) {
+          for (const file of Array.isArray(item) ? item : [item]) {
+            const read = await readFileArgument(file, context, name);
+            form.append(name, new Blob([read.bytes], { type: read.contentType ?? "application/octet-stream" }), read.filename ?? name);
+          }
+        } else if (typeof item === "object") {
+          form.append(name, new Blob([JSON.stringify(item)], { type: body.encoding?.[name]?.contentType ?? "application/json" }));
+        } else {
+          form.append(name, String(item));
+        }
+      }
+      request.body = form;
+      return;
+    }
+    case "binary": {
+      const read = await readFileArgument(value, context, "body");
+      request.headers["content-type"] = concrete ? body.mediaType : (read.contentType ?? "application/octet-stream");
+      request.body = read.bytes;
+      return;
+    }
+  }
+}
+
+function asObject(value: unknown): Record<string, unknown> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new ArgumentError("body must be an object");
+  return value as Record<string, unknown>;
 }
 
 /** Substitutes `{name}` placeholders with encoded, prefix-stripped values. */
@@ -54,7 +123,7 @@ function expandPath(http: HttpBinding, args: Record<string, unknown>): string {
     if (!parameter) throw new ArgumentError(`path template placeholder ${placeholder} has no parameter`);
     const raw = args[parameter.argument];
     if (raw === undefined || raw === null) throw new ArgumentError(`missing path argument "${parameter.argument}"`);
-    const value = stripPrefix(scalarText(raw), parameter.prefixes);
+    const value = stripPrefix(Array.isArray(raw) ? raw.map(scalarText).join(",") : scalarText(raw), parameter.prefixes);
     if (value === "") throw new ArgumentError(`path argument "${parameter.argument}" must not be empty`);
     return encodeURIComponent(value);
   });
@@ -74,15 +143,34 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-/** Arrays repeat the key (`form`, exploded); objects spread their properties; the rest is text. */
-function appendQuery(query: URLSearchParams, name: string, value: unknown): void {
-  if (Array.isArray(value)) {
-    for (const item of value) if (item !== undefined && item !== null) query.append(name, scalarText(item));
-  } else if (typeof value === "object" && value !== null) {
-    for (const [key, item] of Object.entries(value)) if (item !== undefined && item !== null) query.append(key, scalarText(item));
-  } else {
-    query.append(name, scalarText(value));
+const DELIMITERS: Record<string, string> = { form: ",", spaceDelimited: " ", pipeDelimited: "|" };
+
+/**
+ * Serialises one query or form value by OpenAPI style: `form` (arrays repeat the key when exploded, else join
+ * with commas; objects spread their properties), `spaceDelimited`/`pipeDelimited`, and `deepObject` (`name[key]=v`).
+ * @see https://spec.openapis.org/oas/v3.1.0#style-values
+ */
+export function appendSerialized(target: URLSearchParams, name: string, value: unknown, style: string, explode: boolean): void {
+  if (style === "deepObject" && typeof value === "object" && value !== null && !Array.isArray(value)) {
+    for (const [key, item] of Object.entries(value)) {
+      if (item === undefined || item === null) continue;
+      for (const each of Array.isArray(item) ? item : [item]) target.append(`${name}[${key}]`, scalarText(each));
+    }
+    return;
   }
+  if (Array.isArray(value)) {
+    const items = value.filter((item) => item !== undefined && item !== null).map(scalarText);
+    if (explode && style === "form") for (const item of items) target.append(name, item);
+    else target.append(name, items.join(DELIMITERS[style] ?? ","));
+    return;
+  }
+  if (typeof value === "object" && value !== null) {
+    const entries = Object.entries(value).filter(([, item]) => item !== undefined && item !== null);
+    if (explode) for (const [key, item] of entries) target.append(key, scalarText(item));
+    else target.append(name, entries.flatMap(([key, item]) => [key, scalarText(item)]).join(","));
+    return;
+  }
+  target.append(name, scalarText(value));
 }
 
 function headerValue(parameter: ParameterBinding, value: unknown): string {

@@ -1,8 +1,12 @@
+import { createHash } from "node:crypto";
 import type { UpstreamRequest } from "./upstream-request.js";
+
+/** How a successful response body is read. */
+export type ReadMode = "buffer" | "text" | "digest";
 
 /** What came back from the upstream API; `fetchUpstream` never throws. */
 export type UpstreamOutcome =
-  | { kind: "response"; status: number; contentType: string; body: Buffer }
+  | { kind: "response"; status: number; contentType: string; body: Buffer; truncated: boolean; size: number; sha256?: string }
   | { kind: "unreachable"; detail: string }
   | { kind: "timeout"; timeoutMs: number }
   | { kind: "too-large"; limitBytes: number }
@@ -14,11 +18,15 @@ export interface UpstreamOptions {
   credentials: Record<string, string>;
   timeoutMs: number;
   maxResponseBytes: number;
+  /** `buffer` (JSON: over the cap is an error), `text` (cut at the cap), `digest` (hashed, never held). @default "buffer" */
+  readMode?: ReadMode;
   maxRedirects?: number;
   fetch?: typeof fetch;
 }
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+/** Error bodies are read for their message only. */
+const ERROR_BODY_BYTES = 64 * 1024;
 
 /** Sends the request, follows redirects by hand (dropping credentials off-origin), and reads a bounded body. */
 export async function fetchUpstream(request: UpstreamRequest, options: UpstreamOptions): Promise<UpstreamOutcome> {
@@ -36,7 +44,10 @@ export async function fetchUpstream(request: UpstreamRequest, options: UpstreamO
       const response = await send(url, { method, headers, body, redirect: "manual", signal });
       const location = response.headers.get("location");
       if (!REDIRECT_STATUSES.has(response.status) || location === null) {
-        return await readBounded(response, options.maxResponseBytes);
+        const ok = response.status >= 200 && response.status <= 299;
+        return ok
+          ? await readBody(response, options.maxResponseBytes, options.readMode ?? "buffer")
+          : await readBody(response, ERROR_BODY_BYTES, "text");
       }
       await response.body?.cancel();
       if (hop >= (options.maxRedirects ?? 5)) return { kind: "redirect", detail: `more than ${options.maxRedirects ?? 5} redirects` };
@@ -60,24 +71,44 @@ function withoutCookies(headers: Record<string, string>): Record<string, string>
   return rest;
 }
 
-async function readBounded(response: Response, limit: number): Promise<UpstreamOutcome> {
+async function readBody(response: Response, limit: number, mode: ReadMode): Promise<UpstreamOutcome> {
   const contentType = response.headers.get("content-type") ?? "";
   const declared = Number(response.headers.get("content-length"));
-  if (Number.isFinite(declared) && declared > limit) {
+  if (mode === "buffer" && Number.isFinite(declared) && declared > limit) {
     await response.body?.cancel();
     return { kind: "too-large", limitBytes: limit };
   }
   const chunks: Buffer[] = [];
+  const hash = mode === "digest" ? createHash("sha256") : undefined;
   let size = 0;
+  let truncated = false;
   if (response.body) {
     for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
       size += chunk.byteLength;
-      // Leaving the loop cancels the stream, so the rest of the body is never read.
-      if (size > limit) return { kind: "too-large", limitBytes: limit };
+      if (hash) {
+        hash.update(chunk);
+        continue;
+      }
+      if (size > limit) {
+        // Leaving the loop cancels the stream, so the rest of the body is never read.
+        if (mode === "buffer") return { kind: "too-large", limitBytes: limit };
+        chunks.push(Buffer.from(chunk).subarray(0, chunk.byteLength - (size - limit)));
+        truncated = true;
+        break;
+      }
       chunks.push(Buffer.from(chunk));
     }
   }
-  return { kind: "response", status: response.status, contentType, body: Buffer.concat(chunks) };
+  const sha256 = hash?.digest("hex");
+  return {
+    kind: "response",
+    status: response.status,
+    contentType,
+    body: Buffer.concat(chunks),
+    truncated,
+    size,
+    ...(sha256 ? { sha256 } : {}),
+  };
 }
 
 function describeNetworkError(error: unknown): string {

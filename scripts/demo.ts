@@ -31,6 +31,7 @@ const server = await startServer({
     timeoutMs: 10_000,
     maxResponseBytes: 10 * 1024 * 1024,
     maxRequestBytes: 4 * 1024 * 1024,
+    maxUploadBytes: 25 * 1024 * 1024,
   },
 });
 let client: Client | undefined;

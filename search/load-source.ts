@@ -1,8 +1,8 @@
 import { readFile, realpath, stat } from "node:fs/promises";
 import { isAbsolute, relative, resolve } from "node:path";
+import type { AddressPolicy } from "../openapi/address-policy.js";
+import { FetchError, type FetchLimits, fetchText } from "../openapi/fetch-source.js";
 import { type DocumentFormat, detectFormat, parseDocumentText } from "../openapi/load.js";
-import type { AddressPolicy } from "./address-policy.js";
-import { FetchError, type FetchLimits, fetchText } from "./fetch-source.js";
 
 /** Where documents may come from. */
 export interface SourcePolicy {

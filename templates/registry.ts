@@ -1,4 +1,5 @@
 import { type SourceFileStructure, StructureKind, VariableDeclarationKind } from "ts-morph";
+import type { UpstreamDefaults } from "../generator/servers.js";
 import type { ToolModel } from "../generator/tool-model.js";
 import { GENERATED_HEADER, RUNTIME_MODULE } from "./header.js";
 import { jsonLiteral } from "./literal.js";
@@ -13,7 +14,7 @@ export interface RegistryIdentity {
 }
 
 /** The registry index: every tool, in allowlist order, and the server identity. */
-export function registryModule(tools: readonly ToolModel[], identity: RegistryIdentity): SourceFileStructure {
+export function registryModule(tools: readonly ToolModel[], identity: RegistryIdentity, upstream: UpstreamDefaults): SourceFileStructure {
   const modules = tools.map((tool) => toolModuleNames(tool));
   return {
     kind: StructureKind.SourceFile,
@@ -23,7 +24,7 @@ export function registryModule(tools: readonly ToolModel[], identity: RegistryId
         kind: StructureKind.ImportDeclaration,
         isTypeOnly: true,
         moduleSpecifier: RUNTIME_MODULE,
-        namedImports: [{ name: "ServerIdentity" }],
+        namedImports: [{ name: "ServerIdentity" }, { name: "UpstreamDefaults" }],
       },
       ...modules.map((names) => ({
         kind: StructureKind.ImportDeclaration as const,
@@ -46,6 +47,13 @@ export function registryModule(tools: readonly ToolModel[], identity: RegistryId
         declarationKind: VariableDeclarationKind.Const,
         docs: ["Name, version and instructions reported in `initialize`."],
         declarations: [{ name: "serverIdentity", type: "ServerIdentity", initializer: jsonLiteral(identity) }],
+      },
+      {
+        kind: StructureKind.VariableStatement,
+        isExported: true,
+        declarationKind: VariableDeclarationKind.Const,
+        docs: ["The upstream base URL used when API_BASE_URL is not set (from the document's servers or the config)."],
+        declarations: [{ name: "upstream", type: "UpstreamDefaults", initializer: jsonLiteral(upstream) }],
       },
       {
         kind: StructureKind.VariableStatement,

@@ -20,7 +20,7 @@ export function toolModule(tool: ToolModel, typesModule: string): SourceFileStru
       {
         kind: StructureKind.ImportDeclaration,
         moduleSpecifier: RUNTIME_MODULE,
-        namedImports: [{ name: "defineTool" }, ...(tool.body?.reshape ? [{ name: "ReshapeBody", isTypeOnly: true }] : [])],
+        namedImports: [{ name: "defineTool" }, ...runtimeTypeImports(tool).map((name) => ({ name, isTypeOnly: true }))],
       },
       { kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: typesModule, namedImports: [{ name: "paths" }] },
       {
@@ -72,10 +72,36 @@ function toolDefinition(tool: ToolModel) {
       method: tool.method.toUpperCase(),
       path: tool.path,
       parameters: tool.parameters,
-      ...(tool.body ? { bodyMediaType: tool.body.mediaType } : {}),
-      emptyResponse: tool.response.empty,
+      ...(tool.body ? { body: bodyBinding(tool.body) } : {}),
+      response: tool.response.kind,
     },
   };
+}
+
+/** The runtime's view of a body binding (the reshape is a generator concern). */
+function bodyBinding(body: NonNullable<ToolModel["body"]>) {
+  const { mediaType, kind, encoding, files } = body;
+  return { mediaType, kind, ...(encoding ? { encoding } : {}), ...(files ? { files } : {}) };
+}
+
+/** Runtime types a module's argument and result types use. */
+function runtimeTypeImports(tool: ToolModel): string[] {
+  const body = tool.body;
+  const names: string[] = [];
+  if (body?.kind === "binary") names.push("FileArgument");
+  if (body?.files) names.push("WithFiles");
+  if (body?.reshape) names.push("ReshapeBody");
+  return names;
+}
+
+/** The TypeScript type of the `body` argument. */
+function bodyType(body: NonNullable<ToolModel["body"]>): string {
+  if (body.kind === "binary") return "FileArgument";
+  if (body.kind === "text") return "string";
+  let type = `NonNullable<Operation["requestBody"]>["content"][${stringLiteral(body.mediaType)}]`;
+  if (body.files) type = `WithFiles<${type}, ${union(body.files)}>`;
+  if (body.reshape) type = `ReshapeBody<${type}, ${union(body.reshape.omitted)}, ${union(body.reshape.required)}>`;
+  return type;
 }
 
 function argsType(tool: ToolModel): string {
@@ -83,18 +109,15 @@ function argsType(tool: ToolModel): string {
     const optional = p.required ? "" : "?";
     return `${stringLiteral(p.argument)}${optional}: NonNullable<Operation["parameters"][${stringLiteral(p.in)}]>[${stringLiteral(p.name)}];`;
   });
-  if (tool.body) {
-    const base = `NonNullable<Operation["requestBody"]>["content"][${stringLiteral(tool.body.mediaType)}]`;
-    const reshape = tool.body.reshape;
-    const type = reshape ? `ReshapeBody<${base}, ${union(reshape.omitted)}, ${union(reshape.required)}>` : base;
-    members.push(`body${tool.body.required ? "" : "?"}: ${type};`);
-  }
+  if (tool.body) members.push(`body${tool.body.required ? "" : "?"}: ${bodyType(tool.body)};`);
   return members.length === 0 ? "Record<string, never>" : `{ ${members.join(" ")} }`;
 }
 
 function resultType(tool: ToolModel): string {
   const { response } = tool;
-  if (response.empty || response.status === undefined || response.mediaType === undefined) return "{ ok?: boolean }";
+  if (response.kind === "text") return "{ result: string; truncated?: boolean }";
+  if (response.kind === "binary") return "{ contentType: string; size: number; sha256: string }";
+  if (response.kind === "empty" || response.status === undefined || response.mediaType === undefined) return "{ ok?: boolean }";
   const payload = `Operation["responses"][${stringLiteral(response.status)}]["content"][${stringLiteral(response.mediaType)}]`;
   return response.wrapped ? `{ result: ${payload} }` : payload;
 }

@@ -28,12 +28,17 @@ describe("config validation", () => {
         overrides: { a: { bdoy: {}, name: "Bad Name", annotations: { readOnly: true } } },
       }),
     ).toEqual([
-      'cfg: top level: missing required key "operations"',
       'cfg: top level: unknown key "operation" (did you mean "operations"?)',
       'cfg: server: unknown key "verison" (did you mean "version"?)',
       'cfg: overrides.a: unknown key "bdoy" (did you mean "body"?)',
       'cfg: overrides.a.name: must match pattern "^[a-z0-9_]{1,64}$"',
       'cfg: overrides.a.annotations: unknown key "readOnly" (did you mean "readOnlyHint"?)',
+    ]);
+  });
+
+  it("needs an allowlist or a select rule", () => {
+    expect(problemsOf({ server: { name: "x" } })).toEqual([
+      'cfg: top level: needs "operations" (an allowlist of operationIds) or "select"',
     ]);
   });
 

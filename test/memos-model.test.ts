@@ -37,7 +37,7 @@ describe("Memos tool model", () => {
   it("finds every curated operationId in the document", () => {
     const ids = new Set(listOperations(document).map((entry) => entry.operationId));
     expect(config.operations).toHaveLength(17);
-    for (const id of config.operations) expect(ids.has(id), id).toBe(true);
+    for (const id of config.operations ?? []) expect(ids.has(id), id).toBe(true);
   });
 
   it("selects none of the excluded categories", () => {
@@ -125,9 +125,14 @@ describe("Memos tool model", () => {
 
   it("wraps empty responses as { ok } and keeps object responses as they are", () => {
     expect(byName("memo_delete_memo").outputSchema).toEqual({ type: "object", properties: { ok: { type: "boolean" } } });
-    expect(byName("memo_delete_memo").response.empty).toBe(true);
+    expect(byName("memo_delete_memo").response.kind).toBe("empty");
     expect(byName("memo_list_memos").outputSchema.properties).toHaveProperty("memos");
-    expect(byName("memo_list_memos").response).toMatchObject({ status: "200", mediaType: "application/json", wrapped: false });
+    expect(byName("memo_list_memos").response).toMatchObject({
+      status: "200",
+      mediaType: "application/json",
+      kind: "json",
+      wrapped: false,
+    });
   });
 
   it("refers to nested components through $defs", () => {
@@ -139,7 +144,7 @@ describe("Memos tool model", () => {
   it("reports every config problem at once, with near-miss suggestions", () => {
     const broken: GeneratorConfig = {
       ...config,
-      operations: [...config.operations.filter((id) => id !== "MemoService_ListMemos"), "MemoService_ListMemo"],
+      operations: [...(config.operations ?? []).filter((id) => id !== "MemoService_ListMemos"), "MemoService_ListMemo"],
       overrides: { ...config.overrides, MemoService_GetMemos: { annotations: { readOnlyHint: true } } },
     };
     let caught: unknown;
@@ -151,7 +156,7 @@ describe("Memos tool model", () => {
     expect(caught).toBeInstanceOf(UserError);
     expect((caught as UserError).problems).toEqual([
       'operations: "MemoService_ListMemo" is not an operationId in the document (did you mean "MemoService_ListMemos"?)',
-      'overrides: "MemoService_GetMemos" is not in the operations allowlist (did you mean "MemoService_GetMemo"?)',
+      'overrides: "MemoService_GetMemos" is not a selected operation (did you mean "MemoService_GetMemo"?)',
     ]);
   });
 

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
-import { isRefusedAddress } from "../search/address-policy.js";
+import { isRefusedAddress } from "../openapi/address-policy.js";
 import { callTool, connectClient, MEMOS, MUSEUM, startSearch } from "./helpers/search-server.js";
 
 /** A document server on 127.0.0.1 serving JSON and YAML with and without content types, and redirects. */

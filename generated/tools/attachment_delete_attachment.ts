@@ -52,6 +52,6 @@ export const attachmentDeleteAttachment = defineTool<
         prefixes: ["attachments/"],
       },
     ],
-    emptyResponse: true,
+    response: "empty",
   },
 });

@@ -152,6 +152,6 @@ export const attachmentGetAttachment = defineTool<
         prefixes: ["attachments/"],
       },
     ],
-    emptyResponse: false,
+    response: "json",
   },
 });

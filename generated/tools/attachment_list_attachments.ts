@@ -183,6 +183,6 @@ export const attachmentListAttachments = defineTool<
       { argument: "filter", name: "filter", in: "query", required: false },
       { argument: "orderBy", name: "orderBy", in: "query", required: false },
     ],
-    emptyResponse: false,
+    response: "json",
   },
 });

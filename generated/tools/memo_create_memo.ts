@@ -519,7 +519,7 @@ export const memoCreateMemo = defineTool<MemoCreateMemoArgs, MemoCreateMemoResul
     method: "POST",
     path: "/api/v1/memos",
     parameters: [{ argument: "memoId", name: "memoId", in: "query", required: false }],
-    bodyMediaType: "application/json",
-    emptyResponse: false,
+    body: { mediaType: "application/json", kind: "json" },
+    response: "json",
   },
 });

@@ -530,7 +530,7 @@ export const memoCreateMemoComment = defineTool<
       { argument: "memo", name: "memo", in: "path", required: true, prefixes: ["memos/"] },
       { argument: "commentId", name: "commentId", in: "query", required: false },
     ],
-    bodyMediaType: "application/json",
-    emptyResponse: false,
+    body: { mediaType: "application/json", kind: "json" },
+    response: "json",
   },
 });

@@ -46,6 +46,6 @@ export const memoDeleteMemo = defineTool<MemoDeleteMemoArgs, MemoDeleteMemoResul
       { argument: "memo", name: "memo", in: "path", required: true, prefixes: ["memos/"] },
       { argument: "force", name: "force", in: "query", required: false },
     ],
-    emptyResponse: true,
+    response: "empty",
   },
 });

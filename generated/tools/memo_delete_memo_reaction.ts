@@ -59,6 +59,6 @@ export const memoDeleteMemoReaction = defineTool<
         prefixes: ["memos/*/reactions/"],
       },
     ],
-    emptyResponse: true,
+    response: "empty",
   },
 });

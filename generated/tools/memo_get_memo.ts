@@ -316,6 +316,6 @@ export const memoGetMemo = defineTool<MemoGetMemoArgs, MemoGetMemoResult>({
     parameters: [
       { argument: "memo", name: "memo", in: "path", required: true, prefixes: ["memos/"] },
     ],
-    emptyResponse: false,
+    response: "json",
   },
 });

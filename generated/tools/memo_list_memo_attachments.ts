@@ -167,6 +167,6 @@ export const memoListMemoAttachments = defineTool<
       { argument: "pageSize", name: "pageSize", in: "query", required: false },
       { argument: "pageToken", name: "pageToken", in: "query", required: false },
     ],
-    emptyResponse: false,
+    response: "json",
   },
 });

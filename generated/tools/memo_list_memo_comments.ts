@@ -350,6 +350,6 @@ export const memoListMemoComments = defineTool<
       { argument: "pageToken", name: "pageToken", in: "query", required: false },
       { argument: "orderBy", name: "orderBy", in: "query", required: false },
     ],
-    emptyResponse: false,
+    response: "json",
   },
 });

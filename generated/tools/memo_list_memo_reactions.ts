@@ -97,6 +97,6 @@ export const memoListMemoReactions = defineTool<
       { argument: "pageSize", name: "pageSize", in: "query", required: false },
       { argument: "pageToken", name: "pageToken", in: "query", required: false },
     ],
-    emptyResponse: false,
+    response: "json",
   },
 });

@@ -104,6 +104,6 @@ export const memoListMemoRelations = defineTool<
       { argument: "pageSize", name: "pageSize", in: "query", required: false },
       { argument: "pageToken", name: "pageToken", in: "query", required: false },
     ],
-    emptyResponse: false,
+    response: "json",
   },
 });

@@ -366,6 +366,6 @@ export const memoListMemos = defineTool<MemoListMemosArgs, MemoListMemosResult>(
       { argument: "filter", name: "filter", in: "query", required: false },
       { argument: "showDeleted", name: "showDeleted", in: "query", required: false },
     ],
-    emptyResponse: false,
+    response: "json",
   },
 });

@@ -159,7 +159,7 @@ export const memoSetMemoAttachments = defineTool<
     parameters: [
       { argument: "memo", name: "memo", in: "path", required: true, prefixes: ["memos/"] },
     ],
-    bodyMediaType: "application/json",
-    emptyResponse: true,
+    body: { mediaType: "application/json", kind: "json" },
+    response: "empty",
   },
 });

@@ -96,7 +96,7 @@ export const memoSetMemoRelations = defineTool<
     parameters: [
       { argument: "memo", name: "memo", in: "path", required: true, prefixes: ["memos/"] },
     ],
-    bodyMediaType: "application/json",
-    emptyResponse: true,
+    body: { mediaType: "application/json", kind: "json" },
+    response: "empty",
   },
 });

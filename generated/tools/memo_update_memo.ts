@@ -522,7 +522,7 @@ export const memoUpdateMemo = defineTool<MemoUpdateMemoArgs, MemoUpdateMemoResul
       { argument: "memo", name: "memo", in: "path", required: true, prefixes: ["memos/"] },
       { argument: "updateMask", name: "updateMask", in: "query", required: false },
     ],
-    bodyMediaType: "application/json",
-    emptyResponse: false,
+    body: { mediaType: "application/json", kind: "json" },
+    response: "json",
   },
 });

@@ -103,7 +103,7 @@ export const memoUpsertMemoReaction = defineTool<
     parameters: [
       { argument: "memo", name: "memo", in: "path", required: true, prefixes: ["memos/"] },
     ],
-    bodyMediaType: "application/json",
-    emptyResponse: false,
+    body: { mediaType: "application/json", kind: "json" },
+    response: "json",
   },
 });

@@ -20,6 +20,7 @@ export async function startMemosServer(
       timeoutMs: overrides.timeoutMs ?? 5_000,
       maxResponseBytes: 1024 * 1024,
       maxRequestBytes: 1024 * 1024,
+      maxUploadBytes: 1024 * 1024,
     },
   });
 }

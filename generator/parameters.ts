@@ -1,0 +1,93 @@
+import type { OperationEntry } from "../openapi/operations.js";
+import { isJsonObject, type JsonObject, type ParameterObject } from "../openapi/types.js";
+import type { OperationOverride } from "./config.js";
+import { UserError } from "./errors.js";
+import type { SchemaConverter } from "./json-schema.js";
+import { didYouMean } from "./suggest.js";
+
+/** How one tool argument reaches the upstream request. */
+export interface ParameterBinding {
+  /** Property name in the tool's input schema. */
+  argument: string;
+  /** Parameter name in the OpenAPI document (and on the wire). */
+  name: string;
+  in: ParameterObject["in"];
+  required: boolean;
+  /** Prefixes stripped from the value before it is substituted (path parameters only). */
+  prefixes?: string[];
+  /** Query serialisation when not the default (`form`, exploded). */
+  style?: string;
+  explode?: boolean;
+}
+
+/** Headers the OpenAPI specification says a `header` parameter cannot define. */
+const RESERVED_HEADERS = new Set(["accept", "content-type", "authorization"]);
+const LOCATIONS: ParameterObject["in"][] = ["path", "query", "header", "cookie"];
+
+/**
+ * Binds parameters to argument names in path, query, header, cookie order. A name already taken (by `body` or an
+ * earlier parameter) becomes `<in>_<name>`, so collisions resolve the same way on every run.
+ */
+export function bindParameters(
+  entry: OperationEntry,
+  override: OperationOverride,
+  globalPrefixes: Record<string, string | string[]>,
+  where: string,
+): ParameterBinding[] {
+  const taken = new Set<string>(["body"]);
+  const prefixes = { ...globalPrefixes, ...override.pathPrefixes };
+  const pathNames = new Set(entry.parameters.filter((p) => p.in === "path").map((p) => p.name));
+  for (const name of Object.keys(override.pathPrefixes ?? {})) {
+    if (!pathNames.has(name)) {
+      throw new UserError(
+        `overrides.${where}.pathPrefixes: "${name}" is not a path parameter of this operation${didYouMean(name, pathNames)}`,
+      );
+    }
+  }
+  const bindings: ParameterBinding[] = [];
+  for (const parameter of LOCATIONS.flatMap((location) => entry.parameters.filter((p) => p.in === location))) {
+    if (parameter.in === "header" && RESERVED_HEADERS.has(parameter.name.toLowerCase())) continue;
+    let argument = parameter.name;
+    if (taken.has(argument)) argument = `${parameter.in}_${parameter.name}`;
+    for (let n = 2; taken.has(argument); n++) argument = `${parameter.in}_${parameter.name}_${n}`;
+    taken.add(argument);
+    const binding: ParameterBinding = {
+      argument,
+      name: parameter.name,
+      in: parameter.in,
+      required: parameter.in === "path" || parameter.required === true,
+    };
+    const prefix = parameter.in === "path" ? prefixes[parameter.name] : undefined;
+    if (prefix !== undefined) binding.prefixes = typeof prefix === "string" ? [prefix] : [...prefix];
+    if (parameter.in === "query" && parameter.style !== undefined && parameter.style !== "form") binding.style = parameter.style;
+    if (parameter.in === "query" && parameter.explode === false) binding.explode = false;
+    bindings.push(binding);
+  }
+  const missing = [...pathNames].filter((name) => !entry.path.includes(`{${name}}`));
+  for (const placeholder of entry.path.match(/\{[^{}]+\}/g) ?? []) {
+    const name = placeholder.slice(1, -1);
+    if (!pathNames.has(name)) throw new UserError(`${where}: path placeholder ${placeholder} has no path parameter`);
+  }
+  if (missing.length > 0) throw new UserError(`${where}: path parameter(s) ${missing.join(", ")} do not appear in ${entry.path}`);
+  return bindings;
+}
+
+/** The input-schema property of a parameter: its schema with the parameter's description and notes. */
+export function parameterSchema(converter: SchemaConverter, parameter: ParameterObject, binding: ParameterBinding): JsonObject {
+  const raw = parameter.schema ?? firstMediaSchema(parameter as unknown as JsonObject);
+  const schema = converter.convertRoot(raw);
+  const notes: string[] = [];
+  const description = parameter.description ?? (typeof schema.description === "string" ? schema.description : undefined);
+  if (description) notes.push(description);
+  if (binding.prefixes) notes.push(`Also accepts the full resource name (${binding.prefixes.map((p) => `"${p}…"`).join(" or ")}).`);
+  if (binding.argument !== binding.name) notes.push(`Sent as the ${binding.in} parameter "${binding.name}".`);
+  if (parameter.deprecated === true) notes.push("Deprecated.");
+  if (notes.length > 0) schema.description = notes.join("\n");
+  return schema;
+}
+
+function firstMediaSchema(holder: JsonObject): JsonObject | undefined {
+  if (!isJsonObject(holder.content)) return undefined;
+  const first = Object.values(holder.content)[0];
+  return isJsonObject(first) && isJsonObject(first.schema) ? first.schema : undefined;
+}
