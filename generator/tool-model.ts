@@ -6,6 +6,7 @@ import { SchemaConverter } from "./json-schema.js";
 import { bindParameters, type ParameterBinding, parameterSchema } from "./parameters.js";
 import { type BodyBinding, bodyProperty } from "./request-body.js";
 import { outputOf, type ResponseBinding } from "./response-output.js";
+import { operationSecurity, type SecurityRequirement } from "./security.js";
 
 export type { BodyBinding, ParameterBinding, ResponseBinding };
 
@@ -32,6 +33,8 @@ export interface ToolModel {
   parameters: ParameterBinding[];
   body?: BodyBinding;
   response: ResponseBinding;
+  /** Security requirement alternatives; undefined when the document declares none. */
+  security?: SecurityRequirement[];
   warnings: string[];
 }
 
@@ -65,6 +68,7 @@ export function operationToTool(
 
   const { schema: outputSchema, binding: response, warnings: outputWarnings } = outputOf(document, entry, where);
   const title = override.title ?? summaryOf(entry) ?? titleFromOperation(entry);
+  const security = operationSecurity(document, entry);
   return {
     name,
     title,
@@ -78,6 +82,7 @@ export function operationToTool(
     parameters,
     ...(body ? { body: body.binding } : {}),
     response,
+    ...(security ? { security } : {}),
     warnings: [...input.warnings, ...outputWarnings],
   };
 }

@@ -1,4 +1,5 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { type CallerCredentials, CredentialError, type CredentialStore } from "./credentials.js";
 import { FileArgumentError } from "./file-argument.js";
 import type { Logger } from "./logger.js";
 import { decodeJson, errorResult, httpErrorMessage, successResult, wrapStructuredContent } from "./result.js";
@@ -21,10 +22,14 @@ export interface UpstreamSettings {
   files?: RequestContext;
 }
 
-/** Per-call facts taken from the MCP request. */
-export interface CallContext {
-  /** The caller's `Authorization` header, forwarded to the upstream origin only. */
-  authorization?: string;
+/** Per-call facts taken from the MCP request: the caller's Authorization and allow-listed headers. */
+export type CallContext = CallerCredentials;
+
+/** What executing a tool needs from the server (a `ToolRuntime` provides it). */
+export interface ExecutionEnvironment {
+  upstream: UpstreamSettings;
+  credentials: CredentialStore;
+  log: Logger;
 }
 
 /** Validates arguments, calls the upstream operation and shapes the MCP result; never throws. */
@@ -33,9 +38,9 @@ export async function executeTool(
   validators: ToolValidators,
   args: Record<string, unknown>,
   context: CallContext,
-  settings: UpstreamSettings,
-  log: Logger,
+  environment: ExecutionEnvironment,
 ): Promise<CallToolResult> {
+  const { upstream: settings, credentials: store, log } = environment;
   try {
     if (!validators.input(args)) return errorResult(`Invalid arguments for ${tool.name}: ${describeErrors(validators.input.errors)}`);
     let request: Awaited<ReturnType<typeof buildUpstreamRequest>>;
@@ -46,9 +51,18 @@ export async function executeTool(
         return errorResult(`Invalid arguments for ${tool.name}: ${error.message}`);
       throw error;
     }
-    const credentials: Record<string, string> = context.authorization ? { authorization: context.authorization } : {};
     const readMode = tool.http.response === "binary" ? "digest" : tool.http.response === "text" ? "text" : "buffer";
-    const outcome = await fetchUpstream(request, { ...settings, credentials, readMode });
+    const send = async () => {
+      const applied = await store.apply(tool.security, context);
+      const url = new URL(request.url);
+      for (const [name, value] of applied.query) url.searchParams.append(name, value);
+      return fetchUpstream({ ...request, url }, { ...settings, credentials: applied.headers, readMode });
+    };
+    let outcome = await send();
+    if (outcome.kind === "response" && outcome.status === 401 && store.usesTokenEndpoint(tool.security)) {
+      store.invalidate(tool.security);
+      outcome = await send();
+    }
     switch (outcome.kind) {
       case "unreachable":
         log.warn("upstream unreachable", { tool: tool.name, detail: outcome.detail });
@@ -64,6 +78,7 @@ export async function executeTool(
         return shapeResponse(tool, validators, outcome, log);
     }
   } catch (error) {
+    if (error instanceof CredentialError) return errorResult(`Authentication failed: ${error.message}`);
     log.error("tool call failed", { tool: tool.name, error: error instanceof Error ? error.stack : String(error) });
     return errorResult(`Internal error while calling ${tool.name}.`);
   }

@@ -1,6 +1,7 @@
 /** Public entry of the oapi-mcp-gen runtime: everything generated code may import. */
 export type { CallContext, UpstreamSettings } from "./call-tool.js";
 export { executeTool } from "./call-tool.js";
+export { type AuthDefinition, CredentialStore, type SecuritySchemeDefinition } from "./credentials.js";
 export { EnvironmentError, readServerEnvironment, type ServerEnvironment, type UpstreamDefaults } from "./env.js";
 export { createRequestHandler, guardMcpRequest, type HttpPolicy, listen, type RunningServer, sendJson } from "./http-server.js";
 export { type Logger, silentLogger, stderrLogger } from "./logger.js";

@@ -1,6 +1,7 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, type Tool as ListedTool, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { type CallContext, executeTool, type UpstreamSettings } from "./call-tool.js";
+import { type AuthDefinition, CredentialStore } from "./credentials.js";
 import type { Logger } from "./logger.js";
 import { invalidParams } from "./protocol-error.js";
 import type { ToolDefinition } from "./tool.js";
@@ -19,11 +20,16 @@ export interface ToolRuntime {
   identity: ServerIdentity;
   upstream: UpstreamSettings;
   log: Logger;
+  auth: AuthDefinition;
+  credentials: CredentialStore;
   tools: ReadonlyMap<string, ToolDefinition>;
   validators: ReadonlyMap<string, ToolValidators>;
   /** The `tools/list` answer, computed once. */
   listed: ListedTool[];
 }
+
+/** Without a generated auth definition: pass the caller's Authorization through, nothing else. */
+const DEFAULT_AUTH: AuthDefinition = { schemes: {}, passthrough: { authorization: true, headers: [] } };
 
 /** Compiles validators and the `tools/list` answer once; fails fast on duplicate names or bad schemas. */
 export function createToolRuntime(options: {
@@ -31,7 +37,16 @@ export function createToolRuntime(options: {
   tools: readonly ToolDefinition[];
   upstream: UpstreamSettings;
   log: Logger;
+  /** Security schemes and passthrough policy. @default caller's Authorization passed through, no schemes */
+  auth?: AuthDefinition;
+  /** Where server-held credentials are read from. @default process.env */
+  env?: NodeJS.ProcessEnv;
 }): ToolRuntime {
+  const auth = options.auth ?? DEFAULT_AUTH;
+  const credentials = new CredentialStore(auth, options.env ?? process.env, {
+    timeoutMs: options.upstream.timeoutMs,
+    ...(options.upstream.fetch ? { fetch: options.upstream.fetch } : {}),
+  });
   const tools = new Map<string, ToolDefinition>();
   for (const tool of options.tools) {
     if (tools.has(tool.name)) throw new Error(`duplicate tool name ${tool.name}`);
@@ -46,7 +61,8 @@ export function createToolRuntime(options: {
     annotations,
     _meta,
   }));
-  return { ...options, tools, validators: compileValidators(options.tools), listed };
+  const { identity, upstream, log } = options;
+  return { identity, upstream, log, auth, credentials, tools, validators: compileValidators(options.tools), listed };
 }
 
 /** An SDK low-level `Server` advertising tools only, bound to one caller's context. */
@@ -62,7 +78,7 @@ export function createMcpServer(runtime: ToolRuntime, context: CallContext): Ser
     const tool = runtime.tools.get(name);
     const validators = runtime.validators.get(name);
     if (!tool || !validators) throw invalidParams(`Unknown tool: ${name}`);
-    return executeTool(tool, validators, args ?? {}, context, runtime.upstream, runtime.log);
+    return executeTool(tool, validators, args ?? {}, context, runtime);
   });
   return server;
 }

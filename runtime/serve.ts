@@ -1,3 +1,4 @@
+import type { AuthDefinition } from "./credentials.js";
 import { EnvironmentError, readServerEnvironment, type ServerEnvironment, type UpstreamDefaults } from "./env.js";
 import { createRequestHandler, listen, type RunningServer } from "./http-server.js";
 import { type Logger, stderrLogger } from "./logger.js";
@@ -11,6 +12,10 @@ export interface ServeOptions {
   tools: readonly ToolDefinition[];
   environment: ServerEnvironment;
   log?: Logger;
+  /** Security schemes and passthrough policy from the generated registry. */
+  auth?: AuthDefinition;
+  /** Where server-held credentials are read from. @default process.env */
+  env?: NodeJS.ProcessEnv;
   /** Injected for tests; the global `fetch` otherwise. */
   fetch?: typeof fetch;
 }
@@ -23,6 +28,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     identity: options.identity,
     tools: options.tools,
     log,
+    ...(options.auth ? { auth: options.auth } : {}),
+    ...(options.env ? { env: options.env } : {}),
     upstream: {
       baseUrl: env.apiBaseUrl,
       timeoutMs: env.timeoutMs,
@@ -45,6 +52,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     url: running.url.href,
     tools: runtime.tools.size,
     upstream: env.apiBaseUrl.origin,
+    credentials: runtime.credentials.configured(),
+    passthrough: runtime.auth.passthrough,
   });
   return running;
 }
@@ -55,15 +64,16 @@ export async function runServer(
 ): Promise<RunningServer | undefined> {
   const log = options.log ?? stderrLogger;
   let environment: ServerEnvironment;
+  let running: RunningServer;
   try {
     environment = readServerEnvironment(process.env, options.upstream);
+    running = await startServer({ ...options, environment, log });
   } catch (error) {
     if (!(error instanceof EnvironmentError)) throw error;
     process.stderr.write(`${options.identity.name}: ${error.message.split("\n").join(`\n${options.identity.name}: `)}\n`);
     process.exitCode = 1;
     return undefined;
   }
-  const running = await startServer({ ...options, environment, log });
   const stop = (signal: string) => {
     log.info("shutting down", { signal });
     const force = setTimeout(() => process.exit(0), 10_000);

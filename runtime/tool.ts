@@ -66,6 +66,8 @@ export interface ToolDefinition {
   readonly annotations: ToolAnnotations;
   readonly _meta: { readonly operationId?: string; readonly method: string; readonly path: string };
   readonly http: HttpBinding;
+  /** Security requirement alternatives of the operation (scheme name → scopes); absent when the document has none. */
+  readonly security?: readonly Readonly<Record<string, readonly string[]>>[];
 }
 
 /** A tool definition that also carries its argument and structured-result types. */

@@ -39,7 +39,7 @@ export async function fetchUpstream(request: UpstreamRequest, options: UpstreamO
   try {
     for (let hop = 0; ; hop++) {
       const sameOrigin = url.origin === origin;
-      const headers = sameOrigin ? { ...request.headers, ...options.credentials } : withoutCookies(request.headers);
+      const headers = sameOrigin ? withCredentials(request.headers, options.credentials) : withoutCookies(request.headers);
       if (body === undefined) delete headers["content-type"];
       const response = await send(url, { method, headers, body, redirect: "manual", signal });
       const location = response.headers.get("location");
@@ -64,6 +64,13 @@ export async function fetchUpstream(request: UpstreamRequest, options: UpstreamO
     if (signal.aborted) return { kind: "timeout", timeoutMs: options.timeoutMs };
     return { kind: "unreachable", detail: describeNetworkError(error) };
   }
+}
+
+/** Request headers plus credentials; cookies from both are joined, not replaced. */
+function withCredentials(headers: Record<string, string>, credentials: Record<string, string>): Record<string, string> {
+  const merged = { ...headers, ...credentials };
+  if (headers.cookie && credentials.cookie) merged.cookie = `${headers.cookie}; ${credentials.cookie}`;
+  return merged;
 }
 
 function withoutCookies(headers: Record<string, string>): Record<string, string> {

@@ -1,4 +1,5 @@
 import { type SourceFileStructure, StructureKind, VariableDeclarationKind } from "ts-morph";
+import type { SchemeModel } from "../generator/security.js";
 import type { UpstreamDefaults } from "../generator/servers.js";
 import type { ToolModel } from "../generator/tool-model.js";
 import { GENERATED_HEADER, RUNTIME_MODULE } from "./header.js";
@@ -14,7 +15,18 @@ export interface RegistryIdentity {
 }
 
 /** The registry index: every tool, in allowlist order, and the server identity. */
-export function registryModule(tools: readonly ToolModel[], identity: RegistryIdentity, upstream: UpstreamDefaults): SourceFileStructure {
+/** Security schemes the tools use and the passthrough policy. */
+export interface RegistryAuth {
+  schemes: Record<string, SchemeModel>;
+  passthrough: { authorization: boolean; headers: string[] };
+}
+
+export function registryModule(
+  tools: readonly ToolModel[],
+  identity: RegistryIdentity,
+  upstream: UpstreamDefaults,
+  auth: RegistryAuth,
+): SourceFileStructure {
   const modules = tools.map((tool) => toolModuleNames(tool));
   return {
     kind: StructureKind.SourceFile,
@@ -24,7 +36,7 @@ export function registryModule(tools: readonly ToolModel[], identity: RegistryId
         kind: StructureKind.ImportDeclaration,
         isTypeOnly: true,
         moduleSpecifier: RUNTIME_MODULE,
-        namedImports: [{ name: "ServerIdentity" }, { name: "UpstreamDefaults" }],
+        namedImports: [{ name: "AuthDefinition" }, { name: "ServerIdentity" }, { name: "UpstreamDefaults" }],
       },
       ...modules.map((names) => ({
         kind: StructureKind.ImportDeclaration as const,
@@ -54,6 +66,13 @@ export function registryModule(tools: readonly ToolModel[], identity: RegistryId
         declarationKind: VariableDeclarationKind.Const,
         docs: ["The upstream base URL used when API_BASE_URL is not set (from the document's servers or the config)."],
         declarations: [{ name: "upstream", type: "UpstreamDefaults", initializer: jsonLiteral(upstream) }],
+      },
+      {
+        kind: StructureKind.VariableStatement,
+        isExported: true,
+        declarationKind: VariableDeclarationKind.Const,
+        docs: ["Security schemes (credentials from the environment variables named in `env`) and what callers may pass through."],
+        declarations: [{ name: "auth", type: "AuthDefinition", initializer: jsonLiteral(auth) }],
       },
       {
         kind: StructureKind.VariableStatement,

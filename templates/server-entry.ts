@@ -11,9 +11,9 @@ export function serverEntryModule(): SourceFileStructure {
       {
         kind: StructureKind.ImportDeclaration,
         moduleSpecifier: "./index.js",
-        namedImports: [{ name: "serverIdentity" }, { name: "tools" }],
+        namedImports: [{ name: "auth" }, { name: "serverIdentity" }, { name: "tools" }, { name: "upstream" }],
       },
-      "await runServer({ identity: serverIdentity, tools });",
+      "await runServer({ identity: serverIdentity, tools, upstream, auth });",
     ],
   };
 }

@@ -75,6 +75,7 @@ function toolDefinition(tool: ToolModel) {
       ...(tool.body ? { body: bodyBinding(tool.body) } : {}),
       response: tool.response.kind,
     },
+    ...(tool.security ? { security: tool.security } : {}),
   };
 }
 

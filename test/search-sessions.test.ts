@@ -26,7 +26,7 @@ describe("search server sessions", () => {
   });
 
   it("caps sessions with 503 and reaps idle ones", async () => {
-    const server = await startSearch(["--memory", "--max-sessions", "2", "--session-idle-seconds", "1"]);
+    const server = await startSearch(["--memory", "--max-sessions", "2", "--session-idle-seconds", "3"]);
     try {
       const open = () => fetch(server.url, { method: "POST", headers, body: JSON.stringify(initialize) });
       expect((await open()).status).toBe(200);
@@ -34,7 +34,7 @@ describe("search server sessions", () => {
       const third = await open();
       expect(third.status).toBe(503);
       expect(await third.json()).toMatchObject({ error: { message: "Too many sessions; try again later" } });
-      await new Promise((resolve) => setTimeout(resolve, 1_200));
+      await new Promise((resolve) => setTimeout(resolve, 3_300));
       expect((await open()).status).toBe(200);
       expect(server.handler.sessionCount).toBe(1);
     } finally {

@@ -1,0 +1,193 @@
+import { EnvironmentError } from "./env.js";
+
+/** A security scheme of the generated server and the environment variables that hold its credentials. */
+export interface SecuritySchemeDefinition {
+  readonly type: string;
+  readonly in?: "header" | "query" | "cookie";
+  readonly name?: string;
+  readonly scheme?: string;
+  readonly tokenUrl?: string;
+  readonly env: Readonly<Record<string, string>>;
+}
+
+/** Security schemes plus what the caller may pass through. */
+export interface AuthDefinition {
+  readonly schemes: Readonly<Record<string, SecuritySchemeDefinition>>;
+  readonly passthrough: { readonly authorization: boolean; readonly headers: readonly string[] };
+}
+
+/** A tool's security requirements (alternatives; each maps scheme names to scopes). */
+export type SecurityRequirements = readonly Readonly<Record<string, readonly string[]>>[];
+
+/** What one call sends upstream for authentication. */
+export interface AppliedCredentials {
+  headers: Record<string, string>;
+  query: [string, string][];
+}
+
+/** The caller-side inputs: its Authorization header and the allow-listed headers it sent. */
+export interface CallerCredentials {
+  authorization?: string;
+  headers?: Readonly<Record<string, string>>;
+}
+
+/** An OAuth2 or configuration failure, shown to the caller without secrets. */
+export class CredentialError extends Error {
+  override name = "CredentialError";
+}
+
+type Values = Record<string, string>;
+
+/**
+ * Server-held credentials read once from the environment, applied per call: the first requirement alternative whose
+ * credentials are all configured wins; otherwise the caller's own Authorization (when passthrough allows) is used.
+ */
+export class CredentialStore {
+  private readonly values = new Map<string, Values>();
+  private readonly tokens = new Map<string, { token: string; expiresAt: number }>();
+  private readonly pending = new Map<string, Promise<string>>();
+
+  constructor(
+    private readonly auth: AuthDefinition,
+    env: NodeJS.ProcessEnv,
+    private readonly options: { timeoutMs: number; fetch?: typeof fetch },
+  ) {
+    const problems: string[] = [];
+    for (const [name, scheme] of Object.entries(auth.schemes)) {
+      const values: Values = {};
+      for (const [role, variable] of Object.entries(scheme.env)) {
+        const value = env[variable]?.trim();
+        if (value) values[role] = value;
+      }
+      if (values.username !== undefined && values.password === undefined)
+        problems.push(`${scheme.env.password}: missing (${scheme.env.username} is set)`);
+      if (values.clientId !== undefined && values.clientSecret === undefined)
+        problems.push(`${scheme.env.clientSecret}: missing (${scheme.env.clientId} is set)`);
+      if (values.clientId !== undefined && !values.tokenUrl && !scheme.tokenUrl)
+        problems.push(`${scheme.env.tokenUrl}: required for ${name} (the document gives no token URL)`);
+      if (Object.keys(values).length > 0) this.values.set(name, values);
+    }
+    if (problems.length > 0) throw new EnvironmentError(problems.join("\n"));
+  }
+
+  /** Names of the schemes that have credentials configured. */
+  configured(): string[] {
+    return [...this.values.keys()].sort();
+  }
+
+  /** The credentials for one call; never shared with another call except for server-held values. */
+  async apply(requirements: SecurityRequirements | undefined, caller: CallerCredentials): Promise<AppliedCredentials> {
+    const applied: AppliedCredentials = { headers: {}, query: [] };
+    const chosen = requirements?.find(
+      (alternative) => Object.keys(alternative).length > 0 && Object.keys(alternative).every((name) => this.ready(name)),
+    );
+    if (chosen) for (const [name, scopes] of Object.entries(chosen)) await this.applyScheme(name, scopes, applied);
+    if (this.auth.passthrough.authorization && caller.authorization && applied.headers.authorization === undefined) {
+      applied.headers.authorization = caller.authorization;
+    }
+    for (const [header, value] of Object.entries(caller.headers ?? {}))
+      if (applied.headers[header] === undefined) applied.headers[header] = value;
+    return applied;
+  }
+
+  /** True when the alternative chosen for these requirements fetches OAuth2 tokens (so a 401 may mean an expired one). */
+  usesTokenEndpoint(requirements: SecurityRequirements | undefined): boolean {
+    const chosen = requirements?.find(
+      (alternative) => Object.keys(alternative).length > 0 && Object.keys(alternative).every((name) => this.ready(name)),
+    );
+    return Object.keys(chosen ?? {}).some(
+      (name) => this.auth.schemes[name]?.type === "oauth2" && this.values.get(name)?.token === undefined,
+    );
+  }
+
+  /** Forgets a cached OAuth2 token (after the upstream rejected it). */
+  invalidate(requirements: SecurityRequirements | undefined): void {
+    for (const alternative of requirements ?? [])
+      for (const name of Object.keys(alternative))
+        for (const key of this.tokens.keys()) if (key.startsWith(`${name}\u0000`)) this.tokens.delete(key);
+  }
+
+  private ready(name: string): boolean {
+    const scheme = this.auth.schemes[name];
+    const values = this.values.get(name);
+    if (!scheme || !values) return false;
+    if (scheme.type === "apiKey") return values.apiKey !== undefined;
+    if (scheme.type === "http" && scheme.scheme === "basic") return values.username !== undefined && values.password !== undefined;
+    if (scheme.type === "oauth2") return values.token !== undefined || (values.clientId !== undefined && values.clientSecret !== undefined);
+    return values.token !== undefined;
+  }
+
+  private async applyScheme(name: string, scopes: readonly string[], applied: AppliedCredentials): Promise<void> {
+    const scheme = this.auth.schemes[name] as SecuritySchemeDefinition;
+    const values = this.values.get(name) as Values;
+    if (scheme.type === "apiKey") {
+      const key = scheme.name ?? "X-API-Key";
+      if (scheme.in === "query") applied.query.push([key, values.apiKey as string]);
+      else if (scheme.in === "cookie") appendCookie(applied, `${encodeURIComponent(key)}=${encodeURIComponent(values.apiKey as string)}`);
+      else applied.headers[key.toLowerCase()] = values.apiKey as string;
+    } else if (scheme.type === "http" && scheme.scheme === "basic") {
+      applied.headers.authorization = `Basic ${Buffer.from(`${values.username}:${values.password}`).toString("base64")}`;
+    } else if (scheme.type === "oauth2" && values.token === undefined) {
+      applied.headers.authorization = `Bearer ${await this.clientCredentialsToken(name, scheme, values, scopes)}`;
+    } else {
+      applied.headers.authorization = `Bearer ${values.token}`;
+    }
+  }
+
+  /** An OAuth2 client-credentials token, cached until shortly before it expires; concurrent callers share one fetch. */
+  private clientCredentialsToken(
+    name: string,
+    scheme: SecuritySchemeDefinition,
+    values: Values,
+    scopes: readonly string[],
+  ): Promise<string> {
+    const key = `${name}\u0000${[...scopes].sort().join(" ")}`;
+    const cached = this.tokens.get(key);
+    if (cached && cached.expiresAt > Date.now()) return Promise.resolve(cached.token);
+    const running = this.pending.get(key);
+    if (running) return running;
+    const request = this.fetchToken(values.tokenUrl ?? (scheme.tokenUrl as string), values, scopes)
+      .then(({ token, expiresIn }) => {
+        this.tokens.set(key, { token, expiresAt: Date.now() + Math.max(0, expiresIn - 60) * 1000 });
+        return token;
+      })
+      .finally(() => this.pending.delete(key));
+    this.pending.set(key, request);
+    return request;
+  }
+
+  private async fetchToken(tokenUrl: string, values: Values, scopes: readonly string[]): Promise<{ token: string; expiresIn: number }> {
+    const body = new URLSearchParams({ grant_type: "client_credentials" });
+    if (scopes.length > 0) body.set("scope", scopes.join(" "));
+    const basic = Buffer.from(
+      `${encodeURIComponent(values.clientId as string)}:${encodeURIComponent(values.clientSecret as string)}`,
+    ).toString("base64");
+    let response: Response;
+    try {
+      response = await (this.options.fetch ?? fetch)(tokenUrl, {
+        method: "POST",
+        headers: { authorization: `Basic ${basic}`, accept: "application/json" },
+        body,
+        redirect: "error",
+        signal: AbortSignal.timeout(this.options.timeoutMs),
+      });
+    } catch (error) {
+      throw new CredentialError(`could not reach the OAuth2 token endpoint ${new URL(tokenUrl).origin} (${(error as Error).message})`);
+    }
+    const text = await response.text();
+    let parsed: { access_token?: unknown; expires_in?: unknown } = {};
+    try {
+      parsed = JSON.parse(text);
+    } catch {}
+    if (!response.ok || typeof parsed.access_token !== "string") {
+      throw new CredentialError(
+        `the OAuth2 token endpoint ${new URL(tokenUrl).origin} answered ${response.status} without an access token`,
+      );
+    }
+    return { token: parsed.access_token, expiresIn: typeof parsed.expires_in === "number" ? parsed.expires_in : 3600 };
+  }
+}
+
+function appendCookie(applied: AppliedCredentials, cookie: string): void {
+  applied.headers.cookie = applied.headers.cookie ? `${applied.headers.cookie}; ${cookie}` : cookie;
+}
