@@ -134,6 +134,12 @@ export class SchemaConverter {
       }
     }
     if (node.not !== undefined) out.not = this.convert(node.not, depth + 1, `${at}.not`);
+    const discriminator = isJsonObject(node.discriminator) ? node.discriminator.propertyName : undefined;
+    if (typeof discriminator === "string") {
+      // OpenAPI's discriminator is not JSON Schema; its meaning survives as a description.
+      const note = `The property "${discriminator}" says which variant this is.`;
+      out.description = typeof out.description === "string" ? `${out.description}\n${note}` : note;
+    }
     if (node.nullable === true) return makeNullable(out);
     return out;
   }

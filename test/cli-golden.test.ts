@@ -40,6 +40,17 @@ describe("oapi-mcp-gen CLI", () => {
     for (const [path, text] of fresh) expect(text, path).toBe(committed.get(path));
   });
 
+  it("writes the kitchen-sink fixture's golden tree byte for byte", async () => {
+    const fixture = join(ROOT, "test/fixtures/kitchen-sink");
+    const out = join(scratch, "kitchen");
+    const result = runCli([join(fixture, "openapi.yaml"), "--config", join(fixture, "oapi-mcp.config.yaml"), "--out", out]);
+    expect(result.status, result.stderr).toBe(0);
+    const fresh = await treeOf(out);
+    const committed = await treeOf(join(fixture, "generated"));
+    expect([...fresh.keys()].sort()).toEqual([...committed.keys()].sort());
+    for (const [path, text] of fresh) expect(text, path).toBe(committed.get(path));
+  });
+
   it("is byte-identical when run twice, and reports nothing changed", async () => {
     const out = join(scratch, "twice");
     runCli([SPEC, "--config", CONFIG, "--out", out]);
