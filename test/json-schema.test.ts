@@ -13,7 +13,8 @@ describe("OpenAPI schema → JSON Schema", () => {
     ["nullable without type", { nullable: true, description: "x" }, { anyOf: [{ description: "x" }, { type: "null" }] }],
     ["3.0 exclusive bounds", { type: "integer", minimum: 1, exclusiveMinimum: true }, { type: "integer", exclusiveMinimum: 1 }],
     ["example → examples", { type: "string", example: "x" }, { type: "string", examples: ["x"] }],
-    ["OpenAPI-only keywords dropped", { type: "object", discriminator: { propertyName: "k" }, "x-go": 1, xml: {} }, { type: "object" }],
+    ["OpenAPI-only keywords dropped", { type: "object", "x-go": 1, xml: {}, externalDocs: {} }, { type: "object" }],
+    ["discriminator described", { oneOf: [], discriminator: { propertyName: "k" } }, { description: 'The property "k" says which variant this is.' }],
     ["integer stays integer", { type: "integer", format: "int64" }, { type: "integer", format: "int64" }],
     ["3.1 type arrays and const", { type: ["string", "null"], const: "a" }, { type: ["string", "null"], const: "a" }],
   ])("%s", (_, input, expected) => {
