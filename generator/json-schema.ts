@@ -42,6 +42,9 @@ export class SchemaConverter {
   readonly defs = new Map<string, JsonObject>();
   readonly warnings: string[] = [];
   private readonly keyByRef = new Map<string, string>();
+  /** `$dynamicAnchor` bindings of the schemas being converted, outermost first. @see https://json-schema.org/draft/2020-12/json-schema-core#section-8.2.3.2 */
+  private readonly dynamicScopes: Map<string, JsonValue>[] = [];
+  private readonly usesDynamicRef = new Map<string, boolean>();
 
   constructor(
     private readonly document: OpenApiDocument,
@@ -53,8 +56,61 @@ export class SchemaConverter {
   convertRoot(node: JsonValue | undefined): JsonObject {
     const ref = refOf(node);
     if (ref === undefined) return this.convert(node, 0, "");
-    const target = this.resolve(ref);
-    return this.convert(target, 0, `(${ref})`);
+    return this.inScope(node, () => {
+      const converted = this.convert(this.resolve(ref), 0, `(${ref})`);
+      const siblings = node as JsonObject;
+      for (const keyword of ["title", "description"] as const)
+        if (typeof siblings[keyword] === "string") converted[keyword] = siblings[keyword];
+      return converted;
+    });
+  }
+
+  /** Runs `convert` with the node's `$dynamicAnchor` definitions bound (an outer binding of the same name wins). */
+  private inScope<T>(node: JsonValue | undefined, convert: () => T): T {
+    const bindings = new Map<string, JsonValue>();
+    const defs = isJsonObject(node) && isJsonObject(node.$defs) ? node.$defs : {};
+    for (const def of Object.values(defs)) {
+      if (isJsonObject(def) && typeof def.$dynamicAnchor === "string") bindings.set(def.$dynamicAnchor, def);
+    }
+    if (bindings.size === 0) return convert();
+    this.dynamicScopes.push(bindings);
+    try {
+      return convert();
+    } finally {
+      this.dynamicScopes.pop();
+    }
+  }
+
+  /** A `$dynamicRef` resolves to the outermost binding of its anchor; with none, it admits anything. */
+  private dynamicReference(reference: string, depth: number, at: string): JsonObject {
+    const name = reference.slice(reference.indexOf("#") + 1);
+    const bound = this.dynamicScopes.find((scope) => scope.has(name))?.get(name);
+    if (!isJsonObject(bound)) return {};
+    const { $dynamicAnchor: _, ...schema } = bound;
+    return this.convert(schema, depth + 1, `${at}($dynamicRef ${name})`);
+  }
+
+  /** True when a referenced schema (or one it references) uses `$dynamicRef`, so its meaning depends on the caller. */
+  private dependsOnScope(ref: string): boolean {
+    let known = this.usesDynamicRef.get(ref);
+    if (known === undefined) {
+      known = false;
+      this.usesDynamicRef.set(ref, false);
+      const stack: JsonValue[] = [this.resolve(ref)];
+      while (stack.length > 0 && !known) {
+        const value = stack.pop() as JsonValue;
+        if (Array.isArray(value)) stack.push(...value);
+        else if (isJsonObject(value)) {
+          if (typeof value.$dynamicRef === "string") known = true;
+          else if (typeof value.$ref === "string" && value.$ref !== ref && this.dependsOnScope(value.$ref)) known = true;
+          else
+            for (const [key, item] of Object.entries(value))
+              if (key !== "$ref" && typeof item === "object" && item !== null) stack.push(item);
+        }
+      }
+      this.usesDynamicRef.set(ref, known);
+    }
+    return known;
   }
 
   /** The `$defs` object for the schemas converted so far, sorted by key. */
@@ -75,6 +131,11 @@ export class SchemaConverter {
     if (node === undefined || node === true) return {};
     if (node === false) return { not: {} };
     if (!isJsonObject(node)) throw new UserError(`${this.where}: schema at ${at || "root"} is not an object`);
+    if (typeof node.$dynamicRef === "string") return this.dynamicReference(node.$dynamicRef, depth, at);
+    return this.inScope(node, () => this.convertObject(node, depth, at));
+  }
+
+  private convertObject(node: JsonObject, depth: number, at: string): JsonObject {
     const ref = refOf(node);
     if (ref !== undefined) {
       const reference = this.referenceTo(ref, depth);
@@ -151,6 +212,8 @@ export class SchemaConverter {
   }
 
   private referenceTo(ref: string, depth: number): JsonObject {
+    // A generic schema (one using $dynamicRef) means something different under each binding: inline it there.
+    if (this.dynamicScopes.length > 0 && this.dependsOnScope(ref)) return this.convert(this.resolve(ref), depth + 1, `(${ref})`);
     let key = this.keyByRef.get(ref);
     if (key === undefined) {
       key = this.newKey(ref);

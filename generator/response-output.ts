@@ -54,7 +54,10 @@ export function outputOf(document: OpenApiDocument, entry: OperationEntry, where
   const rawSchema = (media as JsonObject).schema;
   const root = converter.convertRoot(rawSchema);
   const isObject = isObjectSchema(document, rawSchema);
-  const schema: JsonObject = isObject ? root : { type: "object", properties: { result: root }, required: ["result"] };
+  // Every value an object-like root admits is an object, so saying so at the root changes nothing and satisfies clients.
+  const schema: JsonObject = isObject
+    ? { ...root, type: "object" }
+    : { type: "object", properties: { result: root }, required: ["result"] };
   const defs = converter.defsObject();
   if (defs) schema.$defs = defs;
   return { schema, binding: { ...base, kind: "json", wrapped: !isObject } as ResponseBinding, warnings: converter.warnings };

@@ -14,7 +14,11 @@ describe("OpenAPI schema → JSON Schema", () => {
     ["3.0 exclusive bounds", { type: "integer", minimum: 1, exclusiveMinimum: true }, { type: "integer", exclusiveMinimum: 1 }],
     ["example → examples", { type: "string", example: "x" }, { type: "string", examples: ["x"] }],
     ["OpenAPI-only keywords dropped", { type: "object", "x-go": 1, xml: {}, externalDocs: {} }, { type: "object" }],
-    ["discriminator described", { oneOf: [], discriminator: { propertyName: "k" } }, { description: 'The property "k" says which variant this is.' }],
+    [
+      "discriminator described",
+      { oneOf: [], discriminator: { propertyName: "k" } },
+      { description: 'The property "k" says which variant this is.' },
+    ],
     ["integer stays integer", { type: "integer", format: "int64" }, { type: "integer", format: "int64" }],
     ["3.1 type arrays and const", { type: ["string", "null"], const: "a" }, { type: ["string", "null"], const: "a" }],
   ])("%s", (_, input, expected) => {
@@ -67,5 +71,35 @@ describe("OpenAPI schema → JSON Schema", () => {
     expect(() => new SchemaConverter(documentWith({}), "request", "op").convertRoot({ $ref: "#/components/schemas/Nope" })).toThrow(
       'op: unresolvable $ref "#/components/schemas/Nope"',
     );
+  });
+});
+
+describe("JSON Schema 2020-12 dynamic references", () => {
+  it("binds $dynamicRef to the outermost $dynamicAnchor and inlines the generic schema under it", () => {
+    const document: OpenApiDocument = {
+      openapi: "3.1.0",
+      info: { title: "t", version: "1" },
+      paths: {},
+      components: {
+        schemas: {
+          Page: {
+            $id: "https://example.com/Page",
+            $defs: { item: { $dynamicAnchor: "item", not: {} } },
+            type: "object",
+            properties: { data: { type: "array", items: { $dynamicRef: "#item" } } },
+          },
+          Pet: { type: "object", properties: { name: { type: "string" } } },
+        },
+      },
+    };
+    const converter = new SchemaConverter(document, "response", "t");
+    const page = converter.convertRoot({
+      $defs: { item: { $dynamicAnchor: "item", $ref: "#/components/schemas/Pet" } },
+      $ref: "#/components/schemas/Page",
+    });
+    expect(page).toEqual({ type: "object", properties: { data: { type: "array", items: { $ref: "#/$defs/Pet" } } } });
+    expect(converter.defsObject()).toEqual({ Pet: { type: "object", properties: { name: { type: "string" } } } });
+    const unbound = new SchemaConverter(document, "response", "t").convertRoot({ $ref: "#/components/schemas/Page" });
+    expect(unbound.properties).toEqual({ data: { type: "array", items: { not: {} } } });
   });
 });
