@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-import { runSearch } from "../search/command.js";
-import { run } from "./command.js";
-
+// Each command loads only what it needs: a generator run whose inputs did not change never loads the pipeline.
 const argv = process.argv.slice(2);
-const code = argv[0] === "search" ? await runSearch(argv.slice(1)) : await run(argv);
+const code =
+  argv[0] === "search"
+    ? await (await import("../search/command.js")).runSearch(argv.slice(1))
+    : await (await import("./command.js")).run(argv);
 if (code !== undefined) process.exitCode = code;

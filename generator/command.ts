@@ -1,9 +1,11 @@
+import { readFile } from "node:fs/promises";
 import { Command, CommanderError } from "commander";
 import { DocumentParseError } from "../openapi/load.js";
 import { readConfigFile } from "./config.js";
 import { UserError } from "./errors.js";
-import { generateFromFile } from "./generate.js";
 import { compareOutput, writeOutput } from "./output.js";
+import { RenderCache } from "./render-cache.js";
+import { RunManifest } from "./run-manifest.js";
 
 /** Parsed command-line options of the generate command. */
 export interface GenerateOptions {
@@ -40,12 +42,26 @@ export async function run(argv: readonly string[]): Promise<number> {
   }
   try {
     const config = await readConfigFile(options.config);
-    const result = await generateFromFile(options.spec, config);
+    const documentBytes = /^https?:\/\//i.test(options.spec) ? undefined : await readFile(options.spec).catch(() => undefined);
+    const manifest = documentBytes ? await RunManifest.open(options.out, documentBytes, config) : undefined;
+    if (manifest && (await manifest.isCurrent(options.out))) {
+      process.stdout.write(
+        options.check
+          ? `${options.out} is up to date (unchanged inputs)\n`
+          : `${options.out} is up to date (unchanged inputs; 0 files changed)\n`,
+      );
+      return 0;
+    }
+    const cache = await RenderCache.open(options.out);
+    const { generateFromFile } = await import("./generate.js");
+    const result = await generateFromFile(options.spec, config, cache);
+    await cache.save();
     for (const warning of result.warnings) process.stderr.write(`warning: ${warning}\n`);
     if (options.check) {
       const report = await compareOutput(options.out, result.files);
       const stale = [...report.changed.map((p) => `changed: ${p}`), ...report.stale.map((p) => `stale: ${p}`)];
       if (stale.length === 0) {
+        await manifest?.record(result.files);
         process.stdout.write(`${options.out} is up to date (${result.tools.length} tools)\n`);
         return 0;
       }
@@ -53,6 +69,7 @@ export async function run(argv: readonly string[]): Promise<number> {
       return 1;
     }
     const report = await writeOutput(options.out, result.files);
+    await manifest?.record(result.files);
     process.stdout.write(
       `wrote ${result.tools.length} tools to ${options.out} (${report.changed.length} files changed, ${report.stale.length} removed)\n`,
     );

@@ -1,20 +1,25 @@
+import { createHash } from "node:crypto";
+import { createRequire } from "node:module";
 import type { SourceFileStructure } from "ts-morph";
 import { readDocumentSource } from "../openapi/load.js";
 import { normalizeDocument } from "../openapi/normalize.js";
 import type { OpenApiDocument } from "../openapi/types.js";
 import { GENERATED_HEADER } from "../templates/header.js";
 import { type RegistryAuth, registryModule } from "../templates/registry.js";
+import { schemasModule } from "../templates/schemas-module.js";
 import { serverEntryModule } from "../templates/server-entry.js";
 import { toolModule, toolModuleNames } from "../templates/tool-module.js";
 import { buildTools } from "./build-tools.js";
 import type { GeneratorConfig } from "./config.js";
-import { printStructures } from "./emit.js";
-import { formatTypeScript } from "./format.js";
+import { FORMAT_FINGERPRINT, formatTypeScript } from "./format.js";
 import { operationTypes } from "./operation-types.js";
 import { pruneDocument } from "./prune.js";
+import { renderModules } from "./render.js";
+import type { RenderCache } from "./render-cache.js";
 import { securitySchemes } from "./security.js";
 import { selectOperations } from "./select.js";
 import { upstreamDefaults } from "./servers.js";
+import { shareSchemas } from "./shared-schemas.js";
 import type { ToolModel } from "./tool-model.js";
 
 /** The generated tree, by path relative to the output directory, plus what the run noticed. */
@@ -25,18 +30,23 @@ export interface GenerationResult {
 }
 
 const TYPES_FILE = "api-types.ts";
+const openapiTsVersion = (createRequire(import.meta.url)("openapi-typescript/package.json") as { version: string }).version;
+const TYPES_FINGERPRINT = `openapi-typescript ${openapiTsVersion} ${FORMAT_FINGERPRINT}`;
 
 /** Runs the pipeline in memory: select → tool model → prune → types → structures → prettier. */
 export async function generateFromDocument(
   document: OpenApiDocument,
   config: GeneratorConfig,
   documentUrl?: string,
+  cache?: RenderCache,
 ): Promise<GenerationResult> {
   const entries = selectOperations(document, config);
   const tools = buildTools(document, entries, config);
-  const types = await operationTypes(pruneDocument(document, entries));
+  const pruned = pruneDocument(document, entries);
   const structures = new Map<string, SourceFileStructure>();
-  for (const tool of tools) structures.set(`${toolModuleNames(tool).file}.ts`, toolModule(tool, "../api-types.js"));
+  const shared = shareSchemas(tools);
+  for (const tool of tools) structures.set(`${toolModuleNames(tool).file}.ts`, toolModule(tool, "../api-types.js", shared));
+  if (shared.constants.length > 0) structures.set("schemas.ts", schemasModule(shared));
   const { name, version = "0.1.0", title, instructions } = config.server;
   const identity = { name, version, ...(title ? { title } : {}), ...(instructions ? { instructions } : {}) };
   structures.set(
@@ -45,8 +55,10 @@ export async function generateFromDocument(
   );
   structures.set("server.ts", serverEntryModule());
   const files = new Map<string, string>();
-  files.set(TYPES_FILE, await formatTypeScript(`${GENERATED_HEADER}${types}`));
-  for (const [path, text] of printStructures(structures)) files.set(path, await formatTypeScript(text));
+  // The types are rendered on this thread while worker threads render the tool modules.
+  const [types, modules] = await Promise.all([typesModule(pruned, cache), renderModules(structures, cache)]);
+  files.set(TYPES_FILE, types);
+  for (const [path, text] of modules) files.set(path, text);
   return { files, tools, warnings: tools.flatMap((tool) => tool.warnings) };
 }
 
@@ -58,10 +70,22 @@ function registryAuth(document: OpenApiDocument, tools: readonly ToolModel[], co
   return { schemes, passthrough: { authorization: passthrough?.authorization ?? true, headers: passthrough?.headers ?? [] } };
 }
 
+/** The openapi-typescript module of the pruned document, formatted; cached by content and tool versions. */
+async function typesModule(pruned: OpenApiDocument, cache?: RenderCache): Promise<string> {
+  const key = createHash("sha256")
+    .update(`${TYPES_FINGERPRINT}\u0000${JSON.stringify(pruned)}`)
+    .digest("hex");
+  const cached = cache?.get(key);
+  if (cached !== undefined) return cached;
+  const text = await formatTypeScript(`${GENERATED_HEADER}${await operationTypes(pruned)}`);
+  cache?.set(key, text);
+  return text;
+}
+
 /** Reads (from a path or an http(s) URL), normalises and generates from a document. */
-export async function generateFromFile(specPath: string, config: GeneratorConfig): Promise<GenerationResult> {
+export async function generateFromFile(specPath: string, config: GeneratorConfig, cache?: RenderCache): Promise<GenerationResult> {
   const { document: raw, url } = await readDocumentSource(specPath);
   const { document, warnings } = await normalizeDocument(raw, specPath);
-  const result = await generateFromDocument(document, config, url);
+  const result = await generateFromDocument(document, config, url, cache);
   return { ...result, warnings: [...warnings, ...result.warnings] };
 }

@@ -157,7 +157,9 @@ export class SchemaConverter {
       delete out.pattern;
     }
     if (node.example !== undefined && out.examples === undefined) out.examples = [node.example];
-    if (Array.isArray(out.examples) === false) delete out.examples;
+    // An example given as a reference object is OpenAPI misuse, not data: drop it rather than publish a dangling $ref.
+    if (Array.isArray(out.examples)) out.examples = out.examples.filter((example) => refOf(example) === undefined);
+    if (!Array.isArray(out.examples) || out.examples.length === 0) delete out.examples;
     copyType(node, out);
     copyExclusiveBounds(node, out);
 

@@ -35,7 +35,7 @@ export async function writeOutput(outDir: string, files: ReadonlyMap<string, str
 }
 
 /** Files under the directory that start with the generated header (so hand-written files are never touched). */
-async function generatedFilesIn(outDir: string): Promise<string[]> {
+export async function generatedFilesIn(outDir: string): Promise<string[]> {
   const entries = await readdir(outDir, { recursive: true, withFileTypes: true }).catch(() => []);
   const found: string[] = [];
   for (const entry of entries) {

@@ -1,15 +1,19 @@
 import { Ajv } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import type { JsonObject } from "../openapi/types.js";
+import { isJsonObject, type JsonObject } from "../openapi/types.js";
 import type { ToolModel } from "./tool-model.js";
 
-/** Strict clients validate with either dialect, so every tool schema must compile under both. */
-const validators = [
-  { dialect: "draft-07", ajv: new Ajv({ strict: false, logger: false, validateFormats: false }) },
-  { dialect: "2020-12", ajv: new Ajv2020({ strict: false, logger: false, validateFormats: false }) },
+/** Strict clients validate with either dialect, so every tool schema must satisfy both meta-schemas. */
+const dialects = [
+  { dialect: "draft-07", ajv: new Ajv({ strict: false, logger: false }) },
+  { dialect: "2020-12", ajv: new Ajv2020({ strict: false, logger: false }) },
 ];
 
-/** Problems that keep a tool's schemas from being valid MCP tool schemas; empty when all is well. */
+/**
+ * Problems that keep a tool's schemas from being valid MCP tool schemas; empty when all is well. Checks each
+ * meta-schema and that every `$ref` is a `#/$defs/…` entry that exists: what compiling would find, at a fraction
+ * of the cost (compiling GitHub's 2,446 schemas takes about 20 s).
+ */
 export function toolSchemaProblems(tool: ToolModel): string[] {
   const problems: string[] = [];
   const where = tool.operationId ?? tool.name;
@@ -21,13 +25,35 @@ export function toolSchemaProblems(tool: ToolModel): string[] {
     for (const keyword of ["oneOf", "anyOf", "allOf"]) {
       if (kind === "input" && schema[keyword] !== undefined) problems.push(`${where}: the input schema has a top-level ${keyword}`);
     }
-    for (const { dialect, ajv } of validators) {
-      try {
-        ajv.compile(schema as JsonObject);
-      } catch (error) {
-        problems.push(`${where}: the ${kind} schema does not compile as JSON Schema ${dialect}: ${(error as Error).message}`);
+    for (const { dialect, ajv } of dialects) {
+      if (!ajv.validateSchema(schema)) {
+        problems.push(
+          `${where}: the ${kind} schema is not valid JSON Schema ${dialect}: ${ajv.errorsText(ajv.errors, { separator: "; " })}`,
+        );
       }
     }
+    const defs = isJsonObject(schema.$defs) ? schema.$defs : {};
+    schemaRefs(schema, (ref) => {
+      const name = ref.startsWith("#/$defs/") ? ref.slice("#/$defs/".length) : undefined;
+      if (name === undefined || name.includes("/") || !Object.hasOwn(defs, name))
+        problems.push(`${where}: the ${kind} schema refers to ${ref}, which it does not define`);
+    });
   }
   return problems;
+}
+
+/** Keywords whose values are data, not schemas: a `$ref` key inside them is not a reference. */
+const DATA_KEYWORDS = new Set(["examples", "default", "const", "enum", "example"]);
+
+/** Calls `visit` with every `$ref` in schema positions (not inside examples, defaults, consts or enums). */
+function schemaRefs(root: JsonObject, visit: (ref: string) => void): void {
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (Array.isArray(node)) stack.push(...node);
+    else if (isJsonObject(node)) {
+      if (typeof node.$ref === "string") visit(node.$ref);
+      for (const [key, value] of Object.entries(node)) if (!DATA_KEYWORDS.has(key) && typeof value === "object") stack.push(value);
+    }
+  }
 }

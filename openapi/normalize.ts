@@ -1,4 +1,3 @@
-import swagger2openapi from "swagger2openapi";
 import { DocumentParseError } from "./load.js";
 import { isJsonObject, type JsonObject, type OpenApiDocument } from "./types.js";
 
@@ -43,6 +42,7 @@ function declaredVersion(raw: JsonObject, source: string): string {
 async function convertSwagger2(raw: JsonObject, source: string): Promise<OpenApiDocument> {
   try {
     // `text` is only used for error positions; passing it avoids a full YAML re-serialisation.
+    const { default: swagger2openapi } = await import("swagger2openapi");
     const { openapi } = await swagger2openapi.convertObj(structuredClone(raw), { patch: true, warnOnly: true, text: "" });
     return openapi as OpenApiDocument;
   } catch (error) {

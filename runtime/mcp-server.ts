@@ -5,7 +5,7 @@ import { type AuthDefinition, CredentialStore } from "./credentials.js";
 import type { Logger } from "./logger.js";
 import { invalidParams } from "./protocol-error.js";
 import type { ToolDefinition } from "./tool.js";
-import { compileValidators, type ToolValidators } from "./validation.js";
+import { ValidatorCache } from "./validation.js";
 
 /** Identity the server reports in `initialize`. */
 export interface ServerIdentity {
@@ -23,10 +23,14 @@ export interface ToolRuntime {
   auth: AuthDefinition;
   credentials: CredentialStore;
   tools: ReadonlyMap<string, ToolDefinition>;
-  validators: ReadonlyMap<string, ToolValidators>;
+  /** Validators compiled once per tool (all at start-up for small servers, else on first use and in idle time). */
+  validators: ValidatorCache;
   /** The `tools/list` answer, computed once. */
   listed: ListedTool[];
 }
+
+/** Servers with up to this many tools compile every validator at start-up; larger ones on first use and when idle. */
+const EAGER_COMPILE_LIMIT = 100;
 
 /** Without a generated auth definition: pass the caller's Authorization through, nothing else. */
 const DEFAULT_AUTH: AuthDefinition = { schemes: {}, passthrough: { authorization: true, headers: [] } };
@@ -62,7 +66,9 @@ export function createToolRuntime(options: {
     _meta,
   }));
   const { identity, upstream, log } = options;
-  return { identity, upstream, log, auth, credentials, tools, validators: compileValidators(options.tools), listed };
+  const validators = new ValidatorCache(tools);
+  if (tools.size <= EAGER_COMPILE_LIMIT) validators.compileAll();
+  return { identity, upstream, log, auth, credentials, tools, validators, listed };
 }
 
 /** An SDK low-level `Server` advertising tools only, bound to one caller's context. */

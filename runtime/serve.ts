@@ -47,6 +47,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const running = await listen(handler, env.host, env.port, (error) =>
     log.error("request handler failed", { error: error instanceof Error ? error.stack : String(error) }),
   );
+  const warming = new AbortController();
+  running.server.once("close", () => warming.abort());
+  void runtime.validators.warmUp(warming.signal);
   log.info("MCP server listening", {
     server: options.identity.name,
     url: running.url.href,

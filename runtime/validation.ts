@@ -11,18 +11,53 @@ export interface ToolValidators {
   output: ValidateFunction;
 }
 
-/** Compiles every tool's input and output schema once, at start-up. */
-export function compileValidators(tools: readonly ToolDefinition[]): Map<string, ToolValidators> {
-  const ajv = addFormats(new Ajv2020({ allErrors: true, strict: false, validateSchema: false, logger: false }));
-  const validators = new Map<string, ToolValidators>();
-  for (const tool of tools) {
+/**
+ * Each tool's validators, compiled once: on first use, or earlier by `warmUp` while the server idles. Compiling
+ * every schema at start-up would cost seconds for a large API; compiling per request would cost it on every call.
+ */
+export class ValidatorCache {
+  private readonly ajv = addFormats(new Ajv2020({ allErrors: true, strict: false, validateSchema: false, logger: false }));
+  private readonly compiled = new Map<string, ToolValidators>();
+
+  constructor(private readonly tools: ReadonlyMap<string, ToolDefinition>) {}
+
+  /** The validators of a tool, compiling them the first time. */
+  get(name: string): ToolValidators | undefined {
+    const cached = this.compiled.get(name);
+    if (cached) return cached;
+    const tool = this.tools.get(name);
+    if (!tool) return undefined;
     try {
-      validators.set(tool.name, { input: ajv.compile(tool.inputSchema), output: ajv.compile(tool.outputSchema) });
+      const validators = { input: this.ajv.compile(tool.inputSchema), output: this.ajv.compile(tool.outputSchema) };
+      this.compiled.set(name, validators);
+      return validators;
     } catch (error) {
       throw new Error(`tool ${tool.name}: schema does not compile: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
-  return validators;
+
+  /** Compiles every tool now (small servers do this at start-up). */
+  compileAll(): void {
+    for (const name of this.tools.keys()) this.get(name);
+  }
+
+  /** Compiles the remaining tools a few at a time between requests; resolves when all are done or stopped. */
+  warmUp(signal?: AbortSignal): Promise<void> {
+    const pending = [...this.tools.keys()].filter((name) => !this.compiled.has(name));
+    return new Promise((resolve) => {
+      const step = () => {
+        if (signal?.aborted || pending.length === 0) return resolve();
+        for (const name of pending.splice(0, 8)) this.get(name);
+        setImmediate(step);
+      };
+      setImmediate(step);
+    });
+  }
+
+  /** How many tools have compiled validators. */
+  get size(): number {
+    return this.compiled.size;
+  }
 }
 
 /** One line per validation error, e.g. `body/content: must be string`, at most `limit` of them. */

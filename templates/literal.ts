@@ -7,6 +7,13 @@ export function stringLiteral(text: string): string {
     .replace(/\u2029/g, "\\u2029");
 }
 
+/** A reference to a generated constant inside a JSON value (its name is made by the generator, never by a document). */
+export class Identifier {
+  constructor(readonly name: string) {
+    if (!/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name)) throw new Error(`not an identifier: ${name}`);
+  }
+}
+
 /**
  * A TypeScript expression for a JSON value. Keys are string literals; `__proto__` is written as a computed key
  * so it stays an own property instead of setting the prototype.
@@ -18,6 +25,7 @@ export function jsonLiteral(value: unknown): string {
     return Object.is(value, -0) ? "0" : String(value);
   }
   if (typeof value === "string") return stringLiteral(value);
+  if (value instanceof Identifier) return value.name;
   if (Array.isArray(value)) return `[${value.map(jsonLiteral).join(", ")}]`;
   if (typeof value === "object") {
     const entries = Object.entries(value as Record<string, unknown>).filter(([, item]) => item !== undefined);

@@ -1,9 +1,10 @@
-import { type SourceFileStructure, StructureKind, VariableDeclarationKind } from "ts-morph";
+import type { SourceFileStructure } from "ts-morph";
 import type { SchemeModel } from "../generator/security.js";
 import type { UpstreamDefaults } from "../generator/servers.js";
 import type { ToolModel } from "../generator/tool-model.js";
 import { GENERATED_HEADER, RUNTIME_MODULE } from "./header.js";
 import { jsonLiteral } from "./literal.js";
+import { CONST, Kind } from "./structure-kinds.js";
 import { toolModuleNames } from "./tool-module.js";
 
 /** Identity the generated server reports in `initialize`. */
@@ -29,55 +30,55 @@ export function registryModule(
 ): SourceFileStructure {
   const modules = tools.map((tool) => toolModuleNames(tool));
   return {
-    kind: StructureKind.SourceFile,
+    kind: Kind.SourceFile,
     leadingTrivia: GENERATED_HEADER,
     statements: [
       {
-        kind: StructureKind.ImportDeclaration,
+        kind: Kind.ImportDeclaration,
         isTypeOnly: true,
         moduleSpecifier: RUNTIME_MODULE,
         namedImports: [{ name: "AuthDefinition" }, { name: "ServerIdentity" }, { name: "UpstreamDefaults" }],
       },
       ...modules.map((names) => ({
-        kind: StructureKind.ImportDeclaration as const,
+        kind: Kind.ImportDeclaration,
         moduleSpecifier: `./${names.file}.js`,
         namedImports: [{ name: names.constant }],
       })),
       ...modules.map((names) => ({
-        kind: StructureKind.ExportDeclaration as const,
+        kind: Kind.ExportDeclaration,
         isTypeOnly: true,
         moduleSpecifier: `./${names.file}.js`,
         namedExports: [{ name: names.args }, { name: names.result }],
       })),
       {
-        kind: StructureKind.ExportDeclaration,
+        kind: Kind.ExportDeclaration,
         namedExports: modules.map((names) => ({ name: names.constant })),
       },
       {
-        kind: StructureKind.VariableStatement,
+        kind: Kind.VariableStatement,
         isExported: true,
-        declarationKind: VariableDeclarationKind.Const,
+        declarationKind: CONST,
         docs: ["Name, version and instructions reported in `initialize`."],
         declarations: [{ name: "serverIdentity", type: "ServerIdentity", initializer: jsonLiteral(identity) }],
       },
       {
-        kind: StructureKind.VariableStatement,
+        kind: Kind.VariableStatement,
         isExported: true,
-        declarationKind: VariableDeclarationKind.Const,
+        declarationKind: CONST,
         docs: ["The upstream base URL used when API_BASE_URL is not set (from the document's servers or the config)."],
         declarations: [{ name: "upstream", type: "UpstreamDefaults", initializer: jsonLiteral(upstream) }],
       },
       {
-        kind: StructureKind.VariableStatement,
+        kind: Kind.VariableStatement,
         isExported: true,
-        declarationKind: VariableDeclarationKind.Const,
+        declarationKind: CONST,
         docs: ["Security schemes (credentials from the environment variables named in `env`) and what callers may pass through."],
         declarations: [{ name: "auth", type: "AuthDefinition", initializer: jsonLiteral(auth) }],
       },
       {
-        kind: StructureKind.VariableStatement,
+        kind: Kind.VariableStatement,
         isExported: true,
-        declarationKind: VariableDeclarationKind.Const,
+        declarationKind: CONST,
         docs: ["Every tool of this server, in the order `tools/list` returns them."],
         declarations: [{ name: "tools", initializer: `[${modules.map((names) => names.constant).join(", ")}] as const` }],
       },

@@ -1,7 +1,10 @@
-import { type SourceFileStructure, StructureKind, VariableDeclarationKind } from "ts-morph";
+import type { SourceFileStructure } from "ts-morph";
+import type { SharedSchemas } from "../generator/shared-schemas.js";
 import type { ToolModel } from "../generator/tool-model.js";
+import type { JsonObject } from "../openapi/types.js";
 import { GENERATED_HEADER, RUNTIME_MODULE } from "./header.js";
-import { camelIdentifier, commentText, jsonLiteral, pascalIdentifier, stringLiteral } from "./literal.js";
+import { camelIdentifier, commentText, Identifier, jsonLiteral, pascalIdentifier, stringLiteral } from "./literal.js";
+import { CONST, Kind } from "./structure-kinds.js";
 
 /** Exported names of one tool module. */
 export function toolModuleNames(tool: ToolModel) {
@@ -10,47 +13,56 @@ export function toolModuleNames(tool: ToolModel) {
 }
 
 /** The module of one tool: its argument and result types (from openapi-typescript) and its definition. */
-export function toolModule(tool: ToolModel, typesModule: string): SourceFileStructure {
+export function toolModule(tool: ToolModel, typesModule: string, shared?: SharedSchemas): SourceFileStructure {
   const names = toolModuleNames(tool);
+  const used = new Set<string>();
+  const definition = toolDefinition(tool);
+  if (shared) {
+    definition.inputSchema = withSharedDefs(definition.inputSchema, shared, used);
+    definition.outputSchema = withSharedDefs(definition.outputSchema, shared, used);
+  }
   const route = `${tool.method.toUpperCase()} ${tool.path}`;
   return {
-    kind: StructureKind.SourceFile,
+    kind: Kind.SourceFile,
     leadingTrivia: GENERATED_HEADER,
     statements: [
       {
-        kind: StructureKind.ImportDeclaration,
+        kind: Kind.ImportDeclaration,
         moduleSpecifier: RUNTIME_MODULE,
         namedImports: [{ name: "defineTool" }, ...runtimeTypeImports(tool).map((name) => ({ name, isTypeOnly: true }))],
       },
-      { kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: typesModule, namedImports: [{ name: "paths" }] },
+      { kind: Kind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: typesModule, namedImports: [{ name: "paths" }] },
+      ...(used.size > 0
+        ? [{ kind: Kind.ImportDeclaration, moduleSpecifier: "../schemas.js", namedImports: [...used].sort().map((name) => ({ name })) }]
+        : []),
       {
-        kind: StructureKind.TypeAlias,
+        kind: Kind.TypeAlias,
         name: "Operation",
         type: `paths[${stringLiteral(tool.path)}][${stringLiteral(tool.method)}]`,
       },
       {
-        kind: StructureKind.TypeAlias,
+        kind: Kind.TypeAlias,
         isExported: true,
         name: names.args,
         docs: [`Arguments of the \`${tool.name}\` tool.`],
         type: argsType(tool),
       },
       {
-        kind: StructureKind.TypeAlias,
+        kind: Kind.TypeAlias,
         isExported: true,
         name: names.result,
         docs: [`Structured result of the \`${tool.name}\` tool.`],
         type: resultType(tool),
       },
       {
-        kind: StructureKind.VariableStatement,
+        kind: Kind.VariableStatement,
         isExported: true,
-        declarationKind: VariableDeclarationKind.Const,
+        declarationKind: CONST,
         docs: [commentText(`\`${tool.name}\`: ${route}${tool.operationId ? ` (${tool.operationId})` : ""}.`)],
         declarations: [
           {
             name: names.constant,
-            initializer: `defineTool<${names.args}, ${names.result}>(${jsonLiteral(toolDefinition(tool))})`,
+            initializer: `defineTool<${names.args}, ${names.result}>(${jsonLiteral(definition)})`,
           },
         ],
       },
@@ -58,8 +70,8 @@ export function toolModule(tool: ToolModel, typesModule: string): SourceFileStru
   };
 }
 
-/** The runtime `ToolDefinition` value of a tool, as plain JSON. */
-function toolDefinition(tool: ToolModel) {
+/** The runtime `ToolDefinition` value of a tool, as plain JSON (what the generated module declares). */
+export function toolDefinition(tool: ToolModel): { inputSchema: JsonObject; outputSchema: JsonObject } & Record<string, unknown> {
   return {
     name: tool.name,
     title: tool.title,
@@ -77,6 +89,19 @@ function toolDefinition(tool: ToolModel) {
     },
     ...(tool.security ? { security: tool.security } : {}),
   };
+}
+
+/** A copy of a schema whose shared `$defs` entries are references to their constants (recorded in `used`). */
+function withSharedDefs(schema: JsonObject, shared: SharedSchemas, used: Set<string>): JsonObject {
+  const defs = schema.$defs;
+  if (!defs || typeof defs !== "object" || Array.isArray(defs)) return schema;
+  const replaced: Record<string, unknown> = {};
+  for (const [key, def] of Object.entries(defs)) {
+    const name = shared.nameByContent.get(JSON.stringify(def));
+    if (name) used.add(name);
+    replaced[key] = name ? new Identifier(name) : def;
+  }
+  return { ...schema, $defs: replaced as JsonObject };
 }
 
 /** The runtime's view of a body binding (the reshape is a generator concern). */

@@ -56,8 +56,20 @@ describe("oapi-mcp-gen CLI", () => {
     runCli([SPEC, "--config", CONFIG, "--out", out]);
     const first = await treeOf(out);
     const again = runCli([SPEC, "--config", CONFIG, "--out", out]);
-    expect(again.stdout).toMatch(/\(0 files changed, 0 removed\)/);
+    expect(again.stdout).toMatch(/0 files changed/);
     expect(await treeOf(out)).toEqual(first);
+  });
+
+  it("skips generation when nothing changed, but still notices a hand-edited file", async () => {
+    const out = join(scratch, "fast");
+    runCli([SPEC, "--config", CONFIG, "--out", out]);
+    expect(runCli([SPEC, "--config", CONFIG, "--out", out, "--check"]).stdout).toMatch(/up to date \(unchanged inputs\)/);
+    const target = join(out, "tools/memo_get_memo.ts");
+    const text = await readFile(target, "utf8");
+    await writeFile(target, `${text}// edited\n`);
+    expect(runCli([SPEC, "--config", CONFIG, "--out", out, "--check"]).status).toBe(1);
+    expect(runCli([SPEC, "--config", CONFIG, "--out", out]).stdout).toMatch(/\(1 files changed, 0 removed\)/);
+    expect(await readFile(target, "utf8")).toBe(text);
   });
 
   it("--check exits 0 on a current tree and 1 naming the file after any byte changes", async () => {

@@ -190,8 +190,16 @@ describe("schema checks at generation time", () => {
     expect(toolSchemaProblems(tool as ToolModel)).toEqual([]);
     const broken = { ...(tool as ToolModel), inputSchema: { type: "object", properties: { x: { $ref: "#/$defs/Missing" } } } };
     expect(toolSchemaProblems(broken)).toEqual([
-      expect.stringMatching(/^MemoService_GetMemo: the input schema does not compile as JSON Schema draft-07: can't resolve reference/),
-      expect.stringMatching(/^MemoService_GetMemo: the input schema does not compile as JSON Schema 2020-12: can't resolve reference/),
+      "MemoService_GetMemo: the input schema refers to #/$defs/Missing, which it does not define",
+    ]);
+    const invalid = { ...(tool as ToolModel), outputSchema: { type: "object", properties: { x: { type: "strnig" } } } };
+    expect(toolSchemaProblems(invalid)).toEqual([
+      expect.stringMatching(
+        /^MemoService_GetMemo: the output schema is not valid JSON Schema draft-07: data\/properties\/x\/type must be equal to one of the allowed values/,
+      ),
+      expect.stringMatching(
+        /^MemoService_GetMemo: the output schema is not valid JSON Schema 2020-12: .*type must be equal to one of the allowed values/,
+      ),
     ]);
   });
 });

@@ -1,0 +1,52 @@
+import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
+
+/**
+ * Rendered modules of earlier runs, by render key, kept in `node_modules/.cache/oapi-mcp-gen/` (one file per output
+ * directory). Only what the last run used is kept, so it never grows past one generated tree.
+ */
+export class RenderCache {
+  private readonly used = new Map<string, string>();
+
+  private constructor(
+    private readonly file: string | undefined,
+    private readonly previous: Map<string, string>,
+  ) {}
+
+  /** Opens the cache of an output directory; an unreadable cache is an empty one. */
+  static async open(outDir: string, cwd = process.cwd()): Promise<RenderCache> {
+    if (!existsSync(join(cwd, "node_modules"))) return new RenderCache(undefined, new Map());
+    const id = createHash("sha256").update(resolve(outDir)).digest("hex").slice(0, 16);
+    const file = join(cwd, "node_modules", ".cache", "oapi-mcp-gen", `${id}.json`);
+    const entries = await readFile(file, "utf8").then(
+      (text) => new Map<string, string>(Object.entries(JSON.parse(text) as Record<string, string>)),
+      () => new Map<string, string>(),
+    );
+    return new RenderCache(file, entries);
+  }
+
+  get(key: string): string | undefined {
+    const hit = this.previous.get(key) ?? this.used.get(key);
+    if (hit !== undefined) this.used.set(key, hit);
+    return hit;
+  }
+
+  set(key: string, text: string): void {
+    this.used.set(key, text);
+  }
+
+  /** Writes what this run used (atomically); a failure only costs the next run its speed. */
+  async save(): Promise<void> {
+    if (this.file === undefined) return;
+    try {
+      await mkdir(dirname(this.file), { recursive: true });
+      const temporary = `${this.file}.${process.pid}.tmp`;
+      await writeFile(temporary, JSON.stringify(Object.fromEntries(this.used)));
+      await rename(temporary, this.file);
+    } catch {
+      // The cache is an optimisation; the output is already written.
+    }
+  }
+}

@@ -1,0 +1,85 @@
+import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { availableParallelism } from "node:os";
+import { fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
+import type { SourceFileStructure } from "ts-morph";
+import { FORMAT_FINGERPRINT } from "./format.js";
+import type { RenderCache } from "./render-cache.js";
+
+const tsMorphVersion = (createRequire(import.meta.url)("ts-morph/package.json") as { version: string }).version;
+/** Everything besides a structure that decides its rendered text. */
+const RENDER_FINGERPRINT = `ts-morph ${tsMorphVersion} ${FORMAT_FINGERPRINT}`;
+const WORKER = new URL("./render-worker.js", import.meta.url);
+/** Below this many modules to render, worker start-up costs more than it saves. */
+const POOL_THRESHOLD = 64;
+
+/** The cache key of a structure: its content and the renderer's versions and settings. */
+export function renderKey(structure: SourceFileStructure): string {
+  return createHash("sha256").update(RENDER_FINGERPRINT).update("\u0000").update(JSON.stringify(structure)).digest("hex");
+}
+
+/** Render threads: `OAPI_MCP_GEN_WORKERS` (0 or 1 renders in-process), else the cores available, at most 4. */
+function workerCount(): number {
+  const configured = Number(process.env.OAPI_MCP_GEN_WORKERS);
+  return process.env.OAPI_MCP_GEN_WORKERS && Number.isInteger(configured) && configured >= 0
+    ? configured
+    : Math.min(availableParallelism(), 4);
+}
+
+/** Prints (ts-morph) and formats (prettier) structures; cached modules are not rendered again. */
+export async function renderModules(
+  structures: ReadonlyMap<string, SourceFileStructure>,
+  cache?: RenderCache,
+): Promise<Map<string, string>> {
+  const rendered = new Map<string, string>();
+  const misses: [string, SourceFileStructure, string][] = [];
+  for (const [path, structure] of structures) {
+    const key = renderKey(structure);
+    const hit = cache?.get(key);
+    if (hit !== undefined) rendered.set(path, hit);
+    else misses.push([path, structure, key]);
+  }
+  const workers = workerCount();
+  const usePool = workers > 1 && misses.length >= POOL_THRESHOLD && existsSync(fileURLToPath(WORKER));
+  const fresh = usePool ? await renderInPool(misses, workers) : await renderHere(misses);
+  for (const [path, , key] of misses) {
+    const text = fresh.get(path) as string;
+    rendered.set(path, text);
+    cache?.set(key, text);
+  }
+  return new Map([...structures.keys()].map((path) => [path, rendered.get(path) as string]));
+}
+
+async function renderHere(items: readonly [string, SourceFileStructure, string][]): Promise<Map<string, string>> {
+  if (items.length === 0) return new Map();
+  const [{ printStructures }, { formatTypeScript }] = await Promise.all([import("./emit.js"), import("./format.js")]);
+  const printed = printStructures(new Map(items.map(([path, structure]) => [path, structure])));
+  const out = new Map<string, string>();
+  for (const [path, text] of printed) out.set(path, await formatTypeScript(text));
+  return out;
+}
+
+/** Splits the work over worker threads, each printing and formatting its share. */
+async function renderInPool(items: readonly [string, SourceFileStructure, string][], count: number): Promise<Map<string, string>> {
+  const shares: [string, SourceFileStructure][][] = Array.from({ length: count }, () => []);
+  items.forEach(([path, structure], index) => shares[index % count]?.push([path, structure]));
+  const results = await Promise.all(
+    shares.map(
+      (share) =>
+        new Promise<[string, string][]>((resolve, reject) => {
+          const worker = new Worker(WORKER, { workerData: share });
+          worker.once("message", (texts: [string, string][]) => {
+            resolve(texts);
+            void worker.terminate();
+          });
+          worker.once("error", reject);
+          worker.once("exit", (code) => {
+            if (code !== 0) reject(new Error(`render worker exited with ${code}`));
+          });
+        }),
+    ),
+  );
+  return new Map(results.flat());
+}

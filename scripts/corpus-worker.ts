@@ -1,0 +1,69 @@
+/** Corpus worker: checks one document per message and answers with a one-line verdict. */
+
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { UserError } from "../generator/errors.js";
+import { generateFromFile } from "../generator/generate.js";
+import { DocumentParseError } from "../openapi/load.js";
+import { createRequestHandler, createToolRuntime, silentLogger, type ToolDefinition } from "../runtime/index.js";
+import { toolDefinition } from "../templates/tool-module.js";
+import { dialectProblems } from "../test/helpers/schema-dialects.js";
+import { connectClient } from "./mcp-client.js";
+
+/** What happened to one document. */
+export interface CorpusVerdict {
+  file: string;
+  outcome: "ok" | "error" | "crash";
+  tools: number;
+  message?: string;
+  ms: number;
+}
+
+async function check(file: string): Promise<CorpusVerdict> {
+  const start = performance.now();
+  try {
+    const result = await generateFromFile(file, { server: { name: "corpus" }, select: { all: true } });
+    const tools = result.tools.map((tool) => toolDefinition(tool) as unknown as ToolDefinition);
+    const problems = tools.flatMap((tool) => [
+      ...dialectProblems(`${tool.name} input`, tool.inputSchema),
+      ...dialectProblems(`${tool.name} output`, tool.outputSchema),
+    ]);
+    if (problems.length > 0)
+      return { file, outcome: "crash", tools: tools.length, message: `schema: ${problems[0]}`, ms: performance.now() - start };
+    const runtime = createToolRuntime({
+      identity: { name: "corpus", version: "1" },
+      tools,
+      log: silentLogger,
+      env: {},
+      upstream: { baseUrl: new URL("http://127.0.0.1:9"), timeoutMs: 1000, maxResponseBytes: 1e6 },
+    });
+    const server = createServer(createRequestHandler(runtime, { allowedOrigins: new Set() }));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const client = await connectClient(new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`));
+      const listed = await client.listTools();
+      await client.close();
+      if (listed.tools.length !== tools.length) throw new Error(`tools/list returned ${listed.tools.length} of ${tools.length} tools`);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+    return { file, outcome: "ok", tools: tools.length, ms: performance.now() - start };
+  } catch (error) {
+    const ms = performance.now() - start;
+    if (error instanceof UserError || error instanceof DocumentParseError) {
+      return { file, outcome: "error", tools: 0, message: (error.message.split("\n")[0] ?? "").slice(0, 300), ms };
+    }
+    return {
+      file,
+      outcome: "crash",
+      tools: 0,
+      message: error instanceof Error ? (error.stack ?? error.message).split("\n").slice(0, 4).join(" | ") : String(error),
+      ms,
+    };
+  }
+}
+
+process.on("message", (file: string) => {
+  void check(file).then((verdict) => process.send?.(verdict));
+});
