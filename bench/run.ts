@@ -1,7 +1,29 @@
-/** `npm run bench`: every benchmark, printing Markdown tables with ratios against baselines measured in the same run. */
+/**
+ * `npm run bench`: every benchmark, printing Markdown tables with ratios against baselines measured in the same run,
+ * and writing them to bench/RESULTS.md. Loopback only; a few minutes in all.
+ */
+import { writeFile } from "node:fs/promises";
 import { cpus, totalmem } from "node:os";
+import { benchGeneration } from "./generation.js";
 import { benchSearch } from "./search.js";
+import { benchStartup, benchToolCall } from "./server.js";
 
-const machine = `${cpus()[0]?.model ?? "unknown CPU"} × ${cpus().length}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+const machine = `${cpus()[0]?.model ?? "unknown CPU"} × ${cpus().length}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${process.platform}`;
 process.stdout.write(`# oapi-mcp-gen benchmarks\n\nMachine: ${machine}\n\n`);
-await benchSearch();
+const only = new Set(process.argv.slice(2));
+const sections: string[] = [];
+const run = async (name: string, title: string, task: () => Promise<string | string[]>) => {
+  if (only.size > 0 && !only.has(name)) return;
+  const result = await task();
+  sections.push(`## ${title}\n\n${[result].flat().join("\n\n")}`);
+};
+await run("generation", "Generation and tools/list size", benchGeneration);
+await run("startup", "Generated server cold start", benchStartup);
+await run("toolcall", "Tool-call overhead", benchToolCall);
+await run("search", "Search server", benchSearch);
+if (only.size === 0) {
+  await writeFile(
+    new URL("../../bench/RESULTS.md", import.meta.url),
+    `# Benchmark results\n\nProduced by \`npm run bench\` on ${machine}. Ratios compare against baselines measured in the same run.\n\n${sections.join("\n\n")}\n`,
+  );
+}

@@ -1,5 +1,6 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, type Tool as ListedTool, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { type CallContext, executeTool, type UpstreamSettings } from "./call-tool.js";
 import { type AuthDefinition, CredentialStore } from "./credentials.js";
 import type { Logger } from "./logger.js";
@@ -28,6 +29,9 @@ export interface ToolRuntime {
   /** The `tools/list` answer, computed once. */
   listed: ListedTool[];
 }
+
+/** The SDK validator (used only for elicitation, which these servers never send), built once for all requests. */
+const SHARED_SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
 
 /** Servers with up to this many tools compile every validator at start-up; larger ones on first use and when idle. */
 const EAGER_COMPILE_LIMIT = 100;
@@ -76,7 +80,12 @@ export function createMcpServer(runtime: ToolRuntime, context: CallContext): Ser
   const { identity } = runtime;
   const server = new Server(
     { name: identity.name, version: identity.version, ...(identity.title ? { title: identity.title } : {}) },
-    { capabilities: { tools: { listChanged: false } }, ...(identity.instructions ? { instructions: identity.instructions } : {}) },
+    {
+      capabilities: { tools: { listChanged: false } },
+      ...(identity.instructions ? { instructions: identity.instructions } : {}),
+      // Without this, every Server (one per stateless request) builds its own Ajv instance.
+      jsonSchemaValidator: SHARED_SCHEMA_VALIDATOR,
+    },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: runtime.listed }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {

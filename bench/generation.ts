@@ -1,0 +1,98 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { generateFromFile } from "../generator/generate.js";
+import { toolDefinition } from "../templates/tool-module.js";
+import { measureNode } from "./processes.js";
+import { fmt, median, table } from "./stats.js";
+import { listSize, peerTools } from "./tools-list-size.js";
+
+const require = createRequire(import.meta.url);
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const CLI = join(ROOT, "dist/generator/cli.js");
+const PEER = require.resolve("openapi-mcp-generator/bin/openapi-mcp-generator.js");
+export const GITHUB = require.resolve("@octokit/openapi/generated/api.github.com.json");
+const MEMOS = join(ROOT, "examples/memos/openapi.yaml");
+
+interface Case {
+  label: string;
+  spec: string;
+  config: string;
+  runs: number;
+}
+
+/** Generation time and memory (cold, unchanged, --check) next to openapi-mcp-generator, and tools/list sizes. */
+export async function benchGeneration(): Promise<string[]> {
+  const scratch = await mkdtemp(join(tmpdir(), "oapi-bench-"));
+  const allConfig = join(scratch, "all.yaml");
+  await writeFile(allConfig, "server:\n  name: bench\nselect:\n  all: true\n");
+  // A project folder with node_modules, so the render cache and run manifest are used as in a real repository.
+  const project = join(scratch, "project");
+  await writeFile(join(scratch, "placeholder"), "");
+  const { mkdir } = await import("node:fs/promises");
+  await mkdir(join(project, "node_modules"), { recursive: true });
+  const cases: Case[] = [
+    { label: "Memos (17 curated)", spec: MEMOS, config: join(ROOT, "examples/memos/oapi-mcp.config.yaml"), runs: 5 },
+    { label: "Memos (all 73)", spec: MEMOS, config: allConfig, runs: 3 },
+    { label: "GitHub (all 1,223)", spec: GITHUB, config: allConfig, runs: 2 },
+  ];
+  const rows: string[][] = [];
+  for (const { label, spec, config, runs } of cases) {
+    const cold: number[] = [];
+    const coldRss: number[] = [];
+    const warm: number[] = [];
+    const check: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const out = join(scratch, `out-${i}`);
+      await rm(out, { recursive: true, force: true });
+      await rm(join(project, "node_modules/.cache"), { recursive: true, force: true });
+      const first = await measureNode(CLI, [spec, "--config", config, "--out", out], { cwd: project });
+      if (first.code !== 0) throw new Error(`generation failed: ${first.stderr}`);
+      cold.push(first.ms);
+      coldRss.push(first.rssMiB);
+      warm.push((await measureNode(CLI, [spec, "--config", config, "--out", out], { cwd: project })).ms);
+      check.push((await measureNode(CLI, [spec, "--config", config, "--out", out, "--check"], { cwd: project })).ms);
+    }
+    rows.push([label, fmt(median(cold) / 1000, 2), fmt(median(coldRss), 0), fmt(median(warm) / 1000, 2), fmt(median(check) / 1000, 2)]);
+  }
+  const peerRows: string[][] = [];
+  const sizeRows: string[][] = [];
+  for (const { label, spec, runs } of cases.slice(1)) {
+    const times: number[] = [];
+    const rss: number[] = [];
+    let peerOut = "";
+    for (let i = 0; i < runs; i++) {
+      peerOut = join(scratch, `peer-${i}`);
+      const run = await measureNode(PEER, ["-i", spec, "-o", peerOut, "-b", "http://127.0.0.1:9", "-t", "streamable-http"]);
+      if (run.code !== 0) throw new Error(`openapi-mcp-generator failed: ${run.stderr.slice(-500)}`);
+      times.push(run.ms);
+      rss.push(run.rssMiB);
+    }
+    peerRows.push([label, fmt(median(times) / 1000, 2), fmt(median(rss), 0)]);
+    const ours = (await generateFromFile(spec, { server: { name: "bench" }, select: { all: true } })).tools.map((tool) => {
+      const { name, title, description, inputSchema, outputSchema, annotations, _meta } = toolDefinition(tool);
+      return { name, title, description, inputSchema, outputSchema, annotations, _meta };
+    });
+    const peer = await peerTools(join(peerOut, "src/index.ts"));
+    const a = listSize(ours);
+    const b = listSize(peer);
+    sizeRows.push([
+      label,
+      String(ours.length),
+      `${fmt(a.bytes / 1024, 0)} KiB / ${a.tokens}`,
+      String(peer.length),
+      `${fmt(b.bytes / 1024, 0)} KiB / ${b.tokens}`,
+      fmt(a.bytes / b.bytes, 2),
+    ]);
+  }
+  await rm(scratch, { recursive: true, force: true });
+  process.stdout.write("## Generation (medians; cold = empty output and cache)\n\n");
+  const generation = table(["document", "cold (s)", "cold peak RSS (MiB)", "unchanged (s)", "--check (s)"], rows);
+  process.stdout.write("## openapi-mcp-generator@4.0.1 on the same documents (it has no unchanged or --check mode)\n\n");
+  const peerTable = table(["document", "generation (s)", "peak RSS (MiB)"], peerRows);
+  process.stdout.write("## tools/list size (ours includes outputSchema, annotations, title and _meta; tokens ≈ bytes / 4)\n\n");
+  const sizes = table(["document", "our tools", "our tools/list", "peer tools", "peer tools/list", "ours / peer"], sizeRows);
+  return [generation, peerTable, sizes];
+}
