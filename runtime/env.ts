@@ -23,6 +23,10 @@ export interface ServerEnvironment {
   uploadDir?: string;
   /** `MAX_UPLOAD_BYTES` @default 26214400 */
   maxUploadBytes: number;
+  /** `MCP_SESSIONS=stateful` keeps SDK sessions (`MCP_MAX_SESSIONS`, `MCP_SESSION_IDLE_SECONDS`); stateless by default. */
+  sessions?: { maxSessions: number; idleMs: number };
+  /** `UPSTREAM_AUTHORIZATION`: the Authorization sent upstream when there is no HTTP caller (stdio). */
+  upstreamAuthorization?: string;
 }
 
 /** What the generated code knows about the upstream, used when the environment says nothing. */
@@ -63,8 +67,26 @@ export function readServerEnvironment(env: NodeJS.ProcessEnv = process.env, defa
     maxUploadBytes: integer(env.MAX_UPLOAD_BYTES, "MAX_UPLOAD_BYTES", 25 * 1024 * 1024, 1, 2 ** 31, problems),
   };
   const uploadDir = env.UPLOAD_DIR?.trim() ? existingFolder(env.UPLOAD_DIR.trim(), problems) : undefined;
+  const mode = env.MCP_SESSIONS?.trim() || "stateless";
+  if (mode !== "stateless" && mode !== "stateful") problems.push(`MCP_SESSIONS: "${mode}" must be stateless or stateful`);
+  const sessions =
+    mode === "stateful"
+      ? {
+          maxSessions: integer(env.MCP_MAX_SESSIONS, "MCP_MAX_SESSIONS", 100, 1, 100_000, problems),
+          idleMs: integer(env.MCP_SESSION_IDLE_SECONDS, "MCP_SESSION_IDLE_SECONDS", 1800, 1, 86_400, problems) * 1000,
+        }
+      : undefined;
+  const upstreamAuthorization = env.UPSTREAM_AUTHORIZATION?.trim() || undefined;
   if (problems.length > 0 || !apiBaseUrl) throw new EnvironmentError(problems.join("\n"));
-  return { apiBaseUrl, allowedOrigins, ...(publicUrl ? { publicUrl } : {}), ...(uploadDir ? { uploadDir } : {}), ...settings };
+  return {
+    apiBaseUrl,
+    allowedOrigins,
+    ...(publicUrl ? { publicUrl } : {}),
+    ...(uploadDir ? { uploadDir } : {}),
+    ...(sessions ? { sessions } : {}),
+    ...(upstreamAuthorization ? { upstreamAuthorization } : {}),
+    ...settings,
+  };
 }
 
 function existingFolder(path: string, problems: string[]): string | undefined {

@@ -1,7 +1,6 @@
 import { createServer, type IncomingMessage, type Server as NodeHttpServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import type { CallerCredentials } from "./credentials.js";
 import type { Logger } from "./logger.js";
 import { createMcpServer, type ToolRuntime } from "./mcp-server.js";
 import { checkHost, checkOrigin } from "./origin.js";
@@ -45,7 +44,7 @@ export function createRequestHandler(runtime: ToolRuntime, policy: HttpPolicy) {
 
 /** One stateless exchange: a fresh SDK server and transport per request, JSON responses. */
 async function handleMcpPost(runtime: ToolRuntime, policy: HttpPolicy, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const server = createMcpServer(runtime, callerCredentials(req, runtime));
+  const server = createMcpServer(runtime);
   const transport = new StreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,
@@ -76,17 +75,6 @@ export function guardMcpRequest(req: IncomingMessage, res: ServerResponse, polic
   log.warn("request refused", { reason: verdict.reason, origin: req.headers.origin, host });
   sendJson(res, 403, { jsonrpc: "2.0", error: { code: -32000, message: `Forbidden: ${verdict.reason}` } });
   return false;
-}
-
-/** The caller's Authorization and the headers the server's passthrough allow-list names. */
-function callerCredentials(req: IncomingMessage, runtime: ToolRuntime): CallerCredentials {
-  const headers: Record<string, string> = {};
-  for (const name of runtime.auth.passthrough.headers) {
-    const value = req.headers[name.toLowerCase()];
-    if (typeof value === "string") headers[name.toLowerCase()] = value;
-  }
-  const authorization = req.headers.authorization;
-  return { ...(authorization ? { authorization } : {}), ...(Object.keys(headers).length > 0 ? { headers } : {}) };
 }
 
 /** Writes a JSON response with an exact Content-Length. */

@@ -8,7 +8,8 @@ export { type Logger, silentLogger, stderrLogger } from "./logger.js";
 export { createMcpServer, createToolRuntime, type ServerIdentity, type ToolRuntime } from "./mcp-server.js";
 export { checkHost, checkOrigin, isLoopbackAddress, normalizeOrigin } from "./origin.js";
 export { wrapStructuredContent } from "./result.js";
-export { runServer, type ServeOptions, startServer } from "./serve.js";
+export { runServer, type ServeOptions, startServer, startStdioServer } from "./serve.js";
+export { type SessionLimits, SessionHttpHandler } from "./session-http.js";
 export {
   type BodyBinding,
   defineTool,

@@ -30,6 +30,21 @@ export interface ToolRuntime {
   listed: ListedTool[];
 }
 
+/** The caller's Authorization and the headers the passthrough allow-list names, from one request's headers. */
+export function callerFromHeaders(headers: Record<string, string | string[] | undefined>, allowed: readonly string[]): CallContext {
+  const first = (name: string) => {
+    const value = headers[name];
+    return Array.isArray(value) ? value[0] : value;
+  };
+  const passed: Record<string, string> = {};
+  for (const name of allowed) {
+    const value = first(name.toLowerCase());
+    if (value !== undefined) passed[name.toLowerCase()] = value;
+  }
+  const authorization = first("authorization");
+  return { ...(authorization ? { authorization } : {}), ...(Object.keys(passed).length > 0 ? { headers: passed } : {}) };
+}
+
 /** The SDK validator (used only for elicitation, which these servers never send), built once for all requests. */
 const SHARED_SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
 
@@ -75,8 +90,11 @@ export function createToolRuntime(options: {
   return { identity, upstream, log, auth, credentials, tools, validators, listed };
 }
 
-/** An SDK low-level `Server` advertising tools only, bound to one caller's context. */
-export function createMcpServer(runtime: ToolRuntime, context: CallContext): Server {
+/**
+ * An SDK low-level `Server` advertising tools only. Each call takes the caller's Authorization and allow-listed
+ * headers from its own HTTP request; `fallback` serves transports without one (stdio).
+ */
+export function createMcpServer(runtime: ToolRuntime, fallback: CallContext = {}): Server {
   const { identity } = runtime;
   const server = new Server(
     { name: identity.name, version: identity.version, ...(identity.title ? { title: identity.title } : {}) },
@@ -88,11 +106,13 @@ export function createMcpServer(runtime: ToolRuntime, context: CallContext): Ser
     },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: runtime.listed }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args } = request.params;
     const tool = runtime.tools.get(name);
     const validators = runtime.validators.get(name);
     if (!tool || !validators) throw invalidParams(`Unknown tool: ${name}`);
+    const headers = extra.requestInfo?.headers;
+    const context = headers ? callerFromHeaders(headers, runtime.auth.passthrough.headers) : fallback;
     return executeTool(tool, validators, args ?? {}, context, runtime);
   });
   return server;

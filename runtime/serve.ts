@@ -1,9 +1,11 @@
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { AuthDefinition } from "./credentials.js";
 import { EnvironmentError, readServerEnvironment, type ServerEnvironment, type UpstreamDefaults } from "./env.js";
 import { createRequestHandler, listen, type RunningServer } from "./http-server.js";
 import { type Logger, stderrLogger } from "./logger.js";
-import { createToolRuntime, type ServerIdentity } from "./mcp-server.js";
+import { createMcpServer, createToolRuntime, type ServerIdentity, type ToolRuntime } from "./mcp-server.js";
 import { isLoopbackAddress } from "./origin.js";
+import { SessionHttpHandler } from "./session-http.js";
 import type { ToolDefinition } from "./tool.js";
 
 /** What a generated server entry hands the runtime. */
@@ -20,11 +22,9 @@ export interface ServeOptions {
   fetch?: typeof fetch;
 }
 
-/** Starts the MCP server over Streamable HTTP at `/mcp` with the given settings. */
-export async function startServer(options: ServeOptions): Promise<RunningServer> {
+function runtimeFor(options: ServeOptions, log: Logger): ToolRuntime {
   const { environment: env } = options;
-  const log = options.log ?? stderrLogger;
-  const runtime = createToolRuntime({
+  return createToolRuntime({
     identity: options.identity,
     tools: options.tools,
     log,
@@ -38,12 +38,19 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       ...(options.fetch ? { fetch: options.fetch } : {}),
     },
   });
+}
+
+/** Starts the MCP server over Streamable HTTP at `/mcp` (stateless by default, stateful when configured). */
+export async function startServer(options: ServeOptions): Promise<RunningServer> {
+  const { environment: env } = options;
+  const log = options.log ?? stderrLogger;
+  const runtime = runtimeFor(options, log);
   const allowedHosts = isLoopbackAddress(env.host) ? new Set(env.publicUrl ? [env.publicUrl.hostname.toLowerCase()] : []) : undefined;
-  const handler = createRequestHandler(runtime, {
-    allowedOrigins: env.allowedOrigins,
-    maxRequestBytes: env.maxRequestBytes,
-    ...(allowedHosts ? { allowedHosts } : {}),
-  });
+  const policy = { allowedOrigins: env.allowedOrigins, maxRequestBytes: env.maxRequestBytes, ...(allowedHosts ? { allowedHosts } : {}) };
+  const sessions = env.sessions
+    ? new SessionHttpHandler(() => createMcpServer(runtime), () => ({ server: runtime.identity.name, tools: runtime.tools.size }), policy, env.sessions, log)
+    : undefined;
+  const handler = sessions ? sessions.handle : createRequestHandler(runtime, policy);
   const running = await listen(handler, env.host, env.port, (error) =>
     log.error("request handler failed", { error: error instanceof Error ? error.stack : String(error) }),
   );
@@ -54,23 +61,44 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     server: options.identity.name,
     url: running.url.href,
     tools: runtime.tools.size,
+    sessions: env.sessions ? "stateful" : "stateless",
     upstream: env.apiBaseUrl.origin,
     credentials: runtime.credentials.configured(),
     passthrough: runtime.auth.passthrough,
   });
-  return running;
+  return {
+    ...running,
+    close: async () => {
+      await sessions?.close();
+      await running.close();
+    },
+  };
 }
 
-/** Reads the environment, starts the server and stops it gracefully on SIGTERM/SIGINT; exits 1 on bad settings. */
-export async function runServer(
-  options: Omit<ServeOptions, "environment"> & { upstream?: UpstreamDefaults },
-): Promise<RunningServer | undefined> {
+/** Serves the tools over stdio for clients that launch servers as processes; logs stay on stderr. */
+export async function startStdioServer(options: ServeOptions): Promise<{ close(): Promise<void> }> {
   const log = options.log ?? stderrLogger;
-  let environment: ServerEnvironment;
-  let running: RunningServer;
+  const runtime = runtimeFor(options, log);
+  const authorization = options.environment.upstreamAuthorization;
+  const server = createMcpServer(runtime, authorization ? { authorization } : {});
+  await server.connect(new StdioServerTransport());
+  log.info("MCP server on stdio", { server: options.identity.name, tools: runtime.tools.size, upstream: options.environment.apiBaseUrl.origin });
+  return { close: () => server.close() };
+}
+
+/**
+ * Reads the environment and serves over HTTP (or stdio with `--stdio` or `MCP_TRANSPORT=stdio`); stops gracefully on
+ * SIGTERM/SIGINT; exits 1 on bad settings.
+ */
+export async function runServer(
+  options: Omit<ServeOptions, "environment"> & { upstream?: UpstreamDefaults; argv?: readonly string[] },
+): Promise<{ close(): Promise<void> } | undefined> {
+  const log = options.log ?? stderrLogger;
+  const stdio = (options.argv ?? process.argv).includes("--stdio") || process.env.MCP_TRANSPORT === "stdio";
+  let running: { close(): Promise<void> };
   try {
-    environment = readServerEnvironment(process.env, options.upstream);
-    running = await startServer({ ...options, environment, log });
+    const environment = readServerEnvironment(process.env, options.upstream);
+    running = stdio ? await startStdioServer({ ...options, environment, log }) : await startServer({ ...options, environment, log });
   } catch (error) {
     if (!(error instanceof EnvironmentError)) throw error;
     process.stderr.write(`${options.identity.name}: ${error.message.split("\n").join(`\n${options.identity.name}: `)}\n`);

@@ -1,10 +1,12 @@
 import { realpath } from "node:fs/promises";
 import { Command, CommanderError, InvalidArgumentError } from "commander";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { listen } from "../runtime/http-server.js";
 import { type Logger, stderrLogger } from "../runtime/logger.js";
 import { isLoopbackAddress, normalizeOrigin } from "../runtime/origin.js";
 import { ApiCatalog, ToolFailure } from "./catalog.js";
-import { SearchHttpHandler } from "./http-server.js";
+import { SessionHttpHandler } from "../runtime/session-http.js";
+import { createSearchServer } from "./mcp-server.js";
 import type { SourcePolicy } from "./load-source.js";
 import { DirectoryStore, defaultStorePath } from "./store.js";
 
@@ -25,6 +27,7 @@ export interface SearchOptions {
   sessionIdleSeconds: number;
   maxDocumentBytes: number;
   fetchTimeoutMs: number;
+  stdio: boolean;
 }
 
 const collect =
@@ -71,6 +74,7 @@ export function parseSearchArguments(argv: readonly string[]): SearchOptions {
     .option("--session-idle-seconds <n>", "close sessions idle this long", integer(1), 1800)
     .option("--max-document-bytes <n>", "largest document accepted", integer(1), 50 * 1024 * 1024)
     .option("--fetch-timeout-ms <n>", "time limit for one document download", integer(1), 30_000)
+    .option("--stdio", "serve MCP over stdio instead of HTTP", false)
     .exitOverride();
   program.parse(argv, { from: "user" });
   const options = program.opts<SearchOptions>();
@@ -78,8 +82,8 @@ export function parseSearchArguments(argv: readonly string[]): SearchOptions {
   return options;
 }
 
-/** Starts the search server; resolves with a stop function once it listens. */
-export async function startSearchServer(options: SearchOptions, log: Logger = stderrLogger) {
+/** The shared catalog with stored and `--load`ed documents in it. */
+async function openCatalog(options: SearchOptions, log: Logger) {
   const roots = options.files
     ? await Promise.all((options.filesRoot.length > 0 ? options.filesRoot : [process.cwd()]).map((dir) => realpath(dir)))
     : [];
@@ -99,6 +103,21 @@ export async function startSearchServer(options: SearchOptions, log: Logger = st
       warnings: api.warnings.length,
     });
   }
+  return { catalog, restored, store };
+}
+
+/** Serves the search tools over stdio (`--stdio`), for clients that launch servers as processes. */
+export async function startSearchStdio(options: SearchOptions, log: Logger = stderrLogger) {
+  const { catalog, store } = await openCatalog(options, log);
+  const server = createSearchServer(catalog, log);
+  await server.connect(new StdioServerTransport());
+  log.info("OpenAPI search MCP server on stdio", { apis: catalog.list().length, store: store?.location ?? "memory" });
+  return { catalog, close: () => server.close() };
+}
+
+/** Starts the search server over HTTP; resolves with a stop function once it listens. */
+export async function startSearchServer(options: SearchOptions, log: Logger = stderrLogger) {
+  const { catalog, restored, store } = await openCatalog(options, log);
   const origins = new Set<string>();
   for (const origin of [...options.allowedOrigin, ...(options.publicUrl ? [options.publicUrl] : [])]) {
     const normalized = normalizeOrigin(origin);
@@ -106,8 +125,9 @@ export async function startSearchServer(options: SearchOptions, log: Logger = st
     origins.add(normalized);
   }
   const publicHost = options.publicUrl ? new URL(options.publicUrl).hostname.toLowerCase() : undefined;
-  const handler = new SearchHttpHandler(
-    catalog,
+  const handler = new SessionHttpHandler(
+    () => createSearchServer(catalog, log),
+    () => ({ apis: catalog.list().length }),
     { allowedOrigins: origins, ...(isLoopbackAddress(options.host) ? { allowedHosts: new Set(publicHost ? [publicHost] : []) } : {}) },
     { maxSessions: options.maxSessions, idleMs: options.sessionIdleSeconds * 1000 },
     log,
@@ -146,7 +166,7 @@ export async function runSearch(argv: readonly string[]): Promise<number | undef
     throw error;
   }
   try {
-    const server = await startSearchServer(options);
+    const server = options.stdio ? await startSearchStdio(options) : await startSearchServer(options);
     const stop = (signal: string) => {
       stderrLogger.info("shutting down", { signal });
       void server.close();

@@ -2,10 +2,8 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { guardMcpRequest, type HttpPolicy, sendJson } from "../runtime/http-server.js";
-import type { Logger } from "../runtime/logger.js";
-import type { ApiCatalog } from "./catalog.js";
-import { createSearchServer } from "./mcp-server.js";
+import { guardMcpRequest, type HttpPolicy, sendJson } from "./http-server.js";
+import type { Logger } from "./logger.js";
 
 /** Session limits of the stateful server. */
 export interface SessionLimits {
@@ -21,13 +19,14 @@ interface Session {
   lastSeen: number;
 }
 
-/** Stateful Streamable HTTP at `/mcp`: one SDK session per client, all sharing one catalog. */
-export class SearchHttpHandler {
+/** Stateful Streamable HTTP at `/mcp`: one SDK session per client, idle sessions reaped, their number capped. */
+export class SessionHttpHandler {
   private readonly sessions = new Map<string, Session>();
   private readonly reaper: NodeJS.Timeout;
 
   constructor(
-    private readonly catalog: ApiCatalog,
+    private readonly createServer: () => Server,
+    private readonly health: () => Record<string, unknown>,
     private readonly policy: HttpPolicy,
     private readonly limits: SessionLimits,
     private readonly log: Logger,
@@ -45,7 +44,7 @@ export class SearchHttpHandler {
   readonly handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const path = (req.url ?? "/").split("?")[0];
     if (path === "/health" && (req.method === "GET" || req.method === "HEAD")) {
-      return sendJson(res, 200, { status: "ok", apis: this.catalog.list().length, sessions: this.sessions.size });
+      return sendJson(res, 200, { status: "ok", ...this.health(), sessions: this.sessions.size });
     }
     if (path !== "/mcp") return sendJson(res, 404, { error: "not found" });
     if (!guardMcpRequest(req, res, this.policy, this.log)) return;
@@ -77,7 +76,7 @@ export class SearchHttpHandler {
   }
 
   private async openSession(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const server = createSearchServer(this.catalog, this.log);
+    const server = this.createServer();
     let opened: string | undefined;
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
