@@ -55,6 +55,7 @@ export async function run(argv: readonly string[]): Promise<number> {
     const cache = await RenderCache.open(options.out);
     const { generateFromFile } = await import("./generate.js");
     const result = await generateFromFile(options.spec, config, cache);
+    const size = `tools/list ${Math.round(result.toolsList.bytes / 1024)} KiB, about ${result.toolsList.tokens} tokens`;
     await cache.save();
     for (const warning of result.warnings) process.stderr.write(`warning: ${warning}\n`);
     if (options.check) {
@@ -62,7 +63,7 @@ export async function run(argv: readonly string[]): Promise<number> {
       const stale = [...report.changed.map((p) => `changed: ${p}`), ...report.stale.map((p) => `stale: ${p}`)];
       if (stale.length === 0) {
         await manifest?.record(result.files);
-        process.stdout.write(`${options.out} is up to date (${result.tools.length} tools)\n`);
+        process.stdout.write(`${options.out} is up to date (${result.tools.length} tools; ${size})\n`);
         return 0;
       }
       process.stderr.write(`${options.out} is out of date; run the generator without --check:\n${stale.map((l) => `  ${l}`).join("\n")}\n`);
@@ -71,7 +72,7 @@ export async function run(argv: readonly string[]): Promise<number> {
     const report = await writeOutput(options.out, result.files);
     await manifest?.record(result.files);
     process.stdout.write(
-      `wrote ${result.tools.length} tools to ${options.out} (${report.changed.length} files changed, ${report.stale.length} removed)\n`,
+      `wrote ${result.tools.length} tools to ${options.out} (${report.changed.length} files changed, ${report.stale.length} removed; ${size})\n`,
     );
     return 0;
   } catch (error) {

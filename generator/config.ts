@@ -63,6 +63,8 @@ export interface GeneratorConfig {
   select?: SelectConfig;
   /** Default upstream base URL instead of the document's first server. */
   baseUrl?: string;
+  /** Limits on the size of the tools/list answer. */
+  budget?: { maxBytes?: number; maxTokens?: number };
   /** Upstream authentication: what the caller may pass through. */
   auth?: { passthrough?: { /** @default true */ authorization?: boolean; headers?: string[] } };
   /** Path-parameter prefixes by parameter name, for every operation. */

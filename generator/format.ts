@@ -18,6 +18,11 @@ const PRETTIER_OPTIONS = {
 /** The settings that decide formatted output: part of every render-cache key. */
 export const FORMAT_FINGERPRINT = `prettier ${version} ${JSON.stringify(PRETTIER_OPTIONS)}`;
 
+/** Formats a generated Markdown or YAML file with prettier. */
+export async function formatDocument(text: string, parser: "markdown" | "yaml"): Promise<string> {
+  return format(text, { parser, printWidth: 100, proseWrap: "preserve", endOfLine: "lf" });
+}
+
 /** Formats generated TypeScript with prettier. */
 export async function formatTypeScript(text: string): Promise<string> {
   return format(text, PRETTIER_OPTIONS);

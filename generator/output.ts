@@ -1,6 +1,6 @@
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
-import { GENERATED_HEADER } from "../templates/header.js";
+import { isGeneratedText } from "../templates/header.js";
 import { codePointCompare } from "./json-schema.js";
 
 /** What `--check` found, or what a write changed. */
@@ -42,10 +42,10 @@ export async function generatedFilesIn(outDir: string): Promise<string[]> {
     if (!entry.isFile()) continue;
     const full = join(entry.parentPath, entry.name);
     const head = await readFile(full, "utf8").then(
-      (text) => text.slice(0, GENERATED_HEADER.length),
+      (text) => text.slice(0, 400),
       () => "",
     );
-    if (head === GENERATED_HEADER) found.push(relative(outDir, full).split(sep).join("/"));
+    if (isGeneratedText(head)) found.push(relative(outDir, full).split(sep).join("/"));
   }
   return found;
 }

@@ -3,9 +3,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { GENERATED_HEADER } from "../templates/header.js";
-
-const HEADER = Buffer.from(GENERATED_HEADER);
+import { isGeneratedText } from "../templates/header.js";
 
 /** The folders whose code decides the output (the generator's own fingerprint). */
 const CODE_FOLDERS = ["generator", "templates", "openapi"].map((folder) => fileURLToPath(new URL(`../${folder}/`, import.meta.url)));
@@ -56,7 +54,7 @@ export class RunManifest {
       if (!entry.isFile()) continue;
       const full = join(entry.parentPath, entry.name);
       const bytes = readFileSync(full);
-      if (!bytes.subarray(0, HEADER.length).equals(HEADER)) continue;
+      if (!isGeneratedText(bytes.subarray(0, 400).toString("utf8"))) continue;
       generated++;
       if (manifest.files[relative(outDir, full).split(sep).join("/")] !== sha256(bytes)) return false;
     }

@@ -9,7 +9,7 @@ export { createMcpServer, createToolRuntime, type ServerIdentity, type ToolRunti
 export { checkHost, checkOrigin, isLoopbackAddress, normalizeOrigin } from "./origin.js";
 export { wrapStructuredContent } from "./result.js";
 export { runServer, type ServeOptions, startServer, startStdioServer } from "./serve.js";
-export { type SessionLimits, SessionHttpHandler } from "./session-http.js";
+export { SessionHttpHandler, type SessionLimits } from "./session-http.js";
 export {
   type BodyBinding,
   defineTool,

@@ -48,7 +48,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const allowedHosts = isLoopbackAddress(env.host) ? new Set(env.publicUrl ? [env.publicUrl.hostname.toLowerCase()] : []) : undefined;
   const policy = { allowedOrigins: env.allowedOrigins, maxRequestBytes: env.maxRequestBytes, ...(allowedHosts ? { allowedHosts } : {}) };
   const sessions = env.sessions
-    ? new SessionHttpHandler(() => createMcpServer(runtime), () => ({ server: runtime.identity.name, tools: runtime.tools.size }), policy, env.sessions, log)
+    ? new SessionHttpHandler(
+        () => createMcpServer(runtime),
+        () => ({ server: runtime.identity.name, tools: runtime.tools.size }),
+        policy,
+        env.sessions,
+        log,
+      )
     : undefined;
   const handler = sessions ? sessions.handle : createRequestHandler(runtime, policy);
   const running = await listen(handler, env.host, env.port, (error) =>
@@ -82,7 +88,11 @@ export async function startStdioServer(options: ServeOptions): Promise<{ close()
   const authorization = options.environment.upstreamAuthorization;
   const server = createMcpServer(runtime, authorization ? { authorization } : {});
   await server.connect(new StdioServerTransport());
-  log.info("MCP server on stdio", { server: options.identity.name, tools: runtime.tools.size, upstream: options.environment.apiBaseUrl.origin });
+  log.info("MCP server on stdio", {
+    server: options.identity.name,
+    tools: runtime.tools.size,
+    upstream: options.environment.apiBaseUrl.origin,
+  });
   return { close: () => server.close() };
 }
 

@@ -1,13 +1,13 @@
 import { realpath } from "node:fs/promises";
-import { Command, CommanderError, InvalidArgumentError } from "commander";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { Command, CommanderError, InvalidArgumentError } from "commander";
 import { listen } from "../runtime/http-server.js";
 import { type Logger, stderrLogger } from "../runtime/logger.js";
 import { isLoopbackAddress, normalizeOrigin } from "../runtime/origin.js";
-import { ApiCatalog, ToolFailure } from "./catalog.js";
 import { SessionHttpHandler } from "../runtime/session-http.js";
-import { createSearchServer } from "./mcp-server.js";
+import { ApiCatalog, ToolFailure } from "./catalog.js";
 import type { SourcePolicy } from "./load-source.js";
+import { createSearchServer } from "./mcp-server.js";
 import { DirectoryStore, defaultStorePath } from "./store.js";
 
 /** Parsed options of `oapi-mcp-gen search`. */

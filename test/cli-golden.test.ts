@@ -68,7 +68,7 @@ describe("oapi-mcp-gen CLI", () => {
     const text = await readFile(target, "utf8");
     await writeFile(target, `${text}// edited\n`);
     expect(runCli([SPEC, "--config", CONFIG, "--out", out, "--check"]).status).toBe(1);
-    expect(runCli([SPEC, "--config", CONFIG, "--out", out]).stdout).toMatch(/\(1 files changed, 0 removed\)/);
+    expect(runCli([SPEC, "--config", CONFIG, "--out", out]).stdout).toMatch(/\(1 files changed, 0 removed;/);
     expect(await readFile(target, "utf8")).toBe(text);
   });
 

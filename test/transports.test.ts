@@ -13,7 +13,15 @@ const MEMO = { name: "memos/a1", state: "NORMAL", content: "hi", visibility: "PR
 /** An SDK client that launches a process and speaks MCP over its stdin and stdout. */
 async function stdioClient(args: string[], env: Record<string, string>): Promise<Client> {
   const client = new Client({ name: "stdio-test", version: "1" });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args, env: { PATH: process.env.PATH ?? "", ...env }, stderr: "ignore", cwd: ROOT }));
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args,
+      env: { PATH: process.env.PATH ?? "", ...env },
+      stderr: "ignore",
+      cwd: ROOT,
+    }),
+  );
   return client;
 }
 
@@ -27,7 +35,10 @@ describe("transports and session modes", () => {
   });
 
   it("runs the generated server over stdio with the upstream Authorization from the environment", async () => {
-    const client = await stdioClient(["dist/generated/server.js", "--stdio"], { API_BASE_URL: upstream.url.href, UPSTREAM_AUTHORIZATION: "Bearer from-env" });
+    const client = await stdioClient(["dist/generated/server.js", "--stdio"], {
+      API_BASE_URL: upstream.url.href,
+      UPSTREAM_AUTHORIZATION: "Bearer from-env",
+    });
     try {
       expect((await client.listTools()).tools).toHaveLength(17);
       const result = await client.callTool({ name: "memo_get_memo", arguments: { memo: "memos/a1" } });
@@ -69,7 +80,11 @@ describe("transports and session modes", () => {
     const alice = await connectClient(server.url, { Authorization: "Bearer alice" });
     const bob = await connectClient(server.url, { Authorization: "Bearer bob" });
     try {
-      for (const [client, token] of [[alice, "alice"], [bob, "bob"], [alice, "alice"]] as const) {
+      for (const [client, token] of [
+        [alice, "alice"],
+        [bob, "bob"],
+        [alice, "alice"],
+      ] as const) {
         await client.callTool({ name: "memo_get_memo", arguments: { memo: "a1" } });
         expect(upstream.requests.at(-1)?.headers.authorization).toBe(`Bearer ${token}`);
       }
