@@ -64,3 +64,32 @@ describe("MCP Inspector CLI against the generated Memos server", () => {
     expect(seen.at(-1)?.query.get("pageSize")).toBe("3");
   });
 });
+
+describe("MCP Inspector CLI against the search server", () => {
+  it("lists the tools and calls one with an Authorization header", async () => {
+    const { startSearch, MUSEUM } = await import("./helpers/search-server.js");
+    const server = await startSearch(["--memory", "--load", `museum=${MUSEUM}`]);
+    try {
+      const listed = await inspector([server.url.href, "--transport", "http", "--method", "tools/list"]);
+      expect(listed.code, listed.stderr).toBe(0);
+      expect(((listed.json?.tools ?? []) as { name: string }[]).map((tool) => tool.name)).toContain("search_endpoints");
+      const args = [
+        "--transport",
+        "http",
+        "--method",
+        "tools/call",
+        "--tool-name",
+        "search_endpoints",
+        "--tool-arg",
+        "name=museum",
+        "--tool-arg",
+        "keyword=tickets",
+      ];
+      const called = await inspector([server.url.href, ...args, "--header", "Authorization: Bearer inspector-token"]);
+      expect(called.code, called.stderr).toBe(0);
+      expect((called.json?.structuredContent as { total: number }).total).toBeGreaterThan(0);
+    } finally {
+      await server.close();
+    }
+  });
+});

