@@ -1,5 +1,6 @@
 import { derefObject, refName, refOf, resolvePointer } from "../openapi/refs.js";
 import { isJsonObject, type JsonObject, type JsonValue, type OpenApiDocument } from "../openapi/types.js";
+import { setOwn } from "../runtime/own-property.js";
 import { UserError } from "./errors.js";
 
 /** Which side of the HTTP exchange a schema describes: `readOnly` leaves requests, `writeOnly` leaves responses. */
@@ -168,12 +169,20 @@ export class SchemaConverter {
       const converted: JsonObject = {};
       const dropped = new Set<string>();
       for (const [name, child] of Object.entries(properties)) {
+        if (name === "__proto__") {
+          // MCP clients (the SDK's zod schemas among them) reject any schema object with this key.
+          this.warnings.push(
+            `${this.where}: dropped the property "__proto__" at ${at || "root"} (MCP clients reject schemas that contain it)`,
+          );
+          dropped.add(name);
+          continue;
+        }
         const resolved = derefObject(this.document, child);
         if (this.isHiddenHere(resolved)) {
           dropped.add(name);
           continue;
         }
-        converted[name] = this.convert(child, depth + 1, `${at}.${name}`);
+        setOwn(converted, name, this.convert(child, depth + 1, `${at}.${name}`));
       }
       out.properties = converted;
       if (Array.isArray(node.required)) {
@@ -228,7 +237,8 @@ export class SchemaConverter {
 
   /** A `$defs` key that needs no escaping in a JSON pointer or URI fragment. */
   private newKey(ref: string): string {
-    const base = refName(ref).replace(/[^A-Za-z0-9._-]/g, "_") || "Schema";
+    const cleaned = refName(ref).replace(/[^A-Za-z0-9._-]/g, "_");
+    const base = cleaned === "" || cleaned === "__proto__" ? "Schema" : cleaned;
     let key = base;
     for (let n = 2; this.defs.has(key); n++) key = `${base}_${n}`;
     return key;

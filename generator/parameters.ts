@@ -34,7 +34,8 @@ export function bindParameters(
   globalPrefixes: Record<string, string | string[]>,
   where: string,
 ): ParameterBinding[] {
-  const taken = new Set<string>(["body"]);
+  // `__proto__` or `constructor` as an argument would make the SDK client (zod) reject the whole tool list.
+  const taken = new Set<string>(["body", "__proto__", "constructor"]);
   const prefixes = { ...globalPrefixes, ...override.pathPrefixes };
   const pathNames = new Set(entry.parameters.filter((p) => p.in === "path").map((p) => p.name));
   for (const name of Object.keys(override.pathPrefixes ?? {})) {

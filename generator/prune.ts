@@ -1,6 +1,7 @@
 import type { OperationEntry } from "../openapi/operations.js";
 import { collectRefs, resolvePointer } from "../openapi/refs.js";
 import { isJsonObject, type JsonObject, type JsonValue, type OpenApiDocument } from "../openapi/types.js";
+import { setOwn } from "../runtime/own-property.js";
 
 /** A copy of the document holding only the selected operations and the components they reach. */
 export function pruneDocument(document: OpenApiDocument, entries: readonly OperationEntry[]): OpenApiDocument {
@@ -11,7 +12,7 @@ export function pruneDocument(document: OpenApiDocument, entries: readonly Opera
   for (const entry of entries) {
     const sourceItem = sourcePaths[entry.path];
     const item = (isJsonObject(paths[entry.path]) ? paths[entry.path] : {}) as JsonObject;
-    paths[entry.path] = item;
+    setOwn(paths, entry.path, item);
     if (isJsonObject(sourceItem) && sourceItem.parameters !== undefined) item.parameters = sourceItem.parameters;
     item[entry.method] = entry.operation;
     pending.push(item);

@@ -1,6 +1,7 @@
 import type { OperationEntry } from "../openapi/operations.js";
 import { derefObject } from "../openapi/refs.js";
 import { isJsonObject, type JsonObject, type JsonValue, type OpenApiDocument } from "../openapi/types.js";
+import { setOwn } from "../runtime/own-property.js";
 import type { OperationOverride } from "./config.js";
 import { UserError } from "./errors.js";
 import type { SchemaConverter } from "./json-schema.js";
@@ -94,7 +95,7 @@ function markFiles(document: OpenApiDocument, schema: JsonObject, raw: JsonValue
     else if (resolved.type === "array" && items && isBinary(items)) replacement = { type: "array", items: structuredClone(FILE_SCHEMA) };
     else continue;
     if (typeof resolved.description === "string") replacement.description = resolved.description;
-    schema.properties[name] = replacement;
+    setOwn(schema.properties, name, replacement);
     files.push(name);
   }
   if (files.length > 0) binding.files = files;
@@ -114,7 +115,7 @@ function encodingOf(encoding: JsonObject): Record<string, { style?: string; expl
     if (typeof value.style === "string") entry.style = value.style;
     if (typeof value.explode === "boolean") entry.explode = value.explode;
     if (typeof value.contentType === "string") entry.contentType = value.contentType;
-    if (Object.keys(entry).length > 0) out[name] = entry;
+    if (Object.keys(entry).length > 0) setOwn(out, name, entry);
   }
   return out;
 }

@@ -53,7 +53,9 @@ export function outputOf(document: OpenApiDocument, entry: OperationEntry, where
     return { schema: structuredClone(BINARY), binding: { ...base, kind: "binary", wrapped: false } as ResponseBinding, warnings: [] };
   const rawSchema = (media as JsonObject).schema;
   const root = converter.convertRoot(rawSchema);
-  const isObject = isObjectSchema(document, rawSchema);
+  // The SDK client's zod records refuse an object with an own `constructor` key, so such a payload travels wrapped.
+  const hasConstructor = isJsonObject(root.properties) && Object.hasOwn(root.properties, "constructor");
+  const isObject = isObjectSchema(document, rawSchema) && !hasConstructor;
   // Every value an object-like root admits is an object, so saying so at the root changes nothing and satisfies clients.
   const schema: JsonObject = isObject
     ? { ...root, type: "object" }

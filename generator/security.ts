@@ -1,6 +1,7 @@
 import type { OperationEntry } from "../openapi/operations.js";
 import { isJsonObject, type JsonObject, type OpenApiDocument } from "../openapi/types.js";
 import { words } from "../openapi/words.js";
+import { setOwn } from "../runtime/own-property.js";
 
 /** One security scheme as the runtime applies it, with the environment variables that hold its credentials. */
 export interface SchemeModel {
@@ -55,7 +56,7 @@ export function securitySchemes(document: OpenApiDocument): Record<string, Schem
     } else {
       model.env = { token: `${stem}_TOKEN` };
     }
-    out[name] = model;
+    setOwn(out, name, model);
   }
   return out;
 }

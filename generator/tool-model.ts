@@ -1,6 +1,7 @@
 import type { OperationEntry } from "../openapi/operations.js";
 import type { HttpMethod, JsonObject, OpenApiDocument, ParameterObject } from "../openapi/types.js";
 import { words } from "../openapi/words.js";
+import { setOwn } from "../runtime/own-property.js";
 import type { AnnotationOverride, OperationOverride } from "./config.js";
 import { SchemaConverter } from "./json-schema.js";
 import { bindParameters, type ParameterBinding, parameterSchema } from "./parameters.js";
@@ -53,7 +54,7 @@ export function operationToTool(
   const parameters = bindParameters(entry, override, globalPrefixes, where);
   for (const binding of parameters) {
     const parameter = entry.parameters.find((p) => p.name === binding.name && p.in === binding.in) as ParameterObject;
-    properties[binding.argument] = parameterSchema(input, parameter, binding);
+    setOwn(properties, binding.argument, parameterSchema(input, parameter, binding));
     if (binding.required) required.push(binding.argument);
   }
   const body = bodyProperty(document, entry, override, input, where);

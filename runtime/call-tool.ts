@@ -112,7 +112,7 @@ function shapeResponse(
       }
     }
     if (tool.http.response === "empty" && isEmptyObject(value)) value = undefined;
-    structured = wrapStructuredContent(value);
+    structured = tool.http.wrapResult ? { result: value } : wrapStructuredContent(value);
   }
   if (!validators.output(structured)) {
     const reason = describeErrors(validators.output.errors);

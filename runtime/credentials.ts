@@ -1,4 +1,5 @@
 import { EnvironmentError } from "./env.js";
+import { setOwn } from "./own-property.js";
 
 /** A security scheme of the generated server and the environment variables that hold its credentials. */
 export interface SecuritySchemeDefinition {
@@ -8,6 +9,7 @@ export interface SecuritySchemeDefinition {
   readonly scheme?: string;
   readonly tokenUrl?: string;
   readonly env: Readonly<Record<string, string>>;
+  readonly description?: string;
 }
 
 /** Security schemes plus what the caller may pass through. */
@@ -86,7 +88,7 @@ export class CredentialStore {
       applied.headers.authorization = caller.authorization;
     }
     for (const [header, value] of Object.entries(caller.headers ?? {}))
-      if (applied.headers[header] === undefined) applied.headers[header] = value;
+      if (!Object.hasOwn(applied.headers, header)) setOwn(applied.headers, header, value);
     return applied;
   }
 
@@ -124,7 +126,7 @@ export class CredentialStore {
       const key = scheme.name ?? "X-API-Key";
       if (scheme.in === "query") applied.query.push([key, values.apiKey as string]);
       else if (scheme.in === "cookie") appendCookie(applied, `${encodeURIComponent(key)}=${encodeURIComponent(values.apiKey as string)}`);
-      else applied.headers[key.toLowerCase()] = values.apiKey as string;
+      else setOwn(applied.headers, key.toLowerCase(), values.apiKey as string);
     } else if (scheme.type === "http" && scheme.scheme === "basic") {
       applied.headers.authorization = `Basic ${Buffer.from(`${values.username}:${values.password}`).toString("base64")}`;
     } else if (scheme.type === "oauth2" && values.token === undefined) {

@@ -4,6 +4,7 @@ import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv
 import { type CallContext, executeTool, type UpstreamSettings } from "./call-tool.js";
 import { type AuthDefinition, CredentialStore } from "./credentials.js";
 import type { Logger } from "./logger.js";
+import { setOwn } from "./own-property.js";
 import { invalidParams } from "./protocol-error.js";
 import type { ToolDefinition } from "./tool.js";
 import { ValidatorCache } from "./validation.js";
@@ -39,7 +40,7 @@ export function callerFromHeaders(headers: Record<string, string | string[] | un
   const passed: Record<string, string> = {};
   for (const name of allowed) {
     const value = first(name.toLowerCase());
-    if (value !== undefined) passed[name.toLowerCase()] = value;
+    if (value !== undefined) setOwn(passed, name.toLowerCase(), value);
   }
   const authorization = first("authorization");
   return { ...(authorization ? { authorization } : {}), ...(Object.keys(passed).length > 0 ? { headers: passed } : {}) };

@@ -45,6 +45,8 @@ export interface HttpBinding {
    * (an empty body or `{}` becomes `{ ok: true }`).
    */
   readonly response: "json" | "text" | "binary" | "empty";
+  /** Always return the payload as `{ result }` (its own top level could not be listed as an object). */
+  readonly wrapResult?: boolean;
 }
 
 /** MCP tool annotations. @see https://modelcontextprotocol.io/specification/2025-11-25/server/tools#tool-annotations */

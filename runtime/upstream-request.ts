@@ -1,4 +1,5 @@
 import { readFileArgument } from "./file-argument.js";
+import { setOwn } from "./own-property.js";
 import type { BodyBinding, HttpBinding, ParameterBinding } from "./tool.js";
 
 /** The request a tool call sends upstream, before credentials are added. */
@@ -44,7 +45,7 @@ export async function buildUpstreamRequest(
     const value = args[parameter.argument];
     if (value === undefined || value === null) continue;
     if (parameter.in === "query") appendSerialized(query, parameter.name, value, parameter.style ?? "form", parameter.explode ?? true);
-    else if (parameter.in === "header") headers[parameter.name.toLowerCase()] = headerValue(parameter, value);
+    else if (parameter.in === "header") setOwn(headers, parameter.name.toLowerCase(), headerValue(parameter, value));
     else if (parameter.in === "cookie") cookies.push(`${encodeURIComponent(parameter.name)}=${encodeURIComponent(scalarText(value))}`);
   }
   const search = query.toString();

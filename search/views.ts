@@ -1,6 +1,7 @@
 import { mergeParameters } from "../openapi/operations.js";
 import { collectRefs, derefObject, refName, resolvePointer } from "../openapi/refs.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "../openapi/types.js";
+import { setOwn } from "../runtime/own-property.js";
 import type { LoadedApi, OperationRecord } from "./loaded-api.js";
 
 const SCHEMA_REF = "#/components/schemas/";
@@ -20,7 +21,7 @@ export function operationView(api: LoadedApi, record: OperationRecord, options: 
   const requestBody = derefObject(document, operation.requestBody);
   const responses: JsonObject = {};
   for (const [status, response] of Object.entries(isJsonObject(operation.responses) ? operation.responses : {})) {
-    responses[status] = derefObject(document, response) ?? response;
+    setOwn(responses, status, derefObject(document, response) ?? response);
   }
   const view: JsonObject = {
     summary: record.summary ?? "",

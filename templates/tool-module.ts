@@ -2,6 +2,7 @@ import type { SourceFileStructure } from "ts-morph";
 import type { SharedSchemas } from "../generator/shared-schemas.js";
 import type { ToolModel } from "../generator/tool-model.js";
 import type { JsonObject } from "../openapi/types.js";
+import { setOwn } from "../runtime/own-property.js";
 import { GENERATED_HEADER, RUNTIME_MODULE } from "./header.js";
 import { camelIdentifier, commentText, Identifier, jsonLiteral, pascalIdentifier, stringLiteral } from "./literal.js";
 import { CONST, Kind } from "./structure-kinds.js";
@@ -86,6 +87,7 @@ export function toolDefinition(tool: ToolModel): { inputSchema: JsonObject; outp
       parameters: tool.parameters,
       ...(tool.body ? { body: bodyBinding(tool.body) } : {}),
       response: tool.response.kind,
+      ...(tool.response.kind === "json" && tool.response.wrapped ? { wrapResult: true } : {}),
     },
     ...(tool.security ? { security: tool.security } : {}),
   };
@@ -99,7 +101,7 @@ function withSharedDefs(schema: JsonObject, shared: SharedSchemas, used: Set<str
   for (const [key, def] of Object.entries(defs)) {
     const name = shared.nameByContent.get(JSON.stringify(def));
     if (name) used.add(name);
-    replaced[key] = name ? new Identifier(name) : def;
+    setOwn(replaced, key, name ? new Identifier(name) : def);
   }
   return { ...schema, $defs: replaced as JsonObject };
 }
