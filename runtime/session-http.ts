@@ -80,7 +80,9 @@ export class SessionHttpHandler {
     let opened: string | undefined;
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      enableJsonResponse: true,
+      // SSE responses: in JSON-response mode the SDK's stateful transport keeps one entry per request for the
+      // session's lifetime (it grew by 3,000 entries over 3,000 calls); the SSE path releases them.
+      enableJsonResponse: false,
       onsessioninitialized: (id) => {
         opened = id;
         this.sessions.set(id, { transport, server, lastSeen: Date.now() });
