@@ -151,6 +151,11 @@ export class SchemaConverter {
     for (const [key, value] of Object.entries(node)) {
       if (PORTABLE_KEYWORDS.has(key)) out[key] = value;
     }
+    if (out.pattern !== undefined && typeof out.pattern !== "string") {
+      this.warnings.push(`${this.where}: dropped a pattern that is not a string at ${at || "root"}`);
+      delete out.pattern;
+    }
+    if (Array.isArray(out.enum)) out.enum = uniqueValues(out.enum);
     if (typeof out.pattern === "string" && !isValidPattern(out.pattern)) {
       this.warnings.push(
         `${this.where}: dropped pattern ${JSON.stringify(out.pattern)} at ${at || "root"} (not a valid ECMAScript regular expression)`,
@@ -272,6 +277,17 @@ function makeNullable(schema: JsonObject): JsonObject {
   if (typeof schema.type === "string") return { ...schema, type: [schema.type, "null"] };
   if (Array.isArray(schema.type)) return schema.type.includes("null") ? schema : { ...schema, type: [...schema.type, "null"] };
   return { anyOf: [schema, { type: "null" }] };
+}
+
+/** Enum values without repeats (both JSON Schema drafts require unique items). */
+function uniqueValues(values: JsonValue[]): JsonValue[] {
+  const seen = new Set<string>();
+  return values.filter((value) => {
+    const key = JSON.stringify(value);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 function isValidPattern(pattern: string): boolean {

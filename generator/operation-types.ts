@@ -1,13 +1,63 @@
-import type { OpenApiDocument } from "../openapi/types.js";
+import { collectRefs } from "../openapi/refs.js";
+import { isJsonObject, type JsonObject, type OpenApiDocument } from "../openapi/types.js";
+import { UserError } from "./errors.js";
 
 /** TypeScript declarations (`paths`, `components`, `operations`) for a document, from openapi-typescript. */
 export async function operationTypes(document: OpenApiDocument): Promise<string> {
+  const copy = withoutExamples(structuredClone(document));
+  const external = new Set<string>();
+  collectRefs(copy, (ref) => {
+    if (!ref.startsWith("#")) external.add(ref);
+  });
+  if (external.size > 0) {
+    const first = [...external].slice(0, 3).join(", ");
+    throw new UserError(
+      `external $ref ${first} cannot be followed; bundle the document into one file first (for example with \`redocly bundle\`)`,
+    );
+  }
   // Loaded on demand: it takes half a second, and a run whose types come from the render cache never needs it.
   const { default: openapiTS, astToString } = await import("openapi-typescript");
-  const ast = await openapiTS(structuredClone(document) as unknown as Parameters<typeof openapiTS>[0], {
-    silent: true,
-    alphabetize: false,
-    exportType: true,
-  });
-  return astToString(ast);
+  try {
+    const ast = await openapiTS(copy as unknown as Parameters<typeof openapiTS>[0], { silent: true, alphabetize: false, exportType: true });
+    return astToString(ast);
+  } catch (error) {
+    // openapi-typescript rejects some documents (references it cannot resolve); that is the document's problem.
+    const message = (error instanceof Error ? error.message : String(error)).split("\n")[0] ?? "";
+    throw new UserError(`openapi-typescript cannot type the selected operations: ${message.slice(0, 300)}`);
+  }
+}
+
+/** Drops the examples of media types, parameters and headers (types never use them, and they may point elsewhere). */
+function withoutExamples(document: OpenApiDocument): OpenApiDocument {
+  const strip = (holder: unknown) => {
+    if (!isJsonObject(holder)) return;
+    delete holder.example;
+    delete holder.examples;
+  };
+  const media = (content: unknown) => {
+    if (isJsonObject(content)) for (const value of Object.values(content)) strip(value);
+  };
+  const response = (value: unknown) => {
+    if (!isJsonObject(value)) return;
+    media(value.content);
+    if (isJsonObject(value.headers)) for (const header of Object.values(value.headers)) strip(header);
+  };
+  for (const item of Object.values(isJsonObject(document.paths) ? document.paths : {})) {
+    if (!isJsonObject(item)) continue;
+    for (const [key, operation] of Object.entries(item)) {
+      if (key === "parameters" && Array.isArray(operation)) operation.forEach(strip);
+      if (!isJsonObject(operation)) continue;
+      if (Array.isArray(operation.parameters)) operation.parameters.forEach(strip);
+      if (isJsonObject(operation.requestBody)) media(operation.requestBody.content);
+      if (isJsonObject(operation.responses)) for (const value of Object.values(operation.responses)) response(value);
+    }
+  }
+  const components: JsonObject = isJsonObject(document.components) ? document.components : {};
+  delete components.examples;
+  for (const value of Object.values(isJsonObject(components.parameters) ? components.parameters : {})) strip(value);
+  for (const value of Object.values(isJsonObject(components.headers) ? components.headers : {})) strip(value);
+  for (const value of Object.values(isJsonObject(components.requestBodies) ? components.requestBodies : {}))
+    if (isJsonObject(value)) media(value.content);
+  for (const value of Object.values(isJsonObject(components.responses) ? components.responses : {})) response(value);
+  return document;
 }

@@ -64,13 +64,26 @@ export function bindParameters(
     if (parameter.in === "query" && parameter.explode === false) binding.explode = false;
     bindings.push(binding);
   }
-  const missing = [...pathNames].filter((name) => !entry.path.includes(`{${name}}`));
+  return bindings;
+}
+
+/**
+ * The operation's parameters with every `{placeholder}` of its path declared: a placeholder the document forgot
+ * becomes a required string parameter (with a warning), so the path can always be filled in.
+ */
+export function completePathParameters(entry: OperationEntry, where: string): { parameters: ParameterObject[]; warnings: string[] } {
+  const parameters = [...entry.parameters];
+  const warnings: string[] = [];
   for (const placeholder of entry.path.match(/\{[^{}]+\}/g) ?? []) {
     const name = placeholder.slice(1, -1);
-    if (!pathNames.has(name)) throw new UserError(`${where}: path placeholder ${placeholder} has no path parameter`);
+    if (parameters.some((p) => p.in === "path" && p.name === name)) continue;
+    parameters.push({ name, in: "path", required: true, schema: { type: "string" } });
+    warnings.push(`${where}: path placeholder ${placeholder} has no parameter in the document; it is taken as a required string`);
   }
-  if (missing.length > 0) throw new UserError(`${where}: path parameter(s) ${missing.join(", ")} do not appear in ${entry.path}`);
-  return bindings;
+  const unused = parameters.filter((p) => p.in === "path" && !entry.path.includes(`{${p.name}}`));
+  if (unused.length > 0)
+    throw new UserError(`${where}: path parameter(s) ${unused.map((p) => p.name).join(", ")} do not appear in ${entry.path}`);
+  return { parameters, warnings };
 }
 
 /** The input-schema property of a parameter: its schema with the parameter's description and notes. */

@@ -21,6 +21,13 @@ export function pruneDocument(document: OpenApiDocument, entries: readonly Opera
     collectRefs(pending.pop() as JsonValue, (ref) => {
       if (reached.has(ref) || !ref.startsWith("#/components/")) return;
       reached.add(ref);
+      // A reference into a component (`#/components/schemas/A/properties/b`) keeps the whole component.
+      const component = ref.split("/").slice(0, 4).join("/");
+      if (!reached.has(component)) {
+        reached.add(component);
+        const whole = resolvePointer(document, component);
+        if (whole !== undefined) pending.push(whole);
+      }
       const target = resolvePointer(document, ref);
       if (target !== undefined) pending.push(target);
     });

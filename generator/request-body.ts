@@ -42,7 +42,7 @@ export function bodyProperty(
   override: OperationOverride,
   converter: SchemaConverter,
   where: string,
-): { schema: JsonObject; binding: BodyBinding } | undefined {
+): { schema: JsonObject; binding: BodyBinding; warnings?: string[] } | undefined {
   const requestBody = derefObject(document, entry.operation.requestBody);
   if (!requestBody) {
     if (override.body) throw new UserError(`overrides.${where}.body: the operation has no request body`);
@@ -50,7 +50,14 @@ export function bodyProperty(
   }
   const content = isJsonObject(requestBody.content) ? requestBody.content : undefined;
   const chosen = preferredMediaType(content);
-  if (!chosen || !content) throw new UserError(`${where}: the request body declares no media type`);
+  if (!chosen || !content) {
+    if (override.body) throw new UserError(`overrides.${where}.body: the request body declares no media type`);
+    return {
+      schema: { type: "object", description: "The document declares this body without a media type; it is sent as JSON." },
+      binding: { mediaType: "application/json", kind: "json", required: requestBody.required === true },
+      warnings: [`${where}: the request body declares no media type; it is sent as JSON`],
+    };
+  }
   const media = content[chosen.mediaType];
   const rawSchema = isJsonObject(media) ? media.schema : undefined;
   const binding: BodyBinding = { mediaType: chosen.mediaType, kind: chosen.kind, required: requestBody.required === true };

@@ -4,7 +4,7 @@ import { words } from "../openapi/words.js";
 import { setOwn } from "../runtime/own-property.js";
 import type { AnnotationOverride, OperationOverride } from "./config.js";
 import { SchemaConverter } from "./json-schema.js";
-import { bindParameters, type ParameterBinding, parameterSchema } from "./parameters.js";
+import { bindParameters, completePathParameters, type ParameterBinding, parameterSchema } from "./parameters.js";
 import { type BodyBinding, bodyProperty } from "./request-body.js";
 import { outputOf, type ResponseBinding } from "./response-output.js";
 import { operationSecurity, type SecurityRequirement } from "./security.js";
@@ -51,6 +51,8 @@ export function operationToTool(
   const input = new SchemaConverter(document, "request", where);
   const properties: JsonObject = {};
   const required: string[] = [];
+  const completed = completePathParameters(entry, where);
+  entry = { ...entry, parameters: completed.parameters };
   const parameters = bindParameters(entry, override, globalPrefixes, where);
   for (const binding of parameters) {
     const parameter = entry.parameters.find((p) => p.name === binding.name && p.in === binding.in) as ParameterObject;
@@ -84,7 +86,7 @@ export function operationToTool(
     ...(body ? { body: body.binding } : {}),
     response,
     ...(security ? { security } : {}),
-    warnings: [...input.warnings, ...outputWarnings],
+    warnings: [...completed.warnings, ...(body?.warnings ?? []), ...input.warnings, ...outputWarnings],
   };
 }
 

@@ -57,6 +57,11 @@ export function derefObject(document: JsonValue, node: JsonValue | undefined): J
   return isJsonObject(current) ? current : undefined;
 }
 
+/** The reference a discriminator mapping value stands for: a `#…` pointer, a schema name, or another file. */
+export function mappingRef(value: string): string {
+  return value.startsWith("#") || /[/.]/.test(value) ? value : `#/components/schemas/${value.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+}
+
 /** Calls `visit` with every `$ref` string below a node (iteratively, so deep documents cannot overflow the stack). */
 export function collectRefs(root: JsonValue, visit: (ref: string) => void): void {
   const stack: JsonValue[] = [root];
@@ -65,6 +70,9 @@ export function collectRefs(root: JsonValue, visit: (ref: string) => void): void
     if (Array.isArray(node)) stack.push(...node);
     else if (isJsonObject(node)) {
       if (typeof node.$ref === "string") visit(node.$ref);
+      // Discriminator mappings name schemas too; a pruned document must keep them.
+      const mapping = isJsonObject(node.discriminator) && isJsonObject(node.discriminator.mapping) ? node.discriminator.mapping : undefined;
+      for (const target of Object.values(mapping ?? {})) if (typeof target === "string") visit(mappingRef(target));
       for (const value of Object.values(node)) if (typeof value === "object" && value !== null) stack.push(value);
     }
   }

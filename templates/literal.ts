@@ -50,10 +50,20 @@ export function commentText(text: string, maxLength = 200): string {
   return line.length > maxLength ? `${line.slice(0, maxLength - 1)}…` : line;
 }
 
+/** Words that cannot name a constant (reserved in strict-mode modules, or meaning something else there). */
+const RESERVED = new Set(
+  (
+    "break case catch class const continue debugger default delete do else enum export extends false finally for function if " +
+    "import in instanceof new null return super switch this throw true try typeof var void while with yield let static " +
+    "implements interface package private protected public await arguments eval undefined NaN Infinity"
+  ).split(" "),
+);
+
 /** `memo_list_memos` → `memoListMemos` (tool names are `[a-z0-9_]`, so the result is always an identifier). */
 export function camelIdentifier(toolName: string): string {
   const camel = toolName.replace(/_+([a-z0-9])/g, (_, char: string) => char.toUpperCase()).replace(/_/g, "");
-  return /^[A-Za-z_$]/.test(camel) ? camel : `tool${camel}`;
+  if (!/^[A-Za-z_$]/.test(camel)) return `tool${camel}`;
+  return RESERVED.has(camel) ? `${camel}Tool` : camel;
 }
 
 /** `memo_list_memos` → `MemoListMemos`. */
