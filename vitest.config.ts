@@ -8,6 +8,8 @@ export default defineConfig({
   },
   test: {
     include: ["test/**/*.test.ts"],
+    // Opt-in suites over large documents run with `npm run test:scale`.
+    exclude: ["test/scale/**", "**/node_modules/**"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

@@ -27,6 +27,32 @@ export async function operationTypes(document: OpenApiDocument): Promise<string>
   }
 }
 
+/** Maps whose keys are names, not keywords: a key `example` inside them is a property, not an example. */
+const NAME_MAPS = new Set([
+  "properties",
+  "patternProperties",
+  "$defs",
+  "definitions",
+  "schemas",
+  "responses",
+  "parameters",
+  "headers",
+  "content",
+  "paths",
+  "mapping",
+]);
+
+/** Removes schema `example` values that are reference objects (data pretending to be a `$ref`). */
+function dropReferencedExamples(node: unknown, namesHere: boolean): void {
+  if (Array.isArray(node)) {
+    for (const item of node) dropReferencedExamples(item, false);
+    return;
+  }
+  if (!isJsonObject(node)) return;
+  if (!namesHere && isJsonObject(node.example) && typeof node.example.$ref === "string") delete node.example;
+  for (const [key, value] of Object.entries(node)) dropReferencedExamples(value, !namesHere && NAME_MAPS.has(key));
+}
+
 /** Drops the examples of media types, parameters and headers (types never use them, and they may point elsewhere). */
 function withoutExamples(document: OpenApiDocument): OpenApiDocument {
   const strip = (holder: unknown) => {
@@ -53,7 +79,7 @@ function withoutExamples(document: OpenApiDocument): OpenApiDocument {
     }
   }
   const components: JsonObject = isJsonObject(document.components) ? document.components : {};
-  delete components.examples;
+  dropReferencedExamples(document, false);
   for (const value of Object.values(isJsonObject(components.parameters) ? components.parameters : {})) strip(value);
   for (const value of Object.values(isJsonObject(components.headers) ? components.headers : {})) strip(value);
   for (const value of Object.values(isJsonObject(components.requestBodies) ? components.requestBodies : {}))
