@@ -33,6 +33,7 @@ const PORTABLE_KEYWORDS = new Set([
 ]);
 
 const MAX_DEPTH = 64;
+const MAX_REFERENCE_CHAIN = 1000;
 
 /**
  * Converts OpenAPI schemas into self-contained JSON Schemas that draft-07 and 2020-12 validators read alike.
@@ -46,6 +47,7 @@ export class SchemaConverter {
   /** `$dynamicAnchor` bindings of the schemas being converted, outermost first. @see https://json-schema.org/draft/2020-12/json-schema-core#section-8.2.3.2 */
   private readonly dynamicScopes: Map<string, JsonValue>[] = [];
   private readonly usesDynamicRef = new Map<string, boolean>();
+  private refChain = 0;
 
   constructor(
     private readonly document: OpenApiDocument,
@@ -235,7 +237,15 @@ export class SchemaConverter {
       key = this.newKey(ref);
       this.keyByRef.set(ref, key);
       this.defs.set(key, {});
-      this.defs.set(key, this.convert(this.resolve(ref), depth + 1, `(${ref})`));
+      // Each referenced schema is converted once, as its own $defs entry: its nesting is counted afresh, and only
+      // the chain of references in progress is bounded (so the call stack is).
+      if (this.refChain >= MAX_REFERENCE_CHAIN) throw new UserError(`${this.where}: more than ${MAX_REFERENCE_CHAIN} schemas reference each other in one chain at ${ref}`);
+      this.refChain++;
+      try {
+        this.defs.set(key, this.convert(this.resolve(ref), 0, `(${ref})`));
+      } finally {
+        this.refChain--;
+      }
     }
     return { $ref: `#/$defs/${key}` };
   }

@@ -3,7 +3,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { type RunningServer, silentLogger, startServer } from "oapi-mcp-gen/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auth as kitchenAuth, tools as kitchenTools } from "./fixtures/kitchen-sink/generated/index.js";
-import { connectClient, startMemosServer } from "./helpers/memos-server.js";
+import { connectClient, startMemosServer, testEnvironment } from "./helpers/memos-server.js";
 import { sendJson, startUpstream } from "./helpers/upstream.js";
 
 const HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" };
@@ -92,16 +92,7 @@ describe("attacks on the generated server", () => {
       auth: kitchenAuth,
       env: {},
       log: silentLogger,
-      environment: {
-        apiBaseUrl: upstream.url,
-        host: "127.0.0.1",
-        port: 0,
-        allowedOrigins: new Set(),
-        timeoutMs: 1000,
-        maxResponseBytes: 1e6,
-        maxRequestBytes: 1e6,
-        maxUploadBytes: 1e6,
-      },
+      environment: testEnvironment(upstream.url, { timeoutMs: 1000, maxResponseBytes: 1e6, maxRequestBytes: 1e6, maxUploadBytes: 1e6 }),
     });
     const other = await connectClient(kitchen.url);
     try {

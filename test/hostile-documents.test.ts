@@ -11,7 +11,7 @@ import { writeOutput } from "../generator/output.js";
 import { readDocumentFile } from "../openapi/load.js";
 import { ROOT, runCli } from "./helpers/cli.js";
 import { clientLimitProblems } from "./helpers/client-limits.js";
-import { connectClient } from "./helpers/memos-server.js";
+import { connectClient, testEnvironment } from "./helpers/memos-server.js";
 import { startUpstream } from "./helpers/upstream.js";
 
 /** Text that breaks out of comments, strings and templates, and names that poison prototypes. */
@@ -114,16 +114,7 @@ describe("hostile documents", () => {
       tools: generated.tools,
       auth: generated.auth,
       log: silentLogger,
-      environment: {
-        apiBaseUrl: upstream.url,
-        host: "127.0.0.1",
-        port: 0,
-        allowedOrigins: new Set(),
-        timeoutMs: 2000,
-        maxResponseBytes: 1e6,
-        maxRequestBytes: 4e6,
-        maxUploadBytes: 1e6,
-      },
+      environment: testEnvironment(upstream.url, { timeoutMs: 2000, maxResponseBytes: 1e6, maxRequestBytes: 4e6, maxUploadBytes: 1e6 }),
     });
     const client = await connectClient(server.url);
     const { tools } = await client.listTools();

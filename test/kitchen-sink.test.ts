@@ -2,7 +2,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { type RunningServer, silentLogger, startServer } from "oapi-mcp-gen/runtime";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { auth, upstream as documented, serverIdentity, tools } from "./fixtures/kitchen-sink/generated/index.js";
-import { connectClient } from "./helpers/memos-server.js";
+import { connectClient, testEnvironment } from "./helpers/memos-server.js";
 import { type RecordedRequest, sendJson, startUpstream } from "./helpers/upstream.js";
 
 const THING = { id: "t1", name: "Thing", note: null };
@@ -31,16 +31,7 @@ describe("kitchen-sink server: every parameter, body, response and credential ki
         OAUTH_CLIENT_CLIENT_SECRET: "s3cret",
         OAUTH_CLIENT_TOKEN_URL: new URL("/token", api.url).href,
       },
-      environment: {
-        apiBaseUrl: new URL("/v1", api.url),
-        host: "127.0.0.1",
-        port: 0,
-        allowedOrigins: new Set(),
-        timeoutMs: 5_000,
-        maxResponseBytes: 1024 * 1024,
-        maxRequestBytes: 1024 * 1024,
-        maxUploadBytes: 1024 * 1024,
-      },
+      environment: testEnvironment(new URL("/v1", api.url)),
     });
     client = await connectClient(server.url, { Authorization: "Bearer caller-token", "X-Request-Id": "req-7" });
   });

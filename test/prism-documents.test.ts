@@ -7,7 +7,7 @@ import { generateFromFile } from "../generator/generate.js";
 import { writeOutput } from "../generator/output.js";
 import { type PrismMock, startPrism } from "../scripts/prism.js";
 import { ROOT } from "./helpers/cli.js";
-import { connectClient } from "./helpers/memos-server.js";
+import { connectClient, testEnvironment } from "./helpers/memos-server.js";
 import { sampleArguments } from "./helpers/sample-arguments.js";
 import { DOCKER, GALAXY } from "./helpers/search-server.js";
 
@@ -98,16 +98,7 @@ describe.each(
       auth: generated.auth,
       env,
       log: silentLogger,
-      environment: {
-        apiBaseUrl: prism.url,
-        host: "127.0.0.1",
-        port: 0,
-        allowedOrigins: new Set(),
-        timeoutMs: 10_000,
-        maxResponseBytes: 4e6,
-        maxRequestBytes: 4e6,
-        maxUploadBytes: 4e6,
-      },
+      environment: testEnvironment(prism.url, { timeoutMs: 10_000, maxResponseBytes: 4e6, maxRequestBytes: 4e6, maxUploadBytes: 4e6 }),
     });
     client = await connectClient(server.url);
     const { tools } = await client.listTools();

@@ -4,7 +4,7 @@ import { silentLogger, startServer } from "oapi-mcp-gen/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serverIdentity, tools } from "../generated/index.js";
 import { ROOT } from "./helpers/cli.js";
-import { connectClient } from "./helpers/memos-server.js";
+import { connectClient, testEnvironment } from "./helpers/memos-server.js";
 import { MUSEUM } from "./helpers/search-server.js";
 import { sendJson, startUpstream } from "./helpers/upstream.js";
 
@@ -65,17 +65,13 @@ describe("transports and session modes", () => {
       identity: serverIdentity,
       tools,
       log: silentLogger,
-      environment: {
-        apiBaseUrl: upstream.url,
-        host: "127.0.0.1",
-        port: 0,
-        allowedOrigins: new Set(),
+      environment: testEnvironment(upstream.url, {
         timeoutMs: 5000,
         maxResponseBytes: 1e6,
         maxRequestBytes: 1e6,
         maxUploadBytes: 1e6,
         sessions: { maxSessions: 4, idleMs: 60_000 },
-      },
+      }),
     });
     const alice = await connectClient(server.url, { Authorization: "Bearer alice" });
     const bob = await connectClient(server.url, { Authorization: "Bearer bob" });

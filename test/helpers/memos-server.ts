@@ -1,7 +1,22 @@
-import { type RunningServer, silentLogger, startServer } from "oapi-mcp-gen/runtime";
+import { type RunningServer, type ServerEnvironment, silentLogger, startServer } from "oapi-mcp-gen/runtime";
 import { serverIdentity, tools } from "../../generated/index.js";
 
 export { connectClient } from "../../scripts/mcp-client.js";
+
+/** A loopback test environment on a free port; anything not given takes a small test default. */
+export function testEnvironment(apiBaseUrl: URL, overrides: Partial<ServerEnvironment> = {}): ServerEnvironment {
+  return {
+    apiBaseUrl,
+    host: "127.0.0.1",
+    port: 0,
+    allowedOrigins: new Set(),
+    timeoutMs: 5_000,
+    maxResponseBytes: 1024 * 1024,
+    maxRequestBytes: 1024 * 1024,
+    maxUploadBytes: 1024 * 1024,
+    ...overrides,
+  };
+}
 
 /** Starts the committed generated Memos server in-process on a free loopback port. */
 export async function startMemosServer(
@@ -12,15 +27,9 @@ export async function startMemosServer(
     identity: serverIdentity,
     tools,
     log: silentLogger,
-    environment: {
-      apiBaseUrl,
-      host: "127.0.0.1",
-      port: 0,
+    environment: testEnvironment(apiBaseUrl, {
       allowedOrigins: new Set(overrides.allowedOrigins ?? []),
       timeoutMs: overrides.timeoutMs ?? 5_000,
-      maxResponseBytes: 1024 * 1024,
-      maxRequestBytes: 1024 * 1024,
-      maxUploadBytes: 1024 * 1024,
-    },
+    }),
   });
 }

@@ -8,7 +8,7 @@ import { generateFromFile } from "../../generator/generate.js";
 import { writeOutput } from "../../generator/output.js";
 import { ROOT } from "../helpers/cli.js";
 import { clientLimitProblems } from "../helpers/client-limits.js";
-import { connectClient } from "../helpers/memos-server.js";
+import { connectClient, testEnvironment } from "../helpers/memos-server.js";
 
 const require = createRequire(import.meta.url);
 const GITHUB = require.resolve("@octokit/openapi/generated/api.github.com.json");
@@ -43,16 +43,12 @@ describe("GitHub's document, every operation", () => {
       identity: { name: "github", version: "1" },
       tools: generated.tools,
       log: silentLogger,
-      environment: {
-        apiBaseUrl: new URL("http://127.0.0.1:9"),
-        host: "127.0.0.1",
-        port: 0,
-        allowedOrigins: new Set(),
+      environment: testEnvironment(new URL("http://127.0.0.1:9"), {
         timeoutMs: 1000,
         maxResponseBytes: 1e6,
         maxRequestBytes: 1e6,
         maxUploadBytes: 1e6,
-      },
+      }),
     });
     const client = await connectClient(server.url);
     const { tools } = await client.listTools();
