@@ -59,12 +59,12 @@ export async function benchGeneration(): Promise<string[]> {
   }
   const peerRows: string[][] = [];
   const sizeRows: string[][] = [];
-  for (const { label, spec, runs } of cases.slice(1)) {
+  for (const [index, { label, spec, runs }] of cases.slice(1).entries()) {
     const times: number[] = [];
     const rss: number[] = [];
     let peerOut = "";
     for (let i = 0; i < runs; i++) {
-      peerOut = join(scratch, `peer-${i}`);
+      peerOut = join(scratch, `peer-${index}-${i}`);
       const run = await measureNode(PEER, ["-i", spec, "-o", peerOut, "-b", "http://127.0.0.1:9", "-t", "streamable-http"]);
       if (run.code !== 0) throw new Error(`openapi-mcp-generator failed: ${run.stderr.slice(-500)}`);
       times.push(run.ms);

