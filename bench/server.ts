@@ -19,8 +19,12 @@ async function timeToHealthy(script: string, env: NodeJS.ProcessEnv): Promise<nu
   const port = await freePort();
   const start = performance.now();
   const child = spawn(process.execPath, [script], { env: { ...process.env, ...env, PORT: String(port) }, stdio: "ignore" });
+  let exited = false;
+  child.once("exit", () => (exited = true));
   try {
     for (;;) {
+      if (exited) throw new Error(`${script} exited before /health answered`);
+      if (performance.now() - start > 30_000) throw new Error(`${script} did not answer /health within 30 s`);
       const ok = await fetch(`http://127.0.0.1:${port}/health`).then(
         (r) => r.ok,
         () => false,
@@ -29,8 +33,10 @@ async function timeToHealthy(script: string, env: NodeJS.ProcessEnv): Promise<nu
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
   } finally {
-    child.kill();
-    await new Promise((resolve) => child.once("exit", resolve));
+    if (!exited) {
+      child.kill();
+      await new Promise((resolve) => child.once("exit", resolve));
+    }
   }
 }
 
@@ -40,7 +46,8 @@ async function transpileTree(dir: string): Promise<void> {
     if (!entry.isFile() || !entry.name.endsWith(".ts")) continue;
     const path = join(entry.parentPath, entry.name);
     const { outputText } = ts.transpileModule(await readFile(path, "utf8"), {
-      compilerOptions: { module: ts.ModuleKind.NodeNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true },
+      // ESNext, not NodeNext: transpileModule has no package.json to tell it the files are ES modules.
+      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true },
     });
     await writeFile(path.replace(/\.ts$/, ".js"), outputText);
   }
