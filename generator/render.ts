@@ -64,7 +64,9 @@ async function renderHere(items: readonly [string, SourceFileStructure, string][
 /** Splits the work over worker threads, each printing and formatting its share. */
 async function renderInPool(items: readonly [string, SourceFileStructure, string][], count: number): Promise<Map<string, string>> {
   const shares: [string, SourceFileStructure][][] = Array.from({ length: count }, () => []);
-  items.forEach(([path, structure], index) => shares[index % count]?.push([path, structure]));
+  items.forEach(([path, structure], index) => {
+    shares[index % count]?.push([path, structure]);
+  });
   const results = await Promise.all(
     shares.map(
       (share) =>

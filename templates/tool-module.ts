@@ -16,6 +16,10 @@ export function toolModuleNames(tool: ToolModel) {
 /** The module of one tool: its argument and result types (from openapi-typescript) and its definition. */
 export function toolModule(tool: ToolModel, typesModule: string, shared?: SharedSchemas): SourceFileStructure {
   const names = toolModuleNames(tool);
+  const argsText = argsType(tool);
+  const resultText = resultType(tool);
+  // Only modules whose types mention the operation declare it (so `noUnusedLocals` projects compile them too).
+  const usesOperation = argsText.includes("Operation[") || resultText.includes("Operation[");
   const used = new Set<string>();
   const definition = toolDefinition(tool);
   if (shared) {
@@ -32,28 +36,28 @@ export function toolModule(tool: ToolModel, typesModule: string, shared?: Shared
         moduleSpecifier: RUNTIME_MODULE,
         namedImports: [{ name: "defineTool" }, ...runtimeTypeImports(tool).map((name) => ({ name, isTypeOnly: true }))],
       },
-      { kind: Kind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: typesModule, namedImports: [{ name: "paths" }] },
+      ...(usesOperation
+        ? [{ kind: Kind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: typesModule, namedImports: [{ name: "paths" }] }]
+        : []),
       ...(used.size > 0
         ? [{ kind: Kind.ImportDeclaration, moduleSpecifier: "../schemas.js", namedImports: [...used].sort().map((name) => ({ name })) }]
         : []),
-      {
-        kind: Kind.TypeAlias,
-        name: "Operation",
-        type: `paths[${stringLiteral(tool.path)}][${stringLiteral(tool.method)}]`,
-      },
+      ...(usesOperation
+        ? [{ kind: Kind.TypeAlias, name: "Operation", type: `paths[${stringLiteral(tool.path)}][${stringLiteral(tool.method)}]` }]
+        : []),
       {
         kind: Kind.TypeAlias,
         isExported: true,
         name: names.args,
         docs: [`Arguments of the \`${tool.name}\` tool.`],
-        type: argsType(tool),
+        type: argsText,
       },
       {
         kind: Kind.TypeAlias,
         isExported: true,
         name: names.result,
         docs: [`Structured result of the \`${tool.name}\` tool.`],
-        type: resultType(tool),
+        type: resultText,
       },
       {
         kind: Kind.VariableStatement,

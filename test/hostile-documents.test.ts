@@ -19,6 +19,7 @@ const PAYLOADS = [
   "*/ globalThis.__oapiCanary = 'comment'; /*",
   "/* open comment",
   "`; globalThis.__oapiCanary = 'template'; `",
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the payload is a template placeholder on purpose.
   "${globalThis.__oapiCanary = 'interpolation'}",
   "</script><script>globalThis.__oapiCanary = 'script'</script>",
   '"; globalThis.__oapiCanary = "double"; "',

@@ -87,7 +87,7 @@ describe("MCP Inspector CLI against the search server", () => {
       ];
       const called = await inspector([server.url.href, ...args, "--header", "Authorization: Bearer inspector-token"]);
       expect(called.code, called.stderr).toBe(0);
-      expect((called.json?.structuredContent as { total: number }).total).toBeGreaterThan(0);
+      expect((called.json?.structuredContent as { total: number } | undefined)?.total).toBeGreaterThan(0);
     } finally {
       await server.close();
     }

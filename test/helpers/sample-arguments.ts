@@ -33,7 +33,7 @@ function sampleOwn(schema: Schema, defs: Record<string, Schema>, depth: number, 
     const out: Record<string, unknown> = {};
     const required = new Set((schema.required as string[] | undefined) ?? []);
     if (Array.isArray(schema.oneOf) && (schema.oneOf as Schema[])[0]?.required)
-      for (const name of (schema.oneOf as Schema[])[0]?.required as string[]) required.add(name);
+      for (const name of ((schema.oneOf as Schema[])[0]?.required ?? []) as string[]) required.add(name);
     for (const [name, property] of Object.entries(properties ?? {})) {
       if (required.has(name) || (top && depth === 0 && name === "body")) out[name] = sample(property, defs, depth + 1);
     }
