@@ -62,7 +62,8 @@ export class SessionHttpHandler {
         id: null,
       });
     }
-    if (this.sessions.size >= this.limits.maxSessions) this.reapIdle();
+    // Idle sessions go before a new one is counted, whenever the timer last ran.
+    this.reapIdle();
     if (this.sessions.size >= this.limits.maxSessions) {
       return sendJson(res, 503, { jsonrpc: "2.0", error: { code: -32000, message: "Too many sessions; try again later" }, id: null });
     }

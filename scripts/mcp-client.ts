@@ -9,9 +9,14 @@ import addFormatsModule from "ajv-formats";
  * checked) but without the console warnings Ajv prints for OpenAPI-only formats such as `int32`.
  */
 export async function connectClient(url: URL, headers: Record<string, string> = {}): Promise<Client> {
-  const ajv = new Ajv({ strict: false, validateFormats: true, validateSchema: false, allErrors: true, logger: false });
-  (addFormatsModule as unknown as (ajv: Ajv) => Ajv)(ajv);
-  const client = new Client({ name: "oapi-mcp-gen-client", version: "1.0.0" }, { jsonSchemaValidator: new AjvJsonSchemaValidator(ajv) });
+  const client = quietClient("oapi-mcp-gen-client");
   await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }));
   return client;
+}
+
+/** An unconnected SDK client with the quiet validator described above. */
+export function quietClient(name: string): Client {
+  const ajv = new Ajv({ strict: false, validateFormats: true, validateSchema: false, allErrors: true, logger: false });
+  (addFormatsModule as unknown as (ajv: Ajv) => Ajv)(ajv);
+  return new Client({ name, version: "1.0.0" }, { jsonSchemaValidator: new AjvJsonSchemaValidator(ajv) });
 }

@@ -1,8 +1,9 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { silentLogger, startServer } from "oapi-mcp-gen/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serverIdentity, tools } from "../generated/index.js";
+import { quietClient } from "../scripts/mcp-client.js";
 import { ROOT } from "./helpers/cli.js";
 import { connectClient, testEnvironment } from "./helpers/memos-server.js";
 import { MUSEUM } from "./helpers/search-server.js";
@@ -12,7 +13,7 @@ const MEMO = { name: "memos/a1", state: "NORMAL", content: "hi", visibility: "PR
 
 /** An SDK client that launches a process and speaks MCP over its stdin and stdout. */
 async function stdioClient(args: string[], env: Record<string, string>): Promise<Client> {
-  const client = new Client({ name: "stdio-test", version: "1" });
+  const client = quietClient("stdio-test");
   await client.connect(
     new StdioClientTransport({
       command: process.execPath,
