@@ -3,6 +3,7 @@ import type { OpenApiDocument } from "../openapi/types.js";
 import type { GeneratorConfig } from "./config.js";
 import { UserError } from "./errors.js";
 import { toolSchemaProblems } from "./schema-check.js";
+import { DEFAULT_SCHEMA_MAX_BYTES, trimSchema } from "./schema-trim.js";
 import { didYouMean } from "./suggest.js";
 import { operationToTool, type ToolModel } from "./tool-model.js";
 import { TOOL_NAME_PATTERN, toolNameFromOperationId, toolNameFromRoute, uniqueNames } from "./tool-name.js";
@@ -13,10 +14,13 @@ export function buildTools(document: OpenApiDocument, entries: readonly Operatio
   const names = assignNames(entries, config);
   const problems: string[] = [];
   const tools: ToolModel[] = [];
+  const maxBytes = config.schemas?.maxBytes ?? DEFAULT_SCHEMA_MAX_BYTES;
+  const trimmed: string[] = [];
   entries.forEach((entry, index) => {
     try {
       const override = (entry.operationId && overrides[entry.operationId]) || {};
       const tool = operationToTool(document, entry, names[index] as string, override, config.pathPrefixes ?? {});
+      if (fitSchemas(tool, maxBytes)) trimmed.push(tool.name);
       problems.push(...toolSchemaProblems(tool));
       tools.push(tool);
     } catch (error) {
@@ -31,7 +35,28 @@ export function buildTools(document: OpenApiDocument, entries: readonly Operatio
     }
   }
   if (problems.length > 0) throw new UserError(problems);
+  const first = tools.find((tool) => trimmed.includes(tool.name));
+  if (first) first.warnings.push(trimmedWarning(trimmed, maxBytes));
   return tools;
+}
+
+/** Cuts the tool's input and output schemas down to `maxBytes`; true when either was cut. */
+function fitSchemas(tool: ToolModel, maxBytes: number): boolean {
+  const input = trimSchema(tool.inputSchema, maxBytes);
+  const output = trimSchema(tool.outputSchema, maxBytes);
+  if (input) tool.inputSchema = input.schema;
+  if (output) tool.outputSchema = output.schema;
+  return input !== undefined || output !== undefined;
+}
+
+/** One line for all trimmed tools, naming a few. */
+function trimmedWarning(names: readonly string[], maxBytes: number): string {
+  const shown = names.slice(0, 3).join(", ");
+  const more = names.length > 3 ? ` and ${names.length - 3} more` : "";
+  return (
+    `schemas.maxBytes: ${names.length} tool(s) had schemas over ${maxBytes} bytes (${shown}${more}); ` +
+    "their deeper $defs are placeholders that admit any value. Raise schemas.maxBytes, or set 0 to keep every schema whole"
+  );
 }
 
 /** Derived names are made unique; an explicit name that clashes with another tool is an error. */

@@ -63,6 +63,8 @@ export interface GeneratorConfig {
   select?: SelectConfig;
   /** Default upstream base URL instead of the document's first server. */
   baseUrl?: string;
+  /** Limits on each tool's schemas. */
+  schemas?: { /** Largest input or output schema in bytes of JSON; 0 for no limit. @default 65536 */ maxBytes?: number };
   /** Limits on the size of the tools/list answer. */
   budget?: { maxBytes?: number; maxTokens?: number };
   /** Upstream authentication: what the caller may pass through. */

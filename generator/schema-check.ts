@@ -1,6 +1,7 @@
 import { Ajv } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { isJsonObject, type JsonObject } from "../openapi/types.js";
+import { defsKey, schemaRefs } from "./schema-refs.js";
 import type { ToolModel } from "./tool-model.js";
 
 /** Strict clients validate with either dialect, so every tool schema must satisfy both meta-schemas. */
@@ -34,26 +35,10 @@ export function toolSchemaProblems(tool: ToolModel): string[] {
     }
     const defs = isJsonObject(schema.$defs) ? schema.$defs : {};
     schemaRefs(schema, (ref) => {
-      const name = ref.startsWith("#/$defs/") ? ref.slice("#/$defs/".length) : undefined;
-      if (name === undefined || name.includes("/") || !Object.hasOwn(defs, name))
+      const name = defsKey(ref);
+      if (name === undefined || !Object.hasOwn(defs, name))
         problems.push(`${where}: the ${kind} schema refers to ${ref}, which it does not define`);
     });
   }
   return problems;
-}
-
-/** Keywords whose values are data, not schemas: a `$ref` key inside them is not a reference. */
-const DATA_KEYWORDS = new Set(["examples", "default", "const", "enum", "example"]);
-
-/** Calls `visit` with every `$ref` in schema positions (not inside examples, defaults, consts or enums). */
-function schemaRefs(root: JsonObject, visit: (ref: string) => void): void {
-  const stack: unknown[] = [root];
-  while (stack.length > 0) {
-    const node = stack.pop();
-    if (Array.isArray(node)) stack.push(...node);
-    else if (isJsonObject(node)) {
-      if (typeof node.$ref === "string") visit(node.$ref);
-      for (const [key, value] of Object.entries(node)) if (!DATA_KEYWORDS.has(key) && typeof value === "object") stack.push(value);
-    }
-  }
 }

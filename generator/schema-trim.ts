@@ -1,0 +1,98 @@
+import { isJsonObject, type JsonObject } from "../openapi/types.js";
+import { defsKey, schemaRefs } from "./schema-refs.js";
+
+/**
+ * The default limit on one tool schema, in bytes of JSON. GitHub's largest is 84 KB; Stripe's output schemas carry
+ * 600 KB of `$defs` each, which clients compile on every `tools/list` and no model can read.
+ */
+export const DEFAULT_SCHEMA_MAX_BYTES = 65_536;
+
+/** A schema cut down to the limit, and how much of its `$defs` it lost. */
+export interface TrimmedSchema {
+  schema: JsonObject;
+  /** Definitions kept as placeholders. */
+  collapsed: number;
+  /** Definitions left out (only placeholders reached them). */
+  dropped: number;
+  bytes: number;
+}
+
+/**
+ * Fits a tool schema into `maxBytes` of JSON by expanding its `$defs` only to the deepest reference level that fits:
+ * definitions one level further become placeholders that keep their `type` and say why, and those beyond are left
+ * out. The root is never cut, so a placeholder only ever loosens validation. Undefined when the schema fits.
+ */
+export function trimSchema(schema: JsonObject, maxBytes: number): TrimmedSchema | undefined {
+  const defs = isJsonObject(schema.$defs) ? schema.$defs : undefined;
+  if (defs === undefined || maxBytes <= 0 || byteLength(schema) <= maxBytes) return undefined;
+  const { $defs: _, ...root } = schema;
+  const depths = referenceDepths(root, defs);
+  const deepest = Math.max(0, ...depths.values());
+  const placeholders = new Map([...depths.keys()].map((key) => [key, placeholder(defs[key] as JsonObject, maxBytes)]));
+  // Bytes of each `"key":value,` entry, whole and as a placeholder.
+  const whole = new Map([...depths.keys()].map((key) => [key, byteLength(key) + byteLength(defs[key]) + 2]));
+  const stub = new Map([...placeholders].map(([key, value]) => [key, byteLength(key) + byteLength(value) + 2]));
+  const rootBytes = byteLength(root) + ',"$defs":{}'.length;
+  const sizeAt = (level: number) => {
+    let bytes = rootBytes;
+    for (const [key, depth] of depths) {
+      if (depth <= level) bytes += whole.get(key) as number;
+      else if (depth === level + 1) bytes += stub.get(key) as number;
+    }
+    return bytes;
+  };
+  let level = Math.max(0, deepest - 1);
+  while (level > 0 && sizeAt(level) > maxBytes) level--;
+  const kept: JsonObject = {};
+  let collapsed = 0;
+  let dropped = 0;
+  for (const key of Object.keys(defs)) {
+    const depth = depths.get(key);
+    if (depth !== undefined && depth <= level) kept[key] = defs[key] as JsonObject;
+    else if (depth === level + 1) {
+      kept[key] = placeholders.get(key) as JsonObject;
+      collapsed++;
+    } else dropped++;
+  }
+  const trimmed = { ...root, $defs: kept };
+  return { schema: trimmed, collapsed, dropped, bytes: byteLength(trimmed) };
+}
+
+/** Reference distance of each definition from the root: 1 for those the root names, and so on (breadth first). */
+function referenceDepths(root: JsonObject, defs: JsonObject): Map<string, number> {
+  const depths = new Map<string, number>();
+  let frontier = refsOf(root);
+  for (let level = 1; frontier.length > 0; level++) {
+    const next: string[] = [];
+    for (const key of frontier) {
+      const def = defs[key];
+      if (depths.has(key) || !Object.hasOwn(defs, key) || !isJsonObject(def)) continue;
+      depths.set(key, level);
+      next.push(...refsOf(def));
+    }
+    frontier = next;
+  }
+  return depths;
+}
+
+function refsOf(schema: JsonObject): string[] {
+  const keys: string[] = [];
+  schemaRefs(schema, (ref) => {
+    const key = defsKey(ref);
+    if (key !== undefined) keys.push(key);
+  });
+  return keys;
+}
+
+/** What stands in for a definition past the limit: its type, and a note that admits any value of it. */
+function placeholder(def: JsonObject, maxBytes: number): JsonObject {
+  const type = def.type;
+  return {
+    ...(typeof type === "string" || Array.isArray(type) ? { type } : {}),
+    description: `Not expanded: this tool's schema is limited to ${maxBytes} bytes (schemas.maxBytes).`,
+  };
+}
+
+function byteLength(value: unknown): number {
+  return Buffer.byteLength(JSON.stringify(value));
+}
