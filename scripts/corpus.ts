@@ -55,7 +55,7 @@ let next = 0;
 
 /** One worker process; a document that hangs or kills it is a crash, and a new worker takes over. */
 async function lane(): Promise<void> {
-  let child = fork(worker, { execArgv: ["--max-old-space-size=4096"], stdio: ["ignore", "ignore", "ignore", "ipc"] });
+  let child = fork(worker, { execArgv: ["--max-old-space-size=8192"], stdio: ["ignore", "ignore", "ignore", "ipc"] });
   while (next < files.length) {
     const file = files[next++] as string;
     const verdict = await new Promise<CorpusVerdict>((resolve) => {
@@ -78,7 +78,7 @@ async function lane(): Promise<void> {
     });
     if (verdict.outcome === "crash") {
       child.kill("SIGKILL");
-      child = fork(worker, { execArgv: ["--max-old-space-size=4096"], stdio: ["ignore", "ignore", "ignore", "ipc"] });
+      child = fork(worker, { execArgv: ["--max-old-space-size=8192"], stdio: ["ignore", "ignore", "ignore", "ipc"] });
     }
     verdicts.push(verdict);
     const shown = verdict.message ? ` — ${verdict.message.slice(0, 160)}` : "";

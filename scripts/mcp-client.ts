@@ -1,5 +1,6 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { Ajv } from "ajv";
 import addFormatsModule from "ajv-formats";
@@ -18,5 +19,22 @@ export async function connectClient(url: URL, headers: Record<string, string> = 
 export function quietClient(name: string): Client {
   const ajv = new Ajv({ strict: false, validateFormats: true, validateSchema: false, allErrors: true, logger: false });
   (addFormatsModule as unknown as (ajv: Ajv) => Ajv)(ajv);
-  return new Client({ name, version: "1.0.0" }, { jsonSchemaValidator: new AjvJsonSchemaValidator(ajv) });
+  return new Client({ name, version: "1.0.0" }, { jsonSchemaValidator: new DistinctSchemaValidator(new AjvJsonSchemaValidator(ajv)) });
+}
+
+/** Compiles each distinct schema once: the client compiles every output schema on each `tools/list`, and large APIs repeat them. */
+class DistinctSchemaValidator implements jsonSchemaValidator {
+  private readonly compiled = new Map<string, JsonSchemaValidator<unknown>>();
+
+  constructor(private readonly inner: jsonSchemaValidator) {}
+
+  getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
+    const key = JSON.stringify(schema);
+    let validator = this.compiled.get(key);
+    if (validator === undefined) {
+      validator = this.inner.getValidator<unknown>(schema);
+      this.compiled.set(key, validator);
+    }
+    return validator as JsonSchemaValidator<T>;
+  }
 }

@@ -192,6 +192,14 @@ describe("schema checks at generation time", () => {
     expect(toolSchemaProblems(broken)).toEqual([
       "MemoService_GetMemo: the input schema refers to #/$defs/Missing, which it does not define",
     ]);
+    // Properties named like data keywords hold schemas, and their references count.
+    const named = { type: "object", properties: { default: { $ref: "#/$defs/A" }, enum: { items: { $ref: "#/$defs/B" } } } };
+    expect(toolSchemaProblems({ ...(tool as ToolModel), inputSchema: named })).toEqual([
+      "MemoService_GetMemo: the input schema refers to #/$defs/B, which it does not define",
+      "MemoService_GetMemo: the input schema refers to #/$defs/A, which it does not define",
+    ]);
+    const data = { type: "object", default: { $ref: "#/$defs/A" }, properties: { x: { enum: [{ $ref: "#/$defs/B" }] } } };
+    expect(toolSchemaProblems({ ...(tool as ToolModel), inputSchema: data })).toEqual([]);
     const invalid = { ...(tool as ToolModel), outputSchema: { type: "object", properties: { x: { type: "strnig" } } } };
     expect(toolSchemaProblems(invalid)).toEqual([
       expect.stringMatching(

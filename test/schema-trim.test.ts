@@ -37,7 +37,10 @@ describe("schema size limit", () => {
     expect(Object.keys(defs)).toEqual(["A", "B", "C"]);
     expect(defs.A).toEqual(chain().$defs && (chain().$defs as JsonObject).A);
     expect(defs.B?.description).toBe(note);
-    expect(defs.C).toEqual({ type: "object", description: "Not expanded: this tool's schema is limited to 5000 bytes (schemas.maxBytes)." });
+    expect(defs.C).toEqual({
+      type: "object",
+      description: "Not expanded: this tool's schema is limited to 5000 bytes (schemas.maxBytes).",
+    });
     expect(trimmed).toMatchObject({ collapsed: 1, dropped: 1 });
     expect(trimmed?.bytes).toBe(byteLength(trimmed?.schema));
     expect(trimmed?.bytes).toBeLessThanOrEqual(5_000);
@@ -47,6 +50,24 @@ describe("schema size limit", () => {
   it("keeps the root whole even when it alone is over the limit, and the result compiles in both dialects", () => {
     const trimmed = trimSchema(chain(), 100);
     expect(Object.keys(trimmed?.schema.$defs as JsonObject)).toEqual(["A"]);
+    expect(dialectProblems("trimmed", trimmed?.schema as JsonObject)).toEqual([]);
+  });
+
+  it("follows references under properties named like data keywords (Microsoft Graph's `default`)", () => {
+    const schema = {
+      type: "object",
+      properties: { default: { $ref: "#/$defs/A" } },
+      $defs: {
+        A: { type: "object", description: note, properties: { enum: { $ref: "#/$defs/B" } } },
+        B: { type: "string", description: note },
+      },
+    };
+    const trimmed = trimSchema(schema, 3_000);
+    expect(Object.keys(trimmed?.schema.$defs as JsonObject)).toEqual(["A", "B"]);
+    expect((trimmed?.schema.$defs as Record<string, JsonObject>).B).toMatchObject({
+      type: "string",
+      description: expect.stringMatching(/^Not expanded/),
+    });
     expect(dialectProblems("trimmed", trimmed?.schema as JsonObject)).toEqual([]);
   });
 
