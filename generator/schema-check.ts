@@ -1,6 +1,6 @@
 import { Ajv } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { isJsonObject, type JsonObject } from "../openapi/types.js";
+import { isJsonObject } from "../openapi/types.js";
 import { defsKey, schemaRefs } from "./schema-refs.js";
 import type { ToolModel } from "./tool-model.js";
 

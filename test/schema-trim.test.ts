@@ -1,7 +1,7 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { generateFromDocument } from "../generator/generate.js";
-import { trimSchema } from "../generator/schema-trim.js";
+import { type TrimmedSchema, trimSchema } from "../generator/schema-trim.js";
 import type { JsonObject, OpenApiDocument } from "../openapi/types.js";
 import { dialectProblems } from "./helpers/schema-dialects.js";
 
@@ -31,9 +31,9 @@ describe("schema size limit", () => {
   });
 
   it("expands $defs to the deepest level that fits, keeps the next as typed placeholders and drops the rest", () => {
-    const trimmed = trimSchema(chain(), 5_000);
+    const trimmed = trimSchema(chain(), 5_000) as TrimmedSchema;
     expect(trimmed).toBeDefined();
-    const defs = trimmed?.schema.$defs as Record<string, JsonObject>;
+    const defs = trimmed.schema.$defs as Record<string, JsonObject>;
     expect(Object.keys(defs)).toEqual(["A", "B", "C"]);
     expect(defs.A).toEqual(chain().$defs && (chain().$defs as JsonObject).A);
     expect(defs.B?.description).toBe(note);
@@ -42,15 +42,15 @@ describe("schema size limit", () => {
       description: "Not expanded: this tool's schema is limited to 5000 bytes (schemas.maxBytes).",
     });
     expect(trimmed).toMatchObject({ collapsed: 1, dropped: 1 });
-    expect(trimmed?.bytes).toBe(byteLength(trimmed?.schema));
-    expect(trimmed?.bytes).toBeLessThanOrEqual(5_000);
-    expect(trimmed?.schema.properties).toEqual(chain().properties);
+    expect(trimmed.bytes).toBe(byteLength(trimmed.schema));
+    expect(trimmed.bytes).toBeLessThanOrEqual(5_000);
+    expect(trimmed.schema.properties).toEqual(chain().properties);
   });
 
   it("keeps the root whole even when it alone is over the limit, and the result compiles in both dialects", () => {
-    const trimmed = trimSchema(chain(), 100);
-    expect(Object.keys(trimmed?.schema.$defs as JsonObject)).toEqual(["A"]);
-    expect(dialectProblems("trimmed", trimmed?.schema as JsonObject)).toEqual([]);
+    const trimmed = trimSchema(chain(), 100) as TrimmedSchema;
+    expect(Object.keys(trimmed.schema.$defs as JsonObject)).toEqual(["A"]);
+    expect(dialectProblems("trimmed", trimmed.schema as JsonObject)).toEqual([]);
   });
 
   it("follows references under properties named like data keywords (Microsoft Graph's `default`)", () => {
@@ -62,13 +62,13 @@ describe("schema size limit", () => {
         B: { type: "string", description: note },
       },
     };
-    const trimmed = trimSchema(schema, 3_000);
-    expect(Object.keys(trimmed?.schema.$defs as JsonObject)).toEqual(["A", "B"]);
-    expect((trimmed?.schema.$defs as Record<string, JsonObject>).B).toMatchObject({
+    const trimmed = trimSchema(schema, 3_000) as TrimmedSchema;
+    expect(Object.keys(trimmed.schema.$defs as JsonObject)).toEqual(["A", "B"]);
+    expect((trimmed.schema.$defs as Record<string, JsonObject>).B).toMatchObject({
       type: "string",
       description: expect.stringMatching(/^Not expanded/),
     });
-    expect(dialectProblems("trimmed", trimmed?.schema as JsonObject)).toEqual([]);
+    expect(dialectProblems("trimmed", trimmed.schema as JsonObject)).toEqual([]);
   });
 
   it("only loosens validation: whatever the whole schema accepts, the trimmed one accepts", () => {
