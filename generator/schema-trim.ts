@@ -24,15 +24,18 @@ export interface TrimmedSchema {
  */
 export function trimSchema(schema: JsonObject, maxBytes: number): TrimmedSchema | undefined {
   const defs = isJsonObject(schema.$defs) ? schema.$defs : undefined;
-  if (defs === undefined || maxBytes <= 0 || byteLength(schema) <= maxBytes) return undefined;
+  if (defs === undefined || maxBytes <= 0) return undefined;
+  // Measured piece by piece (the whole is never serialised), as `{root,"$defs":{"key":def,…}}`.
   const { $defs: _, ...root } = schema;
+  const rootBytes = byteLength(root) + ',"$defs":{}'.length;
+  const whole = new Map(Object.entries(defs).map(([key, def]) => [key, byteLength(key) + byteLength(def) + 2]));
+  let total = rootBytes - 1;
+  for (const bytes of whole.values()) total += bytes;
+  if (total <= maxBytes) return undefined;
   const depths = referenceDepths(root, defs);
   const deepest = Math.max(0, ...depths.values());
   const placeholders = new Map([...depths.keys()].map((key) => [key, placeholder(defs[key] as JsonObject, maxBytes)]));
-  // Bytes of each `"key":value,` entry, whole and as a placeholder.
-  const whole = new Map([...depths.keys()].map((key) => [key, byteLength(key) + byteLength(defs[key]) + 2]));
   const stub = new Map([...placeholders].map(([key, value]) => [key, byteLength(key) + byteLength(value) + 2]));
-  const rootBytes = byteLength(root) + ',"$defs":{}'.length;
   const sizeAt = (level: number) => {
     let bytes = rootBytes;
     for (const [key, depth] of depths) {
