@@ -1,6 +1,6 @@
 import picomatch from "picomatch";
 import { listOperations, type OperationEntry } from "../openapi/operations.js";
-import type { OpenApiDocument } from "../openapi/types.js";
+import { isJsonObject, type OpenApiDocument } from "../openapi/types.js";
 import type { GeneratorConfig, OperationFilter } from "./config.js";
 import { UserError } from "./errors.js";
 import { didYouMean } from "./suggest.js";
@@ -58,7 +58,7 @@ export function selectOperations(document: OpenApiDocument, config: GeneratorCon
         )}`,
       );
   }
-  if (problems.length === 0 && selected.length === 0) problems.push("the selection is empty: no operation of the document was selected");
+  if (problems.length === 0 && selected.length === 0) problems.push(emptySelection(document, entries.length));
   if (problems.length > 0) throw new UserError(problems);
   return selected;
 }
@@ -82,4 +82,14 @@ function filterMatcher(filter: OperationFilter, operationIds: ReadonlySet<string
       (tags.size === 0 || tagsOf(entry).some((tag) => tags.has(tag)))
     );
   };
+}
+
+/** Why nothing was selected: the filters, or a document without callable operations (webhooks only, or nothing). */
+function emptySelection(document: OpenApiDocument, operations: number): string {
+  if (operations > 0) return "the selection is empty: no operation of the document was selected";
+  const webhooks = isJsonObject(document.webhooks) ? Object.keys(document.webhooks).length : 0;
+  if (webhooks > 0) {
+    return `the selection is empty: the document has no operations under "paths", only ${webhooks} webhook(s), which are requests the API sends to you and not tools an MCP server can call`;
+  }
+  return 'the selection is empty: the document has no operations under "paths"';
 }

@@ -160,6 +160,23 @@ describe("Memos tool model", () => {
     ]);
   });
 
+  it("says why a selection is empty: the filters, or a webhooks-only document", () => {
+    const problems = (document: OpenApiDocument, select: GeneratorConfig["select"]) => {
+      try {
+        selectOperations(document, { server: { name: "x" }, select });
+      } catch (error) {
+        return (error as UserError).problems;
+      }
+    };
+    expect(problems(document, { tags: ["MemoService"], methods: ["trace"] })).toEqual([
+      "the selection is empty: no operation of the document was selected",
+    ]);
+    const webhooksOnly = { openapi: "3.1.0", info: { title: "t", version: "1" }, webhooks: { "memo.created": { post: {} } } };
+    expect(problems(webhooksOnly, { all: true })).toEqual([
+      'the selection is empty: the document has no operations under "paths", only 1 webhook(s), which are requests the API sends to you and not tools an MCP server can call',
+    ]);
+  });
+
   it("rejects overrides naming unknown body properties or path parameters", () => {
     const broken: GeneratorConfig = {
       ...config,
