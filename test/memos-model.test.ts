@@ -167,6 +167,7 @@ describe("Memos tool model", () => {
       } catch (error) {
         return (error as UserError).problems;
       }
+      return [];
     };
     expect(problems(document, { tags: ["MemoService"], methods: ["trace"] })).toEqual([
       "the selection is empty: no operation of the document was selected",
