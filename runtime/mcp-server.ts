@@ -1,6 +1,7 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { CallToolRequestSchema, type Tool as ListedTool, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { type Tool as ListedTool, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import { checkedCallParams, LooseCallToolRequestSchema } from "./call-request.js";
 import { type CallContext, executeTool, type UpstreamSettings } from "./call-tool.js";
 import { type AuthDefinition, CredentialStore } from "./credentials.js";
 import type { Logger } from "./logger.js";
@@ -107,8 +108,8 @@ export function createMcpServer(runtime: ToolRuntime, fallback: CallContext = {}
     },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: runtime.listed }));
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const { name, arguments: args } = request.params;
+  server.setRequestHandler(LooseCallToolRequestSchema, async (request, extra) => {
+    const { name, arguments: args } = checkedCallParams(request);
     const tool = runtime.tools.get(name);
     const validators = runtime.validators.get(name);
     if (!tool || !validators) throw invalidParams(`Unknown tool: ${name}`);

@@ -1,6 +1,7 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { type CallToolResult, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import { checkedCallParams, LooseCallToolRequestSchema } from "../runtime/call-request.js";
 import type { Logger } from "../runtime/logger.js";
 import { invalidParams } from "../runtime/protocol-error.js";
 import { describeErrors } from "../runtime/validation.js";
@@ -30,10 +31,11 @@ export function createSearchServer(catalog: ApiCatalog, log: Logger): Server {
       "with get_operation_by_id, get_schema_details and get_auth_info. Lists are paged (limit, cursor, total).",
   });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    const tool = SEARCH_TOOLS.find((candidate) => candidate.name === request.params.name);
-    if (!tool) throw invalidParams(`Unknown tool: ${request.params.name}`);
-    return callSearchTool(tool, structuredClone(request.params.arguments ?? {}), catalog, log);
+  server.setRequestHandler(LooseCallToolRequestSchema, async (request) => {
+    const params = checkedCallParams(request);
+    const tool = SEARCH_TOOLS.find((candidate) => candidate.name === params.name);
+    if (!tool) throw invalidParams(`Unknown tool: ${params.name}`);
+    return callSearchTool(tool, structuredClone(params.arguments ?? {}), catalog, log);
   });
   return server;
 }
