@@ -16,7 +16,7 @@ const { values } = parseArgs({
     sample: { type: "string" },
     seed: { type: "string", default: "7" },
     concurrency: { type: "string", default: "2" },
-    timeout: { type: "string", default: "1200" },
+    timeout: { type: "string", default: "1800" },
     report: { type: "string", default: ".tmp/corpus-report.json" },
   },
 });
