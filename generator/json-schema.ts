@@ -1,3 +1,4 @@
+import { enumValuesOfType } from "../openapi/enum-types.js";
 import { derefObject, refName, refOf, resolvePointer } from "../openapi/refs.js";
 import { isJsonObject, type JsonObject, type JsonValue, type OpenApiDocument } from "../openapi/types.js";
 import { setOwn } from "../runtime/own-property.js";
@@ -169,6 +170,7 @@ export class SchemaConverter {
     if (Array.isArray(out.examples)) out.examples = out.examples.filter((example) => refOf(example) === undefined);
     if (!Array.isArray(out.examples) || out.examples.length === 0) delete out.examples;
     copyType(node, out);
+    if (Array.isArray(out.enum)) this.fitEnum(out, node.nullable === true, at);
     copyExclusiveBounds(node, out);
 
     const properties = isJsonObject(node.properties) ? node.properties : undefined;
@@ -249,6 +251,19 @@ export class SchemaConverter {
       }
     }
     return { $ref: `#/$defs/${key}` };
+  }
+
+  /** Drops enum values the declared type rejects (and an enum left empty), saying which. */
+  private fitEnum(out: JsonObject, nullable: boolean, at: string): void {
+    const values = out.enum as JsonValue[];
+    const admitted = enumValuesOfType(values, out.type, nullable);
+    if (admitted.length === values.length) return;
+    const dropped = values.filter((value) => !admitted.includes(value));
+    this.warnings.push(
+      `${this.where}: dropped enum value(s) ${JSON.stringify(dropped).slice(0, 120)} at ${at || "root"}: not of type ${JSON.stringify(out.type)}`,
+    );
+    if (admitted.length === 0) delete out.enum;
+    else out.enum = admitted;
   }
 
   /** A `$defs` key that needs no escaping in a JSON pointer or URI fragment. */

@@ -1,3 +1,4 @@
+import { fitEnumsToTypes } from "../openapi/enum-types.js";
 import { collectRefs } from "../openapi/refs.js";
 import { isJsonObject, type JsonObject, type OpenApiDocument } from "../openapi/types.js";
 import { UserError } from "./errors.js";
@@ -5,6 +6,7 @@ import { UserError } from "./errors.js";
 /** TypeScript declarations (`paths`, `components`, `operations`) for a document, from openapi-typescript. */
 export async function operationTypes(document: OpenApiDocument): Promise<string> {
   const copy = withoutExamples(structuredClone(document));
+  fitEnumsToTypes(copy);
   const external = new Set<string>();
   collectRefs(copy, (ref) => {
     if (!ref.startsWith("#")) external.add(ref);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { generateFromDocument } from "../generator/generate.js";
 import { SchemaConverter } from "../generator/json-schema.js";
 import type { JsonObject, OpenApiDocument } from "../openapi/types.js";
 
@@ -21,6 +22,13 @@ describe("OpenAPI schema → JSON Schema", () => {
     ],
     ["integer stays integer", { type: "integer", format: "int64" }, { type: "integer", format: "int64" }],
     ["3.1 type arrays and const", { type: ["string", "null"], const: "a" }, { type: ["string", "null"], const: "a" }],
+    ["enum of the wrong type dropped", { type: "object", enum: ["PKW", "VAN"] }, { type: "object" }],
+    ["enum values of the wrong type dropped", { type: "integer", enum: [1, "2", 3.5] }, { type: "integer", enum: [1] }],
+    [
+      "null kept in a nullable enum",
+      { type: "string", enum: ["a", null], nullable: true },
+      { type: ["string", "null"], enum: ["a", null] },
+    ],
   ])("%s", (_, input, expected) => {
     expect(new SchemaConverter(documentWith({}), "request", "t").convertRoot(input)).toEqual(expected);
   });
@@ -101,5 +109,36 @@ describe("JSON Schema 2020-12 dynamic references", () => {
     expect(converter.defsObject()).toEqual({ Pet: { type: "object", properties: { name: { type: "string" } } } });
     const unbound = new SchemaConverter(document, "response", "t").convertRoot({ $ref: "#/components/schemas/Page" });
     expect(unbound.properties).toEqual({ data: { type: "array", items: { not: {} } } });
+  });
+});
+
+describe("contradictory enums", () => {
+  it("warns about enum values no instance of the type can be, and types the operation without them", async () => {
+    const document: OpenApiDocument = {
+      openapi: "3.0.3",
+      info: { title: "t", version: "1" },
+      paths: {
+        "/groups": {
+          get: {
+            operationId: "getGroup",
+            responses: {
+              200: { description: "ok", content: { "application/json": { schema: { $ref: "#/components/schemas/ProductGroup" } } } },
+            },
+          },
+        },
+      },
+      // Mercedes-Benz's configurator document: an object "enum" of strings, which no value satisfies.
+      components: {
+        schemas: { ProductGroup: { type: "object", enum: ["PKW", "VAN"], properties: { name: { type: "string" } }, required: ["name"] } },
+      },
+    };
+    const result = await generateFromDocument(document, { server: { name: "t" }, select: { all: true } });
+    expect(result.warnings).toEqual(['getGroup: dropped enum value(s) ["PKW","VAN"] at (#/components/schemas/ProductGroup): not of type "object"']);
+    expect(result.tools[0]?.outputSchema).toEqual({
+      type: "object",
+      properties: { name: { type: "string" } },
+      required: ["name"],
+    });
+    expect(result.files.get("api-types.ts")).toMatch(/ProductGroup: \{\s*name: string;\s*\}/);
   });
 });
