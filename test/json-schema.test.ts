@@ -133,7 +133,9 @@ describe("contradictory enums", () => {
       },
     };
     const result = await generateFromDocument(document, { server: { name: "t" }, select: { all: true } });
-    expect(result.warnings).toEqual(['getGroup: dropped enum value(s) ["PKW","VAN"] at (#/components/schemas/ProductGroup): not of type "object"']);
+    expect(result.warnings).toEqual([
+      'getGroup: dropped enum value(s) ["PKW","VAN"] at (#/components/schemas/ProductGroup): not of type "object"',
+    ]);
     expect(result.tools[0]?.outputSchema).toEqual({
       type: "object",
       properties: { name: { type: "string" } },
