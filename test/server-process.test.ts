@@ -52,3 +52,43 @@ describe("the generated server as a process", () => {
     expect(run.stderr()).toContain('"signal":"SIGTERM"');
   });
 });
+
+describe("the search server as a process", () => {
+  it("serves /health, closes its open sessions and exits 0 on SIGTERM", async () => {
+    const port = await freePort();
+    const child = spawn(process.execPath, [join(ROOT, "dist/generator/cli.js"), "search", "--memory", "--port", String(port)], {
+      env: { PATH: process.env.PATH ?? "" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    const base = `http://127.0.0.1:${port}`;
+    let body: unknown;
+    for (let attempt = 0; attempt < 100 && body === undefined; attempt++) {
+      body = await fetch(`${base}/health`).then(
+        (response) => response.json(),
+        () => undefined,
+      );
+      if (body === undefined) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(body).toMatchObject({ status: "ok", apis: 0, sessions: 0 });
+    const opened = await fetch(`${base}/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+      }),
+    });
+    expect(opened.status).toBe(200);
+    await opened.text();
+    expect(await (await fetch(`${base}/health`)).json()).toMatchObject({ sessions: 1 });
+    child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    expect(stderr).toMatch(/"message":"OpenAPI search MCP server listening"/);
+    expect(stderr).toContain('"signal":"SIGTERM"');
+  });
+});
