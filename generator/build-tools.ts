@@ -35,8 +35,7 @@ export function buildTools(document: OpenApiDocument, entries: readonly Operatio
     }
   }
   if (problems.length > 0) throw new UserError(problems);
-  const first = tools.find((tool) => trimmed.includes(tool.name));
-  if (first) first.warnings.push(trimmedWarning(trimmed, maxBytes));
+  if (trimmed.length > 0) tools.find((tool) => tool.name === trimmed[0])?.warnings.push(trimmedWarning(trimmed, maxBytes));
   return tools;
 }
 

@@ -28,19 +28,19 @@ export function trimSchema(schema: JsonObject, maxBytes: number): TrimmedSchema 
   // Measured piece by piece (the whole is never serialised), as `{root,"$defs":{"key":def,…}}`.
   const { $defs: _, ...root } = schema;
   const rootBytes = byteLength(root) + ',"$defs":{}'.length;
-  const whole = new Map(Object.entries(defs).map(([key, def]) => [key, byteLength(key) + byteLength(def) + 2]));
+  const wholeBytes = new Map(Object.entries(defs).map(([key, def]) => [key, entryBytes(key, def)]));
   let total = rootBytes - 1;
-  for (const bytes of whole.values()) total += bytes;
+  for (const bytes of wholeBytes.values()) total += bytes;
   if (total <= maxBytes) return undefined;
   const depths = referenceDepths(root, defs);
   const deepest = Math.max(0, ...depths.values());
   const placeholders = new Map([...depths.keys()].map((key) => [key, placeholder(defs[key] as JsonObject, maxBytes)]));
-  const stub = new Map([...placeholders].map(([key, value]) => [key, byteLength(key) + byteLength(value) + 2]));
+  const placeholderBytes = new Map([...placeholders].map(([key, value]) => [key, entryBytes(key, value)]));
   const sizeAt = (level: number) => {
     let bytes = rootBytes;
     for (const [key, depth] of depths) {
-      if (depth <= level) bytes += whole.get(key) as number;
-      else if (depth === level + 1) bytes += stub.get(key) as number;
+      if (depth <= level) bytes += wholeBytes.get(key) as number;
+      else if (depth === level + 1) bytes += placeholderBytes.get(key) as number;
     }
     return bytes;
   };
@@ -94,6 +94,11 @@ function placeholder(def: JsonObject, maxBytes: number): JsonObject {
     ...(typeof type === "string" || Array.isArray(type) ? { type } : {}),
     description: `Not expanded: this tool's schema is limited to ${maxBytes} bytes (schemas.maxBytes).`,
   };
+}
+
+/** Bytes of one `"key":value,` entry of `$defs`. */
+function entryBytes(key: string, value: unknown): number {
+  return byteLength(key) + byteLength(value) + 2;
 }
 
 function byteLength(value: unknown): number {

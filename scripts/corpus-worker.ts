@@ -25,17 +25,17 @@ async function check(file: string): Promise<CorpusVerdict> {
     const result = await generateFromFile(file, { server: { name: "corpus" }, select: { all: true } });
     const tools = result.tools.map((tool) => toolDefinition(tool) as unknown as ToolDefinition);
     // Each distinct schema is compiled once: Microsoft Graph's 11,422 output schemas are 981 distinct ones.
-    const distinct = new Map<string, string>();
+    const distinct = new Map<string, { label: string; schema: object }>();
     for (const tool of tools) {
       for (const [kind, schema] of [
         ["input", tool.inputSchema],
         ["output", tool.outputSchema],
       ] as const) {
         const text = JSON.stringify(schema);
-        if (!distinct.has(text)) distinct.set(text, `${tool.name} ${kind}`);
+        if (!distinct.has(text)) distinct.set(text, { label: `${tool.name} ${kind}`, schema });
       }
     }
-    const problems = [...distinct].flatMap(([text, label]) => dialectProblems(label, JSON.parse(text) as object));
+    const problems = [...distinct.values()].flatMap(({ label, schema }) => dialectProblems(label, schema));
     if (problems.length > 0)
       return { file, outcome: "crash", tools: tools.length, message: `schema: ${problems[0]}`, ms: performance.now() - start };
     const runtime = createToolRuntime({
