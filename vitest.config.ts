@@ -4,7 +4,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   resolve: {
     // Generated code imports the runtime by its package name; tests run it from source.
-    alias: { "oapi-mcp-gen/runtime": fileURLToPath(new URL("./runtime/index.ts", import.meta.url)) },
+    alias: { "oapi-mcp-gen-runtime": fileURLToPath(new URL("./runtime/index.ts", import.meta.url)) },
   },
   test: {
     include: ["test/**/*.test.ts"],

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { silentLogger } from "../runtime/logger.js";
+import { silentLogger } from "oapi-mcp-gen-runtime";
 import { ApiCatalog } from "../search/catalog.js";
 import type { LoadedApi } from "../search/loaded-api.js";
 import { fmt, median, percentile, table, timeRuns } from "./stats.js";

@@ -1,10 +1,10 @@
 import type { OperationEntry } from "../openapi/operations.js";
+import { didYouMean } from "../openapi/suggest.js";
 import type { OpenApiDocument } from "../openapi/types.js";
 import type { GeneratorConfig } from "./config.js";
 import { UserError } from "./errors.js";
 import { toolSchemaProblems } from "./schema-check.js";
 import { DEFAULT_SCHEMA_MAX_BYTES, trimSchema } from "./schema-trim.js";
-import { didYouMean } from "./suggest.js";
 import { operationToTool, type ToolModel } from "./tool-model.js";
 import { TOOL_NAME_PATTERN, toolNameFromOperationId, toolNameFromRoute, uniqueNames } from "./tool-name.js";
 

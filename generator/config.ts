@@ -1,9 +1,9 @@
 import { readFile } from "node:fs/promises";
 import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
 import { detectFormat, parseDocumentText } from "../openapi/load.js";
+import { didYouMean } from "../openapi/suggest.js";
 import configSchema from "./config.schema.json" with { type: "json" };
 import { UserError } from "./errors.js";
-import { didYouMean } from "./suggest.js";
 
 /** Annotation hints a config may force on a tool. @see https://modelcontextprotocol.io/specification/2025-11-25/server/tools#tool-annotations */
 export interface AnnotationOverride {

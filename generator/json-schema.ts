@@ -1,7 +1,7 @@
+import { setOwn } from "oapi-mcp-gen-runtime";
 import { enumValuesOfType } from "../openapi/enum-types.js";
 import { derefObject, refName, refOf, resolvePointer } from "../openapi/refs.js";
 import { isJsonObject, type JsonObject, type JsonValue, type OpenApiDocument } from "../openapi/types.js";
-import { setOwn } from "../runtime/own-property.js";
 import { UserError } from "./errors.js";
 
 /** Which side of the HTTP exchange a schema describes: `readOnly` leaves requests, `writeOnly` leaves responses. */

@@ -1,7 +1,8 @@
+import type { BodyBinding } from "oapi-mcp-gen-runtime";
 import type { JsonObject } from "../openapi/types.js";
 
 /** How a request or response body travels. */
-export type BodyKind = "json" | "form" | "multipart" | "text" | "binary";
+export type BodyKind = BodyBinding["kind"];
 
 /** The media type without parameters, lower-cased. */
 function essence(type: string): string {

@@ -1,24 +1,12 @@
+import type { ParameterBinding } from "oapi-mcp-gen-runtime";
 import type { OperationEntry } from "../openapi/operations.js";
+import { didYouMean } from "../openapi/suggest.js";
 import { isJsonObject, type JsonObject, type ParameterObject } from "../openapi/types.js";
 import type { OperationOverride } from "./config.js";
 import { UserError } from "./errors.js";
 import type { SchemaConverter } from "./json-schema.js";
-import { didYouMean } from "./suggest.js";
 
-/** How one tool argument reaches the upstream request. */
-export interface ParameterBinding {
-  /** Property name in the tool's input schema. */
-  argument: string;
-  /** Parameter name in the OpenAPI document (and on the wire). */
-  name: string;
-  in: ParameterObject["in"];
-  required: boolean;
-  /** Prefixes stripped from the value before it is substituted (path parameters only). */
-  prefixes?: string[];
-  /** Query serialisation when not the default (`form`, exploded). */
-  style?: string;
-  explode?: boolean;
-}
+export type { ParameterBinding };
 
 /** Headers the OpenAPI specification says a `header` parameter cannot define. */
 const RESERVED_HEADERS = new Set(["accept", "content-type", "authorization"]);
@@ -52,17 +40,17 @@ export function bindParameters(
     if (taken.has(argument)) argument = `${parameter.in}_${parameter.name}`;
     for (let n = 2; taken.has(argument); n++) argument = `${parameter.in}_${parameter.name}_${n}`;
     taken.add(argument);
-    const binding: ParameterBinding = {
+    const prefix = parameter.in === "path" ? prefixes[parameter.name] : undefined;
+    const query = parameter.in === "query";
+    bindings.push({
       argument,
       name: parameter.name,
       in: parameter.in,
       required: parameter.in === "path" || parameter.required === true,
-    };
-    const prefix = parameter.in === "path" ? prefixes[parameter.name] : undefined;
-    if (prefix !== undefined) binding.prefixes = typeof prefix === "string" ? [prefix] : [...prefix];
-    if (parameter.in === "query" && parameter.style !== undefined && parameter.style !== "form") binding.style = parameter.style;
-    if (parameter.in === "query" && parameter.explode === false) binding.explode = false;
-    bindings.push(binding);
+      ...(prefix !== undefined ? { prefixes: typeof prefix === "string" ? [prefix] : [...prefix] } : {}),
+      ...(query && parameter.style !== undefined && parameter.style !== "form" ? { style: parameter.style } : {}),
+      ...(query && parameter.explode === false ? { explode: false } : {}),
+    });
   }
   return bindings;
 }

@@ -1,7 +1,7 @@
+import { setOwn } from "oapi-mcp-gen-runtime";
 import type { OperationEntry } from "../openapi/operations.js";
 import { collectRefs, resolvePointer } from "../openapi/refs.js";
 import { isJsonObject, type JsonObject, type JsonValue, type OpenApiDocument } from "../openapi/types.js";
-import { setOwn } from "../runtime/own-property.js";
 
 /** A copy of the document holding only the selected operations and the components they reach. */
 export function pruneDocument(document: OpenApiDocument, entries: readonly OperationEntry[]): OpenApiDocument {

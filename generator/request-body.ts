@@ -1,24 +1,18 @@
+import { type BodyBinding as RuntimeBodyBinding, setOwn } from "oapi-mcp-gen-runtime";
 import type { OperationEntry } from "../openapi/operations.js";
 import { derefObject } from "../openapi/refs.js";
+import { didYouMean } from "../openapi/suggest.js";
 import { isJsonObject, type JsonObject, type JsonValue, type OpenApiDocument } from "../openapi/types.js";
-import { setOwn } from "../runtime/own-property.js";
 import type { OperationOverride } from "./config.js";
 import { UserError } from "./errors.js";
 import type { SchemaConverter } from "./json-schema.js";
-import { type BodyKind, preferredMediaType } from "./media-types.js";
-import { didYouMean } from "./suggest.js";
+import { preferredMediaType } from "./media-types.js";
 
-/** The request body of a tool. */
-export interface BodyBinding {
-  mediaType: string;
-  kind: BodyKind;
+/** The request body of a tool: the runtime's binding plus what only the generator needs. */
+export interface BodyBinding extends RuntimeBodyBinding {
   required: boolean;
   /** Set when the body's properties or `required` list differ from the document's schema. */
   reshape?: { omitted: string[]; required: string[] };
-  /** Per-property serialisation of form and multipart bodies. */
-  encoding?: Record<string, { style?: string; explode?: boolean; contentType?: string }>;
-  /** Multipart properties that carry files (a file object, or an array of them). */
-  files?: string[];
 }
 
 /** How a tool argument carries file content: base64, or a path under the server's upload folder. */
@@ -60,15 +54,16 @@ export function bodyProperty(
   }
   const media = content[chosen.mediaType];
   const rawSchema = isJsonObject(media) ? media.schema : undefined;
-  const binding: BodyBinding = { mediaType: chosen.mediaType, kind: chosen.kind, required: requestBody.required === true };
+  let binding: BodyBinding = { mediaType: chosen.mediaType, kind: chosen.kind, required: requestBody.required === true };
   let schema: JsonObject;
   if (chosen.kind === "binary") schema = structuredClone(FILE_SCHEMA);
   else if (chosen.kind === "text") schema = { type: "string" };
   else {
     schema = converter.convertRoot(rawSchema);
-    if (chosen.kind === "multipart") markFiles(document, schema, rawSchema, binding);
+    const files = chosen.kind === "multipart" ? markFiles(document, schema, rawSchema) : [];
+    if (files.length > 0) binding = { ...binding, files };
     if ((chosen.kind === "form" || chosen.kind === "multipart") && isJsonObject(media) && isJsonObject(media.encoding)) {
-      binding.encoding = encodingOf(media.encoding);
+      binding = { ...binding, encoding: encodingOf(media.encoding) };
     }
   }
   const description = typeof requestBody.description === "string" ? requestBody.description : undefined;
@@ -89,9 +84,9 @@ export function bodyProperty(
 }
 
 /** Replaces binary properties of a multipart object schema by the file schema and records them. */
-function markFiles(document: OpenApiDocument, schema: JsonObject, raw: JsonValue | undefined, binding: BodyBinding): void {
+function markFiles(document: OpenApiDocument, schema: JsonObject, raw: JsonValue | undefined): string[] {
   const source = derefObject(document, raw);
-  if (!source || !isJsonObject(source.properties) || !isJsonObject(schema.properties)) return;
+  if (!source || !isJsonObject(source.properties) || !isJsonObject(schema.properties)) return [];
   const files: string[] = [];
   for (const [name, property] of Object.entries(source.properties)) {
     const resolved = derefObject(document, property);
@@ -105,7 +100,7 @@ function markFiles(document: OpenApiDocument, schema: JsonObject, raw: JsonValue
     setOwn(schema.properties, name, replacement);
     files.push(name);
   }
-  if (files.length > 0) binding.files = files;
+  return files;
 }
 
 /** OpenAPI 3.0 marks file content with `format: binary`; 3.1 with `contentMediaType` and no `contentEncoding`. */

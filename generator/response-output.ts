@@ -1,11 +1,12 @@
+import type { HttpBinding } from "oapi-mcp-gen-runtime";
 import type { OperationEntry } from "../openapi/operations.js";
 import { derefObject } from "../openapi/refs.js";
 import { isJsonObject, type JsonObject, type OpenApiDocument } from "../openapi/types.js";
 import { SchemaConverter } from "./json-schema.js";
 import { preferredMediaType } from "./media-types.js";
 
-/** What a tool's structured result is made from. */
-export type ResponseKind = "json" | "text" | "binary" | "empty";
+/** What a tool's structured result is made from (the runtime's `http.response`). */
+export type ResponseKind = HttpBinding["response"];
 
 /** The response a tool's structured result comes from. */
 export interface ResponseBinding {

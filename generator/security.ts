@@ -1,21 +1,36 @@
+import { type SecuritySchemeDefinition, setOwn } from "oapi-mcp-gen-runtime";
 import type { OperationEntry } from "../openapi/operations.js";
 import { isJsonObject, type JsonObject, type OpenApiDocument } from "../openapi/types.js";
 import { words } from "../openapi/words.js";
-import { setOwn } from "../runtime/own-property.js";
 
-/** One security scheme as the runtime applies it, with the environment variables that hold its credentials. */
-export interface SchemeModel {
-  type: "apiKey" | "http" | "oauth2" | "openIdConnect" | "mutualTLS";
-  /** apiKey: where the key goes and under which name. */
-  in?: "header" | "query" | "cookie";
-  name?: string;
-  /** http: `bearer`, `basic`, … */
-  scheme?: string;
-  /** oauth2: the client-credentials token URL, if the scheme has that flow. */
-  tokenUrl?: string;
-  /** Role (`apiKey`, `token`, `username`, `password`, `clientId`, `clientSecret`, `tokenUrl`) → variable name. */
-  env: Record<string, string>;
-  description?: string;
+/** One security scheme as the runtime applies it (the runtime owns the type). */
+export type SchemeModel = SecuritySchemeDefinition;
+
+/** Where a scheme's credential goes and which environment variables hold it. */
+function schemeBinding(raw: JsonObject, stem: string): Omit<SchemeModel, "type" | "description"> {
+  if (raw.type === "apiKey") {
+    return {
+      in: raw.in === "query" || raw.in === "cookie" ? raw.in : "header",
+      name: typeof raw.name === "string" ? raw.name : "X-API-Key",
+      env: { apiKey: `${stem}_API_KEY` },
+    };
+  }
+  if (raw.type === "http") {
+    const scheme = typeof raw.scheme === "string" ? raw.scheme.toLowerCase() : "bearer";
+    return {
+      scheme,
+      env: scheme === "basic" ? { username: `${stem}_USERNAME`, password: `${stem}_PASSWORD` } : { token: `${stem}_TOKEN` },
+    };
+  }
+  if (raw.type === "oauth2") {
+    const flows = isJsonObject(raw.flows) ? raw.flows : {};
+    const client = isJsonObject(flows.clientCredentials) ? flows.clientCredentials : undefined;
+    return {
+      ...(client && typeof client.tokenUrl === "string" ? { tokenUrl: client.tokenUrl } : {}),
+      env: { token: `${stem}_TOKEN`, clientId: `${stem}_CLIENT_ID`, clientSecret: `${stem}_CLIENT_SECRET`, tokenUrl: `${stem}_TOKEN_URL` },
+    };
+  }
+  return { env: { token: `${stem}_TOKEN` } };
 }
 
 /** A security requirement: scheme name → scopes. An empty object means "no authentication". */
@@ -33,30 +48,11 @@ export function securitySchemes(document: OpenApiDocument): Record<string, Schem
   const out: Record<string, SchemeModel> = {};
   for (const [name, raw] of Object.entries(schemes)) {
     if (!isJsonObject(raw) || typeof raw.type !== "string") continue;
-    const stem = envStem(name);
-    const model: SchemeModel = { type: raw.type as SchemeModel["type"], env: {} };
-    if (typeof raw.description === "string") model.description = raw.description;
-    if (raw.type === "apiKey") {
-      model.in = raw.in === "query" || raw.in === "cookie" ? raw.in : "header";
-      model.name = typeof raw.name === "string" ? raw.name : "X-API-Key";
-      model.env = { apiKey: `${stem}_API_KEY` };
-    } else if (raw.type === "http") {
-      model.scheme = typeof raw.scheme === "string" ? raw.scheme.toLowerCase() : "bearer";
-      model.env = model.scheme === "basic" ? { username: `${stem}_USERNAME`, password: `${stem}_PASSWORD` } : { token: `${stem}_TOKEN` };
-    } else if (raw.type === "oauth2") {
-      const flows = isJsonObject(raw.flows) ? raw.flows : {};
-      const client = isJsonObject(flows.clientCredentials) ? flows.clientCredentials : undefined;
-      if (client && typeof client.tokenUrl === "string") model.tokenUrl = client.tokenUrl;
-      model.env = {
-        token: `${stem}_TOKEN`,
-        clientId: `${stem}_CLIENT_ID`,
-        clientSecret: `${stem}_CLIENT_SECRET`,
-        tokenUrl: `${stem}_TOKEN_URL`,
-      };
-    } else {
-      model.env = { token: `${stem}_TOKEN` };
-    }
-    setOwn(out, name, model);
+    const base = {
+      type: raw.type as SchemeModel["type"],
+      ...(typeof raw.description === "string" ? { description: raw.description } : {}),
+    };
+    setOwn(out, name, { ...base, ...schemeBinding(raw, envStem(name)) });
   }
   return out;
 }

@@ -1,9 +1,9 @@
 import picomatch from "picomatch";
 import { listOperations, type OperationEntry } from "../openapi/operations.js";
+import { didYouMean } from "../openapi/suggest.js";
 import { isJsonObject, type OpenApiDocument } from "../openapi/types.js";
 import type { GeneratorConfig, OperationFilter } from "./config.js";
 import { UserError } from "./errors.js";
-import { didYouMean } from "./suggest.js";
 
 /**
  * The operations that become tools: the allowlist in its order, then what `select` matches in document order,

@@ -1,10 +1,7 @@
+import type { UpstreamDefaults } from "oapi-mcp-gen-runtime";
 import { isJsonObject, type OpenApiDocument } from "../openapi/types.js";
 
-/** The upstream defaults a generated server starts with (the environment's API_BASE_URL overrides them). */
-export interface UpstreamDefaults {
-  defaultBaseUrl?: string;
-  hint?: string;
-}
+export type { UpstreamDefaults };
 
 /**
  * The config's `baseUrl`, else the document's first server with its variables set to their defaults; a relative

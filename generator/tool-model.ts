@@ -1,7 +1,7 @@
+import { type ToolAnnotations as RuntimeToolAnnotations, setOwn } from "oapi-mcp-gen-runtime";
 import type { OperationEntry } from "../openapi/operations.js";
 import type { HttpMethod, JsonObject, OpenApiDocument, ParameterObject } from "../openapi/types.js";
 import { words } from "../openapi/words.js";
-import { setOwn } from "../runtime/own-property.js";
 import type { AnnotationOverride, OperationOverride } from "./config.js";
 import { SchemaConverter } from "./json-schema.js";
 import { bindParameters, completePathParameters, type ParameterBinding, parameterSchema } from "./parameters.js";
@@ -11,14 +11,8 @@ import { operationSecurity, type SecurityRequirement } from "./security.js";
 
 export type { BodyBinding, ParameterBinding, ResponseBinding };
 
-/** MCP tool annotations, every hint explicit. @see https://modelcontextprotocol.io/specification/2025-11-25/server/tools */
-export interface ToolAnnotations {
-  title: string;
-  readOnlyHint: boolean;
-  destructiveHint: boolean;
-  idempotentHint: boolean;
-  openWorldHint: boolean;
-}
+/** MCP tool annotations as the runtime lists them, with the title always set. */
+export type ToolAnnotations = RuntimeToolAnnotations & { readonly title: string };
 
 /** Everything the emitters need to write one tool module. */
 export interface ToolModel {

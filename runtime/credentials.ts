@@ -3,11 +3,15 @@ import { setOwn } from "./own-property.js";
 
 /** A security scheme of the generated server and the environment variables that hold its credentials. */
 export interface SecuritySchemeDefinition {
-  readonly type: string;
+  readonly type: "apiKey" | "http" | "oauth2" | "openIdConnect" | "mutualTLS";
+  /** apiKey: where the key goes and under which name. */
   readonly in?: "header" | "query" | "cookie";
   readonly name?: string;
+  /** http: `bearer`, `basic`, … */
   readonly scheme?: string;
+  /** oauth2: the client-credentials token URL, if the scheme has that flow. */
   readonly tokenUrl?: string;
+  /** Role (`apiKey`, `token`, `username`, `password`, `clientId`, `clientSecret`, `tokenUrl`) → variable name. */
   readonly env: Readonly<Record<string, string>>;
   readonly description?: string;
 }

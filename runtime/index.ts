@@ -1,4 +1,5 @@
-/** Public entry of the oapi-mcp-gen runtime: everything generated code may import. */
+/** Public entry of the oapi-mcp-gen runtime: everything generated code, the generator and the search server may import. */
+export { checkedCallParams, LooseCallToolRequestSchema } from "./call-request.js";
 export type { CallContext, UpstreamSettings } from "./call-tool.js";
 export { executeTool } from "./call-tool.js";
 export { type AuthDefinition, CredentialStore, type SecuritySchemeDefinition } from "./credentials.js";
@@ -7,6 +8,8 @@ export { createRequestHandler, guardMcpRequest, type HttpPolicy, listen, type Ru
 export { type Logger, silentLogger, stderrLogger } from "./logger.js";
 export { createMcpServer, createToolRuntime, type ServerIdentity, type ToolRuntime } from "./mcp-server.js";
 export { checkHost, checkOrigin, isLoopbackAddress, normalizeOrigin } from "./origin.js";
+export { setOwn } from "./own-property.js";
+export { invalidParams } from "./protocol-error.js";
 export { wrapStructuredContent } from "./result.js";
 export { runServer, type ServeOptions, startServer, startStdioServer } from "./serve.js";
 export { SessionHttpHandler, type SessionLimits } from "./session-http.js";
@@ -26,3 +29,4 @@ export {
   type WithFiles,
 } from "./tool.js";
 export { buildUpstreamRequest, stripPrefix } from "./upstream-request.js";
+export { describeErrors } from "./validation.js";

@@ -2,10 +2,10 @@
 
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { createRequestHandler, createToolRuntime, silentLogger, type ToolDefinition } from "oapi-mcp-gen-runtime";
 import { UserError } from "../generator/errors.js";
 import { generateFromFile } from "../generator/generate.js";
 import { DocumentParseError } from "../openapi/load.js";
-import { createRequestHandler, createToolRuntime, silentLogger, type ToolDefinition } from "../runtime/index.js";
 import { toolDefinition } from "../templates/tool-module.js";
 import { dialectProblems } from "../test/helpers/schema-dialects.js";
 import { connectClient } from "./mcp-client.js";

@@ -3,7 +3,7 @@
  * driven by a real MCP client. Run with `npm run demo`.
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { silentLogger, startServer } from "oapi-mcp-gen/runtime";
+import { silentLogger, startServer } from "oapi-mcp-gen-runtime";
 import { serverIdentity, tools } from "../generated/index.js";
 import { connectClient } from "./mcp-client.js";
 import { freePort, startPrism } from "./prism.js";

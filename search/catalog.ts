@@ -1,6 +1,6 @@
-import { closest } from "../generator/suggest.js";
+import type { Logger } from "oapi-mcp-gen-runtime";
 import { normalizeDocument } from "../openapi/normalize.js";
-import type { Logger } from "../runtime/logger.js";
+import { closest } from "../openapi/suggest.js";
 import { parseSource, readSource, type SourcePolicy, type SourceText } from "./load-source.js";
 import { LoadedApi } from "./loaded-api.js";
 import type { ApiStore, StoredApi } from "./store.js";

@@ -1,10 +1,7 @@
 import { realpath } from "node:fs/promises";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { Command, CommanderError, InvalidArgumentError } from "commander";
-import { listen } from "../runtime/http-server.js";
-import { type Logger, stderrLogger } from "../runtime/logger.js";
-import { isLoopbackAddress, normalizeOrigin } from "../runtime/origin.js";
-import { SessionHttpHandler } from "../runtime/session-http.js";
+import { isLoopbackAddress, type Logger, listen, normalizeOrigin, SessionHttpHandler, stderrLogger } from "oapi-mcp-gen-runtime";
 import { ApiCatalog, ToolFailure } from "./catalog.js";
 import type { SourcePolicy } from "./load-source.js";
 import { createSearchServer } from "./mcp-server.js";

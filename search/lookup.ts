@@ -1,5 +1,5 @@
 import { distance } from "fastest-levenshtein";
-import { closest } from "../generator/suggest.js";
+import { closest } from "../openapi/suggest.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "../openapi/types.js";
 import { ToolFailure } from "./catalog.js";
 import type { LoadedApi, OperationRecord } from "./loaded-api.js";

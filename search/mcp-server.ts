@@ -1,10 +1,8 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { type CallToolResult, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
-import { checkedCallParams, LooseCallToolRequestSchema } from "../runtime/call-request.js";
-import type { Logger } from "../runtime/logger.js";
-import { invalidParams } from "../runtime/protocol-error.js";
-import { describeErrors } from "../runtime/validation.js";
+import type { Logger } from "oapi-mcp-gen-runtime";
+import { checkedCallParams, describeErrors, invalidParams, LooseCallToolRequestSchema } from "oapi-mcp-gen-runtime";
 import { boundValue } from "./bounded.js";
 import { type ApiCatalog, ToolFailure } from "./catalog.js";
 import { MAX_ANSWER_CHARS, SEARCH_TOOLS, type SearchTool } from "./tools.js";

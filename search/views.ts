@@ -1,7 +1,7 @@
+import { setOwn } from "oapi-mcp-gen-runtime";
 import { mergeParameters } from "../openapi/operations.js";
 import { collectRefs, derefObject, refName, resolvePointer } from "../openapi/refs.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "../openapi/types.js";
-import { setOwn } from "../runtime/own-property.js";
 import type { LoadedApi, OperationRecord } from "./loaded-api.js";
 
 const SCHEMA_REF = "#/components/schemas/";

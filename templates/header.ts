@@ -17,4 +17,4 @@ export function isGeneratedText(head: string): boolean {
 }
 
 /** Where generated code imports the runtime from: a package specifier, never a relative path. */
-export const RUNTIME_MODULE = "oapi-mcp-gen/runtime";
+export const RUNTIME_MODULE = "oapi-mcp-gen-runtime";

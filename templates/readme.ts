@@ -1,5 +1,4 @@
-import type { SchemeModel } from "../generator/security.js";
-import type { UpstreamDefaults } from "../generator/servers.js";
+import type { AuthDefinition, SecuritySchemeDefinition as SchemeModel, UpstreamDefaults } from "oapi-mcp-gen-runtime";
 import type { ToolModel } from "../generator/tool-model.js";
 import { GENERATED_MARKDOWN_HEADER } from "./header.js";
 
@@ -12,7 +11,7 @@ export interface ReadmeFacts {
   tools: readonly ToolModel[];
   upstream: UpstreamDefaults;
   schemes: Record<string, SchemeModel>;
-  passthrough: { authorization: boolean; headers: string[] };
+  passthrough: AuthDefinition["passthrough"];
 }
 
 /** Document text as inert Markdown: one line, markup characters escaped, bounded length. */
@@ -69,7 +68,7 @@ export function readmeText(facts: ReadmeFacts): string {
     "",
     "## Run",
     "",
-    "The tree is TypeScript that imports `oapi-mcp-gen/runtime`. Compile it with your project (or use `deploy/`), then:",
+    "The tree is TypeScript that imports `oapi-mcp-gen-runtime`. Compile it with your project (or use `deploy/`), then:",
     "",
     "```sh",
     `API_BASE_URL=https://api.example.com node ${out}/server.js           # HTTP: http://127.0.0.1:3000/mcp`,

@@ -1,6 +1,5 @@
+import type { AuthDefinition, ServerIdentity, UpstreamDefaults } from "oapi-mcp-gen-runtime";
 import type { SourceFileStructure } from "ts-morph";
-import type { SchemeModel } from "../generator/security.js";
-import type { UpstreamDefaults } from "../generator/servers.js";
 import type { ToolModel } from "../generator/tool-model.js";
 import { GENERATED_HEADER, RUNTIME_MODULE } from "./header.js";
 import { jsonLiteral } from "./literal.js";
@@ -8,19 +7,11 @@ import { CONST, Kind } from "./structure-kinds.js";
 import { toolModuleNames } from "./tool-module.js";
 
 /** Identity the generated server reports in `initialize`. */
-export interface RegistryIdentity {
-  name: string;
-  version: string;
-  title?: string;
-  instructions?: string;
-}
+export type RegistryIdentity = ServerIdentity;
 
 /** The registry index: every tool, in allowlist order, and the server identity. */
 /** Security schemes the tools use and the passthrough policy. */
-export interface RegistryAuth {
-  schemes: Record<string, SchemeModel>;
-  passthrough: { authorization: boolean; headers: string[] };
-}
+export type RegistryAuth = AuthDefinition;
 
 export function registryModule(
   tools: readonly ToolModel[],

@@ -1,8 +1,7 @@
+import { type JsonSchema, setOwn, type ToolDefinition } from "oapi-mcp-gen-runtime";
 import type { SourceFileStructure } from "ts-morph";
 import type { SharedSchemas } from "../generator/shared-schemas.js";
 import type { ToolModel } from "../generator/tool-model.js";
-import type { JsonObject } from "../openapi/types.js";
-import { setOwn } from "../runtime/own-property.js";
 import { GENERATED_HEADER, RUNTIME_MODULE } from "./header.js";
 import { camelIdentifier, commentText, Identifier, jsonLiteral, pascalIdentifier, stringLiteral } from "./literal.js";
 import { CONST, Kind } from "./structure-kinds.js";
@@ -21,11 +20,14 @@ export function toolModule(tool: ToolModel, typesModule: string, shared?: Shared
   // Only modules whose types mention the operation declare it (so `noUnusedLocals` projects compile them too).
   const usesOperation = argsText.includes("Operation[") || resultText.includes("Operation[");
   const used = new Set<string>();
-  const definition = toolDefinition(tool);
-  if (shared) {
-    definition.inputSchema = withSharedDefs(definition.inputSchema, shared, used);
-    definition.outputSchema = withSharedDefs(definition.outputSchema, shared, used);
-  }
+  const plain = toolDefinition(tool);
+  const definition: ToolDefinition = shared
+    ? {
+        ...plain,
+        inputSchema: withSharedDefs(plain.inputSchema, shared, used),
+        outputSchema: withSharedDefs(plain.outputSchema, shared, used),
+      }
+    : plain;
   const route = `${tool.method.toUpperCase()} ${tool.path}`;
   return {
     kind: Kind.SourceFile,
@@ -76,7 +78,7 @@ export function toolModule(tool: ToolModel, typesModule: string, shared?: Shared
 }
 
 /** The runtime `ToolDefinition` value of a tool, as plain JSON (what the generated module declares). */
-export function toolDefinition(tool: ToolModel): { inputSchema: JsonObject; outputSchema: JsonObject } & Record<string, unknown> {
+export function toolDefinition(tool: ToolModel): ToolDefinition {
   return {
     name: tool.name,
     title: tool.title,
@@ -86,7 +88,7 @@ export function toolDefinition(tool: ToolModel): { inputSchema: JsonObject; outp
     annotations: tool.annotations,
     _meta: { ...(tool.operationId ? { operationId: tool.operationId } : {}), method: tool.method.toUpperCase(), path: tool.path },
     http: {
-      method: tool.method.toUpperCase(),
+      method: tool.method.toUpperCase() as ToolDefinition["http"]["method"],
       path: tool.path,
       parameters: tool.parameters,
       ...(tool.body ? { body: bodyBinding(tool.body) } : {}),
@@ -98,7 +100,7 @@ export function toolDefinition(tool: ToolModel): { inputSchema: JsonObject; outp
 }
 
 /** A copy of a schema whose shared `$defs` entries are references to their constants (recorded in `used`). */
-function withSharedDefs(schema: JsonObject, shared: SharedSchemas, used: Set<string>): JsonObject {
+function withSharedDefs(schema: JsonSchema, shared: SharedSchemas, used: Set<string>): JsonSchema {
   const defs = schema.$defs;
   if (!defs || typeof defs !== "object" || Array.isArray(defs)) return schema;
   const replaced: Record<string, unknown> = {};
@@ -107,7 +109,7 @@ function withSharedDefs(schema: JsonObject, shared: SharedSchemas, used: Set<str
     if (name) used.add(name);
     setOwn(replaced, key, name ? new Identifier(name) : def);
   }
-  return { ...schema, $defs: replaced as JsonObject };
+  return { ...schema, $defs: replaced };
 }
 
 /** The runtime's view of a body binding (the reshape is a generator concern). */

@@ -1,5 +1,5 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { RunningServer } from "oapi-mcp-gen/runtime";
+import type { RunningServer } from "oapi-mcp-gen-runtime";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { connectClient, startMemosServer } from "./helpers/memos-server.js";
 import { sendJson, startUpstream } from "./helpers/upstream.js";

@@ -1,6 +1,6 @@
 import { request as httpRequest } from "node:http";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { type RunningServer, silentLogger, startServer } from "oapi-mcp-gen/runtime";
+import { type RunningServer, silentLogger, startServer } from "oapi-mcp-gen-runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auth as kitchenAuth, tools as kitchenTools } from "./fixtures/kitchen-sink/generated/index.js";
 import { connectClient, startMemosServer, testEnvironment } from "./helpers/memos-server.js";

@@ -1,39 +1,93 @@
 import { readdir, readFile } from "node:fs/promises";
+import { builtinModules } from "node:module";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ROOT } from "./helpers/cli.js";
 
-/** Every import specifier of every .ts file under a folder. */
-async function importsUnder(folder: string): Promise<{ file: string; specifier: string }[]> {
-  const found: { file: string; specifier: string }[] = [];
+interface Import {
+  file: string;
+  specifier: string;
+  typeOnly: boolean;
+}
+
+/** Every import specifier of every .ts file under a folder (build output and installs excluded). */
+async function importsUnder(folder: string): Promise<Import[]> {
+  const found: Import[] = [];
   for (const entry of await readdir(join(ROOT, folder), { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile() || !entry.name.endsWith(".ts")) continue;
+    if (!entry.isFile() || !entry.name.endsWith(".ts") || /[/\\](dist|node_modules)([/\\]|$)/.test(entry.parentPath)) continue;
     const file = join(entry.parentPath, entry.name);
     const text = await readFile(file, "utf8");
-    for (const match of text.matchAll(/(?:import|export)\s[^;]*?from\s+"([^"]+)"|import\(\s*"([^"]+)"\s*\)/g)) {
-      found.push({ file: file.slice(ROOT.length), specifier: (match[1] ?? match[2]) as string });
+    for (const match of text.matchAll(/(import|export)(\s+type)?\s[^;]*?from\s+"([^"]+)"|import\(\s*"([^"]+)"\s*\)/g)) {
+      found.push({ file: file.slice(ROOT.length), specifier: (match[3] ?? match[4]) as string, typeOnly: match[2] !== undefined });
     }
   }
   return found;
 }
 
+const NODE = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
+const RUNTIME = "oapi-mcp-gen-runtime";
+
+/** The package a bare specifier names (`@scope/name/sub` → `@scope/name`). */
+function packageOf(specifier: string): string {
+  const parts = specifier.split("/");
+  return (specifier.startsWith("@") ? parts.slice(0, 2) : parts.slice(0, 1)).join("/");
+}
+
+/** What each source folder may import besides Node built-ins and files of its own folder. */
+const RULES: Record<string, { folders: string[]; typeOnlyFolders?: string[]; packages: string[] }> = {
+  runtime: { folders: [], packages: ["@modelcontextprotocol/sdk", "ajv", "ajv-formats"] },
+  openapi: { folders: [], packages: ["yaml", "fastest-levenshtein", "swagger2openapi"] },
+  templates: { folders: [], typeOnlyFolders: ["generator", "openapi"], packages: [RUNTIME, "ts-morph"] },
+  generator: {
+    folders: ["openapi", "templates"],
+    packages: [RUNTIME, "ajv", "ajv-formats", "commander", "picomatch", "prettier", "ts-morph", "openapi-typescript", "yaml"],
+  },
+  search: {
+    folders: ["openapi"],
+    packages: [RUNTIME, "@modelcontextprotocol/sdk", "ajv", "commander", "fastest-levenshtein", "minisearch", "yaml"],
+  },
+};
+
 describe("package boundaries", () => {
-  it("the runtime never imports the generator, templates, ts-morph, prettier, typescript or openapi-typescript", async () => {
-    const imports = await importsUnder("runtime");
-    expect(imports.length).toBeGreaterThan(10);
-    for (const { file, specifier } of imports) {
-      expect(specifier, file).not.toMatch(/^(ts-morph|prettier|typescript|openapi-typescript|commander|yaml|swagger2openapi)(\/|$)/);
-      expect(specifier, file).not.toMatch(/(generator|templates|openapi)\//);
-      if (specifier.startsWith(".")) expect(specifier, file).toMatch(/^\.\/[a-z-]+\.js$/);
-    }
+  for (const [folder, rule] of Object.entries(RULES)) {
+    it(`${folder}/ imports only its own files, ${[...rule.folders, ...(rule.typeOnlyFolders ?? [])].join(", ") || "no other folder"} and its packages`, async () => {
+      const imports = await importsUnder(folder);
+      expect(imports.length).toBeGreaterThan(5);
+      for (const { file, specifier, typeOnly } of imports) {
+        const where = `${file}: ${specifier}`;
+        if (NODE.has(specifier)) continue;
+        if (specifier.startsWith("./")) {
+          expect(specifier, where).toMatch(/^\.\/[a-z0-9-.]+\.(js|json)$/);
+          continue;
+        }
+        const sibling = /^\.\.\/([a-z]+)\/[a-z0-9-]+\.js$/.exec(specifier)?.[1];
+        if (sibling !== undefined) {
+          // The command-line entry dispatches `oapi-mcp-gen search` to the search server.
+          const cliEntry = file.replace(/^[/\\]/, "") === "generator/cli.ts" && specifier === "../search/command.js";
+          const allowed = cliEntry || rule.folders.includes(sibling) || (typeOnly && (rule.typeOnlyFolders ?? []).includes(sibling));
+          expect(allowed, `${where} (${folder}/ may not import ${sibling}/${typeOnly ? "" : " values"})`).toBe(true);
+          continue;
+        }
+        expect(specifier.startsWith("."), `${where}: relative imports leave the folder only as ../<folder>/<file>.js`).toBe(false);
+        expect(rule.packages, where).toContain(packageOf(specifier));
+      }
+    });
+  }
+
+  it("the runtime's own package.json declares exactly the packages it imports", async () => {
+    const manifest = JSON.parse(await readFile(join(ROOT, "runtime/package.json"), "utf8")) as { dependencies: Record<string, string> };
+    const used = new Set((await importsUnder("runtime")).map((i) => i.specifier).filter((s) => !s.startsWith(".") && !NODE.has(s)).map(packageOf));
+    expect([...used].sort()).toEqual(Object.keys(manifest.dependencies).sort());
   });
 
   it("generated code imports only the runtime's public entry and its own modules", async () => {
-    const imports = await importsUnder("generated");
-    expect(imports.length).toBeGreaterThan(17);
-    for (const { file, specifier } of imports) {
-      expect(specifier === "oapi-mcp-gen/runtime" || /^\.\.?\/[a-z0-9_/-]+\.js$/.test(specifier), `${file}: ${specifier}`).toBe(true);
-      if (specifier.startsWith(".")) expect(specifier, file).not.toMatch(/runtime|generator|node_modules/);
+    for (const folder of ["generated", "test/fixtures/kitchen-sink/generated"]) {
+      const imports = await importsUnder(folder);
+      expect(imports.length).toBeGreaterThan(5);
+      for (const { file, specifier } of imports) {
+        expect(specifier === RUNTIME || /^\.\.?\/[a-z0-9_/-]+\.js$/.test(specifier), `${file}: ${specifier}`).toBe(true);
+        if (specifier.startsWith(".")) expect(specifier, file).not.toMatch(/runtime|generator|node_modules/);
+      }
     }
   });
 });

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import type { RunningServer } from "oapi-mcp-gen/runtime";
+import type { RunningServer } from "oapi-mcp-gen-runtime";
 import { describe, expect, it } from "vitest";
 import { ROOT } from "./helpers/cli.js";
 import { startMemosServer } from "./helpers/memos-server.js";

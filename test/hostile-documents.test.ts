@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { type RunningServer, silentLogger, startServer, type ToolDefinition } from "oapi-mcp-gen/runtime";
+import { type RunningServer, silentLogger, startServer, type ToolDefinition } from "oapi-mcp-gen-runtime";
 import { afterAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { parseConfig } from "../generator/config.js";
@@ -106,7 +106,7 @@ describe("hostile documents", () => {
     expect(tsc.stdout + tsc.stderr).toBe("");
     const generated = (await import(/* @vite-ignore */ join(OUT, "generated/index.ts"))) as {
       tools: readonly ToolDefinition[];
-      auth: import("oapi-mcp-gen/runtime").AuthDefinition;
+      auth: import("oapi-mcp-gen-runtime").AuthDefinition;
     };
     expect((globalThis as { __oapiCanary?: unknown }).__oapiCanary).toBeUndefined();
     const upstream = await startUpstream();

@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import type { RunningServer } from "oapi-mcp-gen/runtime";
+import type { RunningServer } from "oapi-mcp-gen-runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMemosServer } from "./helpers/memos-server.js";
 import { type RecordedRequest, sendJson, startUpstream } from "./helpers/upstream.js";

@@ -1,5 +1,5 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { type RunningServer, silentLogger, startServer } from "oapi-mcp-gen/runtime";
+import { type RunningServer, silentLogger, startServer } from "oapi-mcp-gen-runtime";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { auth, upstream as documented, serverIdentity, tools } from "./fixtures/kitchen-sink/generated/index.js";
 import { connectClient, testEnvironment } from "./helpers/memos-server.js";

@@ -1,7 +1,7 @@
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { type RunningServer, silentLogger, startServer, type ToolDefinition } from "oapi-mcp-gen/runtime";
+import { type RunningServer, silentLogger, startServer, type ToolDefinition } from "oapi-mcp-gen-runtime";
 import { afterAll, describe, expect, it } from "vitest";
 import { generateFromFile } from "../generator/generate.js";
 import { writeOutput } from "../generator/output.js";
@@ -89,7 +89,7 @@ describe.each(
     await writeOutput(out, result.files);
     const generated = (await import(/* @vite-ignore */ join(out, "index.ts"))) as {
       tools: readonly ToolDefinition[];
-      auth: import("oapi-mcp-gen/runtime").AuthDefinition;
+      auth: import("oapi-mcp-gen-runtime").AuthDefinition;
     };
     prism = await startPrism(spec);
     server = await startServer({

@@ -1,5 +1,5 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { RunningServer } from "oapi-mcp-gen/runtime";
+import type { RunningServer } from "oapi-mcp-gen-runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type PrismMock, startPrism } from "../scripts/prism.js";
 import { MEMOS_SPEC } from "./helpers/memos-model.js";

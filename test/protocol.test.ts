@@ -1,6 +1,6 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
-import type { RunningServer } from "oapi-mcp-gen/runtime";
+import type { RunningServer } from "oapi-mcp-gen-runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectClient, startMemosServer } from "./helpers/memos-server.js";
 import { sendJson, startUpstream } from "./helpers/upstream.js";

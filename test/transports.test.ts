@@ -1,6 +1,6 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { silentLogger, startServer } from "oapi-mcp-gen/runtime";
+import { silentLogger, startServer } from "oapi-mcp-gen-runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serverIdentity, tools } from "../generated/index.js";
 import { quietClient } from "../scripts/mcp-client.js";

@@ -1,4 +1,4 @@
-import { type RunningServer, type ServerEnvironment, silentLogger, startServer } from "oapi-mcp-gen/runtime";
+import { type RunningServer, type ServerEnvironment, silentLogger, startServer } from "oapi-mcp-gen-runtime";
 import { serverIdentity, tools } from "../../generated/index.js";
 
 export { connectClient } from "../../scripts/mcp-client.js";

@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { type RunningServer, silentLogger, startServer, type ToolDefinition } from "oapi-mcp-gen/runtime";
+import { type RunningServer, silentLogger, startServer, type ToolDefinition } from "oapi-mcp-gen-runtime";
 import { afterAll, describe, expect, it } from "vitest";
 import { generateFromFile } from "../../generator/generate.js";
 import { writeOutput } from "../../generator/output.js";
