@@ -1,90 +1,211 @@
 import { readFile } from "node:fs/promises";
-import { Command, CommanderError } from "commander";
+import { createRequire } from "node:module";
+import { relative, sep } from "node:path";
+import { Command, CommanderError, Option } from "commander";
 import { DocumentParseError } from "../openapi/load.js";
-import { readConfigFile } from "./config.js";
+import type { GenerationPaths } from "../templates/deploy.js";
+import { type GeneratorConfig, readConfigFile } from "./config.js";
 import { UserError } from "./errors.js";
-import { compareOutput, writeOutput } from "./output.js";
+import { checkOutputFolder, compareOutput, foreignFiles, writeOutput } from "./output.js";
+import { pathKind } from "./output-files.js";
+import { Progress } from "./progress.js";
 import { RenderCache } from "./render-cache.js";
 import { RunManifest } from "./run-manifest.js";
+import { budgetWarning } from "./tools-list.js";
+
+/** The config file a run reads when `--config` is not given. */
+export const DEFAULT_CONFIG = "oapi-mcp.config.yaml";
 
 /** Parsed command-line options of the generate command. */
 export interface GenerateOptions {
   spec: string;
   out: string;
-  config: string;
+  /** The config file, or undefined to select every operation (no `--config` and no default file). */
+  config: string | undefined;
   check: boolean;
+  quiet: boolean;
 }
 
-/** argv → options; a pure function of its input (commander exits are turned into errors). */
-export function parseArguments(argv: readonly string[]): GenerateOptions {
-  const program = new Command()
+/** The command the user asked for. */
+export type CliCommand =
+  | { kind: "generate"; options: GenerateOptions }
+  | { kind: "init"; spec: string; config: string; force: boolean }
+  | { kind: "done"; exitCode: number };
+
+const EXAMPLES = `
+Examples:
+  $ oapi-mcp-gen init openapi.yaml                 write oapi-mcp.config.yaml listing every operation
+  $ oapi-mcp-gen openapi.yaml --out generated      generate the server (every operation when there is no config)
+  $ oapi-mcp-gen openapi.yaml --out generated --check
+                                                   in CI: exit 1 when generated/ is out of date
+  $ cd generated && npm install && npm run build && npm start
+
+Other commands:
+  init <spec>      write a commented config that lists the document's operations
+  search           the OpenAPI search MCP server (oapi-mcp-gen search --help)
+`;
+
+const require = createRequire(import.meta.url);
+const version = (require("oapi-mcp-gen/package.json") as { version: string }).version;
+const runtimeVersion = (require("oapi-mcp-gen-runtime/package.json") as { version: string }).version;
+
+/** The commander program; `actions` receive what was parsed. */
+function program(onGenerate: (options: GenerateOptions) => void, onInit: (spec: string, config: string, force: boolean) => void): Command {
+  const root = new Command()
     .name("oapi-mcp-gen")
-    .description("Generate a typed MCP server from an OpenAPI document.\n(`oapi-mcp-gen search --help`: the OpenAPI search MCP server.)")
-    .argument("<spec>", "OpenAPI document (3.0, 3.1 or Swagger 2.0; YAML or JSON)")
-    .requiredOption("-o, --out <dir>", "output directory")
-    .option("-c, --config <file>", "config file (YAML or JSON)", "oapi-mcp.config.yaml")
-    .option("--check", "compare instead of writing; exit 1 when the output directory is stale", false)
+    .usage("<spec> --out <dir> [options]")
+    .description("Generate a typed MCP server from an OpenAPI document (3.0, 3.1 or Swagger 2.0; YAML or JSON; a path or URL).")
+    .version(version, "-V, --version", "print the version")
+    .helpOption("-h, --help", "show this help")
+    .argument("[spec]", "the OpenAPI document")
+    .option("-o, --out <dir>", "output folder (required; the generator owns it)")
+    .option("-c, --config <file>", `config file, YAML or JSON (default: ${DEFAULT_CONFIG} when it exists, else every operation)`)
+    .option("--check", "compare instead of writing; exit 1 when the output folder is out of date")
+    .option("-q, --quiet", "no progress lines on a terminal")
+    .addHelpText("after", EXAMPLES)
+    .showSuggestionAfterError(true)
     .exitOverride()
-    .configureOutput({ writeErr: (text) => process.stderr.write(text) });
-  program.parse(argv, { from: "user" });
-  const options = program.opts<{ out: string; config: string; check: boolean }>();
-  return { spec: program.args[0] as string, ...options };
+    .configureOutput({ writeErr: (text) => process.stderr.write(text), writeOut: (text) => process.stdout.write(text) })
+    .action((spec: string | undefined, options: { out?: string; config?: string; check?: boolean; quiet?: boolean }) => {
+      if (spec === undefined) {
+        root.outputHelp({ error: true });
+        throw new CommanderError(1, "oapi.help", "");
+      }
+      const out = options.out;
+      if (out === undefined) {
+        root.error("error: missing --out <dir> (where to write the server, e.g. --out generated)");
+        return;
+      }
+      onGenerate({ spec, out, config: options.config, check: options.check === true, quiet: options.quiet === true });
+    });
+  root
+    .command("init")
+    .description("write a commented config listing every operation by tag, with a default selection")
+    .argument("<spec>", "the OpenAPI document")
+    .addOption(new Option("-c, --config <file>", "where to write the config").default(DEFAULT_CONFIG))
+    .option("--force", "replace an existing config file")
+    .exitOverride()
+    .action((spec: string, options: { config: string; force?: boolean }) => onInit(spec, options.config, options.force === true));
+  root
+    .command("help")
+    .description("show this help")
+    .action(() => root.outputHelp());
+  return root;
 }
 
-/** Runs the generator; returns the exit code (0 ok, 1 user error or stale `--check`). */
-export async function run(argv: readonly string[]): Promise<number> {
-  let options: GenerateOptions;
+/** argv → the command; a pure function of its input (commander exits are turned into a `done` command). */
+export function parseArguments(argv: readonly string[]): CliCommand {
+  let command: CliCommand = { kind: "done", exitCode: 0 };
+  const cli = program(
+    (options) => {
+      command = { kind: "generate", options };
+    },
+    (spec, config, force) => {
+      command = { kind: "init", spec, config, force };
+    },
+  );
   try {
-    options = parseArguments(argv);
+    cli.parse(argv, { from: "user" });
   } catch (error) {
-    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 1;
+    if (error instanceof CommanderError) return { kind: "done", exitCode: error.exitCode === 0 ? 0 : 1 };
     throw error;
   }
+  return command;
+}
+
+/** Runs the CLI; returns the exit code (0 ok, 1 user error or stale `--check`). */
+export async function run(argv: readonly string[]): Promise<number> {
+  const command = parseArguments(argv);
+  if (command.kind === "done") return command.exitCode;
   try {
-    const config = await readConfigFile(options.config);
-    const documentBytes = /^https?:\/\//i.test(options.spec) ? undefined : await readFile(options.spec).catch(() => undefined);
-    const manifest = documentBytes ? await RunManifest.open(options.out, documentBytes, config) : undefined;
-    if (manifest && (await manifest.isCurrent(options.out))) {
-      process.stdout.write(
-        options.check
-          ? `${options.out} is up to date (unchanged inputs)\n`
-          : `${options.out} is up to date (unchanged inputs; 0 files changed)\n`,
-      );
+    if (command.kind === "init") {
+      const { initConfig } = await import("./init.js");
+      process.stdout.write(await initConfig(command.spec, command.config, command.force));
       return 0;
     }
-    const cache = await RenderCache.open(options.out);
-    const { generateFromFile } = await import("./generate.js");
-    const result = await generateFromFile(options.spec, config, cache);
-    const size = `tools/list ${Math.round(result.toolsList.bytes / 1024)} KiB, about ${result.toolsList.tokens} tokens`;
-    await cache.save();
-    for (const warning of result.warnings) process.stderr.write(`warning: ${warning}\n`);
-    if (options.check) {
-      const report = await compareOutput(options.out, result.files);
-      const stale = [...report.changed.map((p) => `changed: ${p}`), ...report.stale.map((p) => `stale: ${p}`)];
-      if (stale.length === 0) {
-        await manifest?.record(result.files);
-        process.stdout.write(`${options.out} is up to date (${result.tools.length} tools; ${size})\n`);
-        return 0;
-      }
-      process.stderr.write(`${options.out} is out of date; run the generator without --check:\n${stale.map((l) => `  ${l}`).join("\n")}\n`);
-      return 1;
-    }
-    const report = await writeOutput(options.out, result.files);
-    await manifest?.record(result.files);
-    process.stdout.write(
-      `wrote ${result.tools.length} tools to ${options.out} (${report.changed.length} files changed, ${report.stale.length} removed; ${size})\n`,
-    );
-    return 0;
+    return await generate(command.options);
   } catch (error) {
     if (error instanceof UserError || error instanceof DocumentParseError) {
-      process.stderr.write(
-        `${error.message
-          .split("\n")
-          .map((line) => `error: ${line}`)
-          .join("\n")}\n`,
-      );
+      process.stderr.write(`${oneLinePerProblem(error.message)}\n`);
       return 1;
     }
     throw error;
   }
+}
+
+/** `error: …` on every line of a user error. */
+function oneLinePerProblem(message: string): string {
+  return message
+    .split("\n")
+    .map((line) => `error: ${line}`)
+    .join("\n");
+}
+
+/** A path as the user would type it from the working directory (for the CI workflow). */
+function asTyped(path: string): string {
+  if (/^https?:\/\//i.test(path)) return path;
+  const shown = relative(process.cwd(), path).split(sep).join("/");
+  return shown === "" ? "." : shown;
+}
+
+async function generate(options: GenerateOptions): Promise<number> {
+  checkOutputFolder(options.out);
+  const configPath = options.config ?? (pathKind(DEFAULT_CONFIG) === "file" ? DEFAULT_CONFIG : undefined);
+  const config: GeneratorConfig | undefined = configPath ? await readConfigFile(configPath) : undefined;
+  const paths: GenerationPaths = {
+    spec: asTyped(options.spec),
+    out: asTyped(options.out),
+    ...(configPath ? { config: asTyped(configPath) } : {}),
+  };
+  const progress = new Progress(process.stderr, !options.quiet);
+  const documentBytes = /^https?:\/\//i.test(options.spec) ? undefined : await readFile(options.spec).catch(() => undefined);
+  const manifest = documentBytes
+    ? await RunManifest.open(options.out, documentBytes, { config: config ?? "all", paths, runtimeVersion })
+    : undefined;
+  if (manifest && (await manifest.isCurrent(options.out))) {
+    process.stdout.write(`${options.out} is up to date (unchanged inputs${options.check ? "" : "; 0 files changed"})\n`);
+    return 0;
+  }
+  const cache = await RenderCache.open(options.out);
+  const { defaultConfigFor, generateFromFile } = await import("./generate.js");
+  const result = await generateFromFile(options.spec, config ?? defaultConfigFor, {
+    cache,
+    paths,
+    progress: (stage) => progress.stage(stage),
+  });
+  progress.done();
+  await cache.save();
+  if (!config) {
+    process.stderr.write(
+      `note: no ${DEFAULT_CONFIG}: every operation is selected and the server is named "${result.config.server.name}"; run \`oapi-mcp-gen init ${paths.spec}\` to choose\n`,
+    );
+  }
+  const size = `tools/list ${Math.round(result.toolsList.bytes / 1024)} KiB, about ${result.toolsList.tokens} tokens`;
+  const warnings = [...result.warnings, ...budgetWarning(result.tools.length, result.toolsList, config?.budget)];
+  for (const warning of warnings) process.stderr.write(`warning: ${warning}\n`);
+  const tools = `${result.tools.length} tool${result.tools.length === 1 ? "" : "s"}`;
+  if (options.check) {
+    const report = await compareOutput(options.out, result.files);
+    const foreign = new Set(foreignFiles(options.out, report));
+    const lines = [
+      ...report.changed.map((p) => (foreign.has(p) ? `not generated, in the way: ${p}` : `changed: ${p}`)),
+      ...report.added.map((p) => `missing: ${p}`),
+      ...report.stale.map((p) => `stale: ${p}`),
+    ];
+    if (lines.length === 0) {
+      await manifest?.record(result.files);
+      process.stdout.write(`${options.out} is up to date (${tools}; ${size})\n`);
+      return 0;
+    }
+    const again = ["oapi-mcp-gen", paths.spec, ...(paths.config ? ["--config", paths.config] : []), "--out", paths.out].join(" ");
+    process.stderr.write(`${options.out} is out of date; run \`${again}\`:\n${lines.map((l) => `  ${l}`).join("\n")}\n`);
+    return 1;
+  }
+  const report = await writeOutput(options.out, result.files);
+  await manifest?.record(result.files);
+  const changed = report.changed.length + report.added.length;
+  process.stdout.write(
+    `wrote ${tools} to ${options.out} (${changed} file${changed === 1 ? "" : "s"} changed, ${report.stale.length} removed; ${size})\n`,
+  );
+  return 0;
 }

@@ -5,8 +5,9 @@ import { readDocumentSource } from "../openapi/load.js";
 import { normalizeDocument } from "../openapi/normalize.js";
 import type { OpenApiDocument } from "../openapi/types.js";
 import { isJsonObject } from "../openapi/types.js";
-import { ciWorkflowText, deployTsconfigText, dockerfileText } from "../templates/deploy.js";
+import { ciWorkflowText, DEFAULT_PATHS, dockerfileText, dockerignoreText, type GenerationPaths } from "../templates/deploy.js";
 import { GENERATED_HEADER } from "../templates/header.js";
+import { gitignoreText, packageJsonText, tsconfigText } from "../templates/package.js";
 import { readmeText } from "../templates/readme.js";
 import { type RegistryAuth, registryModule } from "../templates/registry.js";
 import { schemasModule } from "../templates/schemas-module.js";
@@ -28,6 +29,8 @@ import { checkBudget, type ToolsListSize, toolsListSize } from "./tools-list.js"
 
 /** The generated tree, by path relative to the output directory, plus what the run noticed. */
 export interface GenerationResult {
+  /** The config the run used (the default one when there was no file). */
+  config: GeneratorConfig;
   files: Map<string, string>;
   tools: ToolModel[];
   warnings: string[];
@@ -35,17 +38,47 @@ export interface GenerationResult {
 }
 
 const TYPES_FILE = "api-types.ts";
-const openapiTsVersion = (createRequire(import.meta.url)("openapi-typescript/package.json") as { version: string }).version;
+const require = createRequire(import.meta.url);
+const openapiTsVersion = (require("openapi-typescript/package.json") as { version: string }).version;
+/** The runtime this generator writes code for; the generated package depends on its minor line. */
+export const RUNTIME_VERSION = (require("oapi-mcp-gen-runtime/package.json") as { version: string }).version;
 const TYPES_FINGERPRINT = `openapi-typescript ${openapiTsVersion} ${FORMAT_FINGERPRINT}`;
+
+/** How a run is carried out: where its inputs came from, its render cache, and who hears about its stages. */
+export interface GenerationOptions {
+  /** The document's own URL, when it was fetched (relative servers resolve against it). */
+  documentUrl?: string;
+  cache?: RenderCache;
+  /** The paths the CI workflow names. */
+  paths?: GenerationPaths;
+  /** Told each stage as it starts (the CLI prints them on a terminal). */
+  progress?: (stage: string) => void;
+}
+
+/** A config for a run without a config file: every operation, the server named after the document's title. */
+export function defaultConfigFor(document: OpenApiDocument): GeneratorConfig {
+  const info = isJsonObject(document.info) ? document.info : {};
+  const title = typeof info.title === "string" ? info.title : "";
+  const name =
+    title
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-+|-+$/g, "")
+      .slice(0, 48)
+      .replace(/-+$/, "") || "api";
+  return { server: { name, ...(title ? { title: title.slice(0, 200) } : {}) }, select: { all: true } };
+}
 
 /** Runs the pipeline in memory: select → tool model → prune → types → structures → prettier. */
 export async function generateFromDocument(
   document: OpenApiDocument,
   config: GeneratorConfig,
-  documentUrl?: string,
-  cache?: RenderCache,
+  options: GenerationOptions = {},
 ): Promise<GenerationResult> {
+  const { documentUrl, cache, paths = DEFAULT_PATHS, progress = () => {} } = options;
+  progress("selecting operations");
   const entries = selectOperations(document, config);
+  progress(`building ${entries.length} tool${entries.length === 1 ? "" : "s"}`);
   const tools = buildTools(document, entries, config);
   const toolsList = toolsListSize(tools);
   checkBudget(toolsList, config.budget);
@@ -60,6 +93,7 @@ export async function generateFromDocument(
   const auth = registryAuth(document, tools, config);
   structures.set("index.ts", registryModule(tools, identity, upstream, auth));
   structures.set("server.ts", serverEntryModule());
+  progress(`rendering types and ${structures.size} modules`);
   const files = new Map<string, string>();
   // The types are rendered on this thread while worker threads render the tool modules.
   const [types, modules] = await Promise.all([typesModule(pruned, cache), renderModules(structures, cache)]);
@@ -75,13 +109,18 @@ export async function generateFromDocument(
     upstream,
     schemes: auth.schemes,
     passthrough: auth.passthrough,
+    paths,
   };
   files.set("README.md", await formatDocument(readmeText(facts), "markdown"));
+  const description = `MCP server for ${facts.document.title || name}`.slice(0, 300);
+  files.set("package.json", packageJsonText({ name, version, description, runtimeVersion: RUNTIME_VERSION }));
+  files.set("tsconfig.json", tsconfigText());
+  files.set(".gitignore", gitignoreText());
+  files.set(".dockerignore", dockerignoreText());
   files.set("deploy/Dockerfile", dockerfileText(name));
-  files.set("deploy/tsconfig.json", deployTsconfigText());
-  files.set("deploy/oapi-mcp-check.yml", await formatDocument(ciWorkflowText(), "yaml"));
+  files.set("deploy/oapi-mcp-check.yml", ciWorkflowText(paths));
   const sorted = new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-  return { files: sorted, tools, warnings: tools.flatMap((tool) => tool.warnings), toolsList };
+  return { config, files: sorted, tools, warnings: tools.flatMap((tool) => tool.warnings), toolsList };
 }
 
 /** The schemes the selected tools name (in document order) and the configured passthrough. */
@@ -105,9 +144,15 @@ async function typesModule(pruned: OpenApiDocument, cache?: RenderCache): Promis
 }
 
 /** Reads (from a path or an http(s) URL), normalises and generates from a document. */
-export async function generateFromFile(specPath: string, config: GeneratorConfig, cache?: RenderCache): Promise<GenerationResult> {
+export async function generateFromFile(
+  specPath: string,
+  config: GeneratorConfig | ((document: OpenApiDocument) => GeneratorConfig),
+  options: Omit<GenerationOptions, "documentUrl"> = {},
+): Promise<GenerationResult> {
+  options.progress?.("reading the document");
   const { document: raw, url } = await readDocumentSource(specPath);
   const { document, warnings } = await normalizeDocument(raw, specPath);
-  const result = await generateFromDocument(document, config, url, cache);
+  const chosen = typeof config === "function" ? config(document) : config;
+  const result = await generateFromDocument(document, chosen, { ...options, ...(url ? { documentUrl: url } : {}) });
   return { ...result, warnings: [...warnings, ...result.warnings] };
 }

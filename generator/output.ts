@@ -1,51 +1,78 @@
-import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import { dirname, join, relative, sep } from "node:path";
-import { isGeneratedText } from "../templates/header.js";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { dirname, join, resolve, sep } from "node:path";
+import { UserError } from "./errors.js";
 import { codePointCompare } from "./json-schema.js";
+import { generatedFilesIn, isGeneratedFile, pathKind } from "./output-files.js";
 
 /** What `--check` found, or what a write changed. */
 export interface OutputReport {
-  /** Files whose content differs or that do not exist yet. */
+  /** Files whose content differs from the output. */
   changed: string[];
+  /** Files the output adds. */
+  added: string[];
   /** Generated files on disk that the new output no longer has. */
   stale: string[];
 }
 
-/** Compares the output with the directory: changed files and stale generated files. */
-export async function compareOutput(outDir: string, files: ReadonlyMap<string, string>): Promise<OutputReport> {
-  const changed: string[] = [];
-  for (const [path, content] of files) {
-    const existing = await readFile(join(outDir, path), "utf8").catch(() => undefined);
-    if (existing !== content) changed.push(path);
-  }
-  const stale = (await generatedFilesIn(outDir)).filter((path) => !files.has(path));
-  return { changed: changed.sort(codePointCompare), stale: stale.sort(codePointCompare) };
+/**
+ * Refuses an output folder that is not the generator's to fill: a file, a folder inside `node_modules`, or a
+ * project root (a `package.json` or `node_modules` that the generator did not write).
+ */
+export function checkOutputFolder(outDir: string): void {
+  const shown = outDir;
+  const kind = pathKind(outDir);
+  if (kind === "file") throw new UserError(`--out ${shown}: is a file; give a folder (e.g. --out generated)`);
+  if (resolve(outDir).split(sep).includes("node_modules"))
+    throw new UserError(`--out ${shown}: is inside node_modules, which belongs to npm; give a folder of your own (e.g. --out generated)`);
+  if (kind === "none") return;
+  const manifest = join(outDir, "package.json");
+  const ownPackage = pathKind(manifest) === "file" && isGeneratedFile(manifest);
+  if (pathKind(manifest) === "file" && !ownPackage)
+    throw new UserError(
+      `--out ${shown}: holds a package.json the generator did not write (a project root?); give a folder of its own (e.g. --out generated)`,
+    );
+  if (!ownPackage && (pathKind(join(outDir, "node_modules")) === "folder" || pathKind(join(outDir, ".git")) !== "none"))
+    throw new UserError(`--out ${shown}: holds node_modules or .git (a project root?); give a folder of its own (e.g. --out generated)`);
 }
 
-/** Writes only the files that changed and removes stale generated files; other files are left alone. */
+/** Compares the output with the directory: changed, added and stale generated files. */
+export async function compareOutput(outDir: string, files: ReadonlyMap<string, string>): Promise<OutputReport> {
+  const changed: string[] = [];
+  const added: string[] = [];
+  for (const [path, content] of files) {
+    const existing = await readFile(join(outDir, path), "utf8").catch(() => undefined);
+    if (existing === undefined) added.push(path);
+    else if (existing !== content) changed.push(path);
+  }
+  const stale = generatedFilesIn(outDir).filter((path) => !files.has(path));
+  return { changed: changed.sort(codePointCompare), added: added.sort(codePointCompare), stale: stale.sort(codePointCompare) };
+}
+
+/** Files at paths the output needs that the generator did not write (they would be overwritten). */
+export function foreignFiles(outDir: string, report: OutputReport): string[] {
+  return report.changed.filter((path) => !isGeneratedFile(join(outDir, path)));
+}
+
+/**
+ * Writes only the files that changed and removes stale generated files. A file without the generated header at a
+ * path the output needs is an error naming it, and then nothing is written.
+ */
 export async function writeOutput(outDir: string, files: ReadonlyMap<string, string>): Promise<OutputReport> {
+  checkOutputFolder(outDir);
   const report = await compareOutput(outDir, files);
-  for (const path of report.changed) {
+  const foreign = foreignFiles(outDir, report);
+  if (foreign.length > 0) {
+    throw new UserError(
+      foreign.map(
+        (path) => `${join(outDir, path)}: not written by oapi-mcp-gen; move it away or choose another --out (nothing was written)`,
+      ),
+    );
+  }
+  for (const path of [...report.changed, ...report.added]) {
     const target = join(outDir, path);
     await mkdir(dirname(target), { recursive: true });
     await writeFile(target, files.get(path) as string);
   }
   for (const path of report.stale) await rm(join(outDir, path));
   return report;
-}
-
-/** Files under the directory that start with the generated header (so hand-written files are never touched). */
-export async function generatedFilesIn(outDir: string): Promise<string[]> {
-  const entries = await readdir(outDir, { recursive: true, withFileTypes: true }).catch(() => []);
-  const found: string[] = [];
-  for (const entry of entries) {
-    if (!entry.isFile()) continue;
-    const full = join(entry.parentPath, entry.name);
-    const head = await readFile(full, "utf8").then(
-      (text) => text.slice(0, 400),
-      () => "",
-    );
-    if (isGeneratedText(head)) found.push(relative(outDir, full).split(sep).join("/"));
-  }
-  return found;
 }

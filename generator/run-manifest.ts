@@ -1,9 +1,10 @@
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
-import { dirname, join, relative, resolve, sep } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isGeneratedText } from "../templates/header.js";
+import { outputFiles } from "./output-files.js";
 
 /** The folders whose code decides the output (the generator's own fingerprint). */
 const CODE_FOLDERS = ["generator", "templates", "openapi"].map((folder) => fileURLToPath(new URL(`../${folder}/`, import.meta.url)));
@@ -50,13 +51,11 @@ export class RunManifest {
     if (manifest?.inputKey !== this.inputKey) return false;
     // Synchronous reads: for a thousand small files they take a tenth of the time of awaited ones.
     let generated = 0;
-    for (const entry of readdirSync(outDir, { recursive: true, withFileTypes: true })) {
-      if (!entry.isFile()) continue;
-      const full = join(entry.parentPath, entry.name);
-      const bytes = readFileSync(full);
+    for (const path of outputFiles(outDir)) {
+      const bytes = readFileSync(join(outDir, path));
       if (!isGeneratedText(bytes.subarray(0, 400).toString("utf8"))) continue;
       generated++;
-      if (manifest.files[relative(outDir, full).split(sep).join("/")] !== sha256(bytes)) return false;
+      if (manifest.files[path] !== sha256(bytes)) return false;
     }
     return generated === Object.keys(manifest.files).length;
   }

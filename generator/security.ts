@@ -48,11 +48,9 @@ export function securitySchemes(document: OpenApiDocument): Record<string, Schem
   const out: Record<string, SchemeModel> = {};
   for (const [name, raw] of Object.entries(schemes)) {
     if (!isJsonObject(raw) || typeof raw.type !== "string") continue;
-    const base = {
-      type: raw.type as SchemeModel["type"],
-      ...(typeof raw.description === "string" ? { description: raw.description } : {}),
-    };
-    setOwn(out, name, { ...base, ...schemeBinding(raw, envStem(name)) });
+    const { env, ...placement } = schemeBinding(raw, envStem(name));
+    const description = typeof raw.description === "string" ? { description: raw.description } : {};
+    setOwn(out, name, { type: raw.type as SchemeModel["type"], env, ...description, ...placement });
   }
   return out;
 }

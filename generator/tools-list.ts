@@ -20,6 +20,19 @@ export function toolsListSize(tools: readonly ToolModel[]): ToolsListSize {
   return { bytes, tokens: Math.ceil(bytes / 4) };
 }
 
+/** Above these a `tools/list` crowds a model's context: the default warning thresholds. */
+export const DEFAULT_WARN_TOOLS = 100;
+export const DEFAULT_WARN_TOKENS = 50_000;
+
+/** A warning when the list passes the default budget and the config set none of its own. */
+export function budgetWarning(toolCount: number, size: ToolsListSize, budget: GeneratorConfig["budget"]): string[] {
+  if (budget?.maxBytes !== undefined || budget?.maxTokens !== undefined) return [];
+  if (toolCount <= DEFAULT_WARN_TOOLS && size.tokens <= DEFAULT_WARN_TOKENS) return [];
+  return [
+    `tools/list has ${toolCount} tools and about ${size.tokens} tokens (over ${DEFAULT_WARN_TOOLS} tools or ${DEFAULT_WARN_TOKENS} tokens, more than most clients and models use well); select fewer operations in the config (\`oapi-mcp-gen init\` lists them with their sizes), or set budget.maxTokens to make this an error`,
+  ];
+}
+
 /** Fails when the configured budget is exceeded, saying by how much and what helps. */
 export function checkBudget(size: ToolsListSize, budget: GeneratorConfig["budget"]): void {
   const problems: string[] = [];

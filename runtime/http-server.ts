@@ -85,6 +85,25 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
 }
 
 /** Starts an HTTP server on host:port (port 0 picks a free one) and resolves once it listens. */
+/** The server could not listen (port in use, no permission, unknown host): one line, no stack. */
+export class ListenError extends Error {
+  override name = "ListenError";
+  readonly code: string | undefined;
+  constructor(host: string, port: number, cause: NodeJS.ErrnoException) {
+    const reason =
+      cause.code === "EADDRINUSE"
+        ? "the port is already in use (set PORT to another one)"
+        : cause.code === "EACCES"
+          ? "permission denied (ports below 1024 need privileges; set PORT)"
+          : cause.code === "EADDRNOTAVAIL" || cause.code === "ENOTFOUND"
+            ? "that address is not on this machine (check HOST)"
+            : (cause.code ?? cause.message);
+    super(`cannot listen on ${host.includes(":") ? `[${host}]` : host}:${port}: ${reason}`);
+    this.code = cause.code;
+  }
+}
+
+/** Starts a node:http server with the handler; resolves once it listens. */
 export async function listen(
   handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
   host: string,
@@ -98,7 +117,7 @@ export async function listen(
     });
   });
   await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
+    server.once("error", (error: NodeJS.ErrnoException) => reject(new ListenError(host, port, error)));
     server.listen(port, host, () => {
       server.off("error", reject);
       resolve();

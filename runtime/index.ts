@@ -4,7 +4,15 @@ export type { CallContext, UpstreamSettings } from "./call-tool.js";
 export { executeTool } from "./call-tool.js";
 export { type AuthDefinition, CredentialStore, type SecuritySchemeDefinition } from "./credentials.js";
 export { EnvironmentError, readServerEnvironment, type ServerEnvironment, type UpstreamDefaults } from "./env.js";
-export { createRequestHandler, guardMcpRequest, type HttpPolicy, listen, type RunningServer, sendJson } from "./http-server.js";
+export {
+  createRequestHandler,
+  guardMcpRequest,
+  type HttpPolicy,
+  ListenError,
+  listen,
+  type RunningServer,
+  sendJson,
+} from "./http-server.js";
 export { type Logger, silentLogger, stderrLogger } from "./logger.js";
 export { createMcpServer, createToolRuntime, type ServerIdentity, type ToolRuntime } from "./mcp-server.js";
 export { checkHost, checkOrigin, isLoopbackAddress, normalizeOrigin } from "./origin.js";
@@ -29,4 +37,5 @@ export {
   type WithFiles,
 } from "./tool.js";
 export { buildUpstreamRequest, stripPrefix } from "./upstream-request.js";
+export { parseServerArguments, type ServerCommand, serverUsage } from "./usage.js";
 export { describeErrors } from "./validation.js";

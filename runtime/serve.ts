@@ -1,12 +1,13 @@
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { AuthDefinition } from "./credentials.js";
 import { EnvironmentError, readServerEnvironment, type ServerEnvironment, type UpstreamDefaults } from "./env.js";
-import { createRequestHandler, listen, type RunningServer } from "./http-server.js";
+import { createRequestHandler, ListenError, listen, type RunningServer } from "./http-server.js";
 import { type Logger, stderrLogger } from "./logger.js";
 import { createMcpServer, createToolRuntime, type ServerIdentity, type ToolRuntime } from "./mcp-server.js";
 import { isLoopbackAddress } from "./origin.js";
 import { SessionHttpHandler } from "./session-http.js";
 import type { ToolDefinition } from "./tool.js";
+import { parseServerArguments, serverUsage } from "./usage.js";
 
 /** What a generated server entry hands the runtime. */
 export interface ServeOptions {
@@ -68,7 +69,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     url: running.url.href,
     tools: runtime.tools.size,
     sessions: env.sessions ? "stateful" : "stateless",
-    upstream: env.apiBaseUrl.origin,
+    upstream: `${env.apiBaseUrl.origin}${env.apiBaseUrl.pathname}`,
     credentials: runtime.credentials.configured(),
     passthrough: runtime.auth.passthrough,
   });
@@ -91,27 +92,42 @@ export async function startStdioServer(options: ServeOptions): Promise<{ close()
   log.info("MCP server on stdio", {
     server: options.identity.name,
     tools: runtime.tools.size,
-    upstream: options.environment.apiBaseUrl.origin,
+    upstream: `${options.environment.apiBaseUrl.origin}${options.environment.apiBaseUrl.pathname}`,
   });
   return { close: () => server.close() };
 }
 
 /**
- * Reads the environment and serves over HTTP (or stdio with `--stdio` or `MCP_TRANSPORT=stdio`); stops gracefully on
- * SIGTERM/SIGINT; exits 1 on bad settings.
+ * Reads the command line and the environment and serves over HTTP (or stdio with `--stdio` or `MCP_TRANSPORT=stdio`);
+ * `--help` lists the settings; stops gracefully on SIGTERM/SIGINT; exits 1 with one line on bad arguments or settings.
  */
 export async function runServer(
   options: Omit<ServeOptions, "environment"> & { upstream?: UpstreamDefaults; argv?: readonly string[] },
 ): Promise<{ close(): Promise<void> } | undefined> {
   const log = options.log ?? stderrLogger;
-  const stdio = (options.argv ?? process.argv).includes("--stdio") || process.env.MCP_TRANSPORT === "stdio";
+  const command = parseServerArguments(options.argv ?? process.argv.slice(2));
+  const name = options.identity.name;
+  if (command.kind === "help") {
+    process.stdout.write(serverUsage(options.identity, options.upstream, options.auth));
+    return undefined;
+  }
+  if (command.kind === "version") {
+    process.stdout.write(`${name} ${options.identity.version}\n`);
+    return undefined;
+  }
+  if (command.kind === "error") {
+    process.stderr.write(`${name}: ${command.message}\n`);
+    process.exitCode = 1;
+    return undefined;
+  }
+  const stdio = command.stdio || process.env.MCP_TRANSPORT === "stdio";
   let running: { close(): Promise<void> };
   try {
     const environment = readServerEnvironment(process.env, options.upstream);
     running = stdio ? await startStdioServer({ ...options, environment, log }) : await startServer({ ...options, environment, log });
   } catch (error) {
-    if (!(error instanceof EnvironmentError)) throw error;
-    process.stderr.write(`${options.identity.name}: ${error.message.split("\n").join(`\n${options.identity.name}: `)}\n`);
+    if (!(error instanceof EnvironmentError || error instanceof ListenError)) throw error;
+    process.stderr.write(`${name}: ${error.message.split("\n").join(`\n${name}: `)}\n`);
     process.exitCode = 1;
     return undefined;
   }

@@ -1,21 +1,32 @@
-import { GENERATED_HASH_HEADER, GENERATED_HEADER } from "./header.js";
+import { GENERATED_HASH_HEADER } from "./header.js";
 
-/** Runtime package range the image installs. */
-const RUNTIME_PACKAGE = "oapi-mcp-gen@^0.1.0";
+/** Where the generator read its inputs and wrote its output, as the user typed them (relative to their project). */
+export interface GenerationPaths {
+  spec: string;
+  /** Absent when the run selected every operation without a config file. */
+  config?: string;
+  out: string;
+}
 
-/** A two-stage image: compile the generated tree, then run it with the runtime's dependencies only. */
+/** The paths the CI workflow names when the caller gives none. */
+export const DEFAULT_PATHS: GenerationPaths = { spec: "openapi.yaml", config: "oapi-mcp.config.yaml", out: "generated" };
+
+/** A two-stage image built from the generated package and its lockfile; it runs as the unprivileged `node` user. */
 export function dockerfileText(name: string): string {
-  return `${GENERATED_HASH_HEADER}# Build context: the generated folder. docker build -f deploy/Dockerfile -t ${safe(name)}-mcp .
+  return `${GENERATED_HASH_HEADER}# Build context: this folder, after \`npm install\` wrote package-lock.json here.
+#   docker build -f deploy/Dockerfile -t ${imageName(name)} .
 FROM node:22-slim AS build
 WORKDIR /app
-RUN npm init -y >/dev/null && npm install --no-audit --no-fund ${RUNTIME_PACKAGE} typescript@5.9.3 @types/node@22
-COPY . ./src
-RUN npx tsc -p src/deploy/tsconfig.json
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY . .
+RUN npm run build
 
 FROM node:22-slim
 WORKDIR /app
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000
-RUN npm init -y >/dev/null && npm pkg set type=module && npm install --no-audit --no-fund --omit=dev ${RUNTIME_PACKAGE}
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
 USER node
 EXPOSE 3000
@@ -24,36 +35,30 @@ CMD ["node", "dist/server.js"]
 `;
 }
 
-/** The compiler settings the image uses for the generated tree. */
-export function deployTsconfigText(): string {
-  return `${GENERATED_HEADER}${JSON.stringify(
-    {
-      compilerOptions: {
-        target: "ES2022",
-        module: "NodeNext",
-        moduleResolution: "NodeNext",
-        strict: true,
-        skipLibCheck: true,
-        outDir: "../../dist",
-        rootDir: "..",
-      },
-      include: ["../**/*.ts"],
-      exclude: ["../deploy"],
-    },
-    null,
-    2,
-  )}\n`;
+/** What the image build leaves out of its context: installs and build output of the host. */
+export function dockerignoreText(): string {
+  return `${GENERATED_HASH_HEADER}node_modules
+dist
+`;
 }
 
-/** A GitHub Actions workflow that fails when the generated folder no longer matches the document. */
-export function ciWorkflowText(): string {
-  return `${GENERATED_HASH_HEADER}# Copy to .github/workflows/ to check the generated MCP server after every API change.
+/** A GitHub Actions workflow that fails when the generated folder no longer matches the document or stops compiling. */
+export function ciWorkflowText(paths: GenerationPaths): string {
+  const generate = [
+    `npx oapi-mcp-gen ${shellWord(paths.spec)}`,
+    ...(paths.config ? [`--config ${shellWord(paths.config)}`] : []),
+    `--out ${shellWord(paths.out)} --check`,
+  ];
+  return `${GENERATED_HASH_HEADER}# Copy this file to .github/workflows/ as it is: it checks ${yamlComment(paths.out)}
+# against the OpenAPI document on every pull request.
+---
 name: MCP server is current
-on: [push, pull_request]
-env:
-  OPENAPI_DOCUMENT: openapi.yaml # your OpenAPI document
-  OAPI_MCP_CONFIG: oapi-mcp.config.yaml # your generator config
-  OAPI_MCP_OUT: generated # this folder
+"on":
+  pull_request:
+  push:
+    branches: [main]
+permissions:
+  contents: read
 jobs:
   check:
     runs-on: ubuntu-latest
@@ -62,11 +67,28 @@ jobs:
       - uses: actions/setup-node@v4
         with:
           node-version: 22
+          cache: npm
       - run: npm ci
-      - run: npx oapi-mcp-gen "$OPENAPI_DOCUMENT" --config "$OAPI_MCP_CONFIG" --out "$OAPI_MCP_OUT" --check
+      - name: The generated server matches the document
+        run: >-
+${generate.map((line) => `          ${line}`).join("\n")}
+      - name: The generated server compiles
+        run: npx tsc -p ${shellWord(`${paths.out}/tsconfig.json`)} --noEmit
 `;
 }
 
-function safe(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9._-]/g, "-");
+/** A Docker image name from the server name. */
+export function imageName(name: string): string {
+  return `${name.toLowerCase().replace(/[^a-z0-9._-]/g, "-")}-mcp`;
+}
+
+/** A path as one POSIX shell word (single-quoted unless it is plainly safe). */
+function shellWord(path: string): string {
+  const text = yamlComment(path);
+  return /^[A-Za-z0-9_./@:-]+$/.test(text) ? text : `'${text.replaceAll("'", `'"'"'`)}'`;
+}
+
+/** A path inside a YAML comment: one line, no control characters. */
+function yamlComment(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f]/g, "?");
 }

@@ -10,10 +10,11 @@ export const GENERATED_MARKDOWN_HEADER = `<!-- ${GENERATED_MARK} -->\n`;
 /** The same header for Dockerfiles and YAML. */
 export const GENERATED_HASH_HEADER = `# ${GENERATED_MARK}\n`;
 
-/** True when a file's first line carries the generated mark, whatever its comment syntax. */
+/** True when a file's first line carries the generated mark (or, in JSON, its first member is `"//": mark`). */
 export function isGeneratedText(head: string): boolean {
-  const firstLine = head.slice(0, head.indexOf("\n") + 1 || head.length);
-  return firstLine.includes(GENERATED_MARK);
+  const [first = "", second = ""] = head.split("\n", 2);
+  if (first.includes(GENERATED_MARK)) return true;
+  return first === "{" && second.trim() === `"//": ${JSON.stringify(GENERATED_MARK)},`;
 }
 
 /** Where generated code imports the runtime from: a package specifier, never a relative path. */

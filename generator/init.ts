@@ -1,0 +1,118 @@
+import { writeFile } from "node:fs/promises";
+import { dirname, relative, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import { readDocumentSource } from "../openapi/load.js";
+import { normalizeDocument } from "../openapi/normalize.js";
+import { listOperations, type OperationEntry } from "../openapi/operations.js";
+import { isJsonObject, type OpenApiDocument } from "../openapi/types.js";
+import { buildTools } from "./build-tools.js";
+import { UserError } from "./errors.js";
+import { defaultConfigFor } from "./generate.js";
+import { pathKind } from "./output-files.js";
+import { toolsListSize } from "./tools-list.js";
+
+/** The default selection stops at whichever comes first. */
+const DEFAULT_MAX_TOOLS = 40;
+const DEFAULT_MAX_TOKENS = 25_000;
+
+/** One operation as the config lists it. */
+interface Listed {
+  entry: OperationEntry;
+  tag: string;
+  tool?: string;
+  tokens?: number;
+  problem?: string;
+  selected: boolean;
+}
+
+/**
+ * Writes a commented config that lists every operation by tag with the tool name it would get and its share of
+ * `tools/list`; read-only operations are selected until the default budget, the rest stay commented out.
+ */
+export async function initConfig(spec: string, configPath: string, force: boolean): Promise<string> {
+  if (pathKind(configPath) !== "none" && !force)
+    throw new UserError(`${configPath}: already exists; edit it, or pass --force to replace it`);
+  const { document: raw } = await readDocumentSource(spec);
+  const { document } = await normalizeDocument(raw, spec);
+  const listed = listOperationsWithTools(document);
+  if (listed.length === 0) throw new UserError(`${spec}: the document has no operations under "paths"`);
+  let tokens = 0;
+  let count = 0;
+  for (const item of listed) {
+    const readOnly = item.entry.method === "get" || item.entry.method === "head";
+    if (!readOnly || !item.entry.operationId || item.tokens === undefined) continue;
+    if (count >= DEFAULT_MAX_TOOLS || tokens + item.tokens > DEFAULT_MAX_TOKENS) break;
+    item.selected = true;
+    count++;
+    tokens += item.tokens;
+  }
+  await writeFile(configPath, configText(document, spec, configPath, listed));
+  return `wrote ${configPath}: ${listed.length} operations listed, ${count} read-only ones selected (about ${tokens} tokens of tools/list); edit it, then run \`oapi-mcp-gen ${spec} --out generated\`\n`;
+}
+
+/** Every operation with its tag, tool name and size (or why it cannot become a tool as it is). */
+function listOperationsWithTools(document: OpenApiDocument): Listed[] {
+  const config = defaultConfigFor(document);
+  return listOperations(document).map((entry) => {
+    const tags = Array.isArray(entry.operation.tags) ? entry.operation.tags.filter((t): t is string => typeof t === "string") : [];
+    const item: Listed = { entry, tag: tags[0] ?? "(untagged)", selected: false };
+    try {
+      const [tool] = buildTools(document, [entry], config);
+      if (tool) {
+        item.tool = tool.name;
+        item.tokens = toolsListSize([tool]).tokens;
+      }
+    } catch (error) {
+      if (!(error instanceof UserError)) throw error;
+      item.problem = error.problems[0] ?? error.message;
+    }
+    return item;
+  });
+}
+
+/** The YAML text: header, server, and the operations grouped by tag in document order. */
+function configText(document: OpenApiDocument, spec: string, configPath: string, listed: Listed[]): string {
+  const { server } = defaultConfigFor(document);
+  const info = isJsonObject(document.info) ? document.info : {};
+  const schema = relative(dirname(resolve(configPath)), fileURLToPath(new URL("../../generator/config.schema.json", import.meta.url)))
+    .split(sep)
+    .join("/");
+  const lines = [
+    `# yaml-language-server: $schema=${schema}`,
+    `# oapi-mcp-gen config for ${comment(typeof info.title === "string" ? info.title : spec)} (${comment(spec)}), written by \`oapi-mcp-gen init\`.`,
+    "# Each operation becomes one MCP tool. Uncomment a line to expose it; each says the tool's name, its route and",
+    `# its share of tools/list in tokens. Read-only operations are selected up to ${DEFAULT_MAX_TOOLS} tools or ${DEFAULT_MAX_TOKENS} tokens:`,
+    "# models choose best among few tools. Overrides, path prefixes, auth and budgets: see the README.",
+    "server:",
+    `  name: ${server.name}`,
+    "  version: 0.1.0",
+    ...(server.title ? [`  title: ${JSON.stringify(server.title)}`] : []),
+    "",
+    "operations:",
+  ];
+  const byTag = new Map<string, Listed[]>();
+  for (const item of listed) byTag.set(item.tag, [...(byTag.get(item.tag) ?? []), item]);
+  for (const [tag, items] of byTag) {
+    lines.push(`  # ${comment(tag)} (${items.length} operation${items.length === 1 ? "" : "s"})`);
+    for (const item of items) lines.push(operationLine(item));
+  }
+  if (!listed.some((item) => item.selected)) lines.push("  []  # nothing selected yet: uncomment operations above");
+  return `${lines.join("\n")}\n`;
+}
+
+/** One operation: `- id  # tool, METHOD /path, ~N tokens`, commented out unless selected. */
+function operationLine(item: Listed): string {
+  const route = `${item.entry.method.toUpperCase()} ${comment(item.entry.path)}`;
+  if (!item.entry.operationId) return `  # (no operationId) ${route}: select it with select.paths`;
+  const facts = item.problem
+    ? `${route}, cannot be a tool as it is: ${comment(item.problem)}`
+    : `${item.tool}, ${route}, ~${item.tokens} tokens${item.entry.method === "delete" ? " (destructive)" : ""}`;
+  const id = /^[A-Za-z0-9_.-]+$/.test(item.entry.operationId) ? item.entry.operationId : JSON.stringify(item.entry.operationId);
+  return `  ${item.selected ? "" : "# "}- ${id}  # ${facts}`;
+}
+
+/** Document text inside a YAML comment: one line, no control characters, bounded. */
+function comment(text: string): string {
+  const clean = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, " ");
+  return clean.length > 120 ? `${clean.slice(0, 119)}…` : clean;
+}

@@ -1,0 +1,68 @@
+import { GENERATED_HASH_HEADER, GENERATED_MARK } from "./header.js";
+
+/** What the generated package.json pins: the runtime it was generated for and the compiler that builds it. */
+export interface PackageFacts {
+  name: string;
+  version: string;
+  description: string;
+  runtimeVersion: string;
+}
+
+/**
+ * The generated folder's own package: ESM whatever the host project is, the runtime as its only dependency, and
+ * `build`/`start` scripts, so `npm install && npm run build && npm start` works inside it.
+ */
+export function packageJsonText(facts: PackageFacts): string {
+  const manifest = {
+    "//": GENERATED_MARK,
+    name: packageName(facts.name),
+    version: facts.version,
+    description: facts.description,
+    private: true,
+    type: "module",
+    engines: { node: ">=20.19" },
+    main: "dist/server.js",
+    scripts: { build: "tsc -p tsconfig.json", start: "node dist/server.js", "start:stdio": "node dist/server.js --stdio" },
+    dependencies: { "oapi-mcp-gen-runtime": `^${facts.runtimeVersion}` },
+    devDependencies: { typescript: "^5.9.3" },
+  };
+  return `${JSON.stringify(manifest, null, 2)}\n`;
+}
+
+/** Compiler settings of the generated folder: strict, NodeNext, no ambient types needed, output in `dist/`. */
+export function tsconfigText(): string {
+  const config = {
+    "//": GENERATED_MARK,
+    compilerOptions: {
+      target: "ES2022",
+      module: "NodeNext",
+      moduleResolution: "NodeNext",
+      lib: ["ES2023"],
+      types: [],
+      strict: true,
+      skipLibCheck: true,
+      outDir: "dist",
+      rootDir: ".",
+    },
+    include: ["**/*.ts"],
+    exclude: ["dist", "node_modules"],
+  };
+  return `${JSON.stringify(config, null, 2)}\n`;
+}
+
+/** Keeps installs and build output of the generated folder out of version control. */
+export function gitignoreText(): string {
+  return `${GENERATED_HASH_HEADER}node_modules/
+dist/
+`;
+}
+
+/** An npm package name from the server name (lower case, URL-safe, at most 214 characters). */
+export function packageName(name: string): string {
+  const base = name
+    .toLowerCase()
+    .replace(/[^a-z0-9._-]+/g, "-")
+    .replace(/^[._-]+/, "")
+    .slice(0, 200);
+  return `${base || "api"}-mcp-server`;
+}
