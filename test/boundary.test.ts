@@ -76,7 +76,12 @@ describe("package boundaries", () => {
 
   it("the runtime's own package.json declares exactly the packages it imports", async () => {
     const manifest = JSON.parse(await readFile(join(ROOT, "runtime/package.json"), "utf8")) as { dependencies: Record<string, string> };
-    const used = new Set((await importsUnder("runtime")).map((i) => i.specifier).filter((s) => !s.startsWith(".") && !NODE.has(s)).map(packageOf));
+    const used = new Set(
+      (await importsUnder("runtime"))
+        .map((i) => i.specifier)
+        .filter((s) => !s.startsWith(".") && !NODE.has(s))
+        .map(packageOf),
+    );
     expect([...used].sort()).toEqual(Object.keys(manifest.dependencies).sort());
   });
 

@@ -31,7 +31,9 @@ export async function startLocalRegistry(tarballs: readonly string[]): Promise<L
   const upstream = upstreamRegistry();
   const published = new Map<string, Published>();
   for (const file of tarballs) {
-    const manifest = JSON.parse(execFileSync("tar", ["-xzOf", file, "package/package.json"], { encoding: "utf8" })) as Published["manifest"];
+    const manifest = JSON.parse(
+      execFileSync("tar", ["-xzOf", file, "package/package.json"], { encoding: "utf8" }),
+    ) as Published["manifest"];
     published.set(manifest.name, { manifest, file: basename(file), bytes: readFileSync(file) });
   }
   const server = createServer((req, res) => {
