@@ -79,7 +79,7 @@ function configText(document: OpenApiDocument, spec: string, configPath: string,
     .join("/");
   const lines = [
     `# yaml-language-server: $schema=${schema}`,
-    `# oapi-mcp-gen config for ${comment(typeof info.title === "string" ? info.title : spec)} (${comment(spec)}), written by \`oapi-mcp-gen init\`.`,
+    `# oapi-mcp-gen config for ${comment(typeof info.title === "string" && info.title.trim() ? `"${info.title.trim()}" (${spec})` : spec)}, written by \`oapi-mcp-gen init\`.`,
     "# Each operation becomes one MCP tool. Uncomment a line to expose it; each says the tool's name, its route and",
     `# its share of tools/list in tokens. Read-only operations are selected up to ${DEFAULT_MAX_TOOLS} tools or ${DEFAULT_MAX_TOKENS} tokens:`,
     "# models choose best among few tools. Overrides, path prefixes, auth and budgets: see the README.",

@@ -60,12 +60,15 @@ export async function startLocalRegistry(tarballs: readonly string[]): Promise<L
         return;
       }
     }
-    if (req.method !== "GET" || !/^\/(@[a-z0-9._~-]+\/)?[a-z0-9._~-]+$/i.test(path)) {
+    const packument = /^\/(@[a-z0-9._~-]+\/)?[a-z0-9._~-]+$/i.test(path);
+    const tarball = /^\/(@[a-z0-9._~-]+\/)?[a-z0-9._~-]+\/-\/[a-z0-9._~-]+\.tgz$/i.test(path);
+    if (req.method !== "GET" || !(packument || tarball)) {
       res.writeHead(404, { "content-type": "application/json" }).end('{"error":"not found"}');
       return;
     }
     const accept = req.headers.accept ?? "application/json";
-    fetch(`${upstream}/${path.slice(1).replace("/", "%2f")}`, { headers: { accept } })
+    // npm asks this registry for every tarball too (it rewrites the default registry's host): pass those on as well.
+    fetch(`${upstream}/${packument ? path.slice(1).replace("/", "%2f") : path.slice(1)}`, { headers: { accept } })
       .then(async (answer) => {
         res.writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "application/json" });
         res.end(Buffer.from(await answer.arrayBuffer()));
