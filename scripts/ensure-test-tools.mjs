@@ -16,7 +16,10 @@ if (!hasYamllint) {
   const apt = spawnSync("apt-get", ["--version"], { stdio: "ignore" }).status === 0;
   if (root && apt) {
     spawnSync("apt-get", ["update", "-qq"], { stdio: "ignore" });
-    const result = spawnSync("apt-get", ["install", "-y", "-qq", "yamllint"], { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+    const result = spawnSync("apt-get", ["install", "-y", "-qq", "yamllint"], {
+      stdio: "inherit",
+      env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+    });
     if (result.status !== 0) process.exitCode = result.status ?? 1;
   } else {
     process.stderr.write("yamllint is missing: install it (apt-get install yamllint, or pipx install yamllint) for the CI-workflow test\n");

@@ -52,7 +52,8 @@ describe("in a user's own project, from the packed tarballs", () => {
   let env: NodeJS.ProcessEnv;
   const servers: ChildProcess[] = [];
   const upstreamReady = startUpstream((request, res) => {
-    if (request.path === "/api/v1/memos") sendJson(res, 200, { memos: [{ name: "memos/abc", state: "NORMAL", content: "hello", visibility: "PRIVATE" }], nextPageToken: "" });
+    if (request.path === "/api/v1/memos")
+      sendJson(res, 200, { memos: [{ name: "memos/abc", state: "NORMAL", content: "hello", visibility: "PRIVATE" }], nextPageToken: "" });
     else sendJson(res, 404, { code: 5, message: "not found" });
   });
 
@@ -172,7 +173,10 @@ describe("in a user's own project, from the packed tarballs", () => {
         const { tools, result, sent } = await serveAndCall(["npm", "start"], cwd, assignments);
         expect(tools).toContain("memo_list_memos");
         expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
-        expect(result.structuredContent).toEqual({ memos: [{ name: "memos/abc", state: "NORMAL", content: "hello", visibility: "PRIVATE" }], nextPageToken: "" });
+        expect(result.structuredContent).toEqual({
+          memos: [{ name: "memos/abc", state: "NORMAL", content: "hello", visibility: "PRIVATE" }],
+          nextPageToken: "",
+        });
         expect(sent).toHaveLength(1);
         expect(sent[0]?.query.get("pageSize")).toBe("2");
         expect(sent[0]?.headers.authorization).toBe("Bearer user-token");
