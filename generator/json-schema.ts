@@ -33,6 +33,42 @@ const PORTABLE_KEYWORDS = new Set([
   "contentMediaType",
 ]);
 
+/** The formats JSON Schema itself defines (draft 2020-12, a superset of draft-07's); validators know these. */
+const JSON_SCHEMA_FORMATS = new Set([
+  "date-time",
+  "date",
+  "time",
+  "duration",
+  "email",
+  "idn-email",
+  "hostname",
+  "idn-hostname",
+  "ipv4",
+  "ipv6",
+  "uri",
+  "uri-reference",
+  "iri",
+  "iri-reference",
+  "uuid",
+  "uri-template",
+  "json-pointer",
+  "relative-json-pointer",
+  "regex",
+]);
+
+/**
+ * Keeps a JSON Schema format; any other (`int64`, `byte`, `field-mask`…) leaves the schema, where validators would
+ * warn about it or refuse it, and stays as a hint at the end of the description.
+ */
+function moveFormatToHint(schema: JsonObject): void {
+  const format = schema.format;
+  if (typeof format === "string" && JSON_SCHEMA_FORMATS.has(format)) return;
+  delete schema.format;
+  if (typeof format !== "string" || format.trim() === "") return;
+  const hint = `(format: ${format.trim().slice(0, 60)})`;
+  schema.description = typeof schema.description === "string" && schema.description !== "" ? `${schema.description} ${hint}` : hint;
+}
+
 const MAX_DEPTH = 64;
 const MAX_REFERENCE_CHAIN = 1000;
 
@@ -158,6 +194,7 @@ export class SchemaConverter {
       this.warnings.push(`${this.where}: dropped a pattern that is not a string at ${at || "root"}`);
       delete out.pattern;
     }
+    if (out.format !== undefined) moveFormatToHint(out);
     if (Array.isArray(out.enum)) out.enum = uniqueValues(out.enum);
     if (typeof out.pattern === "string" && !isValidPattern(out.pattern)) {
       this.warnings.push(
