@@ -41,8 +41,8 @@ export const locationSchema: JsonSchema = {
   type: "object",
   properties: {
     placeholder: { description: "A placeholder text for the location.", type: "string" },
-    latitude: { description: "The latitude of the location.", format: "double", type: "number" },
-    longitude: { description: "The longitude of the location.", format: "double", type: "number" },
+    latitude: { description: "The latitude of the location. (format: double)", type: "number" },
+    longitude: { description: "The longitude of the location. (format: double)", type: "number" },
   },
 };
 export const mediaCaptureTimeSchema: JsonSchema = {
@@ -52,16 +52,16 @@ export const mediaCaptureTimeSchema: JsonSchema = {
 export const mediaLocationSchema: JsonSchema = {
   type: "object",
   properties: {
-    latitude: { format: "double", type: "number" },
-    longitude: { format: "double", type: "number" },
-    altitudeMeters: { format: "double", type: "number" },
+    latitude: { description: "(format: double)", type: "number" },
+    longitude: { description: "(format: double)", type: "number" },
+    altitudeMeters: { description: "(format: double)", type: "number" },
   },
 };
 export const mediaMetadataSchema: JsonSchema = {
   type: "object",
   properties: {
-    width: { format: "int32", type: "integer" },
-    height: { format: "int32", type: "integer" },
+    width: { description: "(format: int32)", type: "integer" },
+    height: { description: "(format: int32)", type: "integer" },
     photo: { $ref: "#/$defs/PhotoMetadata" },
     video: { $ref: "#/$defs/VideoMetadata" },
   },
@@ -76,8 +76,7 @@ export const memoSchema: JsonSchema = {
     },
     state: {
       enum: ["STATE_UNSPECIFIED", "NORMAL", "ARCHIVED"],
-      description: "The state of the memo.",
-      format: "enum",
+      description: "The state of the memo. (format: enum)",
       type: "string",
     },
     creator: {
@@ -104,8 +103,7 @@ export const memoSchema: JsonSchema = {
     visibility: {
       enum: ["VISIBILITY_UNSPECIFIED", "PRIVATE", "PROTECTED", "PUBLIC"],
       description:
-        "The visibility of the memo.\n One of PRIVATE (creator only), PROTECTED (signed-in users), or\n PUBLIC (anyone). Defaults to PRIVATE on creation when unspecified.",
-      format: "enum",
+        "The visibility of the memo.\n One of PRIVATE (creator only), PROTECTED (signed-in users), or\n PUBLIC (anyone). Defaults to PRIVATE on creation when unspecified. (format: enum)",
       type: "string",
     },
     tags: {
@@ -164,7 +162,11 @@ export const memoRelationSchema: JsonSchema = {
       description: "The related memo.",
       allOf: [{ $ref: "#/$defs/MemoRelation_Memo" }],
     },
-    type: { enum: ["TYPE_UNSPECIFIED", "REFERENCE", "COMMENT"], format: "enum", type: "string" },
+    type: {
+      enum: ["TYPE_UNSPECIFIED", "REFERENCE", "COMMENT"],
+      description: "(format: enum)",
+      type: "string",
+    },
   },
   required: ["memo", "relatedMemo", "type"],
 };
@@ -200,12 +202,12 @@ export const motionMediaSchema: JsonSchema = {
   properties: {
     family: {
       enum: ["MOTION_MEDIA_FAMILY_UNSPECIFIED", "APPLE_LIVE_PHOTO", "ANDROID_MOTION_PHOTO"],
-      format: "enum",
+      description: "(format: enum)",
       type: "string",
     },
     role: {
       enum: ["MOTION_MEDIA_ROLE_UNSPECIFIED", "STILL", "VIDEO", "CONTAINER"],
-      format: "enum",
+      description: "(format: enum)",
       type: "string",
     },
     groupId: { type: "string" },
@@ -218,14 +220,14 @@ export const photoMetadataSchema: JsonSchema = {
   properties: {
     captureTime: { $ref: "#/$defs/MediaCaptureTime" },
     location: { $ref: "#/$defs/MediaLocation" },
-    sourceExifOrientation: { format: "int32", type: "integer" },
+    sourceExifOrientation: { description: "(format: int32)", type: "integer" },
     cameraMake: { type: "string" },
     cameraModel: { type: "string" },
     lensModel: { type: "string" },
-    fNumber: { format: "double", type: "number" },
-    exposureTimeSeconds: { format: "double", type: "number" },
-    iso: { format: "int32", type: "integer" },
-    focalLengthMm: { format: "double", type: "number" },
+    fNumber: { description: "(format: double)", type: "number" },
+    exposureTimeSeconds: { description: "(format: double)", type: "number" },
+    iso: { description: "(format: int32)", type: "integer" },
+    focalLengthMm: { description: "(format: double)", type: "number" },
   },
 };
 export const reactionSchema: JsonSchema = {
@@ -257,7 +259,7 @@ export const reactionSchema: JsonSchema = {
 };
 export const videoMetadataSchema: JsonSchema = {
   type: "object",
-  properties: { durationSeconds: { format: "double", type: "number" } },
+  properties: { durationSeconds: { description: "(format: double)", type: "number" } },
 };
 export const attachmentSchema2: JsonSchema = {
   type: "object",
@@ -269,8 +271,7 @@ export const attachmentSchema2: JsonSchema = {
     filename: { description: "The filename of the attachment.", type: "string" },
     content: {
       writeOnly: true,
-      description: "Input only. The content of the attachment.",
-      format: "bytes",
+      description: "Input only. The content of the attachment. (format: bytes)",
       type: "string",
     },
     externalLink: { description: "Optional. The external link of the attachment.", type: "string" },

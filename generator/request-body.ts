@@ -26,7 +26,10 @@ export const FILE_SCHEMA: JsonObject = {
     contentType: { type: "string" },
   },
   additionalProperties: false,
-  oneOf: [{ required: ["base64"] }, { required: ["path"] }],
+  oneOf: [
+    { properties: { base64: { type: "string" } }, required: ["base64"] },
+    { properties: { path: { type: "string" } }, required: ["path"] },
+  ],
 };
 
 /** The `body` property of a tool's input schema and how to send it, or undefined without a request body. */

@@ -53,8 +53,7 @@ export const memoCreateMemo = defineTool<MemoCreateMemoArgs, MemoCreateMemoResul
           },
           state: {
             enum: ["STATE_UNSPECIFIED", "NORMAL", "ARCHIVED"],
-            description: "The state of the memo.",
-            format: "enum",
+            description: "The state of the memo. (format: enum)",
             type: "string",
           },
           createTime: {
@@ -76,8 +75,7 @@ export const memoCreateMemo = defineTool<MemoCreateMemoArgs, MemoCreateMemoResul
           visibility: {
             enum: ["VISIBILITY_UNSPECIFIED", "PRIVATE", "PROTECTED", "PUBLIC"],
             description:
-              "The visibility of the memo.\n One of PRIVATE (creator only), PROTECTED (signed-in users), or\n PUBLIC (anyone). Defaults to PRIVATE on creation when unspecified.",
-            format: "enum",
+              "The visibility of the memo.\n One of PRIVATE (creator only), PROTECTED (signed-in users), or\n PUBLIC (anyone). Defaults to PRIVATE on creation when unspecified. (format: enum)",
             type: "string",
           },
           pinned: { description: "Whether the memo is pinned.", type: "boolean" },
@@ -124,8 +122,7 @@ export const memoCreateMemo = defineTool<MemoCreateMemoArgs, MemoCreateMemoResul
       },
       state: {
         enum: ["STATE_UNSPECIFIED", "NORMAL", "ARCHIVED"],
-        description: "The state of the memo.",
-        format: "enum",
+        description: "The state of the memo. (format: enum)",
         type: "string",
       },
       creator: {
@@ -152,8 +149,7 @@ export const memoCreateMemo = defineTool<MemoCreateMemoArgs, MemoCreateMemoResul
       visibility: {
         enum: ["VISIBILITY_UNSPECIFIED", "PRIVATE", "PROTECTED", "PUBLIC"],
         description:
-          "The visibility of the memo.\n One of PRIVATE (creator only), PROTECTED (signed-in users), or\n PUBLIC (anyone). Defaults to PRIVATE on creation when unspecified.",
-        format: "enum",
+          "The visibility of the memo.\n One of PRIVATE (creator only), PROTECTED (signed-in users), or\n PUBLIC (anyone). Defaults to PRIVATE on creation when unspecified. (format: enum)",
         type: "string",
       },
       tags: {

@@ -57,8 +57,7 @@ export const memoCreateMemoComment = defineTool<
           },
           state: {
             enum: ["STATE_UNSPECIFIED", "NORMAL", "ARCHIVED"],
-            description: "The state of the memo.",
-            format: "enum",
+            description: "The state of the memo. (format: enum)",
             type: "string",
           },
           createTime: {
@@ -80,8 +79,7 @@ export const memoCreateMemoComment = defineTool<
           visibility: {
             enum: ["VISIBILITY_UNSPECIFIED", "PRIVATE", "PROTECTED", "PUBLIC"],
             description:
-              "The visibility of the memo.\n One of PRIVATE (creator only), PROTECTED (signed-in users), or\n PUBLIC (anyone). Defaults to PRIVATE on creation when unspecified.",
-            format: "enum",
+              "The visibility of the memo.\n One of PRIVATE (creator only), PROTECTED (signed-in users), or\n PUBLIC (anyone). Defaults to PRIVATE on creation when unspecified. (format: enum)",
             type: "string",
           },
           pinned: { description: "Whether the memo is pinned.", type: "boolean" },
@@ -128,8 +126,7 @@ export const memoCreateMemoComment = defineTool<
       },
       state: {
         enum: ["STATE_UNSPECIFIED", "NORMAL", "ARCHIVED"],
-        description: "The state of the memo.",
-        format: "enum",
+        description: "The state of the memo. (format: enum)",
         type: "string",
       },
       creator: {
@@ -156,8 +153,7 @@ export const memoCreateMemoComment = defineTool<
       visibility: {
         enum: ["VISIBILITY_UNSPECIFIED", "PRIVATE", "PROTECTED", "PUBLIC"],
         description:
-          "The visibility of the memo.\n One of PRIVATE (creator only), PROTECTED (signed-in users), or\n PUBLIC (anyone). Defaults to PRIVATE on creation when unspecified.",
-        format: "enum",
+          "The visibility of the memo.\n One of PRIVATE (creator only), PROTECTED (signed-in users), or\n PUBLIC (anyone). Defaults to PRIVATE on creation when unspecified. (format: enum)",
         type: "string",
       },
       tags: {

@@ -46,8 +46,7 @@ export const memoGetMemo = defineTool<MemoGetMemoArgs, MemoGetMemoResult>({
       },
       state: {
         enum: ["STATE_UNSPECIFIED", "NORMAL", "ARCHIVED"],
-        description: "The state of the memo.",
-        format: "enum",
+        description: "The state of the memo. (format: enum)",
         type: "string",
       },
       creator: {
@@ -74,8 +73,7 @@ export const memoGetMemo = defineTool<MemoGetMemoArgs, MemoGetMemoResult>({
       visibility: {
         enum: ["VISIBILITY_UNSPECIFIED", "PRIVATE", "PROTECTED", "PUBLIC"],
         description:
-          "The visibility of the memo.\n One of PRIVATE (creator only), PROTECTED (signed-in users), or\n PUBLIC (anyone). Defaults to PRIVATE on creation when unspecified.",
-        format: "enum",
+          "The visibility of the memo.\n One of PRIVATE (creator only), PROTECTED (signed-in users), or\n PUBLIC (anyone). Defaults to PRIVATE on creation when unspecified. (format: enum)",
         type: "string",
       },
       tags: {

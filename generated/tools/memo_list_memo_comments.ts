@@ -43,9 +43,8 @@ export const memoListMemoComments = defineTool<
         description: 'The memo id.\nAlso accepts the full resource name ("memos/…").',
       },
       pageSize: {
-        format: "int32",
-        type: "integer",
         description: "Optional. The maximum number of comments to return.",
+        type: "integer",
       },
       pageToken: { type: "string", description: "Optional. A page token for pagination." },
       orderBy: { type: "string", description: "Optional. The order to sort results by." },

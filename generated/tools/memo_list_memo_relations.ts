@@ -28,9 +28,8 @@ export const memoListMemoRelations = defineTool<
         description: 'The memo id.\nAlso accepts the full resource name ("memos/…").',
       },
       pageSize: {
-        format: "int32",
-        type: "integer",
         description: "Optional. The maximum number of relations to return.",
+        type: "integer",
       },
       pageToken: { type: "string", description: "Optional. A page token for pagination." },
     },

@@ -37,10 +37,9 @@ export const memoListMemos = defineTool<MemoListMemosArgs, MemoListMemosResult>(
     type: "object",
     properties: {
       pageSize: {
-        format: "int32",
-        type: "integer",
         description:
           "Optional. The maximum number of memos to return.\n The service may return fewer than this value.\n If unspecified, at most 50 memos will be returned.\n The maximum value is 1000; values above 1000 will be coerced to 1000.",
+        type: "integer",
       },
       pageToken: {
         type: "string",
@@ -49,10 +48,9 @@ export const memoListMemos = defineTool<MemoListMemosArgs, MemoListMemosResult>(
       },
       state: {
         enum: ["STATE_UNSPECIFIED", "NORMAL", "ARCHIVED"],
-        format: "enum",
-        type: "string",
         description:
           "Optional. The state of the memos to list.\n Default to `NORMAL`. Set to `ARCHIVED` to list archived memos.",
+        type: "string",
       },
       orderBy: {
         type: "string",

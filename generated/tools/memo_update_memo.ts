@@ -42,18 +42,13 @@ export const memoUpdateMemo = defineTool<MemoUpdateMemoArgs, MemoUpdateMemoResul
         type: "string",
         description: 'The memo id.\nAlso accepts the full resource name ("memos/…").',
       },
-      updateMask: {
-        format: "field-mask",
-        type: "string",
-        description: "Required. The list of fields to update.",
-      },
+      updateMask: { description: "Required. The list of fields to update.", type: "string" },
       body: {
         type: "object",
         properties: {
           state: {
             enum: ["STATE_UNSPECIFIED", "NORMAL", "ARCHIVED"],
-            description: "The state of the memo.",
-            format: "enum",
+            description: "The state of the memo. (format: enum)",
             type: "string",
           },
           createTime: {
@@ -75,8 +70,7 @@ export const memoUpdateMemo = defineTool<MemoUpdateMemoArgs, MemoUpdateMemoResul
           visibility: {
             enum: ["VISIBILITY_UNSPECIFIED", "PRIVATE", "PROTECTED", "PUBLIC"],
             description:
-              "The visibility of the memo.\n One of PRIVATE (creator only), PROTECTED (signed-in users), or\n PUBLIC (anyone). Defaults to PRIVATE on creation when unspecified.",
-            format: "enum",
+              "The visibility of the memo.\n One of PRIVATE (creator only), PROTECTED (signed-in users), or\n PUBLIC (anyone). Defaults to PRIVATE on creation when unspecified. (format: enum)",
             type: "string",
           },
           pinned: { description: "Whether the memo is pinned.", type: "boolean" },
@@ -124,8 +118,7 @@ export const memoUpdateMemo = defineTool<MemoUpdateMemoArgs, MemoUpdateMemoResul
       },
       state: {
         enum: ["STATE_UNSPECIFIED", "NORMAL", "ARCHIVED"],
-        description: "The state of the memo.",
-        format: "enum",
+        description: "The state of the memo. (format: enum)",
         type: "string",
       },
       creator: {
@@ -152,8 +145,7 @@ export const memoUpdateMemo = defineTool<MemoUpdateMemoArgs, MemoUpdateMemoResul
       visibility: {
         enum: ["VISIBILITY_UNSPECIFIED", "PRIVATE", "PROTECTED", "PUBLIC"],
         description:
-          "The visibility of the memo.\n One of PRIVATE (creator only), PROTECTED (signed-in users), or\n PUBLIC (anyone). Defaults to PRIVATE on creation when unspecified.",
-        format: "enum",
+          "The visibility of the memo.\n One of PRIVATE (creator only), PROTECTED (signed-in users), or\n PUBLIC (anyone). Defaults to PRIVATE on creation when unspecified. (format: enum)",
         type: "string",
       },
       tags: {
