@@ -32,7 +32,27 @@ export interface ExecutionEnvironment {
   log: Logger;
 }
 
-/** Validates arguments, calls the upstream operation and shapes the MCP result; never throws. */
+/** What one call came to, for its log line. */
+interface CallRecord {
+  outcome:
+    | "ok"
+    | "invalid-response"
+    | "invalid-arguments"
+    | "upstream-error"
+    | "timeout"
+    | "too-large"
+    | "unreachable"
+    | "redirect"
+    | "auth-failed"
+    | "failed";
+  status?: number;
+  reason?: string;
+}
+
+/**
+ * Validates arguments, calls the upstream operation and shapes the MCP result; never throws. Every call is one log line
+ * (tool, upstream method and status, duration): `info` when it succeeded, `warn` with the reason when it did not.
+ */
 export async function executeTool(
   tool: ToolDefinition,
   validators: ToolValidators,
@@ -40,15 +60,44 @@ export async function executeTool(
   context: CallContext,
   environment: ExecutionEnvironment,
 ): Promise<CallToolResult> {
-  const { upstream: settings, credentials: store, log } = environment;
+  const started = performance.now();
+  const { result, record } = await callOnce(tool, validators, args, context, environment);
+  const fields = {
+    tool: tool.name,
+    method: tool.http.method,
+    path: tool.http.path,
+    ...(record.status !== undefined ? { status: record.status } : {}),
+    outcome: record.outcome,
+    durationMs: Math.round(performance.now() - started),
+    ...(record.reason !== undefined ? { reason: record.reason } : {}),
+  };
+  if (record.outcome === "ok") environment.log.info("tool call", fields);
+  else if (record.outcome === "failed") environment.log.error("tool call", fields);
+  else environment.log.warn("tool call", fields);
+  return result;
+}
+
+async function callOnce(
+  tool: ToolDefinition,
+  validators: ToolValidators,
+  args: Record<string, unknown>,
+  context: CallContext,
+  environment: ExecutionEnvironment,
+): Promise<{ result: CallToolResult; record: CallRecord }> {
+  const { upstream: settings, credentials: store } = environment;
+  const fail = (outcome: CallRecord["outcome"], message: string, reason = message, status?: number) => ({
+    result: errorResult(message),
+    record: { outcome, reason, ...(status !== undefined ? { status } : {}) },
+  });
   try {
-    if (!validators.input(args)) return errorResult(`Invalid arguments for ${tool.name}: ${describeErrors(validators.input.errors)}`);
+    if (!validators.input(args))
+      return fail("invalid-arguments", `Invalid arguments for ${tool.name}: ${describeErrors(validators.input.errors)}`);
     let request: Awaited<ReturnType<typeof buildUpstreamRequest>>;
     try {
       request = await buildUpstreamRequest(tool.http, args, settings.baseUrl, settings.files);
     } catch (error) {
       if (error instanceof ArgumentError || error instanceof FileArgumentError)
-        return errorResult(`Invalid arguments for ${tool.name}: ${error.message}`);
+        return fail("invalid-arguments", `Invalid arguments for ${tool.name}: ${error.message}`);
       throw error;
     }
     const readMode = tool.http.response === "binary" ? "digest" : tool.http.response === "text" ? "text" : "buffer";
@@ -65,22 +114,32 @@ export async function executeTool(
     }
     switch (outcome.kind) {
       case "unreachable":
-        log.warn("upstream unreachable", { tool: tool.name, detail: outcome.detail });
-        return errorResult(`The upstream API is unreachable (${tool.http.method} ${tool.http.path}).`);
+        return fail("unreachable", `The upstream API is unreachable (${tool.http.method} ${tool.http.path}).`, outcome.detail);
       case "timeout":
-        return errorResult(`The upstream API did not answer within ${outcome.timeoutMs} ms.`);
+        return fail("timeout", `The upstream API did not answer within ${outcome.timeoutMs} ms.`);
       case "too-large":
-        return errorResult(`The upstream response is larger than the ${outcome.limitBytes}-byte limit.`);
+        return fail("too-large", `The upstream response is larger than the ${outcome.limitBytes}-byte limit.`);
       case "redirect":
-        log.warn("upstream redirect refused", { tool: tool.name, detail: outcome.detail });
-        return errorResult(`The upstream API redirected the request too often or elsewhere (${outcome.detail}).`);
-      case "response":
-        return shapeResponse(tool, validators, outcome, log);
+        return fail("redirect", `The upstream API redirected the request too often or elsewhere (${outcome.detail}).`);
+      case "response": {
+        const { status } = outcome;
+        if (status < 200 || status > 299) {
+          const message = httpErrorMessage(status, outcome.body.toString("utf8"), outcome.retryAfter);
+          return { result: errorResult(message), record: { outcome: "upstream-error", status, reason: message } };
+        }
+        const shaped = shapeResponse(tool, validators, outcome);
+        return {
+          result: shaped.result,
+          record: shaped.problem ? { outcome: "invalid-response", status, reason: shaped.problem } : { outcome: "ok", status },
+        };
+      }
     }
   } catch (error) {
-    if (error instanceof CredentialError) return errorResult(`Authentication failed: ${error.message}`);
-    log.error("tool call failed", { tool: tool.name, error: error instanceof Error ? error.stack : String(error) });
-    return errorResult(`Internal error while calling ${tool.name}.`);
+    if (error instanceof CredentialError) return fail("auth-failed", `Authentication failed: ${error.message}`);
+    return {
+      result: errorResult(`Internal error while calling ${tool.name}.`),
+      record: { outcome: "failed", reason: error instanceof Error ? (error.stack ?? error.message) : String(error) },
+    };
   }
 }
 
@@ -88,11 +147,9 @@ function shapeResponse(
   tool: ToolDefinition,
   validators: ToolValidators,
   outcome: Extract<UpstreamOutcome, { kind: "response" }>,
-  log: Logger,
-): CallToolResult {
+): { result: CallToolResult; problem?: string } {
   const { status, contentType } = outcome;
   const text = outcome.body.toString("utf8");
-  if (status < 200 || status > 299) return errorResult(httpErrorMessage(status, text));
   let structured: Record<string, unknown>;
   if (tool.http.response === "binary") {
     structured = { contentType: contentType || "application/octet-stream", size: outcome.size, sha256: outcome.sha256 ?? "" };
@@ -107,19 +164,18 @@ function shapeResponse(
       if (decoded.ok) value = decoded.value;
       else if (/^text\//i.test(contentType)) value = text;
       else {
-        log.warn("upstream body is not JSON", { tool: tool.name, status, contentType });
-        return errorResult(`The upstream API returned a body that is not valid JSON (status ${status}).`);
+        const message = `The upstream API returned a body that is not valid JSON (status ${status}, ${contentType || "no content type"}).`;
+        return { result: errorResult(message), problem: message };
       }
     }
     if (tool.http.response === "empty" && isEmptyObject(value)) value = undefined;
     structured = tool.http.wrapResult ? { result: value } : wrapStructuredContent(value);
   }
   if (!validators.output(structured)) {
-    const reason = describeErrors(validators.output.errors);
-    log.warn("upstream response does not match the output schema", { tool: tool.name, reason });
-    return errorResult(`The upstream response does not match the output schema of ${tool.name}: ${reason}`, JSON.stringify(structured));
+    const message = `The upstream response does not match the output schema of ${tool.name}: ${describeErrors(validators.output.errors)}`;
+    return { result: errorResult(message, JSON.stringify(structured)), problem: message };
   }
-  return successResult(structured);
+  return { result: successResult(structured) };
 }
 
 function isEmptyObject(value: unknown): boolean {

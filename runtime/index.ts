@@ -13,7 +13,7 @@ export {
   type RunningServer,
   sendJson,
 } from "./http-server.js";
-export { type Logger, silentLogger, stderrLogger } from "./logger.js";
+export { createLogger, type LogFormat, type Logger, loggerFromEnvironment, silentLogger, stderrLogger } from "./logger.js";
 export { createMcpServer, createToolRuntime, type ServerIdentity, type ToolRuntime } from "./mcp-server.js";
 export { checkHost, checkOrigin, isLoopbackAddress, normalizeOrigin } from "./origin.js";
 export { setOwn } from "./own-property.js";

@@ -1,20 +1,56 @@
-/** Where the runtime reports what happens: one JSON line per event on stderr by default. */
+/** Where the runtime reports what happens: one line per event on stderr (JSON by default). */
 export interface Logger {
+  debug?(message: string, fields?: Record<string, unknown>): void;
   info(message: string, fields?: Record<string, unknown>): void;
   warn(message: string, fields?: Record<string, unknown>): void;
   error(message: string, fields?: Record<string, unknown>): void;
 }
 
-/** Writes JSON lines to stderr (stdout stays free for stdio transports). */
-export const stderrLogger: Logger = {
-  info: (message, fields) => write("info", message, fields),
-  warn: (message, fields) => write("warn", message, fields),
-  error: (message, fields) => write("error", message, fields),
-};
+/** Severity order; `LOG_LEVEL` keeps its level and everything above it. */
+const LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
+type Level = (typeof LEVELS)[number];
+
+/** `LOG_FORMAT`: one JSON object a line, or `time LEVEL message key=value…` for people. */
+export type LogFormat = "json" | "text";
+
+/** A logger writing at or above `level` to a stream (stderr: stdout stays free for stdio transports). */
+export function createLogger(
+  level: Level = "info",
+  format: LogFormat = "json",
+  stream: { write(text: string): unknown } = process.stderr,
+): Logger {
+  const threshold = LEVELS.indexOf(level);
+  const at = (name: Exclude<Level, "silent">) => (message: string, fields?: Record<string, unknown>) => {
+    if (LEVELS.indexOf(name) < threshold) return;
+    stream.write(format === "json" ? jsonLine(name, message, fields) : textLine(name, message, fields));
+  };
+  return { debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") };
+}
+
+/** The logger `LOG_LEVEL` and `LOG_FORMAT` ask for, or the problem with them. */
+export function loggerFromEnvironment(env: NodeJS.ProcessEnv): Logger | { problem: string } {
+  const level = (env.LOG_LEVEL?.trim().toLowerCase() || "info") as Level;
+  const format = (env.LOG_FORMAT?.trim().toLowerCase() || "json") as LogFormat;
+  if (!LEVELS.includes(level)) return { problem: `LOG_LEVEL: "${String(env.LOG_LEVEL).slice(0, 40)}" must be one of ${LEVELS.join(", ")}` };
+  if (format !== "json" && format !== "text")
+    return { problem: `LOG_FORMAT: "${String(env.LOG_FORMAT).slice(0, 40)}" must be json or text` };
+  return createLogger(level, format);
+}
+
+/** JSON lines on stderr at `info` and above. */
+export const stderrLogger: Logger = createLogger();
 
 /** Discards everything; for tests and embedding. */
 export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
 
-function write(level: string, message: string, fields?: Record<string, unknown>): void {
-  process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level, message, ...fields })}\n`);
+function jsonLine(level: string, message: string, fields?: Record<string, unknown>): string {
+  return `${JSON.stringify({ time: new Date().toISOString(), level, message, ...fields })}\n`;
+}
+
+function textLine(level: string, message: string, fields: Record<string, unknown> = {}): string {
+  const pairs = Object.entries(fields).map(
+    ([key, value]) =>
+      `${key}=${typeof value === "string" && /^[\x21-\x7e]+$/.test(value) && !/["=]/.test(value) ? value : JSON.stringify(value)}`,
+  );
+  return `${new Date().toISOString()} ${level.toUpperCase()} ${message}${pairs.length > 0 ? ` ${pairs.join(" ")}` : ""}\n`;
 }

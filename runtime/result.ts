@@ -50,14 +50,25 @@ export function apiErrorMessage(text: string): string {
   );
 }
 
-/** The tool error for a non-2xx upstream status. */
-export function httpErrorMessage(status: number, text: string): string {
+/** The tool error for a non-2xx upstream status; 429 and 503 say when to try again. */
+export function httpErrorMessage(status: number, text: string, retryAfter?: string): string {
   const message = apiErrorMessage(text);
   const suffix = message === "" ? "" : `: ${message}`;
   if (status === 401) return `Unauthorized (401)${suffix}`;
   if (status === 403) return `Forbidden (403)${suffix}`;
   if (status === 404) return `Not found (404)${suffix}`;
+  if (status === 429 || status === 503)
+    return `${status === 429 ? "Rate limited (429)" : "Unavailable (503)"}${suffix}. ${retryAdvice(retryAfter)}`;
   return `Upstream API error ${status}${suffix}`;
+}
+
+/** When to retry, from a `Retry-After` of seconds or an HTTP date. @see https://www.rfc-editor.org/rfc/rfc9110#field.retry-after */
+function retryAdvice(retryAfter: string | undefined): string {
+  if (retryAfter === undefined || retryAfter === "") return "Retry later.";
+  if (/^\d+$/.test(retryAfter)) return `Retry after ${Number(retryAfter)} seconds.`;
+  const at = Date.parse(retryAfter);
+  if (Number.isNaN(at)) return "Retry later.";
+  return `Retry after ${Math.max(0, Math.ceil((at - Date.now()) / 1000))} seconds (${new Date(at).toISOString()}).`;
 }
 
 function truncate(text: string): string {

@@ -2,7 +2,7 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import type { AuthDefinition } from "./credentials.js";
 import { EnvironmentError, readServerEnvironment, type ServerEnvironment, type UpstreamDefaults } from "./env.js";
 import { createRequestHandler, ListenError, listen, type RunningServer } from "./http-server.js";
-import { type Logger, stderrLogger } from "./logger.js";
+import { type Logger, loggerFromEnvironment, stderrLogger } from "./logger.js";
 import { createMcpServer, createToolRuntime, type ServerIdentity, type ToolRuntime } from "./mcp-server.js";
 import { isLoopbackAddress } from "./origin.js";
 import { SessionHttpHandler } from "./session-http.js";
@@ -104,7 +104,7 @@ export async function startStdioServer(options: ServeOptions): Promise<{ close()
 export async function runServer(
   options: Omit<ServeOptions, "environment"> & { upstream?: UpstreamDefaults; argv?: readonly string[] },
 ): Promise<{ close(): Promise<void> } | undefined> {
-  const log = options.log ?? stderrLogger;
+  const configured = options.log ?? loggerFromEnvironment(process.env);
   const command = parseServerArguments(options.argv ?? process.argv.slice(2));
   const name = options.identity.name;
   if (command.kind === "help") {
@@ -120,6 +120,12 @@ export async function runServer(
     process.exitCode = 1;
     return undefined;
   }
+  if ("problem" in configured) {
+    process.stderr.write(`${name}: ${configured.problem}\n`);
+    process.exitCode = 1;
+    return undefined;
+  }
+  const log = configured;
   const stdio = command.stdio || process.env.MCP_TRANSPORT === "stdio";
   let running: { close(): Promise<void> };
   try {

@@ -6,7 +6,17 @@ export type ReadMode = "buffer" | "text" | "digest";
 
 /** What came back from the upstream API; `fetchUpstream` never throws. */
 export type UpstreamOutcome =
-  | { kind: "response"; status: number; contentType: string; body: Buffer; truncated: boolean; size: number; sha256?: string }
+  | {
+      kind: "response";
+      status: number;
+      contentType: string;
+      body: Buffer;
+      truncated: boolean;
+      size: number;
+      sha256?: string;
+      /** The `Retry-After` header of a 429 or 503, as sent. */
+      retryAfter?: string;
+    }
   | { kind: "unreachable"; detail: string }
   | { kind: "timeout"; timeoutMs: number }
   | { kind: "too-large"; limitBytes: number }
@@ -107,6 +117,8 @@ async function readBody(response: Response, limit: number, mode: ReadMode): Prom
     }
   }
   const sha256 = hash?.digest("hex");
+  const retryAfter =
+    response.status === 429 || response.status === 503 ? response.headers.get("retry-after")?.trim().slice(0, 64) : undefined;
   return {
     kind: "response",
     status: response.status,
@@ -115,6 +127,7 @@ async function readBody(response: Response, limit: number, mode: ReadMode): Prom
     truncated,
     size,
     ...(sha256 ? { sha256 } : {}),
+    ...(retryAfter ? { retryAfter } : {}),
   };
 }
 

@@ -31,6 +31,8 @@ const SETTINGS: readonly [string, string][] = [
   ["MAX_RESPONSE_BYTES", "largest upstream response (default 10485760)"],
   ["UPLOAD_DIR", "the only folder file arguments may name by path (unset: base64 only)"],
   ["MAX_UPLOAD_BYTES", "largest file argument (default 26214400)"],
+  ["LOG_LEVEL", "debug, info (default), warn, error or silent; one line per tool call at info"],
+  ["LOG_FORMAT", "json (default: one object a line) or text"],
 ];
 
 /** The `--help` text: usage, every environment variable, and the credentials this server's schemes read. */

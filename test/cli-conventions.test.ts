@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -184,6 +184,17 @@ describe("the generated server's command line", () => {
     for (const variable of ["API_BASE_URL", "HOST", "PORT", "ALLOWED_ORIGINS", "MCP_TRANSPORT", "UPSTREAM_AUTHORIZATION"])
       expect(result.stdout).toContain(variable);
     expect(result.stderr).toBe("");
+  });
+
+  it("refuses a bad LOG_LEVEL in one line, and logs the upstream with its path at start-up", async () => {
+    const bad = spawnSync(process.execPath, [entry], { encoding: "utf8", env: { ...env, LOG_LEVEL: "loud" }, timeout: 10_000 });
+    expect(bad).toMatchObject({ status: 1, stderr: 'memos: LOG_LEVEL: "loud" must be one of debug, info, warn, error, silent\n' });
+    const child = spawn(process.execPath, [entry], { env: { ...env, PORT: "0", LOG_FORMAT: "text" }, stdio: ["ignore", "ignore", "pipe"] });
+    const line = await new Promise<string>((resolve) => child.stderr.once("data", (chunk: Buffer) => resolve(chunk.toString())));
+    child.kill("SIGTERM");
+    expect(line).toMatch(
+      / INFO MCP server listening server=memos url=http:\/\/127\.0\.0\.1:\d+\/mcp .*upstream=http:\/\/127\.0\.0\.1:9\/api /,
+    );
   });
 
   it("refuses an unknown argument and a busy port in one line each", async () => {

@@ -1,4 +1,4 @@
-import { type RunningServer, type ServerEnvironment, silentLogger, startServer } from "oapi-mcp-gen-runtime";
+import { type Logger, type RunningServer, type ServerEnvironment, silentLogger, startServer } from "oapi-mcp-gen-runtime";
 import { serverIdentity, tools } from "../../generated/index.js";
 
 export { connectClient } from "../../scripts/mcp-client.js";
@@ -21,12 +21,12 @@ export function testEnvironment(apiBaseUrl: URL, overrides: Partial<ServerEnviro
 /** Starts the committed generated Memos server in-process on a free loopback port. */
 export async function startMemosServer(
   apiBaseUrl: URL,
-  overrides: { timeoutMs?: number; allowedOrigins?: string[] } = {},
+  overrides: { timeoutMs?: number; allowedOrigins?: string[]; log?: Logger } = {},
 ): Promise<RunningServer> {
   return startServer({
     identity: serverIdentity,
     tools,
-    log: silentLogger,
+    log: overrides.log ?? silentLogger,
     environment: testEnvironment(apiBaseUrl, {
       allowedOrigins: new Set(overrides.allowedOrigins ?? []),
       timeoutMs: overrides.timeoutMs ?? 5_000,
