@@ -19,7 +19,7 @@ export function buildTools(document: OpenApiDocument, entries: readonly Operatio
   entries.forEach((entry, index) => {
     try {
       const override = (entry.operationId && overrides[entry.operationId]) || {};
-      const tool = operationToTool(document, entry, names[index] as string, override, config.pathPrefixes ?? {});
+      const tool = operationToTool(document, entry, names[index] as string, override, config.pathPrefixes ?? {}, config.output?.validate);
       if (fitSchemas(tool, maxBytes)) trimmed.push(tool.name);
       problems.push(...toolSchemaProblems(tool));
       tools.push(tool);

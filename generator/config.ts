@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
+import type { OutputValidation } from "oapi-mcp-gen-runtime";
 import { detectFormat, parseDocumentText } from "../openapi/load.js";
 import { didYouMean } from "../openapi/suggest.js";
 import configSchema from "./config.schema.json" with { type: "json" };
@@ -31,6 +32,8 @@ export interface OperationOverride {
   body?: BodyOverride;
   annotations?: AnnotationOverride;
   pathPrefixes?: Record<string, string | string[]>;
+  /** How this tool's results are checked; `schema: false` publishes no output schema. */
+  output?: { validate?: OutputValidation /** @default true */; schema?: boolean };
 }
 
 /** Operation filters of `select` and `select.exclude`. */
@@ -67,8 +70,14 @@ export interface GeneratorConfig {
   schemas?: { /** Largest input or output schema in bytes of JSON; 0 for no limit. @default 65536 */ maxBytes?: number };
   /** Limits on the size of the tools/list answer. */
   budget?: { maxBytes?: number; maxTokens?: number };
-  /** Upstream authentication: what the caller may pass through. */
-  auth?: { passthrough?: { /** @default true */ authorization?: boolean; headers?: string[] } };
+  /** Upstream authentication: where server-held credentials go and what the caller may pass through. */
+  auth?: {
+    /** `declared`: operations whose security names the scheme; `all`: every operation. @default "declared" */
+    apply?: "declared" | "all";
+    passthrough?: { /** @default true */ authorization?: boolean; headers?: string[] };
+  };
+  /** How tool results are checked against the document's response schemas. */
+  output?: { /** @default "warn" */ validate?: OutputValidation };
   /** Path-parameter prefixes by parameter name, for every operation. */
   pathPrefixes?: Record<string, string | string[]>;
   /** Per-operation overrides keyed by operationId. */

@@ -123,12 +123,20 @@ export async function generateFromDocument(
   return { config, files: sorted, tools, warnings: tools.flatMap((tool) => tool.warnings), toolsList };
 }
 
-/** The schemes the selected tools name (in document order) and the configured passthrough. */
+/**
+ * The schemes the selected tools name (every scheme of the document under `auth.apply: all`, in document order), the
+ * apply policy and the configured passthrough.
+ */
 function registryAuth(document: OpenApiDocument, tools: readonly ToolModel[], config: GeneratorConfig): RegistryAuth {
+  const all = config.auth?.apply === "all";
   const used = new Set(tools.flatMap((tool) => (tool.security ?? []).flatMap((requirement) => Object.keys(requirement))));
-  const schemes = Object.fromEntries(Object.entries(securitySchemes(document)).filter(([name]) => used.has(name)));
+  const schemes = Object.fromEntries(Object.entries(securitySchemes(document)).filter(([name]) => all || used.has(name)));
   const passthrough = config.auth?.passthrough;
-  return { schemes, passthrough: { authorization: passthrough?.authorization ?? true, headers: passthrough?.headers ?? [] } };
+  return {
+    schemes,
+    ...(all ? { apply: "all" as const } : {}),
+    passthrough: { authorization: passthrough?.authorization ?? true, headers: passthrough?.headers ?? [] },
+  };
 }
 
 /** The openapi-typescript module of the pruned document, formatted; cached by content and tool versions. */

@@ -9,7 +9,7 @@ export type { UpstreamDefaults };
  * @see https://spec.openapis.org/oas/v3.1.0#server-object
  */
 export function upstreamDefaults(document: OpenApiDocument, baseUrl: string | undefined, documentUrl?: string): UpstreamDefaults {
-  if (baseUrl) return { defaultBaseUrl: baseUrl };
+  if (baseUrl) return { defaultBaseUrl: baseUrl, fromConfig: true };
   const first = Array.isArray(document.servers) ? document.servers.find(isJsonObject) : undefined;
   if (!first || typeof first.url !== "string") return {};
   const variables = isJsonObject(first.variables) ? first.variables : {};

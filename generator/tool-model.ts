@@ -1,4 +1,4 @@
-import { type ToolAnnotations as RuntimeToolAnnotations, setOwn } from "oapi-mcp-gen-runtime";
+import { type OutputValidation, type ToolAnnotations as RuntimeToolAnnotations, setOwn } from "oapi-mcp-gen-runtime";
 import type { OperationEntry } from "../openapi/operations.js";
 import type { HttpMethod, JsonObject, OpenApiDocument, ParameterObject } from "../openapi/types.js";
 import { words } from "../openapi/words.js";
@@ -24,6 +24,10 @@ export interface ToolModel {
   path: string;
   inputSchema: JsonObject;
   outputSchema: JsonObject;
+  /** How the runtime checks results (the config's `output.validate`, per operation or global). */
+  outputValidation: OutputValidation;
+  /** False when the config dropped the output schema (`overrides.<id>.output.schema: false`). */
+  publishOutputSchema: boolean;
   annotations: ToolAnnotations;
   parameters: ParameterBinding[];
   body?: BodyBinding;
@@ -40,6 +44,7 @@ export function operationToTool(
   name: string,
   override: OperationOverride,
   globalPrefixes: Record<string, string | string[]>,
+  outputValidation: OutputValidation = "warn",
 ): ToolModel {
   const where = entry.operationId ?? `${entry.method.toUpperCase()} ${entry.path}`;
   const input = new SchemaConverter(document, "request", where);
@@ -75,6 +80,8 @@ export function operationToTool(
     path: entry.path,
     inputSchema,
     outputSchema,
+    outputValidation: override.output?.validate ?? outputValidation,
+    publishOutputSchema: override.output?.schema !== false,
     annotations: { title, ...annotationsFor(entry.method, override.annotations) },
     parameters,
     ...(body ? { body: body.binding } : {}),

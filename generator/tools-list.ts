@@ -1,3 +1,4 @@
+import { listedOutputSchema } from "oapi-mcp-gen-runtime";
 import { toolDefinition } from "../templates/tool-module.js";
 import type { GeneratorConfig } from "./config.js";
 import { UserError } from "./errors.js";
@@ -13,8 +14,10 @@ export interface ToolsListSize {
 /** Measures `tools/list` exactly as the runtime lists the tools. */
 export function toolsListSize(tools: readonly ToolModel[]): ToolsListSize {
   const listed = tools.map((tool) => {
-    const { name, title, description, inputSchema, outputSchema, annotations, _meta } = toolDefinition(tool);
-    return { name, title, description, inputSchema, outputSchema, annotations, _meta };
+    const definition = toolDefinition(tool);
+    const { name, title, description, inputSchema, annotations, _meta } = definition;
+    const outputSchema = listedOutputSchema(definition);
+    return { name, title, description, inputSchema, ...(outputSchema ? { outputSchema } : {}), annotations, _meta };
   });
   const bytes = Buffer.byteLength(JSON.stringify({ tools: listed }));
   return { bytes, tokens: Math.ceil(bytes / 4) };

@@ -2,9 +2,10 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { type CallerCredentials, CredentialError, type CredentialStore } from "./credentials.js";
 import { FileArgumentError } from "./file-argument.js";
 import type { Logger } from "./logger.js";
-import { decodeJson, errorResult, httpErrorMessage, successResult, wrapStructuredContent } from "./result.js";
+import { errorResult, httpErrorMessage } from "./result.js";
+import { shapeResponse } from "./shape-result.js";
 import type { ToolDefinition } from "./tool.js";
-import { fetchUpstream, type UpstreamOutcome } from "./upstream.js";
+import { fetchUpstream } from "./upstream.js";
 import { ArgumentError, buildUpstreamRequest, type RequestContext } from "./upstream-request.js";
 import { describeErrors, type ToolValidators } from "./validation.js";
 
@@ -100,7 +101,7 @@ async function callOnce(
         return fail("invalid-arguments", `Invalid arguments for ${tool.name}: ${error.message}`);
       throw error;
     }
-    const readMode = tool.http.response === "binary" ? "digest" : tool.http.response === "text" ? "text" : "buffer";
+    const readMode = tool.http.response === "binary" ? "blob" : tool.http.response === "text" ? "text" : "buffer";
     const send = async () => {
       const applied = await store.apply(tool.security, context);
       const url = new URL(request.url);
@@ -127,7 +128,7 @@ async function callOnce(
           const message = httpErrorMessage(status, outcome.body.toString("utf8"), outcome.retryAfter);
           return { result: errorResult(message), record: { outcome: "upstream-error", status, reason: message } };
         }
-        const shaped = shapeResponse(tool, validators, outcome);
+        const shaped = shapeResponse(tool, validators, outcome, environment.log, `${request.url.origin}${request.url.pathname}`);
         return {
           result: shaped.result,
           record: shaped.problem ? { outcome: "invalid-response", status, reason: shaped.problem } : { outcome: "ok", status },
@@ -141,43 +142,4 @@ async function callOnce(
       record: { outcome: "failed", reason: error instanceof Error ? (error.stack ?? error.message) : String(error) },
     };
   }
-}
-
-function shapeResponse(
-  tool: ToolDefinition,
-  validators: ToolValidators,
-  outcome: Extract<UpstreamOutcome, { kind: "response" }>,
-): { result: CallToolResult; problem?: string } {
-  const { status, contentType } = outcome;
-  const text = outcome.body.toString("utf8");
-  let structured: Record<string, unknown>;
-  if (tool.http.response === "binary") {
-    structured = { contentType: contentType || "application/octet-stream", size: outcome.size, sha256: outcome.sha256 ?? "" };
-  } else if (tool.http.response === "text") {
-    structured = outcome.truncated
-      ? { result: `${text}… [truncated: the response exceeded ${outcome.body.length} bytes]`, truncated: true }
-      : { result: text };
-  } else {
-    let value: unknown;
-    if (text.trim() !== "") {
-      const decoded = decodeJson(text);
-      if (decoded.ok) value = decoded.value;
-      else if (/^text\//i.test(contentType)) value = text;
-      else {
-        const message = `The upstream API returned a body that is not valid JSON (status ${status}, ${contentType || "no content type"}).`;
-        return { result: errorResult(message), problem: message };
-      }
-    }
-    if (tool.http.response === "empty" && isEmptyObject(value)) value = undefined;
-    structured = tool.http.wrapResult ? { result: value } : wrapStructuredContent(value);
-  }
-  if (!validators.output(structured)) {
-    const message = `The upstream response does not match the output schema of ${tool.name}: ${describeErrors(validators.output.errors)}`;
-    return { result: errorResult(message, JSON.stringify(structured)), problem: message };
-  }
-  return { result: successResult(structured) };
-}
-
-function isEmptyObject(value: unknown): boolean {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
 }

@@ -19,6 +19,8 @@ export interface SecuritySchemeDefinition {
 /** Security schemes plus what the caller may pass through. */
 export interface AuthDefinition {
   readonly schemes: Readonly<Record<string, SecuritySchemeDefinition>>;
+  /** `all`: a configured server-held credential goes with every operation, not only where the document declares it. */
+  readonly apply?: "declared" | "all";
   readonly passthrough: { readonly authorization: boolean; readonly headers: readonly string[] };
 }
 
@@ -56,7 +58,12 @@ export class CredentialStore {
   constructor(
     private readonly auth: AuthDefinition,
     env: NodeJS.ProcessEnv,
-    private readonly options: { timeoutMs: number; fetch?: typeof fetch },
+    private readonly options: {
+      timeoutMs: number;
+      fetch?: typeof fetch;
+      /** False when the upstream URL came from the document alone: the caller's credentials then stay home. @default true */
+      forwardCaller?: boolean;
+    },
   ) {
     const problems: string[] = [];
     for (const [name, scheme] of Object.entries(auth.schemes)) {
@@ -84,10 +91,9 @@ export class CredentialStore {
   /** The credentials for one call; never shared with another call except for server-held values. */
   async apply(requirements: SecurityRequirements | undefined, caller: CallerCredentials): Promise<AppliedCredentials> {
     const applied: AppliedCredentials = { headers: {}, query: [] };
-    const chosen = requirements?.find(
-      (alternative) => Object.keys(alternative).length > 0 && Object.keys(alternative).every((name) => this.ready(name)),
-    );
+    const chosen = this.choose(requirements);
     if (chosen) for (const [name, scopes] of Object.entries(chosen)) await this.applyScheme(name, scopes, applied);
+    if (this.options.forwardCaller === false) return applied;
     if (this.auth.passthrough.authorization && caller.authorization && applied.headers.authorization === undefined) {
       applied.headers.authorization = caller.authorization;
     }
@@ -96,11 +102,22 @@ export class CredentialStore {
     return applied;
   }
 
-  /** True when the alternative chosen for these requirements fetches OAuth2 tokens (so a 401 may mean an expired one). */
-  usesTokenEndpoint(requirements: SecurityRequirements | undefined): boolean {
-    const chosen = requirements?.find(
+  /**
+   * The first declared alternative whose credentials are all configured; under `apply: all`, else the first scheme
+   * with credentials, whatever the operation declares.
+   */
+  private choose(requirements: SecurityRequirements | undefined): Readonly<Record<string, readonly string[]>> | undefined {
+    const declared = requirements?.find(
       (alternative) => Object.keys(alternative).length > 0 && Object.keys(alternative).every((name) => this.ready(name)),
     );
+    if (declared || this.auth.apply !== "all") return declared;
+    const name = Object.keys(this.auth.schemes).find((scheme) => this.ready(scheme));
+    return name === undefined ? undefined : { [name]: [] };
+  }
+
+  /** True when the alternative chosen for these requirements fetches OAuth2 tokens (so a 401 may mean an expired one). */
+  usesTokenEndpoint(requirements: SecurityRequirements | undefined): boolean {
+    const chosen = this.choose(requirements);
     return Object.keys(chosen ?? {}).some(
       (name) => this.auth.schemes[name]?.type === "oauth2" && this.values.get(name)?.token === undefined,
     );

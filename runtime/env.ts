@@ -5,6 +5,8 @@ import { normalizeOrigin } from "./origin.js";
 export interface ServerEnvironment {
   /** `API_BASE_URL`: the upstream REST API (required). */
   apiBaseUrl: URL;
+  /** False when the upstream URL came from the document's servers alone (no `API_BASE_URL`, no config `baseUrl`). */
+  upstreamConfigured?: boolean;
   /** `HOST` @default "127.0.0.1" */
   host: string;
   /** `PORT` @default 3000 */
@@ -31,8 +33,10 @@ export interface ServerEnvironment {
 
 /** What the generated code knows about the upstream, used when the environment says nothing. */
 export interface UpstreamDefaults {
-  /** The document's first server (variables filled in), if absolute. */
+  /** The config's `baseUrl`, or else the document's first server (variables filled in), if absolute. */
   defaultBaseUrl?: string;
+  /** True when `defaultBaseUrl` is the operator's (the config's `baseUrl`), not the document's. */
+  fromConfig?: boolean;
   /** Shown when `API_BASE_URL` is missing and there is no default, e.g. a relative server `/v1`. */
   hint?: string;
 }
@@ -80,6 +84,7 @@ export function readServerEnvironment(env: NodeJS.ProcessEnv = process.env, defa
   if (problems.length > 0 || !apiBaseUrl) throw new EnvironmentError(problems.join("\n"));
   return {
     apiBaseUrl,
+    upstreamConfigured: fromEnv !== undefined || defaults.fromConfig === true,
     allowedOrigins,
     ...(publicUrl ? { publicUrl } : {}),
     ...(uploadDir ? { uploadDir } : {}),

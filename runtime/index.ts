@@ -21,12 +21,14 @@ export { invalidParams } from "./protocol-error.js";
 export { wrapStructuredContent } from "./result.js";
 export { runServer, type ServeOptions, startServer, startStdioServer } from "./serve.js";
 export { SessionHttpHandler, type SessionLimits } from "./session-http.js";
+export { tolerantSchema } from "./tolerant-schema.js";
 export {
   type BodyBinding,
   defineTool,
   type FileArgument,
   type HttpBinding,
   type JsonSchema,
+  type OutputValidation,
   type ParameterBinding,
   type ReshapeBody,
   type Tool,
@@ -38,4 +40,4 @@ export {
 } from "./tool.js";
 export { buildUpstreamRequest, stripPrefix } from "./upstream-request.js";
 export { parseServerArguments, type ServerCommand, serverUsage } from "./usage.js";
-export { describeErrors } from "./validation.js";
+export { describeErrors, listedOutputSchema } from "./validation.js";

@@ -8,7 +8,7 @@ import type { Logger } from "./logger.js";
 import { setOwn } from "./own-property.js";
 import { invalidParams } from "./protocol-error.js";
 import type { ToolDefinition } from "./tool.js";
-import { ValidatorCache } from "./validation.js";
+import { listedOutputSchema, ValidatorCache } from "./validation.js";
 
 /** Identity the server reports in `initialize`. */
 export interface ServerIdentity {
@@ -66,26 +66,33 @@ export function createToolRuntime(options: {
   auth?: AuthDefinition;
   /** Where server-held credentials are read from. @default process.env */
   env?: NodeJS.ProcessEnv;
+  /** False when the upstream URL came from the document alone, not from the operator: caller credentials stay home. @default true */
+  forwardCaller?: boolean;
 }): ToolRuntime {
   const auth = options.auth ?? DEFAULT_AUTH;
   const credentials = new CredentialStore(auth, options.env ?? process.env, {
     timeoutMs: options.upstream.timeoutMs,
     ...(options.upstream.fetch ? { fetch: options.upstream.fetch } : {}),
+    ...(options.forwardCaller === false ? { forwardCaller: false } : {}),
   });
   const tools = new Map<string, ToolDefinition>();
   for (const tool of options.tools) {
     if (tools.has(tool.name)) throw new Error(`duplicate tool name ${tool.name}`);
     tools.set(tool.name, tool);
   }
-  const listed = options.tools.map(({ name, title, description, inputSchema, outputSchema, annotations, _meta }) => ({
-    name,
-    title,
-    description,
-    inputSchema: inputSchema as ListedTool["inputSchema"],
-    outputSchema: outputSchema as ListedTool["outputSchema"],
-    annotations,
-    _meta,
-  }));
+  const listed = options.tools.map((tool) => {
+    const { name, title, description, inputSchema, annotations, _meta } = tool;
+    const outputSchema = listedOutputSchema(tool);
+    return {
+      name,
+      title,
+      description,
+      inputSchema: inputSchema as ListedTool["inputSchema"],
+      ...(outputSchema ? { outputSchema: outputSchema as ListedTool["outputSchema"] } : {}),
+      annotations,
+      _meta,
+    };
+  });
   const { identity, upstream, log } = options;
   const validators = new ValidatorCache(tools);
   if (tools.size <= EAGER_COMPILE_LIMIT) validators.compileAll();

@@ -31,6 +31,7 @@ function runtimeFor(options: ServeOptions, log: Logger): ToolRuntime {
     log,
     ...(options.auth ? { auth: options.auth } : {}),
     ...(options.env ? { env: options.env } : {}),
+    ...(env.upstreamConfigured === false ? { forwardCaller: false } : {}),
     upstream: {
       baseUrl: env.apiBaseUrl,
       timeoutMs: env.timeoutMs,
@@ -73,6 +74,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     credentials: runtime.credentials.configured(),
     passthrough: runtime.auth.passthrough,
   });
+  if (env.upstreamConfigured === false) {
+    log.warn("caller credentials are not forwarded: the upstream URL comes from the OpenAPI document alone; set API_BASE_URL", {
+      upstream: env.apiBaseUrl.origin,
+    });
+  }
   return {
     ...running,
     close: async () => {

@@ -58,13 +58,23 @@ export interface ToolAnnotations {
   readonly openWorldHint: boolean;
 }
 
+/** How a tool's results are checked against its output schema (see `ToolDefinition.outputValidation`). */
+export type OutputValidation = "warn" | "strict" | "off";
+
 /** Everything the runtime needs to list and call one tool. */
 export interface ToolDefinition {
   readonly name: string;
   readonly title: string;
   readonly description: string;
   readonly inputSchema: JsonSchema;
-  readonly outputSchema: JsonSchema;
+  /** The document's result schema; absent when the config dropped it (results are then not checked). */
+  readonly outputSchema?: JsonSchema;
+  /**
+   * How results are checked against `outputSchema`: `warn` (default) lists a tolerant form of it (nulls and missing
+   * fields allowed), logs where a result differs from the document, and returns a result even the tolerant form
+   * refuses as text only; `strict` lists it as it is and reports a mismatch as an error; `off` never checks.
+   */
+  readonly outputValidation?: OutputValidation;
   readonly annotations: ToolAnnotations;
   readonly _meta: { readonly operationId?: string; readonly method: string; readonly path: string };
   readonly http: HttpBinding;

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { UpstreamRequest } from "./upstream-request.js";
 
 /** How a successful response body is read. */
-export type ReadMode = "buffer" | "text" | "digest";
+export type ReadMode = "buffer" | "text" | "digest" | "blob";
 
 /** What came back from the upstream API; `fetchUpstream` never throws. */
 export type UpstreamOutcome =
@@ -28,7 +28,10 @@ export interface UpstreamOptions {
   credentials: Record<string, string>;
   timeoutMs: number;
   maxResponseBytes: number;
-  /** `buffer` (JSON: over the cap is an error), `text` (cut at the cap), `digest` (hashed, never held). @default "buffer" */
+  /**
+   * `buffer` (JSON: over the cap is an error), `text` (cut at the cap), `digest` (hashed, never held), `blob` (hashed;
+   * held while under the cap, else dropped and marked truncated). @default "buffer"
+   */
   readMode?: ReadMode;
   maxRedirects?: number;
   fetch?: typeof fetch;
@@ -96,7 +99,7 @@ async function readBody(response: Response, limit: number, mode: ReadMode): Prom
     return { kind: "too-large", limitBytes: limit };
   }
   const chunks: Buffer[] = [];
-  const hash = mode === "digest" ? createHash("sha256") : undefined;
+  const hash = mode === "digest" || mode === "blob" ? createHash("sha256") : undefined;
   let size = 0;
   let truncated = false;
   if (response.body) {
@@ -104,6 +107,12 @@ async function readBody(response: Response, limit: number, mode: ReadMode): Prom
       size += chunk.byteLength;
       if (hash) {
         hash.update(chunk);
+        if (mode === "blob" && !truncated) {
+          if (size > limit) {
+            chunks.length = 0;
+            truncated = true;
+          } else chunks.push(Buffer.from(chunk));
+        }
         continue;
       }
       if (size > limit) {

@@ -1,6 +1,13 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
-import type { ToolDefinition } from "./tool.js";
+import { tolerantSchema } from "./tolerant-schema.js";
+import type { JsonSchema, ToolDefinition } from "./tool.js";
+
+/** The output schema `tools/list` shows for a tool: tolerant under `warn` (the default), the document's otherwise. */
+export function listedOutputSchema(tool: ToolDefinition): JsonSchema | undefined {
+  if (tool.outputSchema === undefined) return undefined;
+  return (tool.outputValidation ?? "warn") === "warn" ? tolerantSchema(tool.outputSchema) : tool.outputSchema;
+}
 
 // ajv-formats ships CommonJS with a default export property.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
@@ -8,7 +15,10 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 /** Compiled argument and result validators of one tool. */
 export interface ToolValidators {
   input: ValidateFunction;
-  output: ValidateFunction;
+  /** The schema clients are shown (the tolerant form under `warn`); absent when results are not checked. */
+  output?: ValidateFunction;
+  /** The document's own schema, under `warn` only: where a result differs from it is logged. */
+  documented?: ValidateFunction;
 }
 
 /**
@@ -28,12 +38,20 @@ export class ValidatorCache {
     const tool = this.tools.get(name);
     if (!tool) return undefined;
     try {
-      const validators = { input: this.ajv.compile(tool.inputSchema), output: this.ajv.compile(tool.outputSchema) };
+      const validators = this.compile(tool);
       this.compiled.set(name, validators);
       return validators;
     } catch (error) {
       throw new Error(`tool ${tool.name}: schema does not compile: ${error instanceof Error ? error.message : String(error)}`);
     }
+  }
+
+  private compile(tool: ToolDefinition): ToolValidators {
+    const input = this.ajv.compile(tool.inputSchema);
+    const mode = tool.outputValidation ?? "warn";
+    if (tool.outputSchema === undefined || mode === "off") return { input };
+    if (mode === "strict") return { input, output: this.ajv.compile(tool.outputSchema) };
+    return { input, output: this.ajv.compile(listedOutputSchema(tool) as object), documented: this.ajv.compile(tool.outputSchema) };
   }
 
   /** Compiles every tool now (small servers do this at start-up). */

@@ -29,7 +29,7 @@ async function check(file: string): Promise<CorpusVerdict> {
     for (const tool of tools) {
       for (const [kind, schema] of [
         ["input", tool.inputSchema],
-        ["output", tool.outputSchema],
+        ["output", tool.outputSchema ?? {}],
       ] as const) {
         const text = JSON.stringify(schema);
         if (!distinct.has(text)) distinct.set(text, { label: `${tool.name} ${kind}`, schema });

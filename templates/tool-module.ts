@@ -25,7 +25,7 @@ export function toolModule(tool: ToolModel, typesModule: string, shared?: Shared
     ? {
         ...plain,
         inputSchema: withSharedDefs(plain.inputSchema, shared, used),
-        outputSchema: withSharedDefs(plain.outputSchema, shared, used),
+        ...(plain.outputSchema ? { outputSchema: withSharedDefs(plain.outputSchema, shared, used) } : {}),
       }
     : plain;
   const route = `${tool.method.toUpperCase()} ${tool.path}`;
@@ -84,7 +84,8 @@ export function toolDefinition(tool: ToolModel): ToolDefinition {
     title: tool.title,
     description: tool.description,
     inputSchema: tool.inputSchema,
-    outputSchema: tool.outputSchema,
+    ...(tool.publishOutputSchema ? { outputSchema: tool.outputSchema } : {}),
+    ...(tool.outputValidation !== "warn" ? { outputValidation: tool.outputValidation } : {}),
     annotations: tool.annotations,
     _meta: { ...(tool.operationId ? { operationId: tool.operationId } : {}), method: tool.method.toUpperCase(), path: tool.path },
     http: {

@@ -1,0 +1,106 @@
+import { createHash } from "node:crypto";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { Logger } from "./logger.js";
+import { binaryContent, binarySummary, bodyNature } from "./response-content.js";
+import { decodeJson, errorResult, successResult, wrapStructuredContent } from "./result.js";
+import type { ToolDefinition } from "./tool.js";
+import type { UpstreamOutcome } from "./upstream.js";
+import { describeErrors, type ToolValidators } from "./validation.js";
+
+/**
+ * Shapes a 2xx response by what it really is (its `Content-Type`), whatever the document declared: JSON becomes
+ * structured content; images, audio and other bytes become image, audio or embedded-resource content (structured
+ * content then summarises them where the declared result allows it); text becomes text. A difference from the
+ * document is logged.
+ */
+export function shapeResponse(
+  tool: ToolDefinition,
+  validators: ToolValidators,
+  outcome: Extract<UpstreamOutcome, { kind: "response" }>,
+  log: Logger,
+  uri: string,
+): { result: CallToolResult; problem?: string } {
+  const { contentType } = outcome;
+  const declared = tool.http.response;
+  const nature = bodyNature(contentType);
+  const text = outcome.body.toString("utf8");
+  if (nature === "image" || nature === "audio" || (nature === "binary" && !(declared === "json" && decodeJson(text).ok))) {
+    if (declared !== "binary") log.warn("upstream content type differs from the document", { tool: tool.name, declared, contentType });
+    const sha256 = outcome.sha256 ?? createHash("sha256").update(outcome.body).digest("hex");
+    const blocks = outcome.truncated ? [] : [binaryContent(nature, contentType, outcome.body, uri)];
+    const summary = binarySummary(contentType, outcome.size, sha256);
+    if (declared === "binary")
+      return checkResult(
+        tool,
+        validators,
+        { contentType: contentType || "application/octet-stream", size: outcome.size, sha256 },
+        log,
+        blocks,
+      );
+    if (declared === "text") return checkResult(tool, validators, { result: summary }, log, blocks);
+    if (declared === "empty") return checkResult(tool, validators, { ok: true }, log, blocks);
+    return { result: { content: [...blocks, { type: "text", text: summary }] } };
+  }
+  if (declared === "binary") {
+    const sha256 = outcome.sha256 ?? createHash("sha256").update(outcome.body).digest("hex");
+    const structured = { contentType: contentType || "application/octet-stream", size: outcome.size, sha256 };
+    return checkResult(tool, validators, structured, log, outcome.truncated ? [] : [{ type: "text", text }]);
+  }
+  if (declared === "text") {
+    const structured = outcome.truncated
+      ? { result: `${text}… [truncated: the response exceeded ${outcome.body.length} bytes]`, truncated: true }
+      : { result: text };
+    return checkResult(tool, validators, structured, log);
+  }
+  let value: unknown;
+  if (text.trim() !== "") {
+    const decoded = decodeJson(text);
+    if (decoded.ok) value = decoded.value;
+    else {
+      // A successful call whose body is not the JSON the document promised: the model gets it as text.
+      log.warn("upstream body is not JSON", { tool: tool.name, contentType: contentType || "none" });
+      return { result: { content: [{ type: "text", text: boundedText(text) }] } };
+    }
+  }
+  if (declared === "empty" && isEmptyObject(value)) value = undefined;
+  return checkResult(tool, validators, tool.http.wrapResult ? { result: value } : wrapStructuredContent(value), log);
+}
+
+/** Text for a model: at most 100,000 characters, marked when cut. */
+function boundedText(text: string): string {
+  return text.length > 100_000 ? `${text.slice(0, 100_000)}… [truncated]` : text;
+}
+
+/**
+ * Checks a successful result against the output schema. `strict`: a mismatch is an error. `warn`: where the result
+ * differs from the document is logged; a result even the listed tolerant schema refuses goes back as text only
+ * (`structuredContent` must conform), never as an error: the call did succeed.
+ */
+function checkResult(
+  tool: ToolDefinition,
+  validators: ToolValidators,
+  structured: Record<string, unknown>,
+  log: Logger,
+  blocks: CallToolResult["content"] = [],
+): { result: CallToolResult; problem?: string } {
+  const { output, documented } = validators;
+  const success = () => {
+    const result = successResult(structured);
+    return { result: blocks.length > 0 ? { ...result, content: [...blocks, ...result.content] } : result };
+  };
+  if (output === undefined) return success();
+  if (documented === undefined) {
+    if (output(structured)) return success();
+    const message = `The upstream response does not match the output schema of ${tool.name}: ${describeErrors(output.errors)}`;
+    return { result: errorResult(message, JSON.stringify(structured)), problem: message };
+  }
+  if (!documented(structured)) {
+    log.warn("upstream result differs from the document", { tool: tool.name, first: describeErrors(documented.errors, 1) });
+  }
+  if (output(structured)) return success();
+  return { result: { content: [...blocks, { type: "text", text: JSON.stringify(structured) }] } };
+}
+
+function isEmptyObject(value: unknown): boolean {
+  return typeof value === "object" && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
+}

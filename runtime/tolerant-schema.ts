@@ -1,0 +1,63 @@
+import { setOwn } from "./own-property.js";
+import type { JsonSchema } from "./tool.js";
+
+/** Value constraints a reader of a result does not need, and that real APIs break without breaking their clients. */
+const VALUE_CONSTRAINTS = [
+  "required",
+  "format",
+  "pattern",
+  "minLength",
+  "maxLength",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "minItems",
+  "maxItems",
+  "uniqueItems",
+  "minProperties",
+  "maxProperties",
+];
+
+/** Keywords holding one subschema, and those holding a map or a list of them. */
+const SUBSCHEMA = ["items", "additionalProperties", "contains", "propertyNames", "unevaluatedItems", "unevaluatedProperties"];
+const SUBSCHEMA_MAPS = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"];
+const SUBSCHEMA_LISTS = ["allOf", "anyOf", "oneOf", "prefixItems"];
+const COMBINATORS = ["$ref", "allOf", "anyOf", "oneOf"];
+
+/**
+ * The output schema clients are shown under `output.validate: warn`: the document's shape, where any value may be
+ * null, no property is required, no closed object refuses extra properties and no value constraint applies. Real
+ * APIs return nulls their documents omit and leave out fields a `fields=` selection dropped; those results still
+ * conform. The root stays an object (MCP requires it).
+ */
+export function tolerantSchema(schema: JsonSchema): JsonSchema {
+  return relax(schema, true) as JsonSchema;
+}
+
+function relax(node: unknown, root = false): unknown {
+  if (typeof node !== "object" || node === null || Array.isArray(node)) return node;
+  const out: JsonSchema = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (VALUE_CONSTRAINTS.includes(key)) continue;
+    if (key === "additionalProperties" && value === false) continue;
+    if (key === "not" || key === "if" || key === "then" || key === "else" || key === "const") setOwn(out, key, value);
+    else if (SUBSCHEMA.includes(key)) setOwn(out, key, relax(value));
+    else if (SUBSCHEMA_MAPS.includes(key) && typeof value === "object" && value !== null)
+      setOwn(out, key, Object.fromEntries(Object.entries(value).map(([name, child]) => [name, relax(child)])));
+    else if (SUBSCHEMA_LISTS.includes(key) && Array.isArray(value))
+      setOwn(
+        out,
+        key,
+        value.map((child) => relax(child)),
+      );
+    else setOwn(out, key, value);
+  }
+  if (root) return out;
+  if (COMBINATORS.some((keyword) => keyword in out)) return { anyOf: [out, { type: "null" }] };
+  if (typeof out.type === "string" && out.type !== "null") out.type = [out.type, "null"];
+  else if (Array.isArray(out.type) && !out.type.includes("null")) out.type = [...out.type, "null"];
+  if (Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null];
+  return out;
+}
