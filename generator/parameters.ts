@@ -1,4 +1,4 @@
-import type { ParameterBinding } from "oapi-mcp-gen-runtime";
+import { defaultStyle, type ParameterBinding } from "oapi-mcp-gen-runtime";
 import type { OperationEntry } from "../openapi/operations.js";
 import { didYouMean } from "../openapi/suggest.js";
 import { isJsonObject, type JsonObject, type ParameterObject } from "../openapi/types.js";
@@ -41,18 +41,33 @@ export function bindParameters(
     for (let n = 2; taken.has(argument); n++) argument = `${parameter.in}_${parameter.name}_${n}`;
     taken.add(argument);
     const prefix = parameter.in === "path" ? prefixes[parameter.name] : undefined;
-    const query = parameter.in === "query";
     bindings.push({
       argument,
       name: parameter.name,
       in: parameter.in,
       required: parameter.in === "path" || parameter.required === true,
       ...(prefix !== undefined ? { prefixes: typeof prefix === "string" ? [prefix] : [...prefix] } : {}),
-      ...(query && parameter.style !== undefined && parameter.style !== "form" ? { style: parameter.style } : {}),
-      ...(query && parameter.explode === false ? { explode: false } : {}),
+      ...serialization(parameter),
     });
   }
   return bindings;
+}
+
+/**
+ * How a parameter travels, where it differs from its location's default: style, explode, `allowReserved`, or the
+ * media type of a `content`-declared parameter. @see https://spec.openapis.org/oas/v3.1.1#parameter-object
+ */
+function serialization(parameter: ParameterObject): Pick<ParameterBinding, "style" | "explode" | "allowReserved" | "content"> {
+  const mediaType = isJsonObject(parameter.content) ? Object.keys(parameter.content)[0] : undefined;
+  if (mediaType !== undefined && parameter.schema === undefined) return { content: mediaType };
+  const style = typeof parameter.style === "string" && parameter.style !== defaultStyle(parameter.in) ? parameter.style : undefined;
+  const effective = style ?? defaultStyle(parameter.in);
+  const explode = typeof parameter.explode === "boolean" && parameter.explode !== (effective === "form") ? parameter.explode : undefined;
+  return {
+    ...(style !== undefined ? { style } : {}),
+    ...(explode !== undefined ? { explode } : {}),
+    ...(parameter.in === "query" && parameter.allowReserved === true ? { allowReserved: true } : {}),
+  };
 }
 
 /**

@@ -24,6 +24,9 @@ export interface ParameterObject {
   schema?: JsonValue;
   style?: string;
   explode?: boolean;
+  allowReserved?: boolean;
+  /** A parameter described by a media type instead of a schema (one entry). */
+  content?: JsonValue;
   deprecated?: boolean;
 }
 

@@ -17,6 +17,7 @@ export { createLogger, type LogFormat, type Logger, loggerFromEnvironment, silen
 export { createMcpServer, createToolRuntime, type ServerIdentity, type ToolRuntime } from "./mcp-server.js";
 export { checkHost, checkOrigin, isLoopbackAddress, normalizeOrigin } from "./origin.js";
 export { setOwn } from "./own-property.js";
+export { defaultStyle, styleOf } from "./parameter-style.js";
 export { invalidParams } from "./protocol-error.js";
 export { wrapStructuredContent } from "./result.js";
 export { runServer, type ServeOptions, startServer, startStdioServer } from "./serve.js";

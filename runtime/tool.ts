@@ -11,10 +11,14 @@ export interface ParameterBinding {
   readonly required: boolean;
   /** Prefixes stripped from a path value (`memos/abc` → `abc`); `*` matches one segment. */
   readonly prefixes?: readonly string[];
-  /** Query style when not `form` (`deepObject`, `spaceDelimited`, `pipeDelimited`). */
+  /** Style when not the location's default (`simple` for path and header, `form` for query and cookie). */
   readonly style?: string;
-  /** `false` joins array values with commas instead of repeating the key. */
+  /** Explode when not the style's default (`true` for `form`, `false` for the others). */
   readonly explode?: boolean;
+  /** Query only: reserved characters are sent as they are. */
+  readonly allowReserved?: boolean;
+  /** A parameter declared by `content`: the value travels as one text of this media type (e.g. JSON). */
+  readonly content?: string;
 }
 
 /** How a request body travels. */

@@ -1,5 +1,6 @@
 import { readFileArgument } from "./file-argument.js";
 import { setOwn } from "./own-property.js";
+import { cookiePairs, encodeValue, headerText, pathValue, queryPairs, scalarText } from "./parameter-style.js";
 import type { BodyBinding, HttpBinding, ParameterBinding } from "./tool.js";
 
 /** The request a tool call sends upstream, before credentials are added. */
@@ -38,18 +39,18 @@ export async function buildUpstreamRequest(
   const url = new URL(baseUrl.origin);
   url.pathname = `${basePath}${path}`;
   if (url.pathname !== `${basePath}${path}`) throw new ArgumentError('path arguments must not be "." or ".."');
-  const query = new URLSearchParams();
+  const query: string[] = [];
   const headers: Record<string, string> = { accept: acceptFor(http) };
   const cookies: string[] = [];
   for (const parameter of http.parameters) {
-    const value = args[parameter.argument];
-    if (value === undefined || value === null) continue;
-    if (parameter.in === "query") appendSerialized(query, parameter.name, value, parameter.style ?? "form", parameter.explode ?? true);
+    const raw = args[parameter.argument];
+    if (raw === undefined || raw === null) continue;
+    const value = parameter.content === undefined ? raw : mediaText(parameter.content, raw);
+    if (parameter.in === "query") query.push(...queryPairs(parameter, value));
     else if (parameter.in === "header") setOwn(headers, parameter.name.toLowerCase(), headerValue(parameter, value));
-    else if (parameter.in === "cookie") cookies.push(`${encodeURIComponent(parameter.name)}=${encodeURIComponent(scalarText(value))}`);
+    else if (parameter.in === "cookie") cookies.push(...cookiePairs(parameter, value));
   }
-  const search = query.toString();
-  if (search !== "") url.search = search;
+  if (query.length > 0) url.search = query.join("&");
   if (cookies.length > 0) headers.cookie = cookies.join("; ");
   const request: UpstreamRequest = { method: http.method, url, headers };
   if (http.body !== undefined && args.body !== undefined) await attachBody(request, http.body, args.body, context);
@@ -124,9 +125,14 @@ function expandPath(http: HttpBinding, args: Record<string, unknown>): string {
     if (!parameter) throw new ArgumentError(`path template placeholder ${placeholder} has no parameter`);
     const raw = args[parameter.argument];
     if (raw === undefined || raw === null) throw new ArgumentError(`missing path argument "${parameter.argument}"`);
-    const value = stripPrefix(Array.isArray(raw) ? raw.map(scalarText).join(",") : scalarText(raw), parameter.prefixes);
+    const value =
+      parameter.content !== undefined
+        ? mediaText(parameter.content, raw)
+        : typeof raw === "object"
+          ? raw
+          : stripPrefix(scalarText(raw), parameter.prefixes);
     if (value === "") throw new ArgumentError(`path argument "${parameter.argument}" must not be empty`);
-    return encodeURIComponent(value);
+    return pathValue(parameter, value, encodeValue);
   });
 }
 
@@ -174,12 +180,15 @@ export function appendSerialized(target: URLSearchParams, name: string, value: u
   target.append(name, scalarText(value));
 }
 
-function headerValue(parameter: ParameterBinding, value: unknown): string {
-  const text = Array.isArray(value) ? value.map(scalarText).join(",") : scalarText(value);
-  if (/[\r\n\0]/.test(text)) throw new ArgumentError(`header argument "${parameter.argument}" must not contain line breaks`);
-  return text;
+/** A `content` parameter's value as the text of its media type: JSON for JSON types, the value itself otherwise. */
+function mediaText(mediaType: string, value: unknown): string {
+  const type = mediaType.split(";")[0]?.trim().toLowerCase() ?? "";
+  if (type === "application/json" || type.endsWith("+json") || typeof value !== "string") return JSON.stringify(value);
+  return value;
 }
 
-function scalarText(value: unknown): string {
-  return typeof value === "object" && value !== null ? JSON.stringify(value) : String(value);
+function headerValue(parameter: ParameterBinding, value: unknown): string {
+  const text = headerText(parameter, value);
+  if (/[\r\n\0]/.test(text)) throw new ArgumentError(`header argument "${parameter.argument}" must not contain line breaks`);
+  return text;
 }
