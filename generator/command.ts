@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { relative, sep } from "node:path";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import { Command, CommanderError, Option } from "commander";
 import { DocumentParseError } from "../openapi/load.js";
 import type { GenerationPaths } from "../templates/deploy.js";
@@ -40,9 +40,8 @@ Examples:
                                                    in CI: exit 1 when generated/ is out of date
   $ cd generated && npm install && npm run build && npm start
 
-Other commands:
-  init <spec>      write a commented config that lists the document's operations
-  search           the OpenAPI search MCP server (oapi-mcp-gen search --help)
+The OpenAPI search MCP server:
+  search           explore OpenAPI documents from an assistant (oapi-mcp-gen search --help)
 `;
 
 const require = createRequire(import.meta.url);
@@ -64,6 +63,8 @@ function program(onGenerate: (options: GenerateOptions) => void, onInit: (spec: 
     .option("-q, --quiet", "no progress lines on a terminal")
     .addHelpText("after", EXAMPLES)
     .showSuggestionAfterError(true)
+    .enablePositionalOptions()
+    .helpCommand("help [command]", "show help for a command")
     .exitOverride()
     .configureOutput({ writeErr: (text) => process.stderr.write(text), writeOut: (text) => process.stdout.write(text) })
     .action((spec: string | undefined, options: { out?: string; config?: string; check?: boolean; quiet?: boolean }) => {
@@ -86,10 +87,6 @@ function program(onGenerate: (options: GenerateOptions) => void, onInit: (spec: 
     .option("--force", "replace an existing config file")
     .exitOverride()
     .action((spec: string, options: { config: string; force?: boolean }) => onInit(spec, options.config, options.force === true));
-  root
-    .command("help")
-    .description("show this help")
-    .action(() => root.outputHelp());
   return root;
 }
 
@@ -141,10 +138,18 @@ function oneLinePerProblem(message: string): string {
     .join("\n");
 }
 
-/** A path as the user would type it from the working directory (for the CI workflow). */
+/** The repository the working folder is in (the nearest folder with `.git`), else the working folder. */
+function projectRoot(): string {
+  for (let folder = resolve(process.cwd()); ; folder = dirname(folder)) {
+    if (pathKind(join(folder, ".git")) !== "none") return folder;
+    if (dirname(folder) === folder) return process.cwd();
+  }
+}
+
+/** A path as CI would type it from the repository's root (the workflow and README name it). */
 function asTyped(path: string): string {
   if (/^https?:\/\//i.test(path)) return path;
-  const shown = relative(process.cwd(), path).split(sep).join("/");
+  const shown = relative(projectRoot(), resolve(path)).split(sep).join("/");
   return shown === "" ? "." : shown;
 }
 

@@ -30,9 +30,9 @@ interface Listed {
  * `tools/list`; read-only operations are selected until the default budget, the rest stay commented out.
  */
 export async function initConfig(spec: string, configPath: string, force: boolean): Promise<string> {
+  const { document: raw } = await readDocumentSource(spec);
   if (pathKind(configPath) !== "none" && !force)
     throw new UserError(`${configPath}: already exists; edit it, or pass --force to replace it`);
-  const { document: raw } = await readDocumentSource(spec);
   const { document } = await normalizeDocument(raw, spec);
   const listed = listOperationsWithTools(document);
   if (listed.length === 0) throw new UserError(`${spec}: the document has no operations under "paths"`);

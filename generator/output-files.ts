@@ -1,28 +1,25 @@
 import { closeSync, openSync, readdirSync, readSync, statSync } from "node:fs";
-import { join, relative, sep } from "node:path";
+import { join } from "node:path";
 import { isGeneratedText } from "../templates/header.js";
 
-/** Folders of an output directory that the generator never reads or touches: installs, history and build output. */
-const SKIPPED = new Set(["node_modules", ".git", "dist"]);
+/** The folders of a generated tree: its root, its tool modules and its deploy files. Nothing else is ever looked at. */
+const GENERATED_FOLDERS = ["", "tools", "deploy"];
 
-/** Every file under the output directory (relative, `/`-separated), never descending into installs or build output. */
+/**
+ * The files where a generated tree keeps its own (relative, `/`-separated): the output directory itself, `tools/`
+ * and `deploy/`. Other folders (another server's tree, installs, build output) are never read or touched.
+ */
 export function outputFiles(outDir: string): string[] {
   const found: string[] = [];
-  const visit = (folder: string) => {
+  for (const folder of GENERATED_FOLDERS) {
     let entries: import("node:fs").Dirent[];
     try {
-      entries = readdirSync(folder, { withFileTypes: true });
+      entries = readdirSync(join(outDir, folder), { withFileTypes: true });
     } catch {
-      return;
+      continue;
     }
-    for (const entry of entries) {
-      const full = join(folder, entry.name);
-      if (entry.isDirectory()) {
-        if (!SKIPPED.has(entry.name)) visit(full);
-      } else if (entry.isFile()) found.push(relative(outDir, full).split(sep).join("/"));
-    }
-  };
-  visit(outDir);
+    for (const entry of entries) if (entry.isFile()) found.push(folder === "" ? entry.name : `${folder}/${entry.name}`);
+  }
   return found;
 }
 

@@ -33,6 +33,10 @@ export function checkOutputFolder(outDir: string): void {
     );
   if (!ownPackage && (pathKind(join(outDir, "node_modules")) === "folder" || pathKind(join(outDir, ".git")) !== "none"))
     throw new UserError(`--out ${shown}: holds node_modules or .git (a project root?); give a folder of its own (e.g. --out generated)`);
+  const target = resolve(outDir);
+  const here = resolve(process.cwd());
+  if (!ownPackage && (here === target || here.startsWith(target.endsWith(sep) ? target : `${target}${sep}`)))
+    throw new UserError(`--out ${shown}: is the working folder or one of its parents; give a folder of its own (e.g. --out generated)`);
 }
 
 /** Compares the output with the directory: changed, added and stale generated files. */

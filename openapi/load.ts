@@ -55,7 +55,7 @@ export async function readDocumentFile(path: string): Promise<{ document: JsonOb
 }
 
 function firstLine(error: unknown): string {
-  return String(error instanceof Error ? error.message : error).split("\n")[0] ?? "";
+  return (String(error instanceof Error ? error.message : error).split("\n")[0] ?? "").replace(/:\s*$/, "");
 }
 
 /** Reads a document from a file path or an http(s) URL (the generator's operator is trusted: any address). */

@@ -106,7 +106,7 @@ function existingFolder(path: string, problems: string[]): string | undefined {
 function httpUrl(value: string | undefined, name: string, problems: string[], required: boolean, hint?: string): URL | undefined {
   if (value === undefined || value.trim() === "") {
     if (required)
-      problems.push(`${name} is required (the base URL of the upstream API${hint ? `; ${hint}` : ", e.g. http://127.0.0.1:5230"})`);
+      problems.push(`${name} is required (the base URL of the upstream API${hint ? `; ${hint}` : ", e.g. https://api.example.com/v1"})`);
     return undefined;
   }
   try {

@@ -74,6 +74,14 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     credentials: runtime.credentials.configured(),
     passthrough: runtime.auth.passthrough,
   });
+  if (runtime.credentials.configured().length > 0) {
+    log.warn(
+      "server-held credentials serve every caller of /mcp, which has no authentication of its own: keep it on loopback or behind a proxy that authenticates callers",
+      {
+        credentials: runtime.credentials.configured(),
+      },
+    );
+  }
   if (env.upstreamConfigured === false) {
     log.warn("caller credentials are not forwarded: the upstream URL comes from the OpenAPI document alone; set API_BASE_URL", {
       upstream: env.apiBaseUrl.origin,

@@ -22,7 +22,7 @@ export function packageJsonText(facts: PackageFacts): string {
     type: "module",
     engines: { node: ">=20.19" },
     main: "dist/server.js",
-    scripts: { build: "tsc -p tsconfig.json", start: "node dist/server.js", "start:stdio": "node dist/server.js --stdio" },
+    scripts: { build: "tsc -p tsconfig.json", start: "node dist/server.js" },
     dependencies: { "oapi-mcp-gen-runtime": `^${facts.runtimeVersion}` },
     devDependencies: { typescript: "^5.9.3" },
   };

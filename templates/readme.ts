@@ -104,9 +104,9 @@ export function readmeText(facts: ReadmeFacts): string {
     "",
     "```sh",
     `cd ${out}`,
-    "npm install && npm run build                              # compiles to dist/",
+    "npm install && npm run build                              # compiles to dist/ (TypeScript is a dev dependency)",
     "API_BASE_URL=https://api.example.com npm start            # HTTP: http://127.0.0.1:3000/mcp",
-    "API_BASE_URL=https://api.example.com npm run start:stdio  # stdio, for clients that launch servers",
+    "API_BASE_URL=https://api.example.com node dist/server.js --stdio  # stdio, for clients that launch servers",
     "node dist/server.js --help                                # every setting",
     "```",
     "",
@@ -193,6 +193,12 @@ export function readmeText(facts: ReadmeFacts): string {
     "```",
     "",
     "The image runs as the unprivileged `node` user and listens on all interfaces, so set `PUBLIC_URL` (or `ALLOWED_ORIGINS`) for the clients' host and origin.",
+    ...(credentials.length > 0
+      ? [
+          "",
+          "`/mcp` has no authentication of its own: with a server-held credential set, put the service behind a proxy that authenticates callers.",
+        ]
+      : []),
     "",
     "## Keep it current",
     "",

@@ -1,6 +1,7 @@
-import { createLogger } from "oapi-mcp-gen-runtime";
+import { createLogger, startServer } from "oapi-mcp-gen-runtime";
 import { describe, expect, it } from "vitest";
-import { connectClient, startMemosServer } from "./helpers/memos-server.js";
+import { auth, serverIdentity, tools } from "./fixtures/kitchen-sink/generated/index.js";
+import { connectClient, startMemosServer, testEnvironment } from "./helpers/memos-server.js";
 import { sendJson, startUpstream } from "./helpers/upstream.js";
 
 /** A logger that keeps its lines, parsed. */
@@ -60,6 +61,22 @@ describe("operations log", () => {
       await server.close();
       await upstream.close();
     }
+  });
+
+  it("warns at start-up when server-held credentials serve every caller of the unauthenticated /mcp", async () => {
+    const recorder = recordingLogger();
+    const server = await startServer({
+      identity: serverIdentity,
+      tools,
+      auth,
+      env: { BEARER_AUTH_TOKEN: "server-secret" },
+      log: recorder.log,
+      environment: testEnvironment(new URL("http://127.0.0.1:9/v1")),
+    });
+    await server.close();
+    const warning = recorder.parsed().find((line) => line.level === "warn");
+    expect(warning?.message).toMatch(/^server-held credentials serve every caller of \/mcp, which has no authentication of its own/);
+    expect(warning?.credentials).toEqual(["bearerAuth"]);
   });
 
   it("LOG_LEVEL keeps its level and above; LOG_FORMAT=text writes one readable line, control characters escaped", () => {
