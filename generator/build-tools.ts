@@ -74,6 +74,21 @@ function assignNames(entries: readonly OperationEntry[], config: GeneratorConfig
       problems.push(`overrides.${entries[index]?.operationId}.name: "${name}" is also the name of ${entries[other]?.operationId}'s tool`);
     }
   });
+  const holders = new Map<string, number[]>();
+  derived.forEach((name, index) => {
+    holders.set(name, [...(holders.get(name) ?? []), index]);
+  });
+  for (const [name, indexes] of holders) {
+    // Operations named by the document must be told apart by the config; only unnamed routes get a numbered suffix.
+    const named = indexes.filter((index) => entries[index]?.operationId !== undefined);
+    if (indexes.length < 2 || named.length === 0) continue;
+    const who = indexes.map((index) => {
+      const entry = entries[index] as OperationEntry;
+      return entry.operationId !== undefined ? `"${entry.operationId}"` : `${entry.method.toUpperCase()} ${entry.path}`;
+    });
+    const first = entries[named[0] as number]?.operationId as string;
+    problems.push(`${who.join(" and ")} both become the tool "${name}"; give one another name with overrides.${first}.name`);
+  }
   if (problems.length > 0) throw new UserError(problems);
   const names = uniqueNames(derived);
   for (const name of names) {

@@ -94,7 +94,9 @@ export function parameterSchema(converter: SchemaConverter, parameter: Parameter
   const raw = parameter.schema ?? firstMediaSchema(parameter as unknown as JsonObject);
   const schema = converter.convertRoot(raw);
   const notes: string[] = [];
-  const description = parameter.description ?? (typeof schema.description === "string" ? schema.description : undefined);
+  const own = typeof schema.description === "string" ? schema.description : undefined;
+  const formatHint = own?.match(/\(format: [^)]*\)$/)?.[0];
+  const description = parameter.description ? `${parameter.description}${formatHint ? ` ${formatHint}` : ""}` : own;
   if (description) notes.push(description);
   if (binding.prefixes) notes.push(`Also accepts the full resource name (${binding.prefixes.map((p) => `"${p}…"`).join(" or ")}).`);
   if (binding.argument !== binding.name) notes.push(`Sent as the ${binding.in} parameter "${binding.name}".`);

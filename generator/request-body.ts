@@ -63,6 +63,8 @@ export function bodyProperty(
   else if (chosen.kind === "text") schema = { type: "string" };
   else {
     schema = converter.convertRoot(rawSchema);
+    const readOnly = acceptReadOnly(document, schema, rawSchema);
+    if (readOnly.length > 0) binding = { ...binding, readOnly };
     const files = chosen.kind === "multipart" ? markFiles(document, schema, rawSchema) : [];
     if (files.length > 0) binding = { ...binding, files };
     if ((chosen.kind === "form" || chosen.kind === "multipart") && isJsonObject(media) && isJsonObject(media.encoding)) {
@@ -83,7 +85,27 @@ export function bodyProperty(
   if (isObjectBody && (finalNames.length !== originalNames.length || finalRequired.join("\u0000") !== originalRequired.join("\u0000"))) {
     binding.reshape = { omitted: originalNames.filter((name) => !finalNames.includes(name)), required: finalRequired };
   }
+  if (binding.readOnly) {
+    const kept = binding.readOnly.filter((name) => isJsonObject(schema.properties) && Object.hasOwn(schema.properties, name));
+    binding = kept.length > 0 ? { ...binding, readOnly: kept } : (({ readOnly: _, ...rest }) => rest)(binding);
+  }
   return { schema, binding };
+}
+
+/**
+ * Read-only properties of an object body (which requests must not set) are accepted anyway and dropped before the
+ * call, so a resource read with one tool can be sent back to another; returns their names.
+ */
+function acceptReadOnly(document: OpenApiDocument, schema: JsonObject, raw: JsonValue | undefined): string[] {
+  const source = derefObject(document, raw);
+  if (!source || !isJsonObject(source.properties) || !isJsonObject(schema.properties)) return [];
+  const names: string[] = [];
+  for (const [name, property] of Object.entries(source.properties)) {
+    if (Object.hasOwn(schema.properties, name) || derefObject(document, property)?.readOnly !== true) continue;
+    setOwn(schema.properties, name, { description: "Read-only: accepted and ignored (never sent)." });
+    names.push(name);
+  }
+  return names;
 }
 
 /** Replaces binary properties of a multipart object schema by the file schema and records them. */

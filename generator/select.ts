@@ -50,13 +50,17 @@ export function selectOperations(document: OpenApiDocument, config: GeneratorCon
   const selected = chosen.filter((entry) => !excluded(entry));
   const selectedIds = new Set(selected.map((entry) => entry.operationId));
   for (const id of Object.keys(config.overrides ?? {})) {
-    if (!selectedIds.has(id))
-      problems.push(
-        `overrides: "${id}" is not a selected operation${didYouMean(
-          id,
-          [...selectedIds].filter((x) => x !== undefined),
-        )}`,
+    if (selectedIds.has(id)) continue;
+    if (byId.has(id)) problems.push(`overrides: "${id}" is in the document but not selected; add it to operations, or remove the override`);
+    else {
+      const selectedHint = didYouMean(
+        id,
+        [...selectedIds].filter((x) => x !== undefined),
       );
+      const documentHint = didYouMean(id, byId.keys());
+      const hint = selectedHint || (documentHint ? `${documentHint.slice(0, -2)}, which is not selected)` : "");
+      problems.push(`overrides: "${id}" is not an operationId in the document${hint}`);
+    }
   }
   if (problems.length === 0 && selected.length === 0) problems.push(emptySelection(document, entries.length));
   if (problems.length > 0) throw new UserError(problems);

@@ -74,7 +74,7 @@ export function operationToTool(
   return {
     name,
     title,
-    description: override.description ?? descriptionOf(entry),
+    description: withReadOnlyNote(override.description ?? descriptionOf(entry), body?.binding.readOnly),
     operationId: entry.operationId,
     method: entry.method,
     path: entry.path,
@@ -89,6 +89,13 @@ export function operationToTool(
     ...(security ? { security } : {}),
     warnings: [...completed.warnings, ...(body?.warnings ?? []), ...input.warnings, ...outputWarnings],
   };
+}
+
+/** Says which read-only body fields the tool accepts and ignores (so a read result can be sent back as it is). */
+function withReadOnlyNote(description: string, readOnly: readonly string[] | undefined): string {
+  if (!readOnly || readOnly.length === 0) return description;
+  const note = `Read-only fields of the body (${readOnly.join(", ")}) may be sent back and are ignored.`;
+  return description ? `${description}\n\n${note}` : note;
 }
 
 /** Default hints by HTTP method, then the config's corrections. */

@@ -29,6 +29,8 @@ export interface BodyBinding {
   readonly encoding?: Readonly<Record<string, { readonly style?: string; readonly explode?: boolean; readonly contentType?: string }>>;
   /** Multipart properties that carry files. */
   readonly files?: readonly string[];
+  /** Read-only properties a caller may send back (from a read result); they are dropped before the call. */
+  readonly readOnly?: readonly string[];
 }
 
 /** File content in a tool argument: base64 bytes, or a path under the server's `UPLOAD_DIR`. */

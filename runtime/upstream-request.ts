@@ -53,7 +53,8 @@ export async function buildUpstreamRequest(
   if (query.length > 0) url.search = query.join("&");
   if (cookies.length > 0) headers.cookie = cookies.join("; ");
   const request: UpstreamRequest = { method: http.method, url, headers };
-  if (http.body !== undefined && args.body !== undefined) await attachBody(request, http.body, args.body, context);
+  if (http.body !== undefined && args.body !== undefined)
+    await attachBody(request, http.body, withoutReadOnly(http.body, args.body), context);
   return request;
 }
 
@@ -112,6 +113,14 @@ async function attachBody(request: UpstreamRequest, body: BodyBinding, value: un
   }
 }
 
+/** The body without the read-only properties a caller sent back. */
+function withoutReadOnly(body: BodyBinding, value: unknown): unknown {
+  if (!body.readOnly || typeof value !== "object" || value === null || Array.isArray(value)) return value;
+  const kept: Record<string, unknown> = {};
+  for (const [name, item] of Object.entries(value)) if (!body.readOnly.includes(name)) setOwn(kept, name, item);
+  return kept;
+}
+
 function asObject(value: unknown): Record<string, unknown> {
   if (typeof value !== "object" || value === null || Array.isArray(value)) throw new ArgumentError("body must be an object");
   return value as Record<string, unknown>;
@@ -120,6 +129,7 @@ function asObject(value: unknown): Record<string, unknown> {
 /** Substitutes `{name}` placeholders with encoded, prefix-stripped values. */
 function expandPath(http: HttpBinding, args: Record<string, unknown>): string {
   const byName = new Map(http.parameters.filter((p) => p.in === "path").map((p) => [p.name, p]));
+  const earlier: string[] = [];
   return http.path.replace(/\{([^{}]+)\}/g, (placeholder, name: string) => {
     const parameter = byName.get(name);
     if (!parameter) throw new ArgumentError(`path template placeholder ${placeholder} has no parameter`);
@@ -130,18 +140,37 @@ function expandPath(http: HttpBinding, args: Record<string, unknown>): string {
         ? mediaText(parameter.content, raw)
         : typeof raw === "object"
           ? raw
-          : stripPrefix(scalarText(raw), parameter.prefixes);
+          : stripPrefix(scalarText(raw), parameter.prefixes, earlier, parameter.argument);
     if (value === "") throw new ArgumentError(`path argument "${parameter.argument}" must not be empty`);
+    earlier.push(typeof value === "string" ? value : "");
     return pathValue(parameter, value, encodeValue);
   });
 }
 
-/** Removes the first matching resource-name prefix, so `memos/abc` and `abc` both name memo `abc`. */
-export function stripPrefix(value: string, prefixes: readonly string[] | undefined): string {
+/**
+ * Removes the first matching resource-name prefix, so `memos/abc` and `abc` both name memo `abc`. A `*` in a prefix
+ * stands for a parent's id: given `parents` (the earlier path values of the call), the last ones must equal what the
+ * `*`s matched, or the value names another parent's resource and is refused (`memos/other/reactions/r1` is not a
+ * reaction of memo `abc`).
+ */
+export function stripPrefix(
+  value: string,
+  prefixes: readonly string[] | undefined,
+  parents?: readonly string[],
+  argument = "value",
+): string {
   for (const prefix of prefixes ?? []) {
-    const pattern = new RegExp(`^${prefix.split("*").map(escapeRegExp).join("[^/]+")}`);
+    const pattern = new RegExp(`^${prefix.split("*").map(escapeRegExp).join("([^/]+)")}`);
     const match = pattern.exec(value);
-    if (match && match[0].length < value.length) return value.slice(match[0].length);
+    if (!match || match[0].length >= value.length) continue;
+    const named = match.slice(1);
+    const expected = parents ? parents.slice(Math.max(0, parents.length - named.length)) : named;
+    if (expected.length === named.length && named.some((segment, index) => segment !== expected[index])) {
+      throw new ArgumentError(
+        `path argument "${argument}" names a resource of ${JSON.stringify(named.join("/").slice(0, 80))}, not of ${JSON.stringify(expected.join("/").slice(0, 80))}`,
+      );
+    }
+    return value.slice(match[0].length);
   }
   return value;
 }

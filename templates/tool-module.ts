@@ -115,8 +115,8 @@ function withSharedDefs(schema: JsonSchema, shared: SharedSchemas, used: Set<str
 
 /** The runtime's view of a body binding (the reshape is a generator concern). */
 function bodyBinding(body: NonNullable<ToolModel["body"]>) {
-  const { mediaType, kind, encoding, files } = body;
-  return { mediaType, kind, ...(encoding ? { encoding } : {}), ...(files ? { files } : {}) };
+  const { mediaType, kind, encoding, files, readOnly } = body;
+  return { mediaType, kind, ...(encoding ? { encoding } : {}), ...(files ? { files } : {}), ...(readOnly ? { readOnly } : {}) };
 }
 
 /** Runtime types a module's argument and result types use. */

@@ -70,7 +70,11 @@ describe("Memos tool model", () => {
     const list = byName("memo_list_memo_comments").inputSchema;
     expect(list.required).toEqual(["memo"]);
     expect(Object.keys(list.properties as JsonObject)).toEqual(["memo", "pageSize", "pageToken", "orderBy"]);
-    expect((list.properties as JsonObject).pageSize).toMatchObject({ type: "integer", format: "int32" });
+    expect((list.properties as JsonObject).pageSize).toMatchObject({
+      type: "integer",
+      description: expect.stringMatching(/\(format: int32\)$/),
+    });
+    expect((list.properties as JsonObject).pageSize).not.toHaveProperty("format");
   });
 
   it("requires only content for create and comment, drops read-only fields", () => {
@@ -156,7 +160,7 @@ describe("Memos tool model", () => {
     expect(caught).toBeInstanceOf(UserError);
     expect((caught as UserError).problems).toEqual([
       'operations: "MemoService_ListMemo" is not an operationId in the document (did you mean "MemoService_ListMemos"?)',
-      'overrides: "MemoService_GetMemos" is not a selected operation (did you mean "MemoService_GetMemo"?)',
+      'overrides: "MemoService_GetMemos" is not an operationId in the document (did you mean "MemoService_GetMemo"?)',
     ]);
   });
 

@@ -34,7 +34,7 @@ export const attachmentListAttachments = defineTool<
     properties: {
       pageSize: {
         description:
-          "Optional. The maximum number of attachments to return.\n The service may return fewer than this value.\n If unspecified, at most 50 attachments will be returned.\n The maximum value is 1000; values above 1000 will be coerced to 1000.",
+          "Optional. The maximum number of attachments to return.\n The service may return fewer than this value.\n If unspecified, at most 50 attachments will be returned.\n The maximum value is 1000; values above 1000 will be coerced to 1000. (format: int32)",
         type: "integer",
       },
       pageToken: {

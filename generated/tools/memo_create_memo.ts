@@ -23,7 +23,7 @@ export type MemoCreateMemoArgs = {
   memoId?: NonNullable<Operation["parameters"]["query"]>["memoId"];
   body: ReshapeBody<
     NonNullable<Operation["requestBody"]>["content"]["application/json"],
-    "creator" | "tags" | "reactions" | "property" | "parent" | "snippet",
+    never,
     "content"
   >;
 };
@@ -34,7 +34,7 @@ export const memoCreateMemo = defineTool<MemoCreateMemoArgs, MemoCreateMemoResul
   name: "memo_create_memo",
   title: "Create memo",
   description:
-    "CreateMemo creates a memo. The request body is a Memo; set its content\n (Markdown) and visibility (PRIVATE | PROTECTED | PUBLIC, default PRIVATE).\n The memo is owned by the authenticated user; requires authentication.",
+    "CreateMemo creates a memo. The request body is a Memo; set its content\n (Markdown) and visibility (PRIVATE | PROTECTED | PUBLIC, default PRIVATE).\n The memo is owned by the authenticated user; requires authentication.\n\nRead-only fields of the body (creator, tags, reactions, property, parent, snippet) may be sent back and are ignored.",
   inputSchema: {
     type: "object",
     properties: {
@@ -93,6 +93,12 @@ export const memoCreateMemo = defineTool<MemoCreateMemoArgs, MemoCreateMemoResul
             description: "Optional. The location of the memo.",
             allOf: [{ $ref: "#/$defs/Location" }],
           },
+          creator: { description: "Read-only: accepted and ignored (never sent)." },
+          tags: { description: "Read-only: accepted and ignored (never sent)." },
+          reactions: { description: "Read-only: accepted and ignored (never sent)." },
+          property: { description: "Read-only: accepted and ignored (never sent)." },
+          parent: { description: "Read-only: accepted and ignored (never sent)." },
+          snippet: { description: "Read-only: accepted and ignored (never sent)." },
         },
         required: ["content"],
       },
@@ -223,7 +229,11 @@ export const memoCreateMemo = defineTool<MemoCreateMemoArgs, MemoCreateMemoResul
     method: "POST",
     path: "/api/v1/memos",
     parameters: [{ argument: "memoId", name: "memoId", in: "query", required: false }],
-    body: { mediaType: "application/json", kind: "json" },
+    body: {
+      mediaType: "application/json",
+      kind: "json",
+      readOnly: ["creator", "tags", "reactions", "property", "parent", "snippet"],
+    },
     response: "json",
   },
 });

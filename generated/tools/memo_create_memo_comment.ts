@@ -24,7 +24,7 @@ export type MemoCreateMemoCommentArgs = {
   commentId?: NonNullable<Operation["parameters"]["query"]>["commentId"];
   body: ReshapeBody<
     NonNullable<Operation["requestBody"]>["content"]["application/json"],
-    "creator" | "tags" | "reactions" | "property" | "parent" | "snippet",
+    never,
     "content"
   >;
 };
@@ -38,7 +38,8 @@ export const memoCreateMemoComment = defineTool<
 >({
   name: "memo_create_memo_comment",
   title: "Create memo comment",
-  description: "CreateMemoComment creates a comment for a memo.",
+  description:
+    "CreateMemoComment creates a comment for a memo.\n\nRead-only fields of the body (creator, tags, reactions, property, parent, snippet) may be sent back and are ignored.",
   inputSchema: {
     type: "object",
     properties: {
@@ -97,6 +98,12 @@ export const memoCreateMemoComment = defineTool<
             description: "Optional. The location of the memo.",
             allOf: [{ $ref: "#/$defs/Location" }],
           },
+          creator: { description: "Read-only: accepted and ignored (never sent)." },
+          tags: { description: "Read-only: accepted and ignored (never sent)." },
+          reactions: { description: "Read-only: accepted and ignored (never sent)." },
+          property: { description: "Read-only: accepted and ignored (never sent)." },
+          parent: { description: "Read-only: accepted and ignored (never sent)." },
+          snippet: { description: "Read-only: accepted and ignored (never sent)." },
         },
         required: ["content"],
       },
@@ -234,7 +241,11 @@ export const memoCreateMemoComment = defineTool<
       { argument: "memo", name: "memo", in: "path", required: true, prefixes: ["memos/"] },
       { argument: "commentId", name: "commentId", in: "query", required: false },
     ],
-    body: { mediaType: "application/json", kind: "json" },
+    body: {
+      mediaType: "application/json",
+      kind: "json",
+      readOnly: ["creator", "tags", "reactions", "property", "parent", "snippet"],
+    },
     response: "json",
   },
 });

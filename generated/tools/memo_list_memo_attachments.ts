@@ -36,7 +36,7 @@ export const memoListMemoAttachments = defineTool<
         description: 'The memo id.\nAlso accepts the full resource name ("memos/…").',
       },
       pageSize: {
-        description: "Optional. The maximum number of attachments to return.",
+        description: "Optional. The maximum number of attachments to return. (format: int32)",
         type: "integer",
       },
       pageToken: { type: "string", description: "Optional. A page token for pagination." },

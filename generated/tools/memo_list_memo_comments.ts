@@ -43,7 +43,7 @@ export const memoListMemoComments = defineTool<
         description: 'The memo id.\nAlso accepts the full resource name ("memos/…").',
       },
       pageSize: {
-        description: "Optional. The maximum number of comments to return.",
+        description: "Optional. The maximum number of comments to return. (format: int32)",
         type: "integer",
       },
       pageToken: { type: "string", description: "Optional. A page token for pagination." },

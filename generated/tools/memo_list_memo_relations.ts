@@ -28,7 +28,7 @@ export const memoListMemoRelations = defineTool<
         description: 'The memo id.\nAlso accepts the full resource name ("memos/…").',
       },
       pageSize: {
-        description: "Optional. The maximum number of relations to return.",
+        description: "Optional. The maximum number of relations to return. (format: int32)",
         type: "integer",
       },
       pageToken: { type: "string", description: "Optional. A page token for pagination." },

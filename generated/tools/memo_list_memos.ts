@@ -38,7 +38,7 @@ export const memoListMemos = defineTool<MemoListMemosArgs, MemoListMemosResult>(
     properties: {
       pageSize: {
         description:
-          "Optional. The maximum number of memos to return.\n The service may return fewer than this value.\n If unspecified, at most 50 memos will be returned.\n The maximum value is 1000; values above 1000 will be coerced to 1000.",
+          "Optional. The maximum number of memos to return.\n The service may return fewer than this value.\n If unspecified, at most 50 memos will be returned.\n The maximum value is 1000; values above 1000 will be coerced to 1000. (format: int32)",
         type: "integer",
       },
       pageToken: {
@@ -49,7 +49,7 @@ export const memoListMemos = defineTool<MemoListMemosArgs, MemoListMemosResult>(
       state: {
         enum: ["STATE_UNSPECIFIED", "NORMAL", "ARCHIVED"],
         description:
-          "Optional. The state of the memos to list.\n Default to `NORMAL`. Set to `ARCHIVED` to list archived memos.",
+          "Optional. The state of the memos to list.\n Default to `NORMAL`. Set to `ARCHIVED` to list archived memos. (format: enum)",
         type: "string",
       },
       orderBy: {

@@ -24,7 +24,7 @@ export type MemoUpdateMemoArgs = {
   updateMask?: NonNullable<Operation["parameters"]["query"]>["updateMask"];
   body: ReshapeBody<
     NonNullable<Operation["requestBody"]>["content"]["application/json"],
-    "name" | "creator" | "tags" | "reactions" | "property" | "parent" | "snippet",
+    "name",
     never
   >;
 };
@@ -34,7 +34,8 @@ export type MemoUpdateMemoResult = Operation["responses"]["200"]["content"]["app
 export const memoUpdateMemo = defineTool<MemoUpdateMemoArgs, MemoUpdateMemoResult>({
   name: "memo_update_memo",
   title: "Update memo",
-  description: "UpdateMemo updates a memo.",
+  description:
+    "UpdateMemo updates a memo.\n\nRead-only fields of the body (creator, tags, reactions, property, parent, snippet) may be sent back and are ignored.",
   inputSchema: {
     type: "object",
     properties: {
@@ -42,7 +43,10 @@ export const memoUpdateMemo = defineTool<MemoUpdateMemoArgs, MemoUpdateMemoResul
         type: "string",
         description: 'The memo id.\nAlso accepts the full resource name ("memos/…").',
       },
-      updateMask: { description: "Required. The list of fields to update.", type: "string" },
+      updateMask: {
+        description: "Required. The list of fields to update. (format: field-mask)",
+        type: "string",
+      },
       body: {
         type: "object",
         properties: {
@@ -88,6 +92,12 @@ export const memoUpdateMemo = defineTool<MemoUpdateMemoArgs, MemoUpdateMemoResul
             description: "Optional. The location of the memo.",
             allOf: [{ $ref: "#/$defs/Location" }],
           },
+          creator: { description: "Read-only: accepted and ignored (never sent)." },
+          tags: { description: "Read-only: accepted and ignored (never sent)." },
+          reactions: { description: "Read-only: accepted and ignored (never sent)." },
+          property: { description: "Read-only: accepted and ignored (never sent)." },
+          parent: { description: "Read-only: accepted and ignored (never sent)." },
+          snippet: { description: "Read-only: accepted and ignored (never sent)." },
         },
         additionalProperties: false,
         minProperties: 1,
@@ -222,7 +232,11 @@ export const memoUpdateMemo = defineTool<MemoUpdateMemoArgs, MemoUpdateMemoResul
       { argument: "memo", name: "memo", in: "path", required: true, prefixes: ["memos/"] },
       { argument: "updateMask", name: "updateMask", in: "query", required: false },
     ],
-    body: { mediaType: "application/json", kind: "json" },
+    body: {
+      mediaType: "application/json",
+      kind: "json",
+      readOnly: ["creator", "tags", "reactions", "property", "parent", "snippet"],
+    },
     response: "json",
   },
 });
