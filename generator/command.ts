@@ -164,9 +164,12 @@ async function generate(options: GenerateOptions): Promise<number> {
   };
   const progress = new Progress(process.stderr, !options.quiet);
   const documentBytes = /^https?:\/\//i.test(options.spec) ? undefined : await readFile(options.spec).catch(() => undefined);
-  const manifest = documentBytes
-    ? await RunManifest.open(options.out, documentBytes, { config: config ?? "all", paths, runtimeVersion })
-    : undefined;
+  // A multi-file document may change in a file the manifest never saw: such runs always generate.
+  const multiFile = documentBytes !== undefined && /["']?\$ref["']?\s*:\s*["']?(?!#)[^\s"'#]/.test(documentBytes.toString("utf8"));
+  const manifest =
+    documentBytes && !multiFile
+      ? await RunManifest.open(options.out, documentBytes, { config: config ?? "all", paths, runtimeVersion })
+      : undefined;
   if (manifest && (await manifest.isCurrent(options.out))) {
     process.stdout.write(`${options.out} is up to date (unchanged inputs${options.check ? "" : "; 0 files changed"})\n`);
     return 0;

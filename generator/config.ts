@@ -76,6 +76,8 @@ export interface GeneratorConfig {
     apply?: "declared" | "all";
     passthrough?: { /** @default true */ authorization?: boolean; headers?: string[] };
   };
+  /** External `$ref`s of multi-file documents (files in the document's folder are always followed). */
+  externalRefs?: { /** @default false */ outsideFolder?: boolean /** @default false */; urls?: boolean | string[] };
   /** How tool results are checked against the document's response schemas. */
   output?: { /** @default "warn" */ validate?: OutputValidation };
   /** Path-parameter prefixes by parameter name, for every operation. */

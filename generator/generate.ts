@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import type { SourceFileStructure } from "ts-morph";
+import { bundleExternalRefs, type ExternalRefPolicy } from "../openapi/bundle.js";
 import { readDocumentSource } from "../openapi/load.js";
 import { normalizeDocument } from "../openapi/normalize.js";
 import type { OpenApiDocument } from "../openapi/types.js";
@@ -151,14 +152,30 @@ async function typesModule(pruned: OpenApiDocument, cache?: RenderCache): Promis
   return text;
 }
 
-/** Reads (from a path or an http(s) URL), normalises and generates from a document. */
+/** Files in the document's folder only: what a run without a config follows. */
+const DEFAULT_REF_POLICY: ExternalRefPolicy = { outsideFolder: false };
+
+/** The config's `externalRefs` as the bundler's policy. */
+export function externalRefPolicy(config: GeneratorConfig): ExternalRefPolicy {
+  const urls = config.externalRefs?.urls;
+  return {
+    outsideFolder: config.externalRefs?.outsideFolder === true,
+    ...(urls === true || Array.isArray(urls)
+      ? { urls: { allowedHosts: new Set(urls === true ? [] : urls.map((host) => host.toLowerCase())) } }
+      : {}),
+  };
+}
+
+/** Reads (from a path or an http(s) URL), bundles external references, normalises and generates from a document. */
 export async function generateFromFile(
   specPath: string,
   config: GeneratorConfig | ((document: OpenApiDocument) => GeneratorConfig),
   options: Omit<GenerationOptions, "documentUrl"> = {},
 ): Promise<GenerationResult> {
   options.progress?.("reading the document");
-  const { document: raw, url } = await readDocumentSource(specPath);
+  const { document: read, url } = await readDocumentSource(specPath);
+  const policy = typeof config === "function" ? DEFAULT_REF_POLICY : externalRefPolicy(config);
+  const raw = await bundleExternalRefs(read, url ?? specPath, policy);
   const { document, warnings } = await normalizeDocument(raw, specPath);
   const chosen = typeof config === "function" ? config(document) : config;
   const result = await generateFromDocument(document, chosen, { ...options, ...(url ? { documentUrl: url } : {}) });

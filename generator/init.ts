@@ -1,6 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import { dirname, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { bundleExternalRefs } from "../openapi/bundle.js";
 import { readDocumentSource } from "../openapi/load.js";
 import { normalizeDocument } from "../openapi/normalize.js";
 import { listOperations, type OperationEntry } from "../openapi/operations.js";
@@ -30,7 +31,8 @@ interface Listed {
  * `tools/list`; read-only operations are selected until the default budget, the rest stay commented out.
  */
 export async function initConfig(spec: string, configPath: string, force: boolean): Promise<string> {
-  const { document: raw } = await readDocumentSource(spec);
+  const { document: read, url } = await readDocumentSource(spec);
+  const raw = await bundleExternalRefs(read, url ?? spec, { outsideFolder: false });
   if (pathKind(configPath) !== "none" && !force)
     throw new UserError(`${configPath}: already exists; edit it, or pass --force to replace it`);
   const { document } = await normalizeDocument(raw, spec);

@@ -36,7 +36,7 @@ function packageOf(specifier: string): string {
 /** What each source folder may import besides Node built-ins and files of its own folder. */
 const RULES: Record<string, { folders: string[]; typeOnlyFolders?: string[]; packages: string[] }> = {
   runtime: { folders: [], packages: ["@modelcontextprotocol/sdk", "ajv", "ajv-formats"] },
-  openapi: { folders: [], packages: ["yaml", "fastest-levenshtein", "swagger2openapi"] },
+  openapi: { folders: [], packages: ["yaml", "fastest-levenshtein", "swagger2openapi", "@redocly/openapi-core"] },
   templates: { folders: [], typeOnlyFolders: ["generator", "openapi"], packages: [RUNTIME, "ts-morph"] },
   generator: {
     folders: ["openapi", "templates"],

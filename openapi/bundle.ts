@@ -1,0 +1,90 @@
+import { readFile, realpath, stat } from "node:fs/promises";
+import { dirname, relative, resolve, sep } from "node:path";
+import { BaseResolver, bundle, createConfig, Source } from "@redocly/openapi-core";
+import type { AddressPolicy } from "./address-policy.js";
+import { FetchError, fetchText } from "./fetch-source.js";
+import { DocumentParseError } from "./load.js";
+import { isJsonObject, type JsonObject, type JsonValue } from "./types.js";
+
+/** Which external `$ref`s a document may follow. */
+export interface ExternalRefPolicy {
+  /** Files anywhere, not only in the document's folder and below. @default false */
+  outsideFolder: boolean;
+  /** http(s) references, through the guarded fetch (public addresses, plus these hosts); off when undefined. */
+  urls?: { allowedHosts: ReadonlySet<string> };
+}
+
+/** Caps on each referenced file or URL. */
+const MAX_REFERENCED_BYTES = 20 * 1024 * 1024;
+
+/** True when a `$ref` anywhere in the document points outside it. */
+export function hasExternalRefs(document: JsonValue): boolean {
+  const stack: JsonValue[] = [document];
+  while (stack.length > 0) {
+    const node = stack.pop() as JsonValue;
+    if (Array.isArray(node)) stack.push(...node);
+    else if (isJsonObject(node)) {
+      if (typeof node.$ref === "string" && !node.$ref.startsWith("#")) return true;
+      for (const value of Object.values(node)) if (typeof value === "object" && value !== null) stack.push(value);
+    }
+  }
+  return false;
+}
+
+/** Loads referenced files (inside the document's folder unless allowed) and URLs (only when allowed, guarded). */
+class GuardedResolver extends BaseResolver {
+  constructor(
+    private readonly folder: string,
+    private readonly policy: ExternalRefPolicy,
+  ) {
+    super();
+  }
+
+  override async loadExternalRef(absoluteRef: string): Promise<Source> {
+    if (/^https?:\/\//i.test(absoluteRef)) return this.loadUrl(absoluteRef);
+    const shown = relative(this.folder, absoluteRef).split(sep).join("/");
+    const real = await realpath(absoluteRef).catch(() => undefined);
+    if (real === undefined) throw new Error(`file not found: ${shown}`);
+    if (!this.policy.outsideFolder && real !== this.folder && !real.startsWith(`${this.folder}${sep}`)) {
+      throw new Error(`${shown} is outside the document's folder (allow it with externalRefs.outsideFolder: true)`);
+    }
+    if ((await stat(real)).size > MAX_REFERENCED_BYTES) throw new Error(`${shown} is larger than ${MAX_REFERENCED_BYTES} bytes`);
+    return new Source(absoluteRef, await readFile(real, "utf8"));
+  }
+
+  private async loadUrl(url: string): Promise<Source> {
+    if (!this.policy.urls) throw new Error(`references to URLs are off (allow them with externalRefs.urls: true): ${url}`);
+    const policy: AddressPolicy = { allowedHosts: this.policy.urls.allowedHosts, allowPrivate: false };
+    try {
+      const fetched = await fetchText(new URL(url), policy, { maxBytes: MAX_REFERENCED_BYTES, timeoutMs: 30_000, maxRedirects: 5 });
+      return new Source(url, fetched.text, fetched.contentType);
+    } catch (error) {
+      if (error instanceof FetchError) throw new Error(`${url}: ${error.message}`);
+      throw error;
+    }
+  }
+}
+
+/**
+ * A document with its external `$ref`s (other files, and URLs when allowed) bundled in as components, with Redocly's
+ * bundler; a document without any is returned as it is. Every reference that cannot be followed is one line.
+ */
+export async function bundleExternalRefs(document: JsonObject, source: string, policy: ExternalRefPolicy): Promise<JsonObject> {
+  if (!hasExternalRefs(document)) return document;
+  const remote = /^https?:\/\//i.test(source);
+  const absoluteRef = remote ? source : resolve(source);
+  const folder = remote ? "" : await realpath(dirname(absoluteRef));
+  const result = await bundle({
+    doc: { source: new Source(absoluteRef, JSON.stringify(document)), parsed: structuredClone(document) },
+    config: await createConfig({}),
+    externalRefResolver: new GuardedResolver(folder, policy),
+  });
+  const problems = result.problems
+    .filter((problem) => problem.severity === "error")
+    .map(
+      (problem) =>
+        `${source}: ${problem.location[0]?.pointer ?? "#"}: ${problem.message.replace(/^Can't resolve \$ref: /, "cannot follow $ref: ")}`,
+    );
+  if (problems.length > 0) throw new DocumentParseError([...new Set(problems)].join("\n"));
+  return result.bundle.parsed as JsonObject;
+}
