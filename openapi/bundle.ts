@@ -81,10 +81,13 @@ export async function bundleExternalRefs(document: JsonObject, source: string, p
   });
   const problems = result.problems
     .filter((problem) => problem.severity === "error")
-    .map(
-      (problem) =>
-        `${source}: ${problem.location[0]?.pointer ?? "#"}: ${problem.message.replace(/^Can't resolve \$ref: /, "cannot follow $ref: ")}`,
-    );
+    .map((problem) => `${source}: ${problem.location[0]?.pointer ?? "#"}: ${refProblem(problem.message)}`);
   if (problems.length > 0) throw new DocumentParseError([...new Set(problems)].join("\n"));
   return result.bundle.parsed as JsonObject;
+}
+
+/** Redocly's message about a reference, in this tool's words. */
+function refProblem(message: string): string {
+  if (message === "Can't resolve $ref") return "cannot follow $ref: the referenced file has nothing at that pointer";
+  return message.replace(/^Can't resolve \$ref: /, "cannot follow $ref: ");
 }
