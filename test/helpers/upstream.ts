@@ -6,6 +6,8 @@ export interface RecordedRequest {
   method: string;
   path: string;
   query: URLSearchParams;
+  /** The query string as it arrived (`?…`, or empty). */
+  search: string;
   headers: IncomingHttpHeaders;
   body: string;
 }
@@ -26,6 +28,7 @@ export async function startUpstream(responder: Responder = (_, res) => sendJson(
         method: req.method ?? "",
         path: url.pathname,
         query: url.searchParams,
+        search: url.search,
         headers: req.headers,
         body: Buffer.concat(chunks).toString(),
       };

@@ -1,0 +1,133 @@
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { createLogger, type RunningServer, startServer, type ToolDefinition } from "oapi-mcp-gen-runtime";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { auth, serverIdentity, tools } from "./fixtures/cms/generated/index.js";
+import { connectClient, testEnvironment } from "./helpers/memos-server.js";
+import { type RecordedRequest, sendJson, startUpstream } from "./helpers/upstream.js";
+
+/** The eight bytes every PNG starts with, plus a little more. */
+const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 1, 2, 3]);
+
+describe("a CMS whose API strays from its document, through the SDK client", () => {
+  let upstream: Awaited<ReturnType<typeof startUpstream>>;
+  let server: RunningServer;
+  let client: Client;
+  const logged: Record<string, unknown>[] = [];
+
+  /** Starts a server over the fixture's tools (some changed) with a server-held token. */
+  async function serve(definitions: readonly ToolDefinition[]) {
+    return startServer({
+      identity: serverIdentity,
+      tools: definitions,
+      auth,
+      env: { BEARER_AUTH_TOKEN: "server-key" },
+      log: createLogger("info", "json", { write: (line: string) => logged.push(JSON.parse(line)) }),
+      environment: testEnvironment(upstream.url),
+    });
+  }
+
+  beforeAll(async () => {
+    upstream = await startUpstream((request: RecordedRequest, res) => {
+      if (request.path.startsWith("/assets/")) {
+        res.writeHead(200, { "content-type": "image/png" });
+        res.end(PNG);
+      } else if (request.method === "POST") sendJson(res, 200, { data: { id: 3, title: "New", status: "draft", published_at: null } });
+      else
+        sendJson(res, 200, {
+          data: [
+            { id: 1, title: null, status: "published", published_at: null },
+            { id: 2, status: "draft" },
+          ],
+        });
+    });
+    server = await serve(tools);
+    client = await connectClient(server.url);
+  });
+  afterAll(async () => {
+    await client.close();
+    await server.close();
+    await upstream.close();
+  });
+
+  it("sends JSON-content filters as one named parameter, and every other style as the table says", async () => {
+    upstream.requests.length = 0;
+    const result = await client.callTool({
+      name: "read_items",
+      arguments: {
+        collection: "articles",
+        filter: { status: { _eq: "published" } },
+        deep: { author: { _limit: 1 } },
+        fields: ["id", "title"],
+        sort: ["-id", "title"],
+        limit: 2,
+      },
+    });
+    expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+    const [request] = upstream.requests;
+    expect(request?.path).toBe("/items/articles");
+    expect(request?.query.get("filter")).toBe('{"status":{"_eq":"published"}}');
+    expect(request?.query.get("deep")).toBe('{"author":{"_limit":1}}');
+    expect([...(request?.query.keys() ?? [])]).toEqual(["filter", "deep", "fields", "sort", "limit"]);
+    expect(request?.search).toBe(
+      "?filter=%7B%22status%22%3A%7B%22_eq%22%3A%22published%22%7D%7D&deep=%7B%22author%22%3A%7B%22_limit%22%3A1%7D%7D&fields=id,title&sort=-id%7Ctitle&limit=2",
+    );
+  });
+
+  it("returns a successful result whose nulls and missing fields the document does not allow, and logs the difference", async () => {
+    logged.length = 0;
+    const result = await client.callTool({ name: "read_items", arguments: { collection: "articles" } });
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toEqual({
+      data: [
+        { id: 1, title: null, status: "published", published_at: null },
+        { id: 2, status: "draft" },
+      ],
+    });
+    expect(logged.find((line) => line.message === "upstream result differs from the document")).toMatchObject({ tool: "read_items" });
+  });
+
+  it("reports a create that succeeded upstream as a success, not as a failure to retry", async () => {
+    const result = await client.callTool({
+      name: "create_item",
+      arguments: { collection: "articles", body: { id: 99, title: "New", status: "draft" } },
+    });
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toEqual({ data: { id: 3, title: "New", status: "draft", published_at: null } });
+    expect(JSON.parse(upstream.requests.at(-1)?.body ?? "{}")).toEqual({ title: "New", status: "draft" });
+  });
+
+  it("returns the PNG a text/plain-declared endpoint sends as image content", async () => {
+    const result = await client.callTool({ name: "get_asset", arguments: { id: "logo" } });
+    expect(result.isError).toBeFalsy();
+    expect(result.content).toContainEqual({ type: "image", data: PNG.toString("base64"), mimeType: "image/png" });
+    expect((result.structuredContent as { result: string }).result).toMatch(/^\[image\/png, 19 bytes, sha256 [0-9a-f]{64}\]$/);
+  });
+
+  it("sends the server-held key to operations that declare no security (auth.apply: all)", async () => {
+    upstream.requests.length = 0;
+    await client.callTool({ name: "read_items", arguments: { collection: "articles" } });
+    await client.callTool({ name: "get_asset", arguments: { id: "logo" } });
+    expect(upstream.requests.map((request) => request.headers.authorization)).toEqual(["Bearer server-key", "Bearer server-key"]);
+  });
+
+  it("bundles the schema kept in another file into the tool schemas", async () => {
+    const { tools: listed } = await client.listTools();
+    const readItems = listed.find((tool) => tool.name === "read_items");
+    expect(JSON.stringify(readItems?.outputSchema)).toContain('"published_at"');
+    expect(Object.keys(listed.find((tool) => tool.name === "create_item")?.inputSchema.properties ?? {})).toContain("body");
+  });
+
+  it("with output.validate: strict, a result that breaks the schema is an error", async () => {
+    const strict = tools.map((tool) => (tool.name === "read_items" ? { ...tool, outputValidation: "strict" as const } : tool));
+    const strictServer = await serve(strict);
+    const strictClient = await connectClient(strictServer.url);
+    try {
+      const result = await strictClient.callTool({ name: "read_items", arguments: { collection: "articles" } });
+      expect(result.isError).toBe(true);
+      expect(JSON.stringify(result.content)).toContain("does not match the output schema of read_items");
+    } finally {
+      await strictClient.close();
+      await strictServer.close();
+    }
+  });
+});
