@@ -1,5 +1,5 @@
 import { fitEnumsToTypes } from "../openapi/enum-types.js";
-import { collectRefs } from "../openapi/refs.js";
+import { collectRefs, mappingRef, resolvePointer } from "../openapi/refs.js";
 import { isJsonObject, type JsonObject, type OpenApiDocument } from "../openapi/types.js";
 import { UserError } from "./errors.js";
 
@@ -7,6 +7,7 @@ import { UserError } from "./errors.js";
 export async function operationTypes(document: OpenApiDocument): Promise<string> {
   const copy = withoutExamples(structuredClone(document));
   fitEnumsToTypes(copy);
+  dropOutsideMappings(copy);
   const external = new Set<string>();
   collectRefs(copy, (ref) => {
     if (!ref.startsWith("#")) external.add(ref);
@@ -26,6 +27,29 @@ export async function operationTypes(document: OpenApiDocument): Promise<string>
     // openapi-typescript rejects some documents (references it cannot resolve); that is the document's problem.
     const message = (error instanceof Error ? error.message : String(error)).split("\n")[0] ?? "";
     throw new UserError(`openapi-typescript cannot type the selected operations: ${message.slice(0, 300)}`);
+  }
+}
+
+/**
+ * Removes discriminator mapping entries that name nothing in the document: another file (DigitalOcean's `models/*.yml`,
+ * which its published document does not carry) or a pointer to nowhere. They only name a schema the `oneOf` already
+ * lists, and openapi-typescript would try to follow them.
+ */
+function dropOutsideMappings(document: JsonObject): void {
+  const stack: unknown[] = [document];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (Array.isArray(value)) stack.push(...value);
+    else if (isJsonObject(value)) {
+      const discriminator = value.discriminator;
+      if (isJsonObject(discriminator) && isJsonObject(discriminator.mapping)) {
+        const mapping = discriminator.mapping;
+        for (const [key, target] of Object.entries(mapping)) {
+          if (typeof target === "string" && resolvePointer(document, mappingRef(target)) === undefined) delete mapping[key];
+        }
+      }
+      for (const child of Object.values(value)) if (typeof child === "object" && child !== null) stack.push(child);
+    }
   }
 }
 
