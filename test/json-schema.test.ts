@@ -20,7 +20,12 @@ describe("OpenAPI schema → JSON Schema", () => {
       { oneOf: [], discriminator: { propertyName: "k" } },
       { description: 'The property "k" says which variant this is.' },
     ],
-    ["integer stays integer", { type: "integer", format: "int64" }, { type: "integer", format: "int64" }],
+    [
+      "integer stays integer; a format JSON Schema lacks becomes a hint",
+      { type: "integer", format: "int64" },
+      { type: "integer", description: "(format: int64)" },
+    ],
+    ["a JSON Schema format stays", { type: "string", format: "date-time" }, { type: "string", format: "date-time" }],
     ["3.1 type arrays and const", { type: ["string", "null"], const: "a" }, { type: ["string", "null"], const: "a" }],
     ["enum of the wrong type dropped", { type: "object", enum: ["PKW", "VAN"] }, { type: "object" }],
     ["enum values of the wrong type dropped", { type: "integer", enum: [1, "2", 3.5] }, { type: "integer", enum: [1] }],

@@ -106,13 +106,13 @@ describe("kitchen-sink server: every parameter, body, response and credential ki
     expect(last().headers["content-type"]).toBe("application/x-www-form-urlencoded;charset=UTF-8");
   });
 
-  it("sends merge-patch JSON without read-only fields", async () => {
+  it("sends merge-patch JSON without read-only fields (accepted, never sent)", async () => {
     const { tools: listed } = await client.listTools();
     const properties = listed.find((tool) => tool.name === "things_update")?.inputSchema.properties ?? {};
-    const body = (properties as Record<string, { properties: object; required: string[] }>).body;
-    expect(Object.keys(body?.properties ?? {})).not.toContain("id");
+    const body = (properties as Record<string, { properties: Record<string, object>; required: string[] }>).body;
+    expect(body?.properties.id).toEqual({ description: "Read-only: accepted and ignored (never sent)." });
     expect(body?.required).toEqual(["name"]);
-    await call("things_update", { id: "t1", body: { name: "new", note: null } });
+    await call("things_update", { id: "t1", body: { id: "t1", name: "new", note: null } });
     expect(last().headers["content-type"]).toBe("application/merge-patch+json");
     expect(JSON.parse(last().body)).toEqual({ name: "new", note: null });
   });

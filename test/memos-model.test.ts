@@ -77,10 +77,11 @@ describe("Memos tool model", () => {
     expect((list.properties as JsonObject).pageSize).not.toHaveProperty("format");
   });
 
-  it("requires only content for create and comment, drops read-only fields", () => {
+  it("requires only content for create and comment; read-only fields are accepted and never sent", () => {
     for (const name of ["memo_create_memo", "memo_create_memo_comment"]) {
       expect(body(name).required).toEqual(["content"]);
-      expect(Object.keys(body(name).properties as JsonObject)).not.toContain("creator");
+      expect((body(name).properties as JsonObject).creator).toEqual({ description: "Read-only: accepted and ignored (never sent)." });
+      expect(byName(name).body?.readOnly).toContain("creator");
       expect(byName(name).inputSchema.required).toContain("body");
     }
   });
