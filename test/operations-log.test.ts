@@ -1,4 +1,5 @@
-import { createLogger, startServer } from "oapi-mcp-gen-runtime";
+import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import { createLogger, readServerEnvironment, startServer } from "oapi-mcp-gen-runtime";
 import { describe, expect, it } from "vitest";
 import { auth, serverIdentity, tools } from "./fixtures/kitchen-sink/generated/index.js";
 import { connectClient, startMemosServer, testEnvironment } from "./helpers/memos-server.js";
@@ -77,6 +78,32 @@ describe("operations log", () => {
     const warning = recorder.parsed().find((line) => line.level === "warn");
     expect(warning?.message).toMatch(/^server-held credentials serve every caller of \/mcp, which has no authentication of its own/);
     expect(warning?.credentials).toEqual(["bearerAuth"]);
+  });
+
+  it("forwards no caller credentials when the upstream URL comes from the document alone", async () => {
+    expect(readServerEnvironment({}, { defaultBaseUrl: "https://api.example.com" }).upstreamConfigured).toBe(false);
+    expect(readServerEnvironment({}, { defaultBaseUrl: "https://api.example.com", fromConfig: true }).upstreamConfigured).toBe(true);
+    expect(readServerEnvironment({ API_BASE_URL: "https://x.example.com" }, {}).upstreamConfigured).toBe(true);
+    const upstream = await startUpstream();
+    const recorder = recordingLogger();
+    const server = await startServer({
+      identity: serverIdentity,
+      tools,
+      auth,
+      log: recorder.log,
+      environment: testEnvironment(upstream.url, { upstreamConfigured: false }),
+    });
+    const client = await connectClient(server.url, { Authorization: "Bearer caller" });
+    try {
+      await client.request({ method: "tools/call", params: { name: "get_thing_by_id", arguments: { id: "t1" } } }, CallToolResultSchema);
+      expect(upstream.requests).toHaveLength(1);
+      expect(upstream.requests[0]?.headers.authorization).toBeUndefined();
+      expect(recorder.parsed().some((line) => /^caller credentials are not forwarded/.test(line.message))).toBe(true);
+    } finally {
+      await client.close();
+      await server.close();
+      await upstream.close();
+    }
   });
 
   it("LOG_LEVEL keeps its level and above; LOG_FORMAT=text writes one readable line, control characters escaped", () => {
