@@ -8,6 +8,14 @@ import { type RecordedRequest, sendJson, startUpstream } from "./helpers/upstrea
 /** The eight bytes every PNG starts with, plus a little more. */
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 1, 2, 3]);
 
+/** What the asset endpoint (declared text/plain) really sends, by id. */
+const ASSETS: Record<string, [string, Buffer]> = {
+  logo: ["image/png", PNG],
+  jingle: ["audio/mpeg", Buffer.from([0xff, 0xfb, 0x90, 0x44, 0, 0])],
+  manual: ["application/pdf", Buffer.from("%PDF-1.7\n%\u00e2\u00e3")],
+  notes: ["text/plain; charset=utf-8", Buffer.from("plain notes")],
+};
+
 describe("a CMS whose API strays from its document, through the SDK client", () => {
   let upstream: Awaited<ReturnType<typeof startUpstream>>;
   let server: RunningServer;
@@ -29,8 +37,9 @@ describe("a CMS whose API strays from its document, through the SDK client", () 
   beforeAll(async () => {
     upstream = await startUpstream((request: RecordedRequest, res) => {
       if (request.path.startsWith("/assets/")) {
-        res.writeHead(200, { "content-type": "image/png" });
-        res.end(PNG);
+        const [type, body] = ASSETS[request.path.slice("/assets/".length)] ?? ["image/png", PNG];
+        res.writeHead(200, { "content-type": type });
+        res.end(body);
       } else if (request.method === "POST") sendJson(res, 200, { data: { id: 3, title: "New", status: "draft", published_at: null } });
       else
         sendJson(res, 200, {
@@ -101,6 +110,42 @@ describe("a CMS whose API strays from its document, through the SDK client", () 
     expect(result.isError).toBeFalsy();
     expect(result.content).toContainEqual({ type: "image", data: PNG.toString("base64"), mimeType: "image/png" });
     expect((result.structuredContent as { result: string }).result).toMatch(/^\[image\/png, 19 bytes, sha256 [0-9a-f]{64}\]$/);
+  });
+
+  it("returns audio as audio content, other bytes as an embedded resource blob, text as text", async () => {
+    const jingle = await client.callTool({ name: "get_asset", arguments: { id: "jingle" } });
+    expect(jingle.content).toContainEqual({ type: "audio", data: ASSETS.jingle?.[1].toString("base64"), mimeType: "audio/mpeg" });
+    const manual = await client.callTool({ name: "get_asset", arguments: { id: "manual" } });
+    expect(manual.content).toContainEqual({
+      type: "resource",
+      resource: {
+        uri: new URL("/assets/manual", upstream.url).href,
+        mimeType: "application/pdf",
+        blob: ASSETS.manual?.[1].toString("base64"),
+      },
+    });
+    const notes = await client.callTool({ name: "get_asset", arguments: { id: "notes" } });
+    expect(notes.structuredContent).toEqual({ result: "plain notes" });
+  });
+
+  it("publishes no output schema for a tool whose config drops it, and returns its results unchecked", async () => {
+    const dropped = tools.map((tool) => {
+      if (tool.name !== "read_items") return tool;
+      const { outputSchema: _, ...rest } = tool;
+      return rest;
+    });
+    const bare = await serve(dropped);
+    const bareClient = await connectClient(bare.url);
+    try {
+      const { tools: listed } = await bareClient.listTools();
+      expect(listed.find((tool) => tool.name === "read_items")?.outputSchema).toBeUndefined();
+      const result = await bareClient.callTool({ name: "read_items", arguments: { collection: "articles" } });
+      expect(result.isError).toBeFalsy();
+      expect((result.structuredContent as { data: unknown[] }).data).toHaveLength(2);
+    } finally {
+      await bareClient.close();
+      await bare.close();
+    }
   });
 
   it("sends the server-held key to operations that declare no security (auth.apply: all)", async () => {

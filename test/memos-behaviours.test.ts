@@ -3,6 +3,8 @@ import type { RunningServer } from "oapi-mcp-gen-runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UserError } from "../generator/errors.js";
 import { generateFromDocument } from "../generator/generate.js";
+import type { ToolModel } from "../generator/tool-model.js";
+import { toolDefinition } from "../templates/tool-module.js";
 import { loadMemos } from "./helpers/memos-model.js";
 import { connectClient, startMemosServer } from "./helpers/memos-server.js";
 import { sendJson, startUpstream } from "./helpers/upstream.js";
@@ -32,6 +34,21 @@ describe("behaviours of Memos' own Go MCP server", () => {
     ]);
     const resolved = await generateFromDocument(document, { ...config, overrides: { getUser: { name: "get_user_by_id" } } });
     expect(resolved.tools.map((tool) => tool.name)).toEqual(["get_user", "get_user_by_id"]);
+  });
+
+  it("writes output.validate and output.schema: false from the config into the tool definition", async () => {
+    const { document, config } = await loadMemos();
+    const result = await generateFromDocument(document, {
+      ...config,
+      output: { validate: "strict" },
+      overrides: { ...config.overrides, MemoService_GetMemo: { output: { schema: false, validate: "off" } } },
+    });
+    const get = toolDefinition(result.tools.find((tool) => tool.name === "memo_get_memo") as ToolModel);
+    const list = toolDefinition(result.tools.find((tool) => tool.name === "memo_list_memos") as ToolModel);
+    expect(get.outputSchema).toBeUndefined();
+    expect(get.outputValidation).toBe("off");
+    expect(list.outputValidation).toBe("strict");
+    expect(result.files.get("tools/memo_get_memo.ts")).not.toContain("outputSchema");
   });
 
   it("says when an override names an operation that exists but is not selected", async () => {
