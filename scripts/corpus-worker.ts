@@ -7,7 +7,7 @@ import { UserError } from "../generator/errors.js";
 import { generateFromFile } from "../generator/generate.js";
 import { DocumentParseError } from "../openapi/load.js";
 import { toolDefinition } from "../templates/tool-module.js";
-import { dialectProblems } from "../test/helpers/schema-dialects.js";
+import { dialectProblems, distinctSchemas } from "../test/helpers/schema-dialects.js";
 import { connectClient } from "./mcp-client.js";
 
 /** What happened to one document. */
@@ -25,17 +25,7 @@ async function check(file: string): Promise<CorpusVerdict> {
     const result = await generateFromFile(file, { server: { name: "corpus" }, select: { all: true } });
     const tools = result.tools.map((tool) => toolDefinition(tool) as unknown as ToolDefinition);
     // Each distinct schema is compiled once: Microsoft Graph's 11,422 output schemas are 981 distinct ones.
-    const distinct = new Map<string, { label: string; schema: object }>();
-    for (const tool of tools) {
-      for (const [kind, schema] of [
-        ["input", tool.inputSchema],
-        ["output", tool.outputSchema ?? {}],
-      ] as const) {
-        const text = JSON.stringify(schema);
-        if (!distinct.has(text)) distinct.set(text, { label: `${tool.name} ${kind}`, schema });
-      }
-    }
-    const problems = [...distinct.values()].flatMap(({ label, schema }) => dialectProblems(label, schema));
+    const problems = distinctSchemas(tools).flatMap(({ label, schema }) => dialectProblems(label, schema));
     if (problems.length > 0)
       return { file, outcome: "crash", tools: tools.length, message: `schema: ${problems[0]}`, ms: performance.now() - start };
     const runtime = createToolRuntime({
