@@ -45,3 +45,20 @@ export function strictProblems(label: string, schema: object): string[] {
   }
   return problems;
 }
+
+/** Each distinct input and output schema of a tool list once, labelled by the first tool that has it. */
+export function distinctSchemas(
+  tools: readonly { name: string; inputSchema: object; outputSchema?: object | undefined }[],
+): { label: string; schema: object }[] {
+  const distinct = new Map<string, { label: string; schema: object }>();
+  for (const tool of tools) {
+    for (const [kind, schema] of [
+      ["input", tool.inputSchema],
+      ["output", tool.outputSchema ?? {}],
+    ] as const) {
+      const text = JSON.stringify(schema);
+      if (!distinct.has(text)) distinct.set(text, { label: `${tool.name} ${kind}`, schema });
+    }
+  }
+  return [...distinct.values()];
+}
