@@ -69,6 +69,37 @@ function moveFormatToHint(schema: JsonObject): void {
   schema.description = typeof schema.description === "string" && schema.description !== "" ? `${schema.description} ${hint}` : hint;
 }
 
+/**
+ * Says what strict validators want said, without changing what validates: object keywords with no `type` (and no
+ * `anyOf`/`oneOf` that could admit other types) get `type: "object"`, and a `required` name the same schema does not
+ * define gets an empty property. (Ajv's strictTypes and strictRequired refuse both.)
+ */
+const OBJECT_KEYWORDS = ["properties", "additionalProperties", "patternProperties", "required", "minProperties", "maxProperties"];
+
+function declareObjectKeywords(schema: JsonObject): void {
+  const types = typeof schema.type === "string" ? [schema.type] : Array.isArray(schema.type) ? schema.type : undefined;
+  if (types !== undefined && !types.includes("object")) {
+    // Object keywords under a type that is never an object never apply: dropping them changes nothing.
+    for (const keyword of OBJECT_KEYWORDS) delete schema[keyword];
+    return;
+  }
+  const objectKeywords =
+    schema.properties !== undefined || schema.additionalProperties !== undefined || schema.patternProperties !== undefined;
+  const branches = [...(Array.isArray(schema.anyOf) ? schema.anyOf : []), ...(Array.isArray(schema.oneOf) ? schema.oneOf : [])];
+  const onlyObjects = branches.every(
+    (branch) => isJsonObject(branch) && (branch.type === undefined || branch.type === "object") && branch.$ref === undefined,
+  );
+  if (types === undefined && onlyObjects && (objectKeywords || (branches.length > 0 && Array.isArray(schema.required)))) {
+    schema.type = "object";
+  }
+  if (!Array.isArray(schema.required)) return;
+  const properties = isJsonObject(schema.properties) ? schema.properties : {};
+  const missing = schema.required.filter((name): name is string => typeof name === "string" && !Object.hasOwn(properties, name));
+  if (missing.length === 0) return;
+  for (const name of missing) setOwn(properties, name, {});
+  schema.properties = properties;
+}
+
 const MAX_DEPTH = 64;
 const MAX_REFERENCE_CHAIN = 1000;
 
@@ -258,6 +289,7 @@ export class SchemaConverter {
       const note = `The property "${discriminator}" says which variant this is.`;
       out.description = typeof out.description === "string" ? `${out.description}\n${note}` : note;
     }
+    declareObjectKeywords(out);
     if (node.nullable === true) return makeNullable(out);
     return out;
   }

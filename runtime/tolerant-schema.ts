@@ -25,6 +25,8 @@ const SUBSCHEMA = ["items", "additionalProperties", "contains", "propertyNames",
 const SUBSCHEMA_MAPS = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"];
 const SUBSCHEMA_LISTS = ["allOf", "anyOf", "oneOf", "prefixItems"];
 const COMBINATORS = ["$ref", "allOf", "anyOf", "oneOf"];
+/** Single-subschema keywords whose subschema describes a value (an item or an extra property). */
+const VALUE_SUBSCHEMA = new Set(["items", "additionalProperties", "unevaluatedItems", "unevaluatedProperties"]);
 
 /**
  * The output schema clients are shown under `output.validate: warn`: the document's shape, where any value may be
@@ -33,28 +35,34 @@ const COMBINATORS = ["$ref", "allOf", "anyOf", "oneOf"];
  * conform. The root stays an object (MCP requires it).
  */
 export function tolerantSchema(schema: JsonSchema): JsonSchema {
-  return relax(schema, true) as JsonSchema;
+  return relax(schema, false) as JsonSchema;
 }
 
-function relax(node: unknown, root = false): unknown {
+/**
+ * The relaxed form of a schema node. Only a node that describes a value (a property, an item, a map entry) admits
+ * null; the root, `$defs` entries and combinator branches do not (null is admitted where they are used), so a branch
+ * never contradicts the type of its context.
+ */
+function relax(node: unknown, isValue = true): unknown {
   if (typeof node !== "object" || node === null || Array.isArray(node)) return node;
   const out: JsonSchema = {};
   for (const [key, value] of Object.entries(node)) {
     if (VALUE_CONSTRAINTS.includes(key)) continue;
     if (key === "additionalProperties" && value === false) continue;
     if (key === "not" || key === "if" || key === "then" || key === "else" || key === "const") setOwn(out, key, value);
-    else if (SUBSCHEMA.includes(key)) setOwn(out, key, relax(value));
-    else if (SUBSCHEMA_MAPS.includes(key) && typeof value === "object" && value !== null)
-      setOwn(out, key, Object.fromEntries(Object.entries(value).map(([name, child]) => [name, relax(child)])));
-    else if (SUBSCHEMA_LISTS.includes(key) && Array.isArray(value))
+    else if (SUBSCHEMA.includes(key)) setOwn(out, key, relax(value, VALUE_SUBSCHEMA.has(key)));
+    else if (SUBSCHEMA_MAPS.includes(key) && typeof value === "object" && value !== null) {
+      const values = key === "properties" || key === "patternProperties";
+      setOwn(out, key, Object.fromEntries(Object.entries(value).map(([name, child]) => [name, relax(child, values)])));
+    } else if (SUBSCHEMA_LISTS.includes(key) && Array.isArray(value))
       setOwn(
         out,
         key,
-        value.map((child) => relax(child)),
+        value.map((child) => relax(child, key === "prefixItems")),
       );
     else setOwn(out, key, value);
   }
-  if (root) return out;
+  if (!isValue) return out;
   if (COMBINATORS.some((keyword) => keyword in out)) return { anyOf: [out, { type: "null" }] };
   if (typeof out.type === "string" && out.type !== "null") out.type = [out.type, "null"];
   else if (Array.isArray(out.type) && !out.type.includes("null")) out.type = [...out.type, "null"];

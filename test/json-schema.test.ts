@@ -25,6 +25,21 @@ describe("OpenAPI schema → JSON Schema", () => {
       { type: "integer", format: "int64" },
       { type: "integer", description: "(format: int64)" },
     ],
+    [
+      "object keywords get their type",
+      { properties: { a: { type: "string" } } },
+      { type: "object", properties: { a: { type: "string" } } },
+    ],
+    [
+      "object keywords under a type that is never an object go",
+      { type: ["string", "null"], additionalProperties: true },
+      { type: ["string", "null"] },
+    ],
+    [
+      "a required name the schema does not define gets an empty property",
+      { type: "object", required: ["a"] },
+      { type: "object", required: ["a"], properties: { a: {} } },
+    ],
     ["a JSON Schema format stays", { type: "string", format: "date-time" }, { type: "string", format: "date-time" }],
     ["3.1 type arrays and const", { type: ["string", "null"], const: "a" }, { type: ["string", "null"], const: "a" }],
     ["enum of the wrong type dropped", { type: "object", enum: ["PKW", "VAN"] }, { type: "object" }],

@@ -1,12 +1,39 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { listedOutputSchema, type ToolDefinition } from "oapi-mcp-gen-runtime";
+import { listedOutputSchema, type ToolDefinition, tolerantSchema } from "oapi-mcp-gen-runtime";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { tools as memosTools } from "../generated/index.js";
 import { tools as kitchenSinkTools } from "./fixtures/kitchen-sink/generated/index.js";
 import { startMemosServer } from "./helpers/memos-server.js";
 import { strictProblems } from "./helpers/schema-dialects.js";
 import { startUpstream } from "./helpers/upstream.js";
+
+describe("the tolerant output schema", () => {
+  it("admits null for values only, drops required and value constraints, and keeps the root an object", () => {
+    const documented = {
+      type: "object",
+      required: ["id"],
+      properties: {
+        id: { type: "integer", minimum: 1 },
+        tags: { type: "array", items: { type: "string", enum: ["a"] } },
+        owner: { $ref: "#/$defs/person" },
+      },
+      allOf: [{ type: "object", properties: { extra: { type: "string", format: "date-time" } } }],
+      additionalProperties: false,
+      $defs: { person: { type: "object", properties: { name: { type: "string" } } } },
+    };
+    expect(tolerantSchema(documented)).toEqual({
+      type: "object",
+      properties: {
+        id: { type: ["integer", "null"] },
+        tags: { type: ["array", "null"], items: { type: ["string", "null"], enum: ["a", null] } },
+        owner: { anyOf: [{ $ref: "#/$defs/person" }, { type: "null" }] },
+      },
+      allOf: [{ type: "object", properties: { extra: { type: ["string", "null"] } } }],
+      $defs: { person: { type: "object", properties: { name: { type: ["string", "null"] } } } },
+    });
+  });
+});
 
 describe("tool schemas clients accept silently", () => {
   afterEach(() => {
