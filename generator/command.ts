@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { Command, CommanderError, Option } from "commander";
+import { mayHaveExternalRefs } from "../openapi/external-refs.js";
 import { DocumentParseError } from "../openapi/load.js";
 import type { GenerationPaths } from "../templates/deploy.js";
 import { type GeneratorConfig, readConfigFile } from "./config.js";
@@ -147,9 +148,9 @@ function projectRoot(): string {
 }
 
 /** A path as CI would type it from the repository's root (the workflow and README name it). */
-function asTyped(path: string): string {
+function asTyped(path: string, root: string): string {
   if (/^https?:\/\//i.test(path)) return path;
-  const shown = relative(projectRoot(), resolve(path)).split(sep).join("/");
+  const shown = relative(root, resolve(path)).split(sep).join("/");
   return shown === "" ? "." : shown;
 }
 
@@ -157,15 +158,16 @@ async function generate(options: GenerateOptions): Promise<number> {
   checkOutputFolder(options.out);
   const configPath = options.config ?? (pathKind(DEFAULT_CONFIG) === "file" ? DEFAULT_CONFIG : undefined);
   const config: GeneratorConfig | undefined = configPath ? await readConfigFile(configPath) : undefined;
+  const root = projectRoot();
   const paths: GenerationPaths = {
-    spec: asTyped(options.spec),
-    out: asTyped(options.out),
-    ...(configPath ? { config: asTyped(configPath) } : {}),
+    spec: asTyped(options.spec, root),
+    out: asTyped(options.out, root),
+    ...(configPath ? { config: asTyped(configPath, root) } : {}),
   };
   const progress = new Progress(process.stderr, !options.quiet);
   const documentBytes = /^https?:\/\//i.test(options.spec) ? undefined : await readFile(options.spec).catch(() => undefined);
   // A multi-file document may change in a file the manifest never saw: such runs always generate.
-  const multiFile = documentBytes !== undefined && /["']?\$ref["']?\s*:\s*["']?(?!#)[^\s"'#]/.test(documentBytes.toString("utf8"));
+  const multiFile = documentBytes !== undefined && mayHaveExternalRefs(documentBytes.toString("utf8"));
   const manifest =
     documentBytes && !multiFile
       ? await RunManifest.open(options.out, documentBytes, { config: config ?? "all", paths, runtimeVersion })

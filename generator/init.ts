@@ -6,6 +6,7 @@ import { readDocumentSource } from "../openapi/load.js";
 import { normalizeDocument } from "../openapi/normalize.js";
 import { listOperations, type OperationEntry } from "../openapi/operations.js";
 import { isJsonObject, type OpenApiDocument } from "../openapi/types.js";
+import { oneLine } from "../templates/literal.js";
 import { buildTools } from "./build-tools.js";
 import { UserError } from "./errors.js";
 import { defaultConfigFor } from "./generate.js";
@@ -115,6 +116,6 @@ function operationLine(item: Listed): string {
 
 /** Document text inside a YAML comment: one line, no control characters, bounded. */
 function comment(text: string): string {
-  const clean = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, " ");
+  const clean = oneLine(text);
   return clean.length > 120 ? `${clean.slice(0, 119)}…` : clean;
 }

@@ -19,24 +19,23 @@ export interface OutputReport {
  * project root (a `package.json` or `node_modules` that the generator did not write).
  */
 export function checkOutputFolder(outDir: string): void {
-  const shown = outDir;
   const kind = pathKind(outDir);
-  if (kind === "file") throw new UserError(`--out ${shown}: is a file; give a folder (e.g. --out generated)`);
+  if (kind === "file") throw new UserError(`--out ${outDir}: is a file; give a folder (e.g. --out generated)`);
   if (resolve(outDir).split(sep).includes("node_modules"))
-    throw new UserError(`--out ${shown}: is inside node_modules, which belongs to npm; give a folder of your own (e.g. --out generated)`);
+    throw new UserError(`--out ${outDir}: is inside node_modules, which belongs to npm; give a folder of your own (e.g. --out generated)`);
   if (kind === "none") return;
   const manifest = join(outDir, "package.json");
   const ownPackage = pathKind(manifest) === "file" && isGeneratedFile(manifest);
   if (pathKind(manifest) === "file" && !ownPackage)
     throw new UserError(
-      `--out ${shown}: holds a package.json the generator did not write (a project root?); give a folder of its own (e.g. --out generated)`,
+      `--out ${outDir}: holds a package.json the generator did not write (a project root?); give a folder of its own (e.g. --out generated)`,
     );
   if (!ownPackage && (pathKind(join(outDir, "node_modules")) === "folder" || pathKind(join(outDir, ".git")) !== "none"))
-    throw new UserError(`--out ${shown}: holds node_modules or .git (a project root?); give a folder of its own (e.g. --out generated)`);
+    throw new UserError(`--out ${outDir}: holds node_modules or .git (a project root?); give a folder of its own (e.g. --out generated)`);
   const target = resolve(outDir);
   const here = resolve(process.cwd());
   if (!ownPackage && (here === target || here.startsWith(target.endsWith(sep) ? target : `${target}${sep}`)))
-    throw new UserError(`--out ${shown}: is the working folder or one of its parents; give a folder of its own (e.g. --out generated)`);
+    throw new UserError(`--out ${outDir}: is the working folder or one of its parents; give a folder of its own (e.g. --out generated)`);
 }
 
 /** Compares the output with the directory: changed, added and stale generated files. */

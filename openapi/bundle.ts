@@ -2,9 +2,10 @@ import { readFile, realpath, stat } from "node:fs/promises";
 import { dirname, relative, resolve, sep } from "node:path";
 import { BaseResolver, bundle, createConfig, Source } from "@redocly/openapi-core";
 import type { AddressPolicy } from "./address-policy.js";
+import { hasExternalRefs } from "./external-refs.js";
 import { FetchError, fetchText } from "./fetch-source.js";
 import { DocumentParseError } from "./load.js";
-import { isJsonObject, type JsonObject, type JsonValue } from "./types.js";
+import type { JsonObject } from "./types.js";
 
 /** Which external `$ref`s a document may follow. */
 export interface ExternalRefPolicy {
@@ -16,20 +17,6 @@ export interface ExternalRefPolicy {
 
 /** Caps on each referenced file or URL. */
 const MAX_REFERENCED_BYTES = 20 * 1024 * 1024;
-
-/** True when a `$ref` anywhere in the document points outside it. */
-export function hasExternalRefs(document: JsonValue): boolean {
-  const stack: JsonValue[] = [document];
-  while (stack.length > 0) {
-    const node = stack.pop() as JsonValue;
-    if (Array.isArray(node)) stack.push(...node);
-    else if (isJsonObject(node)) {
-      if (typeof node.$ref === "string" && !node.$ref.startsWith("#")) return true;
-      for (const value of Object.values(node)) if (typeof value === "object" && value !== null) stack.push(value);
-    }
-  }
-  return false;
-}
 
 /** Loads referenced files (inside the document's folder unless allowed) and URLs (only when allowed, guarded). */
 class GuardedResolver extends BaseResolver {

@@ -80,9 +80,10 @@ export function createToolRuntime(options: {
     if (tools.has(tool.name)) throw new Error(`duplicate tool name ${tool.name}`);
     tools.set(tool.name, tool);
   }
+  const outputs = new Map(options.tools.map((tool) => [tool.name, listedOutputSchema(tool)]));
   const listed = options.tools.map((tool) => {
     const { name, title, description, inputSchema, annotations, _meta } = tool;
-    const outputSchema = listedOutputSchema(tool);
+    const outputSchema = outputs.get(name);
     return {
       name,
       title,
@@ -94,7 +95,7 @@ export function createToolRuntime(options: {
     };
   });
   const { identity, upstream, log } = options;
-  const validators = new ValidatorCache(tools);
+  const validators = new ValidatorCache(tools, outputs);
   if (tools.size <= EAGER_COMPILE_LIMIT) validators.compileAll();
   return { identity, upstream, log, auth, credentials, tools, validators, listed };
 }

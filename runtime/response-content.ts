@@ -3,11 +3,17 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 /** What a response body really is, by its `Content-Type` (not by what the document declared). */
 export type BodyNature = "json" | "text" | "image" | "audio" | "binary" | "unknown";
 
+/** True for `application/json`, `text/json` and any `+json` media type (parameters after `;` ignored). */
+export function isJsonMediaType(mediaType: string): boolean {
+  const type = mediaType.split(";")[0]?.trim().toLowerCase() ?? "";
+  return type === "application/json" || type === "text/json" || type.endsWith("+json");
+}
+
 /** The nature of a body from its media type. @see https://www.rfc-editor.org/rfc/rfc6838#section-4.2.8 (structured syntax suffixes) */
 export function bodyNature(contentType: string): BodyNature {
   const type = contentType.split(";")[0]?.trim().toLowerCase() ?? "";
   if (type === "") return "unknown";
-  if (type === "application/json" || type.endsWith("+json") || type === "text/json") return "json";
+  if (isJsonMediaType(type)) return "json";
   if (type.startsWith("text/") || type.endsWith("+xml") || type === "application/xml" || type === "application/javascript") return "text";
   if (type.startsWith("image/")) return "image";
   if (type.startsWith("audio/")) return "audio";

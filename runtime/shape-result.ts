@@ -26,7 +26,7 @@ export function shapeResponse(
   const text = outcome.body.toString("utf8");
   if (nature === "image" || nature === "audio" || (nature === "binary" && !(declared === "json" && decodeJson(text).ok))) {
     if (declared !== "binary") log.warn("upstream content type differs from the document", { tool: tool.name, declared, contentType });
-    const sha256 = outcome.sha256 ?? createHash("sha256").update(outcome.body).digest("hex");
+    const sha256 = digestOf(outcome);
     const blocks = outcome.truncated ? [] : [binaryContent(nature, contentType, outcome.body, uri)];
     const summary = binarySummary(contentType, outcome.size, sha256);
     if (declared === "binary")
@@ -42,7 +42,7 @@ export function shapeResponse(
     return { result: { content: [...blocks, { type: "text", text: summary }] } };
   }
   if (declared === "binary") {
-    const sha256 = outcome.sha256 ?? createHash("sha256").update(outcome.body).digest("hex");
+    const sha256 = digestOf(outcome);
     const structured = { contentType: contentType || "application/octet-stream", size: outcome.size, sha256 };
     return checkResult(tool, validators, structured, log, outcome.truncated ? [] : [{ type: "text", text }]);
   }
@@ -103,4 +103,9 @@ function checkResult(
 
 function isEmptyObject(value: unknown): boolean {
   return typeof value === "object" && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
+}
+
+/** The body's SHA-256: hashed while streaming for binary reads, else now. */
+function digestOf(outcome: Extract<UpstreamOutcome, { kind: "response" }>): string {
+  return outcome.sha256 ?? createHash("sha256").update(outcome.body).digest("hex");
 }

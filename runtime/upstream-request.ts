@@ -1,6 +1,7 @@
 import { readFileArgument } from "./file-argument.js";
 import { setOwn } from "./own-property.js";
 import { cookiePairs, encodeValue, headerText, pathValue, queryPairs, scalarText } from "./parameter-style.js";
+import { isJsonMediaType } from "./response-content.js";
 import type { BodyBinding, HttpBinding, ParameterBinding } from "./tool.js";
 
 /** The request a tool call sends upstream, before credentials are added. */
@@ -211,8 +212,7 @@ export function appendSerialized(target: URLSearchParams, name: string, value: u
 
 /** A `content` parameter's value as the text of its media type: JSON for JSON types, the value itself otherwise. */
 function mediaText(mediaType: string, value: unknown): string {
-  const type = mediaType.split(";")[0]?.trim().toLowerCase() ?? "";
-  if (type === "application/json" || type.endsWith("+json") || typeof value !== "string") return JSON.stringify(value);
+  if (isJsonMediaType(mediaType) || typeof value !== "string") return JSON.stringify(value);
   return value;
 }
 

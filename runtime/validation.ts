@@ -29,7 +29,11 @@ export class ValidatorCache {
   private readonly ajv = addFormats(new Ajv2020({ allErrors: true, strict: false, validateSchema: false, logger: false }));
   private readonly compiled = new Map<string, ToolValidators>();
 
-  constructor(private readonly tools: ReadonlyMap<string, ToolDefinition>) {}
+  /** `listed`: each tool's output schema as `tools/list` shows it (computed once, by whoever lists the tools). */
+  constructor(
+    private readonly tools: ReadonlyMap<string, ToolDefinition>,
+    private readonly listed: ReadonlyMap<string, JsonSchema | undefined> = new Map(),
+  ) {}
 
   /** The validators of a tool, compiling them the first time. */
   get(name: string): ToolValidators | undefined {
@@ -51,7 +55,8 @@ export class ValidatorCache {
     const mode = tool.outputValidation ?? "warn";
     if (tool.outputSchema === undefined || mode === "off") return { input };
     if (mode === "strict") return { input, output: this.ajv.compile(tool.outputSchema) };
-    return { input, output: this.ajv.compile(listedOutputSchema(tool) as object), documented: this.ajv.compile(tool.outputSchema) };
+    const shown = this.listed.get(tool.name) ?? listedOutputSchema(tool) ?? tool.outputSchema;
+    return { input, output: this.ajv.compile(shown), documented: this.ajv.compile(tool.outputSchema) };
   }
 
   /** Compiles every tool now (small servers do this at start-up). */

@@ -1,4 +1,5 @@
 import { GENERATED_HASH_HEADER } from "./header.js";
+import { oneLine } from "./literal.js";
 
 /** Where the generator read its inputs and wrote its output, as the user typed them (relative to their project). */
 export interface GenerationPaths {
@@ -88,7 +89,7 @@ function shellWord(path: string): string {
   return /^[A-Za-z0-9_./@:-]+$/.test(text) ? text : `'${text.replaceAll("'", `'"'"'`)}'`;
 }
 
-/** A path inside a YAML comment: one line, no control characters. */
+/** A path inside a YAML comment or block: one line. */
 function yamlComment(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f]/g, "?");
+  return oneLine(text, "?");
 }

@@ -40,6 +40,11 @@ export function propertyKey(key: string): string {
   return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? key : stringLiteral(key);
 }
 
+/** Text on one line: control characters and line separators (which would start a new line somewhere) replaced. */
+export function oneLine(text: string, replacement = " "): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, replacement);
+}
+
 /** Text safe inside a `/** … *\/` comment: one line, no comment terminator, bounded length. */
 export function commentText(text: string, maxLength = 200): string {
   const line = text

@@ -2,6 +2,7 @@ import type { AuthDefinition, SecuritySchemeDefinition as SchemeModel, UpstreamD
 import type { ToolModel } from "../generator/tool-model.js";
 import { type GenerationPaths, imageName } from "./deploy.js";
 import { GENERATED_MARKDOWN_HEADER } from "./header.js";
+import { oneLine } from "./literal.js";
 
 /** What the README says about the server. */
 export interface ReadmeFacts {
@@ -51,7 +52,7 @@ function credentialRows(schemes: Record<string, SchemeModel>): string[] {
 
 /** A path or command inside a Markdown code span or block: one line, no backticks. */
 function code(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f`\u2028\u2029]/g, "?");
+  return oneLine(text, "?").replaceAll("`", "?");
 }
 
 /** The environment a stdio client sets: the upstream and one way to authenticate. */

@@ -1,0 +1,69 @@
+import { setOwn } from "oapi-mcp-gen-runtime";
+import { isJsonObject, type JsonObject } from "../openapi/types.js";
+
+/** The formats JSON Schema itself defines (draft 2020-12, a superset of draft-07's); validators know these. */
+const JSON_SCHEMA_FORMATS = new Set([
+  "date-time",
+  "date",
+  "time",
+  "duration",
+  "email",
+  "idn-email",
+  "hostname",
+  "idn-hostname",
+  "ipv4",
+  "ipv6",
+  "uri",
+  "uri-reference",
+  "iri",
+  "iri-reference",
+  "uuid",
+  "uri-template",
+  "json-pointer",
+  "relative-json-pointer",
+  "regex",
+]);
+
+/**
+ * Keeps a JSON Schema format; any other (`int64`, `byte`, `field-mask`…) leaves the schema, where validators would
+ * warn about it or refuse it, and stays as a hint at the end of the description.
+ */
+export function moveFormatToHint(schema: JsonObject): void {
+  const format = schema.format;
+  if (typeof format === "string" && JSON_SCHEMA_FORMATS.has(format)) return;
+  delete schema.format;
+  if (typeof format !== "string" || format.trim() === "") return;
+  const hint = `(format: ${format.trim().slice(0, 60)})`;
+  schema.description = typeof schema.description === "string" && schema.description !== "" ? `${schema.description} ${hint}` : hint;
+}
+
+/**
+ * Says what strict validators want said, without changing what validates: object keywords with no `type` (and no
+ * `anyOf`/`oneOf` that could admit other types) get `type: "object"`, and a `required` name the same schema does not
+ * define gets an empty property. (Ajv's strictTypes and strictRequired refuse both.)
+ */
+const OBJECT_KEYWORDS = ["properties", "additionalProperties", "patternProperties", "required", "minProperties", "maxProperties"];
+
+export function declareObjectKeywords(schema: JsonObject): void {
+  const types = typeof schema.type === "string" ? [schema.type] : Array.isArray(schema.type) ? schema.type : undefined;
+  if (types !== undefined && !types.includes("object")) {
+    // Object keywords under a type that is never an object never apply: dropping them changes nothing.
+    for (const keyword of OBJECT_KEYWORDS) delete schema[keyword];
+    return;
+  }
+  const objectKeywords =
+    schema.properties !== undefined || schema.additionalProperties !== undefined || schema.patternProperties !== undefined;
+  const branches = [...(Array.isArray(schema.anyOf) ? schema.anyOf : []), ...(Array.isArray(schema.oneOf) ? schema.oneOf : [])];
+  const onlyObjects = branches.every(
+    (branch) => isJsonObject(branch) && (branch.type === undefined || branch.type === "object") && branch.$ref === undefined,
+  );
+  if (types === undefined && onlyObjects && (objectKeywords || (branches.length > 0 && Array.isArray(schema.required)))) {
+    schema.type = "object";
+  }
+  if (!Array.isArray(schema.required)) return;
+  const properties = isJsonObject(schema.properties) ? schema.properties : {};
+  const missing = schema.required.filter((name): name is string => typeof name === "string" && !Object.hasOwn(properties, name));
+  if (missing.length === 0) return;
+  for (const name of missing) setOwn(properties, name, {});
+  schema.properties = properties;
+}

@@ -1,0 +1,23 @@
+import { isJsonObject, type JsonValue } from "./types.js";
+
+/** True when a `$ref` anywhere in the document points outside it. */
+export function hasExternalRefs(document: JsonValue): boolean {
+  const stack: JsonValue[] = [document];
+  while (stack.length > 0) {
+    const node = stack.pop() as JsonValue;
+    if (Array.isArray(node)) stack.push(...node);
+    else if (isJsonObject(node)) {
+      if (typeof node.$ref === "string" && !node.$ref.startsWith("#")) return true;
+      for (const value of Object.values(node)) if (typeof value === "object" && value !== null) stack.push(value);
+    }
+  }
+  return false;
+}
+
+/**
+ * A cheap look at a document's text: false only when no `$ref` in it can point outside the document, so a caller may
+ * skip parsing (the run manifest, which hashes only the document's own bytes, relies on it).
+ */
+export function mayHaveExternalRefs(text: string): boolean {
+  return /["']?\$ref["']?\s*:\s*["']?(?!#)[^\s"'#]/.test(text);
+}
