@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { silentLogger } from "oapi-mcp-gen-runtime";
 import { ApiCatalog } from "../search/catalog.js";
+import { DocumentParser } from "../search/document-parser.js";
 import type { LoadedApi } from "../search/loaded-api.js";
 import { fmt, median, percentile, table, timeRuns } from "./stats.js";
 
@@ -34,14 +35,15 @@ function substringSearch(api: LoadedApi, keyword: string): number {
 /** Search server: GitHub document load time, search latency and memory, against baselines measured in the same run. */
 export async function benchSearch(): Promise<string> {
   const policy = {
-    address: { allowedHosts: new Set<string>(), allowPrivate: false },
+    address: { allowedHosts: new Map(), allowPrivate: false },
     limits: { maxBytes: 1e8, timeoutMs: 30_000, maxRedirects: 5 },
     fileRoots: [],
   };
   const parse = await timeRuns(5, async () => JSON.parse(await readFile(GITHUB, "utf8")));
   let api: LoadedApi | undefined;
   const load = await timeRuns(5, async () => {
-    const catalog = new ApiCatalog(policy, undefined, silentLogger);
+    const parser = new DocumentParser({ maxOperations: 50_000, maxParseMemoryMb: 2048, parseTimeoutMs: 120_000, maxQueuedLoads: 4 });
+    const catalog = new ApiCatalog(policy, undefined, silentLogger, parser, { maxApis: 10, maxTotalBytes: 1e9 });
     api = (await catalog.load("github", GITHUB, { trusted: true })).api;
     api.index();
   });

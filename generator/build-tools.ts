@@ -1,7 +1,8 @@
 import type { OperationEntry } from "../openapi/operations.js";
+import { DocumentParseError } from "../openapi/parse-error.js";
 import { didYouMean } from "../openapi/suggest.js";
 import type { OpenApiDocument } from "../openapi/types.js";
-import type { GeneratorConfig } from "./config.js";
+import { type GeneratorConfig, overrideFor } from "./config.js";
 import { UserError } from "./errors.js";
 import { toolSchemaProblems } from "./schema-check.js";
 import { DEFAULT_SCHEMA_MAX_BYTES, trimSchema } from "./schema-trim.js";
@@ -10,7 +11,6 @@ import { TOOL_NAME_PATTERN, toolNameFromOperationId, toolNameFromRoute, uniqueNa
 
 /** Turns the selected operations into tool models; every problem is reported at once. */
 export function buildTools(document: OpenApiDocument, entries: readonly OperationEntry[], config: GeneratorConfig): ToolModel[] {
-  const overrides = config.overrides ?? {};
   const names = assignNames(entries, config);
   const problems: string[] = [];
   const tools: ToolModel[] = [];
@@ -18,12 +18,16 @@ export function buildTools(document: OpenApiDocument, entries: readonly Operatio
   const trimmed: string[] = [];
   entries.forEach((entry, index) => {
     try {
-      const override = (entry.operationId && overrides[entry.operationId]) || {};
+      const override = overrideFor(config, entry.operationId) ?? {};
       const tool = operationToTool(document, entry, names[index] as string, override, config.pathPrefixes ?? {}, config.output?.validate);
       if (fitSchemas(tool, maxBytes)) trimmed.push(tool.name);
       problems.push(...toolSchemaProblems(tool));
       tools.push(tool);
     } catch (error) {
+      if (error instanceof DocumentParseError) {
+        problems.push(`${entry.operationId ?? `${entry.method.toUpperCase()} ${entry.path}`}: ${error.message}`);
+        return;
+      }
       if (!(error instanceof UserError)) throw error;
       problems.push(...error.problems);
     }
@@ -60,8 +64,7 @@ function trimmedWarning(names: readonly string[], maxBytes: number): string {
 
 /** Derived names are made unique; an explicit name that clashes with another tool is an error. */
 function assignNames(entries: readonly OperationEntry[], config: GeneratorConfig): string[] {
-  const overrides = config.overrides ?? {};
-  const explicit = entries.map((entry) => (entry.operationId ? overrides[entry.operationId]?.name : undefined));
+  const explicit = entries.map((entry) => overrideFor(config, entry.operationId)?.name);
   const derived = entries.map(
     (entry, index) =>
       explicit[index] ?? (entry.operationId ? toolNameFromOperationId(entry.operationId) : toolNameFromRoute(entry.method, entry.path)),

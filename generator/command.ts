@@ -5,6 +5,7 @@ import { Command, CommanderError, Option } from "commander";
 import { mayHaveExternalRefs } from "../openapi/external-refs.js";
 import { DocumentParseError } from "../openapi/load.js";
 import type { GenerationPaths } from "../templates/deploy.js";
+import { oneLine } from "../templates/literal.js";
 import { type GeneratorConfig, readConfigFile } from "./config.js";
 import { UserError } from "./errors.js";
 import { checkOutputFolder, compareOutput, foreignFiles, writeOutput } from "./output.js";
@@ -135,7 +136,7 @@ export async function run(argv: readonly string[]): Promise<number> {
 function oneLinePerProblem(message: string): string {
   return message
     .split("\n")
-    .map((line) => `error: ${line}`)
+    .map((line) => `error: ${oneLine(line, "?")}`)
     .join("\n");
 }
 
@@ -192,7 +193,8 @@ async function generate(options: GenerateOptions): Promise<number> {
   }
   const size = `tools/list ${Math.round(result.toolsList.bytes / 1024)} KiB, about ${result.toolsList.tokens} tokens`;
   const warnings = [...result.warnings, ...budgetWarning(result.tools.length, result.toolsList, config?.budget)];
-  for (const warning of warnings) process.stderr.write(`warning: ${warning}\n`);
+  // Document text reaches warnings: control characters (terminal escape codes) are shown as `?`.
+  for (const warning of warnings) process.stderr.write(`warning: ${oneLine(warning, "?")}\n`);
   const tools = `${result.tools.length} tool${result.tools.length === 1 ? "" : "s"}`;
   if (options.check) {
     const report = await compareOutput(options.out, result.files);

@@ -52,6 +52,12 @@ export interface SelectConfig extends OperationFilter {
 }
 
 /** The generator configuration, as written by the user. */
+/** The config's override for an operation (own entries only: an operationId such as `constructor` is just a name). */
+export function overrideFor(config: GeneratorConfig, operationId: string | undefined): OperationOverride | undefined {
+  const overrides = config.overrides;
+  return operationId !== undefined && overrides !== undefined && Object.hasOwn(overrides, operationId) ? overrides[operationId] : undefined;
+}
+
 export interface GeneratorConfig {
   server: {
     name: string;

@@ -161,7 +161,7 @@ export function externalRefPolicy(config: GeneratorConfig): ExternalRefPolicy {
   return {
     outsideFolder: config.externalRefs?.outsideFolder === true,
     ...(urls === true || Array.isArray(urls)
-      ? { urls: { allowedHosts: new Set(urls === true ? [] : urls.map((host) => host.toLowerCase())) } }
+      ? { urls: { allowedHosts: new Map(urls === true ? [] : urls.map((host) => [host.toLowerCase(), "any port"] as const)) } }
       : {}),
   };
 }

@@ -1,9 +1,9 @@
-import { setOwn } from "oapi-mcp-gen-runtime";
+import { isLinearPattern, setOwn } from "oapi-mcp-gen-runtime";
 import { enumValuesOfType } from "../openapi/enum-types.js";
 import { derefObject, refName, refOf, resolvePointer } from "../openapi/refs.js";
 import { isJsonObject, type JsonObject, type JsonValue, type OpenApiDocument } from "../openapi/types.js";
 import { UserError } from "./errors.js";
-import { declareObjectKeywords, moveFormatToHint } from "./schema-keywords.js";
+import { declareObjectKeywords, fitValueDepth, moveFormatToHint } from "./schema-keywords.js";
 
 /** Which side of the HTTP exchange a schema describes: `readOnly` leaves requests, `writeOnly` leaves responses. */
 export type SchemaDirection = "request" | "response";
@@ -167,10 +167,17 @@ export class SchemaConverter {
       );
       delete out.pattern;
     }
+    if (typeof out.pattern === "string" && !isLinearPattern(out.pattern)) {
+      this.warnings.push(
+        `${this.where}: pattern ${JSON.stringify(out.pattern.slice(0, 80))} at ${at || "root"} uses look-around or back-references, which the server's linear-time matcher cannot run: it is shown to clients but not enforced`,
+      );
+    }
     if (node.example !== undefined && out.examples === undefined) out.examples = [node.example];
     // An example given as a reference object is OpenAPI misuse, not data: drop it rather than publish a dangling $ref.
     if (Array.isArray(out.examples)) out.examples = out.examples.filter((example) => refOf(example) === undefined);
     if (!Array.isArray(out.examples) || out.examples.length === 0) delete out.examples;
+    const tooDeep = fitValueDepth(out, (message) => this.warnings.push(`${this.where}: ${message} at ${at || "root"}`));
+    if (tooDeep !== undefined) throw new UserError(`${this.where}: ${tooDeep} at ${at || "root"}`);
     copyType(node, out);
     if (Array.isArray(out.enum)) this.fitEnum(out, node.nullable === true, at);
     copyExclusiveBounds(node, out);

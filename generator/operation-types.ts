@@ -2,12 +2,14 @@ import { fitEnumsToTypes } from "../openapi/enum-types.js";
 import { collectRefs, mappingRef, resolvePointer } from "../openapi/refs.js";
 import { isJsonObject, type JsonObject, type OpenApiDocument } from "../openapi/types.js";
 import { UserError } from "./errors.js";
+import { maskPrototypeKeys } from "./prototype-keys.js";
 
 /** TypeScript declarations (`paths`, `components`, `operations`) for a document, from openapi-typescript. */
 export async function operationTypes(document: OpenApiDocument): Promise<string> {
   const copy = withoutExamples(structuredClone(document));
   fitEnumsToTypes(copy);
   dropOutsideMappings(copy);
+  const prototypeKeys = maskPrototypeKeys(copy);
   const external = new Set<string>();
   collectRefs(copy, (ref) => {
     if (!ref.startsWith("#")) external.add(ref);
@@ -22,7 +24,7 @@ export async function operationTypes(document: OpenApiDocument): Promise<string>
   const { default: openapiTS, astToString } = await import("openapi-typescript");
   try {
     const ast = await openapiTS(copy as unknown as Parameters<typeof openapiTS>[0], { silent: true, alphabetize: false, exportType: true });
-    return astToString(ast);
+    return prototypeKeys.restore(astToString(ast));
   } catch (error) {
     // openapi-typescript rejects some documents (references it cannot resolve); that is the document's problem.
     const message = (error instanceof Error ? error.message : String(error)).split("\n")[0] ?? "";

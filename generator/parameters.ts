@@ -40,7 +40,7 @@ export function bindParameters(
     if (taken.has(argument)) argument = `${parameter.in}_${parameter.name}`;
     for (let n = 2; taken.has(argument); n++) argument = `${parameter.in}_${parameter.name}_${n}`;
     taken.add(argument);
-    const prefix = parameter.in === "path" ? prefixes[parameter.name] : undefined;
+    const prefix = parameter.in === "path" && Object.hasOwn(prefixes, parameter.name) ? prefixes[parameter.name] : undefined;
     bindings.push({
       argument,
       name: parameter.name,

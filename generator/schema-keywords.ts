@@ -67,3 +67,39 @@ export function declareObjectKeywords(schema: JsonObject): void {
   for (const name of missing) setOwn(properties, name, {});
   schema.properties = properties;
 }
+
+/** Literal values (`default`, `examples`, `enum`, `const`) may nest this deep: deeper ones would overflow the formatter. */
+export const MAX_VALUE_DEPTH = 32;
+
+/** How deeply a JSON value nests, counted up to `limit + 1` (iteratively: the value may be very deep). */
+function valueDepth(value: unknown, limit: number): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop() as [unknown, number];
+    if (typeof node !== "object" || node === null) continue;
+    deepest = Math.max(deepest, depth + 1);
+    if (deepest > limit) return deepest;
+    for (const child of Object.values(node)) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
+/**
+ * Drops a `default` or `examples` value nested deeper than MAX_VALUE_DEPTH (with a warning: they only advise);
+ * an `enum` or `const` that deep changes what is valid, so it is a problem to fix in the document.
+ */
+export function fitValueDepth(schema: JsonObject, warn: (message: string) => void): string | undefined {
+  for (const keyword of ["default", "examples"]) {
+    if (schema[keyword] !== undefined && valueDepth(schema[keyword], MAX_VALUE_DEPTH) > MAX_VALUE_DEPTH) {
+      warn(`dropped ${keyword} nested deeper than ${MAX_VALUE_DEPTH} levels`);
+      delete schema[keyword];
+    }
+  }
+  for (const keyword of ["enum", "const"]) {
+    if (schema[keyword] !== undefined && valueDepth(schema[keyword], MAX_VALUE_DEPTH) > MAX_VALUE_DEPTH) {
+      return `${keyword} value nested deeper than ${MAX_VALUE_DEPTH} levels`;
+    }
+  }
+  return undefined;
+}

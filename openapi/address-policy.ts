@@ -1,68 +1,83 @@
-import { BlockList, isIP } from "node:net";
+import { isIP } from "node:net";
+import ipaddr from "ipaddr.js";
+
+/** Per lower-cased host name or IP literal (IPv6 without brackets), the ports the operator allows it on. */
+export type AllowedHosts = ReadonlyMap<string, ReadonlySet<number> | "any port">;
 
 /** Which network destinations a document URL may reach. */
 export interface AddressPolicy {
-  /** Host names (lower-case) or IP literals the operator allows even when they resolve to a refused range. */
-  allowedHosts: ReadonlySet<string>;
+  /** Hosts the operator allows, on the given ports, even when they resolve to a refused range. */
+  allowedHosts: AllowedHosts;
   /** Allow loopback, private, link-local and metadata addresses altogether. */
   allowPrivate: boolean;
 }
 
-/** Loopback, private, link-local, carrier-grade NAT, metadata and other non-public ranges, IPv4 and IPv6. */
-const REFUSED = new BlockList();
-for (const [network, prefix] of [
-  ["0.0.0.0", 8],
-  ["10.0.0.0", 8],
-  ["100.64.0.0", 10],
-  ["127.0.0.0", 8],
-  ["169.254.0.0", 16],
-  ["172.16.0.0", 12],
-  ["192.0.0.0", 24],
-  ["192.168.0.0", 16],
-  ["198.18.0.0", 15],
-  ["224.0.0.0", 4],
-  ["240.0.0.0", 4],
-] as const) {
-  REFUSED.addSubnet(network, prefix, "ipv4");
-}
-for (const [network, prefix] of [
-  ["::", 128],
-  ["::1", 128],
-  ["fc00::", 7],
-  ["fe80::", 10],
-  ["ff00::", 8],
-  ["fd00:ec2::", 32],
-] as const) {
-  REFUSED.addSubnet(network, prefix, "ipv6");
+/** One allowed host entry: the host and the ports it may be contacted on. */
+export interface AllowedHost {
+  host: string;
+  ports: readonly number[];
 }
 
-/** The IPv4 address inside an IPv4-mapped or -compatible IPv6 address (`::ffff:127.0.0.1`), if any. */
-function embeddedIpv4(address: string): string | undefined {
-  const match = /^::(?:ffff:)?(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address);
-  if (match) return match[1];
-  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
-  if (!hex) return undefined;
-  const high = Number.parseInt(hex[1] as string, 16);
-  const low = Number.parseInt(hex[2] as string, 16);
-  return [high >> 8, high & 255, low >> 8, low & 255].join(".");
+/** The ports a bare host (no `:port`) is allowed on: http's and https's defaults. */
+const DEFAULT_PORTS = [80, 443] as const;
+
+/** IPv6 ranges ipaddr.js calls "unicast" that must still be refused: IPv4-compatible, and AWS metadata (kept explicit). */
+const REFUSED_IPV6 = ["::/96", "fd00:ec2::/32"].map((cidr) => ipaddr.IPv6.parseCIDR(cidr));
+
+/** A host as URLs spell it (lower-case, punycode, IPv6 compressed in hex, no brackets), or undefined when invalid. */
+function canonicalHost(host: string): string | undefined {
+  return URL.canParse(`http://${host}`) ? new URL(`http://${host}`).hostname.replace(/^\[|\]$/g, "") : undefined;
 }
 
-/** True when an IP address lies in a non-public range. */
-export function isRefusedAddress(address: string): boolean {
+/** An IP address, IPv6 in canonical form (so `::1.2.3.4` reads as `::102:304`) and IPv4-mapped as IPv4. */
+function parseAddress(address: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
   const bare = address.replace(/^\[|\]$/g, "");
   const family = isIP(bare);
-  if (family === 4) return REFUSED.check(bare, "ipv4");
-  if (family === 6) {
-    const v4 = embeddedIpv4(bare);
-    return v4 !== undefined ? REFUSED.check(v4, "ipv4") : REFUSED.check(bare, "ipv6");
-  }
-  return true;
+  if (family === 4) return ipaddr.IPv4.parse(bare);
+  const canonical = family === 6 ? canonicalHost(`[${bare}]`) : undefined;
+  return canonical === undefined ? undefined : ipaddr.process(canonical);
 }
 
-/** Whether a resolved address may be contacted for a given host name under the policy. */
-export function mayConnect(hostname: string, address: string, policy: AddressPolicy): boolean {
+/** True unless an IP address is public unicast, outside every range that embeds, translates to or tunnels IPv4. */
+export function isRefusedAddress(address: string): boolean {
+  try {
+    const ip = parseAddress(address);
+    if (ip === undefined || ip.range() !== "unicast") return true;
+    return ip instanceof ipaddr.IPv6 && REFUSED_IPV6.some((range) => ip.match(range));
+  } catch {
+    return true;
+  }
+}
+
+/** `host`, `host:port` or `[ipv6]:port`. */
+const HOST_PORT = /^(?:\[(?<ipv6>[^\]]+)\]|(?<name>[^\s:/?#@[\]\\%]+))(?::(?<port>\d{1,5}))?$/;
+
+/** `host`, `host:port` or `[v6]:port` (a bare IPv6 literal too) → the host and its ports; throws on malformed text. */
+export function parseAllowedHost(text: string): AllowedHost {
+  const { ipv6, name, port } = (isIP(text) === 6 ? { ipv6: text } : HOST_PORT.exec(text)?.groups) ?? {};
+  const host = ipv6 !== undefined ? (isIP(ipv6) === 6 ? canonicalHost(`[${ipv6}]`) : undefined) : name && canonicalHost(name);
+  const number = port === undefined ? undefined : Number(port);
+  if (!host || (number !== undefined && (number < 1 || number > 65535)))
+    throw new Error(`expected HOST or HOST:PORT (IPv6 as [::1]:8080), not "${text}"`);
+  return { host, ports: number === undefined ? DEFAULT_PORTS : [number] };
+}
+
+/** Allowed host entries (`host`, `host:port`, `[v6]:port`) as the policy's per-host ports. */
+export function allowedHostsFrom(entries: Iterable<string>): AllowedHosts {
+  const hosts = new Map<string, Set<number>>();
+  for (const { host, ports } of Array.from(entries, parseAllowedHost)) {
+    hosts.set(host, new Set([...(hosts.get(host) ?? []), ...ports]));
+  }
+  return hosts;
+}
+
+/** Whether a resolved address may be contacted on a port for a given host name under the policy. */
+export function mayConnect(hostname: string, address: string, port: number, policy: AddressPolicy): boolean {
   if (policy.allowPrivate) return true;
   const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
-  if (policy.allowedHosts.has(host) || policy.allowedHosts.has(address)) return true;
-  return !isRefusedAddress(address);
+  const allowed = (key: string) => {
+    const ports = policy.allowedHosts.get(key);
+    return ports === "any port" || ports?.has(port) === true;
+  };
+  return allowed(host) || allowed(address) || !isRefusedAddress(address);
 }

@@ -1,7 +1,7 @@
 import { readFile, realpath, stat } from "node:fs/promises";
 import { dirname, relative, resolve, sep } from "node:path";
 import { BaseResolver, bundle, createConfig, Source } from "@redocly/openapi-core";
-import type { AddressPolicy } from "./address-policy.js";
+import type { AddressPolicy, AllowedHosts } from "./address-policy.js";
 import { hasExternalRefs } from "./external-refs.js";
 import { FetchError, fetchText } from "./fetch-source.js";
 import { DocumentParseError } from "./load.js";
@@ -12,7 +12,7 @@ export interface ExternalRefPolicy {
   /** Files anywhere, not only in the document's folder and below. @default false */
   outsideFolder: boolean;
   /** http(s) references, through the guarded fetch (public addresses, plus these hosts); off when undefined. */
-  urls?: { allowedHosts: ReadonlySet<string> };
+  urls?: { allowedHosts: AllowedHosts };
 }
 
 /** Caps on each referenced file or URL. */

@@ -58,7 +58,12 @@ function checkUrl(url: URL, policy: AddressPolicy): void {
     throw new FetchError(`only http and https URLs are allowed, not ${url.protocol}`);
   if (url.username || url.password) throw new FetchError("URLs with credentials are not allowed");
   const host = url.hostname.replace(/^\[|\]$/g, "");
-  if (isIP(host) !== 0 && !mayConnect(host, host, policy)) throw refused(url.hostname, host);
+  if (isIP(host) !== 0 && !mayConnect(host, host, portOf(url), policy)) throw refused(url.hostname, host);
+}
+
+/** The port a URL connects to: its own, else 443 for https and 80 for http. */
+function portOf(url: URL): number {
+  return url.port ? Number(url.port) : url.protocol === "https:" ? 443 : 80;
 }
 
 function refused(hostname: string, address: string): FetchError {
@@ -68,12 +73,12 @@ function refused(hostname: string, address: string): FetchError {
   );
 }
 
-/** A DNS lookup that fails unless every resolved address is allowed. */
-function guardedLookup(policy: AddressPolicy): LookupFunction {
+/** A DNS lookup that fails unless every resolved address is allowed on the port. */
+function guardedLookup(policy: AddressPolicy, port: number): LookupFunction {
   return (hostname, options, callback) => {
     dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
       if (error) return callback(error, "", 0);
-      const blocked = addresses.find((entry) => !mayConnect(hostname, entry.address, policy));
+      const blocked = addresses.find((entry) => !mayConnect(hostname, entry.address, port, policy));
       if (blocked) return callback(refused(hostname, blocked.address), "", 0);
       if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
       const first = addresses[0] as LookupAddress;
@@ -89,7 +94,7 @@ function get(url: URL, policy: AddressPolicy, signal: AbortSignal, limits: Fetch
       method: "GET",
       // A fresh connection each time: a pooled socket would skip the guarded lookup below.
       agent: false,
-      lookup: guardedLookup(policy),
+      lookup: guardedLookup(policy, portOf(url)),
       signal,
       headers: { accept: "application/json, application/yaml, text/yaml, */*;q=0.5", "user-agent": "oapi-mcp-gen-search" },
     });

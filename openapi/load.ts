@@ -1,14 +1,13 @@
 import { readFile } from "node:fs/promises";
 import { parse as parseYaml } from "yaml";
+import { checkDocumentShape } from "./document-shape.js";
+import { DocumentParseError } from "./parse-error.js";
 import { isJsonObject, type JsonObject } from "./types.js";
+
+export { DocumentParseError } from "./parse-error.js";
 
 /** The serialisation a document was read from. */
 export type DocumentFormat = "json" | "yaml";
-
-/** A parse failure with a one-line, user-facing message. */
-export class DocumentParseError extends Error {
-  override name = "DocumentParseError";
-}
 
 /** Chooses JSON or YAML from a content type, then a file name, then the text itself. */
 export function detectFormat(text: string, hints: { contentType?: string; fileName?: string } = {}): DocumentFormat {
@@ -21,25 +20,56 @@ export function detectFormat(text: string, hints: { contentType?: string; fileNa
   return /^\s*[{[]/.test(text) ? "json" : "yaml";
 }
 
-/** Parses document text (JSON or YAML, aliases bounded) into a JSON object. */
+/** YAML aliases may be used this often; what they expand to is bounded by `checkDocumentShape`. */
+const MAX_ALIASES = 100_000;
+
+/**
+ * Parses document text (JSON or YAML) into a JSON object. Nesting depth and the size YAML aliases expand to are
+ * bounded; error messages give a position, never the text around it (a refused file's content stays private).
+ */
 export function parseDocumentText(text: string, format: DocumentFormat, source = "document"): JsonObject {
   let value: unknown;
+  let yaml = format === "yaml";
   try {
     // YAML is a superset of JSON, so a JSON document with a stray YAML-ism still loads.
-    value = format === "json" ? JSON.parse(text) : parseYaml(text, { maxAliasCount: 1000, merge: true, uniqueKeys: false });
+    value = yaml ? parseYaml(text, YAML_OPTIONS) : JSON.parse(text);
   } catch (error) {
-    if (format === "json") {
-      try {
-        value = parseYaml(text, { maxAliasCount: 1000 });
-      } catch {
-        throw new DocumentParseError(`${source}: invalid JSON: ${firstLine(error)}`);
-      }
-    } else {
-      throw new DocumentParseError(`${source}: invalid YAML: ${firstLine(error)}`);
+    if (yaml) throw new DocumentParseError(`${source}: invalid YAML: ${yamlProblem(error)}`);
+    try {
+      value = parseYaml(text, YAML_OPTIONS);
+      yaml = true;
+    } catch {
+      throw new DocumentParseError(`${source}: invalid JSON: ${jsonProblem(error)}`);
     }
   }
   if (!isJsonObject(value)) throw new DocumentParseError(`${source}: expected an object at the top level`);
+  checkDocumentShape(value, source, { maxNodes: Math.max(1_000_000, text.length), shared: yaml });
   return value;
+}
+
+const YAML_OPTIONS = { maxAliasCount: MAX_ALIASES, merge: true, uniqueKeys: false } as const;
+
+/** What JSON.parse objected to, and where, without the text it quotes. */
+function jsonProblem(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof RangeError) return "nested too deep";
+  const position = /position (\d+)/.exec(message)?.[1];
+  // V8 quotes the text around the error after a double quote ("Unexpected token 'x', "secret…" is not valid JSON").
+  const kind = (message.split('"')[0] ?? "").replace(/ in JSON.*$/, "").replace(/[\s,:]+$/, "");
+  return `${kind || "syntax error"}${position !== undefined ? ` at position ${position}` : ""}`;
+}
+
+/** What the YAML parser objected to and where, without the text it quotes (anything after `: ` may be the document's). */
+function yamlProblem(error: unknown): string {
+  if (error instanceof RangeError) return "nested too deep";
+  const detail = error as { message?: string; code?: string; linePos?: { line: number; col: number }[] };
+  const kind = (detail.message ?? "")
+    .split("\n")[0]
+    ?.replace(/ at line \d+.*$/, "")
+    .split(": ")[0]
+    ?.trim();
+  const at = detail.linePos?.[0];
+  return `${kind || detail.code || "syntax error"}${at ? ` at line ${at.line}, column ${at.col}` : ""}`;
 }
 
 /** Reads and parses a document file. */
@@ -65,7 +95,7 @@ export async function readDocumentSource(source: string): Promise<{ document: Js
   try {
     const fetched = await fetchText(
       new URL(source),
-      { allowedHosts: new Set(), allowPrivate: true },
+      { allowedHosts: new Map(), allowPrivate: true },
       { maxBytes: 100 * 1024 * 1024, timeoutMs: 60_000, maxRedirects: 5 },
     );
     const format = detectFormat(fetched.text, { contentType: fetched.contentType, fileName: fetched.finalUrl.pathname });

@@ -1,3 +1,4 @@
+import { DocumentParseError } from "./parse-error.js";
 import { derefObject } from "./refs.js";
 import { HTTP_METHODS, type HttpMethod, isJsonObject, type JsonObject, type OpenApiDocument, type ParameterObject } from "./types.js";
 
@@ -16,7 +17,7 @@ export function listOperations(document: OpenApiDocument): OperationEntry[] {
   const entries: OperationEntry[] = [];
   const paths = isJsonObject(document.paths) ? document.paths : {};
   for (const [path, rawItem] of Object.entries(paths)) {
-    const item = derefObject(document, rawItem);
+    const item = at(`paths.${path}`, () => derefObject(document, rawItem));
     if (!item) continue;
     for (const method of HTTP_METHODS) {
       const operation = item[method];
@@ -26,11 +27,21 @@ export function listOperations(document: OpenApiDocument): OperationEntry[] {
         method,
         path,
         operation,
-        parameters: mergeParameters(document, item.parameters, operation.parameters),
+        parameters: at(`${method.toUpperCase()} ${path}`, () => mergeParameters(document, item.parameters, operation.parameters)),
       });
     }
   }
   return entries;
+}
+
+/** Runs a step, naming the place in the document when a reference there is dangling or circular. */
+function at<T>(place: string, step: () => T): T {
+  try {
+    return step();
+  } catch (error) {
+    if (error instanceof DocumentParseError) throw new DocumentParseError(`${place}: ${error.message}`);
+    throw error;
+  }
 }
 
 /** Merges path-item and operation parameters; the operation's win for the same name and location. */

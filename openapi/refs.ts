@@ -1,3 +1,4 @@
+import { DocumentParseError } from "./parse-error.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "./types.js";
 
 /** Decodes one JSON Pointer token. @see https://www.rfc-editor.org/rfc/rfc6901 */
@@ -49,10 +50,10 @@ export function derefObject(document: JsonValue, node: JsonValue | undefined): J
   const seen = new Set<string>();
   let current = node;
   for (let ref = refOf(current); ref !== undefined; ref = refOf(current)) {
-    if (seen.has(ref)) throw new Error(`circular $ref chain at ${ref}`);
+    if (seen.has(ref)) throw new DocumentParseError(`circular $ref chain at ${ref}`);
     seen.add(ref);
     current = resolvePointer(document, ref);
-    if (current === undefined) throw new Error(`unresolvable $ref ${ref}`);
+    if (current === undefined) throw new DocumentParseError(`unresolvable $ref ${ref}`);
   }
   return isJsonObject(current) ? current : undefined;
 }
@@ -67,8 +68,9 @@ export function collectRefs(root: JsonValue, visit: (ref: string) => void): void
   const stack: JsonValue[] = [root];
   while (stack.length > 0) {
     const node = stack.pop() as JsonValue;
-    if (Array.isArray(node)) stack.push(...node);
-    else if (isJsonObject(node)) {
+    if (Array.isArray(node)) {
+      for (const item of node) stack.push(item);
+    } else if (isJsonObject(node)) {
       if (typeof node.$ref === "string") visit(node.$ref);
       // Discriminator mappings name schemas too; a pruned document must keep them.
       const mapping = isJsonObject(node.discriminator) && isJsonObject(node.discriminator.mapping) ? node.discriminator.mapping : undefined;

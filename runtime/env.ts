@@ -25,8 +25,8 @@ export interface ServerEnvironment {
   uploadDir?: string;
   /** `MAX_UPLOAD_BYTES` @default 26214400 */
   maxUploadBytes: number;
-  /** `MCP_SESSIONS=stateful` keeps SDK sessions (`MCP_MAX_SESSIONS`, `MCP_SESSION_IDLE_SECONDS`); stateless by default. */
-  sessions?: { maxSessions: number; idleMs: number };
+  /** `MCP_SESSIONS=stateful` keeps SDK sessions (`MCP_MAX_SESSIONS`, `MCP_SESSION_IDLE_SECONDS`, `MCP_MAX_SESSIONS_PER_CLIENT`); stateless by default. */
+  sessions?: { maxSessions: number; idleMs: number; maxPerClient: number };
   /** `UPSTREAM_AUTHORIZATION`: the Authorization sent upstream when there is no HTTP caller (stdio). */
   upstreamAuthorization?: string;
 }
@@ -78,6 +78,7 @@ export function readServerEnvironment(env: NodeJS.ProcessEnv = process.env, defa
       ? {
           maxSessions: integer(env.MCP_MAX_SESSIONS, "MCP_MAX_SESSIONS", 100, 1, 100_000, problems),
           idleMs: integer(env.MCP_SESSION_IDLE_SECONDS, "MCP_SESSION_IDLE_SECONDS", 1800, 1, 86_400, problems) * 1000,
+          maxPerClient: integer(env.MCP_MAX_SESSIONS_PER_CLIENT, "MCP_MAX_SESSIONS_PER_CLIENT", 10, 0, 100_000, problems),
         }
       : undefined;
   const upstreamAuthorization = env.UPSTREAM_AUTHORIZATION?.trim() || undefined;

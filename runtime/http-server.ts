@@ -110,7 +110,13 @@ export async function listen(
   port: number,
   onError: (error: unknown) => void,
 ): Promise<RunningServer> {
+  let closing = false;
+  const inFlight = new Set<ServerResponse>();
   const server = createServer((req, res) => {
+    // While shutting down, every answer closes its connection, so keep-alive clients reconnect elsewhere.
+    if (closing) res.setHeader("connection", "close");
+    inFlight.add(res);
+    res.once("close", () => inFlight.delete(res));
     handler(req, res).catch((error: unknown) => {
       onError(error);
       if (!res.headersSent) sendJson(res, 500, { jsonrpc: "2.0", error: { code: -32603, message: "Internal error" }, id: null });
@@ -130,6 +136,8 @@ export async function listen(
     server,
     close: () =>
       new Promise<void>((resolve) => {
+        closing = true;
+        for (const res of inFlight) if (!res.headersSent) res.setHeader("connection", "close");
         server.close(() => resolve());
         server.closeIdleConnections();
       }),

@@ -13,9 +13,10 @@ export {
   type RunningServer,
   sendJson,
 } from "./http-server.js";
+export { isLinearPattern } from "./linear-pattern.js";
 export { createLogger, type LogFormat, type Logger, loggerFromEnvironment, silentLogger, stderrLogger } from "./logger.js";
 export { createMcpServer, createToolRuntime, type ServerIdentity, type ToolRuntime } from "./mcp-server.js";
-export { checkHost, checkOrigin, isLoopbackAddress, normalizeOrigin } from "./origin.js";
+export { bindsLoopback, checkHost, checkOrigin, hostAllowList, isLoopbackAddress, normalizeOrigin } from "./origin.js";
 export { setOwn } from "./own-property.js";
 export { defaultStyle, styleOf } from "./parameter-style.js";
 export { invalidParams } from "./protocol-error.js";

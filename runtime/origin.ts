@@ -1,3 +1,5 @@
+import { lookup } from "node:dns/promises";
+
 /** Why a request was refused before it reached MCP handling. */
 export type RequestGuardResult = { ok: true } | { ok: false; reason: string };
 
@@ -36,9 +38,25 @@ export function checkHost(host: string | undefined, allowedHosts: ReadonlySet<st
   return { ok: false, reason: "Host not allowed" };
 }
 
+/**
+ * The `Host` names `/mcp` accepts (DNS-rebinding protection), or undefined when any is: with a public URL, its host
+ * (plus loopback names) whatever the bind address; bound to loopback however spelt (`127.1`, `localhost`), loopback
+ * names only; bound to every interface without a public URL, no check (the names clients use are unknown).
+ */
+export async function hostAllowList(bindHost: string, publicUrl: URL | undefined): Promise<ReadonlySet<string> | undefined> {
+  if (publicUrl) return new Set([publicUrl.hostname.toLowerCase()]);
+  return (await bindsLoopback(bindHost)) ? new Set() : undefined;
+}
+
+/** True when a bind address, however spelt (`127.1`, `localhost`, `[::1]`), is loopback only. */
+export async function bindsLoopback(bindHost: string): Promise<boolean> {
+  const addresses = await lookup(bindHost.replace(/^\[|\]$/g, ""), { all: true }).catch(() => []);
+  return addresses.length > 0 && addresses.every((entry) => isLoopbackAddress(entry.address));
+}
+
 /** True when an address is a loopback interface address. */
 export function isLoopbackAddress(address: string): boolean {
-  return address === "localhost" || address === "::1" || address === "[::1]" || /^127(\.\d{1,3}){3}$/.test(address);
+  return address === "localhost" || address === "::1" || address === "[::1]" || /^(::ffff:)?127(\.\d{1,3}){3}$/i.test(address);
 }
 
 function sameHost(origin: URL, hostHeader: string): boolean {

@@ -42,9 +42,11 @@ export function apiErrorMessage(text: string): string {
     return truncate(JSON.stringify(decoded.value));
   }
   if (decoded.ok && typeof decoded.value === "string") return truncate(decoded.value);
+  // Only the start is shown: cleaning is linear and bounded (a body of 64 KiB of `<` costs nothing).
   return truncate(
     text
-      .replace(/<[^>]*>/g, " ")
+      .slice(0, 4 * MAX_MESSAGE_LENGTH)
+      .replace(/<[^<>]*>/g, " ")
       .replace(/\s+/g, " ")
       .trim(),
   );

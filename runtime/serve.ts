@@ -4,7 +4,7 @@ import { EnvironmentError, readServerEnvironment, type ServerEnvironment, type U
 import { createRequestHandler, ListenError, listen, type RunningServer } from "./http-server.js";
 import { type Logger, loggerFromEnvironment, stderrLogger } from "./logger.js";
 import { createMcpServer, createToolRuntime, type ServerIdentity, type ToolRuntime } from "./mcp-server.js";
-import { isLoopbackAddress } from "./origin.js";
+import { hostAllowList } from "./origin.js";
 import { SessionHttpHandler } from "./session-http.js";
 import type { ToolDefinition } from "./tool.js";
 import { parseServerArguments, serverUsage } from "./usage.js";
@@ -47,7 +47,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const { environment: env } = options;
   const log = options.log ?? stderrLogger;
   const runtime = runtimeFor(options, log);
-  const allowedHosts = isLoopbackAddress(env.host) ? new Set(env.publicUrl ? [env.publicUrl.hostname.toLowerCase()] : []) : undefined;
+  const allowedHosts = await hostAllowList(env.host, env.publicUrl);
   const policy = { allowedOrigins: env.allowedOrigins, maxRequestBytes: env.maxRequestBytes, ...(allowedHosts ? { allowedHosts } : {}) };
   const sessions = env.sessions
     ? new SessionHttpHandler(
@@ -142,8 +142,11 @@ export async function runServer(
   const log = configured;
   const stdio = command.stdio || process.env.MCP_TRANSPORT === "stdio";
   let running: { close(): Promise<void> };
+  let drainMs: number;
   try {
     const environment = readServerEnvironment(process.env, options.upstream);
+    // In-flight calls are answered on shutdown: they get as long as an upstream call may take, and a little more.
+    drainMs = environment.timeoutMs + 5_000;
     running = stdio ? await startStdioServer({ ...options, environment, log }) : await startServer({ ...options, environment, log });
   } catch (error) {
     if (!(error instanceof EnvironmentError || error instanceof ListenError)) throw error;
@@ -153,7 +156,7 @@ export async function runServer(
   }
   const stop = (signal: string) => {
     log.info("shutting down", { signal });
-    const force = setTimeout(() => process.exit(0), 10_000);
+    const force = setTimeout(() => process.exit(0), drainMs);
     force.unref();
     void running.close().then(() => clearTimeout(force));
   };

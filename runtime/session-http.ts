@@ -11,13 +11,22 @@ export interface SessionLimits {
   maxSessions: number;
   /** Sessions idle this long are closed. @default 1800000 */
   idleMs: number;
+  /** Sessions one client address may hold (0: no per-address cap, e.g. behind a proxy). @default 10 */
+  maxPerClient?: number;
 }
 
 interface Session {
   transport: StreamableHTTPServerTransport;
   server: Server;
   lastSeen: number;
+  /** The remote address that opened it. */
+  client: string;
+  /** Requests after `initialize`; a session that never made one past `notifications/initialized` is unused. */
+  requests: number;
 }
+
+/** Requests a session makes just by opening (`notifications/initialized`): more than this and it is in use. */
+const OPENING_REQUESTS = 1;
 
 /** Stateful Streamable HTTP at `/mcp`: one SDK session per client, idle sessions reaped, their number capped. */
 export class SessionHttpHandler {
@@ -53,6 +62,7 @@ export class SessionHttpHandler {
       const session = this.sessions.get(sessionId);
       if (!session) return sendJson(res, 404, { jsonrpc: "2.0", error: { code: -32001, message: "Session not found" }, id: null });
       session.lastSeen = Date.now();
+      session.requests++;
       return session.transport.handleRequest(req, res);
     }
     if (req.method !== "POST") {
@@ -62,13 +72,39 @@ export class SessionHttpHandler {
         id: null,
       });
     }
-    // Idle sessions go before a new one is counted, whenever the timer last ran.
-    this.reapIdle();
-    if (this.sessions.size >= this.limits.maxSessions) {
+    const client = req.socket.remoteAddress ?? "unknown";
+    if (!this.makeRoom(client)) {
       return sendJson(res, 503, { jsonrpc: "2.0", error: { code: -32000, message: "Too many sessions; try again later" }, id: null });
     }
-    await this.openSession(req, res);
+    await this.openSession(req, res, client);
   };
+
+  /**
+   * Room for one more session from `client`: idle sessions go first; then, when the client is at its cap or the
+   * table is full, the least recently seen session that was opened and never used (a flood of `initialize`
+   * requests only displaces itself). Sessions in use are never evicted. False when there is no room.
+   */
+  private makeRoom(client: string): boolean {
+    this.reapIdle();
+    const perClient = this.limits.maxPerClient ?? 10;
+    const own = [...this.sessions].filter(([, session]) => session.client === client);
+    if (perClient > 0 && own.length >= perClient && !this.evictUnused(own)) return false;
+    if (this.sessions.size >= this.limits.maxSessions && !this.evictUnused([...this.sessions])) return false;
+    return true;
+  }
+
+  /** Closes the least recently seen unused session among `candidates`; false when every one is in use. */
+  private evictUnused(candidates: readonly [string, Session][]): boolean {
+    let oldest: [string, Session] | undefined;
+    for (const entry of candidates) {
+      if (entry[1].requests > OPENING_REQUESTS) continue;
+      if (!oldest || entry[1].lastSeen < oldest[1].lastSeen) oldest = entry;
+    }
+    if (!oldest) return false;
+    this.log.warn("evicted an unused session to make room", { client: oldest[1].client });
+    void this.closeSession(oldest[0]);
+    return true;
+  }
 
   /** Closes every session and stops the reaper. */
   async close(): Promise<void> {
@@ -76,7 +112,7 @@ export class SessionHttpHandler {
     await Promise.all([...this.sessions.keys()].map((id) => this.closeSession(id)));
   }
 
-  private async openSession(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  private async openSession(req: IncomingMessage, res: ServerResponse, client: string): Promise<void> {
     const server = this.createServer();
     let opened: string | undefined;
     const transport = new StreamableHTTPServerTransport({
@@ -84,9 +120,10 @@ export class SessionHttpHandler {
       // SSE responses: in JSON-response mode the SDK's stateful transport keeps one entry per request for the
       // session's lifetime (it grew by 3,000 entries over 3,000 calls); the SSE path releases them.
       enableJsonResponse: false,
+      ...(this.policy.maxRequestBytes ? { maxRequestBodySize: this.policy.maxRequestBytes } : {}),
       onsessioninitialized: (id) => {
         opened = id;
-        this.sessions.set(id, { transport, server, lastSeen: Date.now() });
+        this.sessions.set(id, { transport, server, lastSeen: Date.now(), client, requests: 0 });
       },
       onsessionclosed: (id) => {
         void this.closeSession(id);

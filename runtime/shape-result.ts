@@ -44,12 +44,11 @@ export function shapeResponse(
   if (declared === "binary") {
     const sha256 = digestOf(outcome);
     const structured = { contentType: contentType || "application/octet-stream", size: outcome.size, sha256 };
-    return checkResult(tool, validators, structured, log, outcome.truncated ? [] : [{ type: "text", text }]);
+    return checkResult(tool, validators, structured, log, outcome.truncated ? [] : [{ type: "text", text: boundedText(text) }]);
   }
   if (declared === "text") {
-    const structured = outcome.truncated
-      ? { result: `${text}… [truncated: the response exceeded ${outcome.body.length} bytes]`, truncated: true }
-      : { result: text };
+    const bounded = boundedText(text);
+    const structured = outcome.truncated || bounded.length < text.length ? { result: bounded, truncated: true } : { result: bounded };
     return checkResult(tool, validators, structured, log);
   }
   let value: unknown;
@@ -66,9 +65,16 @@ export function shapeResponse(
   return checkResult(tool, validators, tool.http.wrapResult ? { result: value } : wrapStructuredContent(value), log);
 }
 
-/** Text for a model: at most 100,000 characters, marked when cut. */
+/** Characters of text a result carries: a model reads no more, and the MCP answer stays a few hundred KiB at most. */
+const MAX_TEXT_CHARS = 100_000;
+
+/**
+ * Text for a model: at most 100,000 characters, marked when cut, with control characters (other than tab and line
+ * breaks) shown as U+FFFD, so JSON escaping cannot multiply its size by six.
+ */
 function boundedText(text: string): string {
-  return text.length > 100_000 ? `${text.slice(0, 100_000)}… [truncated]` : text;
+  const cut = text.length > MAX_TEXT_CHARS ? `${text.slice(0, MAX_TEXT_CHARS)}… [truncated: ${text.length} characters in all]` : text;
+  return cut.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, "\ufffd");
 }
 
 /**

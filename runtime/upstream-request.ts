@@ -37,9 +37,11 @@ export async function buildUpstreamRequest(
 ): Promise<UpstreamRequest> {
   const path = expandPath(http, args);
   const basePath = baseUrl.pathname.replace(/\/+$/, "");
+  // A `.` or `..` segment (however encoded) would be resolved away by the URL parser and call another path.
+  if (path.split("/").some((segment) => DOT_SEGMENT.test(segment))) throw new ArgumentError('path arguments must not be "." or ".."');
   const url = new URL(baseUrl.origin);
+  // The pathname setter percent-encodes what the document's template spells raw (spaces, non-ASCII).
   url.pathname = `${basePath}${path}`;
-  if (url.pathname !== `${basePath}${path}`) throw new ArgumentError('path arguments must not be "." or ".."');
   const query: string[] = [];
   const headers: Record<string, string> = { accept: acceptFor(http) };
   const cookies: string[] = [];
@@ -126,6 +128,9 @@ function asObject(value: unknown): Record<string, unknown> {
   if (typeof value !== "object" || value === null || Array.isArray(value)) throw new ArgumentError("body must be an object");
   return value as Record<string, unknown>;
 }
+
+/** `.`, `..` and their percent-encoded spellings, which URL parsers treat as dot segments. */
+const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;
 
 /** Substitutes `{name}` placeholders with encoded, prefix-stripped values. */
 function expandPath(http: HttpBinding, args: Record<string, unknown>): string {

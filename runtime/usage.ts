@@ -24,7 +24,10 @@ const SETTINGS: readonly [string, string][] = [
   ["PUBLIC_URL", "where clients reach this server when it is behind a proxy (its origin is allowed)"],
   ["ALLOWED_ORIGINS", "comma-separated browser origins allowed to call /mcp (others get 403)"],
   ["MCP_TRANSPORT", "stdio to serve over stdin/stdout instead of HTTP (same as --stdio)"],
-  ["MCP_SESSIONS", "stateless (default) or stateful; MCP_MAX_SESSIONS (100), MCP_SESSION_IDLE_SECONDS (1800)"],
+  [
+    "MCP_SESSIONS",
+    "stateless (default) or stateful; MCP_MAX_SESSIONS (100), MCP_SESSION_IDLE_SECONDS (1800), MCP_MAX_SESSIONS_PER_CLIENT (10; 0 behind a proxy)",
+  ],
   ["UPSTREAM_AUTHORIZATION", "Authorization header sent upstream when there is no HTTP caller (stdio)"],
   ["UPSTREAM_TIMEOUT_MS", "upstream call time limit (default 30000)"],
   ["MAX_REQUEST_BYTES", "largest MCP request body (default 4194304)"],

@@ -1,5 +1,6 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
+import { linearPattern } from "./linear-pattern.js";
 import { tolerantSchema } from "./tolerant-schema.js";
 import type { JsonSchema, ToolDefinition } from "./tool.js";
 
@@ -11,6 +12,20 @@ export function listedOutputSchema(tool: ToolDefinition): JsonSchema | undefined
 
 // ajv-formats ships CommonJS with a default export property.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+
+/**
+ * How arguments and results are checked: own properties only (a property named `constructor` is data, not
+ * `Object.prototype`'s), and document `pattern`s on a linear-time engine.
+ */
+export const VALIDATOR_OPTIONS = {
+  allErrors: true,
+  strict: false,
+  validateSchema: false,
+  logger: false,
+  ownProperties: true,
+  // `code` names the engine in standalone validator code, which this runtime does not emit.
+  code: { regExp: Object.assign(linearPattern, { code: "linearPattern" }) },
+} as const;
 
 /** Compiled argument and result validators of one tool. */
 export interface ToolValidators {
@@ -26,7 +41,7 @@ export interface ToolValidators {
  * every schema at start-up would cost seconds for a large API; compiling per request would cost it on every call.
  */
 export class ValidatorCache {
-  private readonly ajv = addFormats(new Ajv2020({ allErrors: true, strict: false, validateSchema: false, logger: false }));
+  private readonly ajv = addFormats(new Ajv2020(VALIDATOR_OPTIONS));
   private readonly compiled = new Map<string, ToolValidators>();
 
   /** `listed`: each tool's output schema as `tools/list` shows it (computed once, by whoever lists the tools). */
@@ -86,12 +101,18 @@ export class ValidatorCache {
 /** One line per validation error, e.g. `body/content: must be string`, at most `limit` of them. */
 export function describeErrors(errors: readonly ErrorObject[] | null | undefined, limit = 5): string {
   const lines = (errors ?? []).map((error) => {
-    const at = error.instancePath === "" ? "" : `${error.instancePath.slice(1)}: `;
-    if (error.keyword === "additionalProperties") return `${at}unknown property "${String(error.params.additionalProperty)}"`;
+    const at = error.instancePath === "" ? "" : `${clip(error.instancePath.slice(1))}: `;
+    if (error.keyword === "additionalProperties") return `${at}unknown property "${clip(String(error.params.additionalProperty))}"`;
     if (error.keyword === "enum") return `${at}must be one of ${JSON.stringify(error.params.allowedValues)}`;
     return `${at}${error.message ?? error.keyword}`;
   });
   const unique = [...new Set(lines)];
   const shown = unique.slice(0, limit).join("; ");
   return unique.length > limit ? `${shown}; and ${unique.length - limit} more` : shown;
+}
+
+/** A caller-chosen property name as an error shows it: one line, at most 64 characters. */
+function clip(text: string): string {
+  const line = text.slice(0, 65).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, " ");
+  return line.length > 64 ? `${line.slice(0, 63)}…` : line;
 }

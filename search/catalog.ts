@@ -1,7 +1,7 @@
 import type { Logger } from "oapi-mcp-gen-runtime";
-import { normalizeDocument } from "../openapi/normalize.js";
-import { closest } from "../openapi/suggest.js";
-import { parseSource, readSource, type SourcePolicy, type SourceText } from "./load-source.js";
+import { closest, excerpt } from "../openapi/suggest.js";
+import type { DocumentParser } from "./document-parser.js";
+import { readSource, type SourcePolicy, type SourceText } from "./load-source.js";
 import { LoadedApi } from "./loaded-api.js";
 import type { ApiStore, StoredApi } from "./store.js";
 
@@ -13,25 +13,52 @@ export class ToolFailure extends Error {
   override name = "ToolFailure";
 }
 
+/** How much the catalog may hold. */
+export interface CatalogBudget {
+  /** Documents loaded at once. @default 100 */
+  maxApis: number;
+  /** Total size of the loaded documents' text, in bytes. @default 268435456 */
+  maxTotalBytes: number;
+}
+
 /** The loaded documents, shared by every session, optionally persisted. */
 export class ApiCatalog {
-  private readonly apis = new Map<string, LoadedApi>();
+  private readonly apis = new Map<string, { api: LoadedApi; bytes: number }>();
 
   constructor(
     private readonly policy: SourcePolicy,
     private readonly store: ApiStore | undefined,
     private readonly log: Logger,
+    private readonly parser: DocumentParser,
+    private readonly budget: CatalogBudget,
   ) {}
 
-  /** Loads every stored document; one that no longer loads is logged and skipped. */
-  async restore(): Promise<number> {
+  /** Settles once stored documents are restored; tool calls wait for it, `/health` does not. */
+  ready: Promise<unknown> = Promise.resolve();
+
+  /** Starts restoring stored documents in the background (see `ready`); resolves with how many were restored. */
+  startRestore(): Promise<number> {
+    const restoring = this.restore();
+    this.ready = restoring;
+    return restoring;
+  }
+
+  /** Loads every stored document that is still valid and fits; the rest is logged and skipped, never fatal. */
+  private async restore(): Promise<number> {
     if (!this.store) return 0;
     for (const stored of await this.store.list()) {
       try {
-        const text: SourceText = { text: stored.text, format: stored.format, origin: stored.origin };
-        this.apis.set(stored.name, await buildApi(stored.name, text, stored.loadedAt));
+        if (!API_NAME_PATTERN.test(stored.name)) throw new Error("not a valid API name");
+        if (this.apis.has(stored.name)) continue; // loaded anew (--load) while restoring
+        this.checkRoom(stored.name, stored.text.length);
+        const parsed = await this.parser.parse(stored.text, stored.format, `'${stored.name}'`);
+        this.add(
+          stored.name,
+          new LoadedApi(stored.name, parsed.document, parsed.sourceVersion, stored.origin, stored.loadedAt, parsed.warnings),
+          stored.text.length,
+        );
       } catch (error) {
-        this.log.warn("stored document no longer loads", { name: stored.name, error: (error as Error).message });
+        this.log.warn("stored document not restored", { name: excerpt(stored.name), error: (error as Error).message });
       }
     }
     return this.apis.size;
@@ -39,18 +66,21 @@ export class ApiCatalog {
 
   /** Loads (or replaces) a document; a failed load keeps what was there. */
   async load(name: string, source: string, options: { trusted?: boolean } = {}): Promise<{ api: LoadedApi; replaced: boolean }> {
-    if (!API_NAME_PATTERN.test(name)) throw new ToolFailure(`invalid API name "${name}": use 1-64 letters, digits, ".", "_" or "-"`);
+    if (!API_NAME_PATTERN.test(name))
+      throw new ToolFailure(`invalid API name "${excerpt(name)}": use 1-64 letters, digits, ".", "_" or "-"`);
     let text: SourceText;
     let api: LoadedApi;
     try {
       text = await readSource(source, this.policy, options);
-      api = await buildApi(name, text, new Date().toISOString());
+      this.checkRoom(name, text.text.length);
+      const parsed = await this.parser.parse(text.text, text.format, `'${name}'`);
+      api = new LoadedApi(name, parsed.document, parsed.sourceVersion, text.origin, new Date().toISOString(), parsed.warnings);
     } catch (error) {
       const kept = this.apis.has(name) ? ` The previously loaded '${name}' is kept.` : "";
       throw new ToolFailure(`Failed to load '${name}': ${(error as Error).message}${kept}`);
     }
     const replaced = this.apis.has(name);
-    this.apis.set(name, api);
+    this.add(name, api, text.text.length);
     if (this.store) {
       const stored: StoredApi = { name, source, origin: text.origin, format: text.format, loadedAt: api.loadedAt, text: text.text };
       await this.store.save(stored).catch((error: Error) => this.log.warn("could not persist document", { name, error: error.message }));
@@ -58,27 +88,40 @@ export class ApiCatalog {
     return { api, replaced };
   }
 
+  /** Fails when a document of `bytes` under `name` would exceed the number or total size of loaded documents. */
+  private checkRoom(name: string, bytes: number): void {
+    const others = [...this.apis].filter(([other]) => other !== name);
+    if (others.length >= this.budget.maxApis) {
+      throw new Error(`this server holds at most ${this.budget.maxApis} documents; ask its operator to remove some`);
+    }
+    const total = others.reduce((sum, [, entry]) => sum + entry.bytes, 0) + bytes;
+    if (total > this.budget.maxTotalBytes) {
+      throw new Error(
+        `loading it would make the loaded documents ${total} bytes, over this server's ${this.budget.maxTotalBytes}-byte limit`,
+      );
+    }
+  }
+
+  private add(name: string, api: LoadedApi, bytes: number): void {
+    this.apis.set(name, { api, bytes });
+  }
+
   /** A loaded API by name, or a failure naming what exists. */
   get(name: string): LoadedApi {
-    const api = this.apis.get(name);
-    if (api) return api;
+    const entry = this.apis.get(name);
+    if (entry) return entry.api;
     const names = this.names();
     const suggestion = closest(name, names);
     const available = names.length === 0 ? "No APIs are loaded; use load_openapi first." : `Available APIs: ${names.join(", ")}`;
-    throw new ToolFailure(`API '${name}' not found.${suggestion ? ` Did you mean '${suggestion}'?` : ""} ${available}`);
+    throw new ToolFailure(`API '${excerpt(name)}' not found.${suggestion ? ` Did you mean '${suggestion}'?` : ""} ${available}`);
   }
 
   /** Every loaded API, by name. */
   list(): LoadedApi[] {
-    return this.names().map((name) => this.apis.get(name) as LoadedApi);
+    return this.names().map((name) => (this.apis.get(name) as { api: LoadedApi }).api);
   }
 
   private names(): string[] {
     return [...this.apis.keys()].sort();
   }
-}
-
-async function buildApi(name: string, source: SourceText, loadedAt: string): Promise<LoadedApi> {
-  const { document, sourceVersion, warnings } = await normalizeDocument(parseSource(source), source.origin);
-  return new LoadedApi(name, document, sourceVersion, source.origin, loadedAt, warnings);
 }

@@ -1,11 +1,16 @@
 import { realpath } from "node:fs/promises";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { Command, CommanderError, InvalidArgumentError } from "commander";
-import { isLoopbackAddress, type Logger, listen, normalizeOrigin, SessionHttpHandler, stderrLogger } from "oapi-mcp-gen-runtime";
+import { bindsLoopback, hostAllowList, type Logger, listen, normalizeOrigin, SessionHttpHandler, stderrLogger } from "oapi-mcp-gen-runtime";
+import { allowedHostsFrom, parseAllowedHost } from "../openapi/address-policy.js";
 import { ApiCatalog, ToolFailure } from "./catalog.js";
+import { DocumentParser } from "./document-parser.js";
 import type { SourcePolicy } from "./load-source.js";
 import { createSearchServer } from "./mcp-server.js";
 import { DirectoryStore, defaultStorePath } from "./store.js";
+
+/** Search arguments are capped at a few KiB each; a request needs no more than this. */
+const MAX_REQUEST_BYTES = 1024 * 1024;
 
 /** Parsed options of `oapi-mcp-gen search`. */
 export interface SearchOptions {
@@ -21,8 +26,13 @@ export interface SearchOptions {
   allowedOrigin: string[];
   publicUrl?: string;
   maxSessions: number;
+  maxSessionsPerClient: number;
   sessionIdleSeconds: number;
   maxDocumentBytes: number;
+  maxApis: number;
+  maxTotalBytes: number;
+  maxOperations: number;
+  maxParseMemoryMb: number;
   fetchTimeoutMs: number;
   stdio: boolean;
 }
@@ -52,15 +62,22 @@ export function parseSearchArguments(argv: readonly string[]): SearchOptions {
     .option("--store <dir>", `folder that keeps loaded documents across restarts (default ${defaultStorePath()})`)
     .option("--memory", "keep documents in memory only", false)
     .option(
-      "--allow-host <host>",
-      "allow fetching from this host even if it resolves to a private address (repeatable)",
-      collect(String),
+      "--allow-host <host[:port]>",
+      "allow fetching from this host (on ports 80 and 443, or on the given port) even if it resolves to a private address (repeatable)",
+      collect((value) => {
+        try {
+          parseAllowedHost(value);
+        } catch (error) {
+          throw new InvalidArgumentError((error as Error).message);
+        }
+        return value;
+      }),
       [],
     )
     .option("--allow-private", "allow fetching from loopback, private and link-local addresses", false)
     .option(
       "--files-root <dir>",
-      "folder load_openapi may read local files from (repeatable; default: the working directory)",
+      "folder load_openapi may read local files from (repeatable; default: the working directory on loopback or stdio, none otherwise)",
       collect(String),
       [],
     )
@@ -68,8 +85,13 @@ export function parseSearchArguments(argv: readonly string[]): SearchOptions {
     .option("--allowed-origin <origin>", "browser origin allowed to call /mcp (repeatable)", collect(String), [])
     .option("--public-url <url>", "the URL clients use, when behind a proxy")
     .option("--max-sessions <n>", "maximum concurrent MCP sessions", integer(1), 100)
+    .option("--max-sessions-per-client <n>", "sessions one client address may hold (0: no cap, e.g. behind a proxy)", integer(0), 10)
     .option("--session-idle-seconds <n>", "close sessions idle this long", integer(1), 1800)
-    .option("--max-document-bytes <n>", "largest document accepted", integer(1), 50 * 1024 * 1024)
+    .option("--max-document-bytes <n>", "largest document accepted", integer(1), 25 * 1024 * 1024)
+    .option("--max-apis <n>", "documents loaded at once", integer(1), 100)
+    .option("--max-total-bytes <n>", "total size of the loaded documents", integer(1), 256 * 1024 * 1024)
+    .option("--max-operations <n>", "operations one document may have", integer(1), 50_000)
+    .option("--max-parse-memory-mb <n>", "heap of the worker that parses a document", integer(64), 1536)
     .option("--fetch-timeout-ms <n>", "time limit for one document download", integer(1), 30_000)
     .option("--stdio", "serve MCP over stdio instead of HTTP", false)
     .exitOverride();
@@ -81,17 +103,24 @@ export function parseSearchArguments(argv: readonly string[]): SearchOptions {
 
 /** The shared catalog with stored and `--load`ed documents in it. */
 async function openCatalog(options: SearchOptions, log: Logger) {
-  const roots = options.files
-    ? await Promise.all((options.filesRoot.length > 0 ? options.filesRoot : [process.cwd()]).map((dir) => realpath(dir)))
-    : [];
+  // A network-facing server reads no local file unless its operator names a folder.
+  const localOnly = options.stdio || (await bindsLoopback(options.host));
+  const folders = options.filesRoot.length > 0 ? options.filesRoot : localOnly ? [process.cwd()] : [];
+  const roots = options.files ? await Promise.all(folders.map((dir) => realpath(dir))) : [];
   const policy: SourcePolicy = {
-    address: { allowedHosts: new Set(options.allowHost.map((host) => host.toLowerCase())), allowPrivate: options.allowPrivate },
+    address: { allowedHosts: allowedHostsFrom(options.allowHost), allowPrivate: options.allowPrivate },
     limits: { maxBytes: options.maxDocumentBytes, timeoutMs: options.fetchTimeoutMs, maxRedirects: 5 },
     fileRoots: roots,
   };
   const store = options.memory ? undefined : new DirectoryStore(options.store ?? defaultStorePath());
-  const catalog = new ApiCatalog(policy, store, log);
-  const restored = await catalog.restore();
+  const parser = new DocumentParser({
+    maxOperations: options.maxOperations,
+    maxParseMemoryMb: options.maxParseMemoryMb,
+    parseTimeoutMs: 120_000,
+    maxQueuedLoads: 4,
+  });
+  const catalog = new ApiCatalog(policy, store, log, parser, { maxApis: options.maxApis, maxTotalBytes: options.maxTotalBytes });
+  const restored = catalog.startRestore();
   for (const { name, source } of options.load) {
     const { api, replaced } = await catalog.load(name, source, { trusted: true });
     log.info(replaced ? "reloaded document" : "loaded document", {
@@ -121,23 +150,19 @@ export async function startSearchServer(options: SearchOptions, log: Logger = st
     if (!normalized) throw new InvalidArgumentError(`"${origin}" is not an http(s) origin`);
     origins.add(normalized);
   }
-  const publicHost = options.publicUrl ? new URL(options.publicUrl).hostname.toLowerCase() : undefined;
+  const allowedHosts = await hostAllowList(options.host, options.publicUrl ? new URL(options.publicUrl) : undefined);
   const handler = new SessionHttpHandler(
     () => createSearchServer(catalog, log),
     () => ({ apis: catalog.list().length }),
-    { allowedOrigins: origins, ...(isLoopbackAddress(options.host) ? { allowedHosts: new Set(publicHost ? [publicHost] : []) } : {}) },
-    { maxSessions: options.maxSessions, idleMs: options.sessionIdleSeconds * 1000 },
+    { allowedOrigins: origins, maxRequestBytes: MAX_REQUEST_BYTES, ...(allowedHosts ? { allowedHosts } : {}) },
+    { maxSessions: options.maxSessions, idleMs: options.sessionIdleSeconds * 1000, maxPerClient: options.maxSessionsPerClient },
     log,
   );
   const running = await listen(handler.handle, options.host, options.port, (error) =>
     log.error("request failed", { error: String(error) }),
   );
-  log.info("OpenAPI search MCP server listening", {
-    url: running.url.href,
-    apis: catalog.list().length,
-    restored,
-    store: store?.location ?? "memory",
-  });
+  log.info("OpenAPI search MCP server listening", { url: running.url.href, store: store?.location ?? "memory" });
+  void restored.then((count) => log.info("stored documents restored", { restored: count, apis: catalog.list().length }));
   return {
     url: running.url,
     catalog,

@@ -45,6 +45,7 @@ export function compareApis(base: LoadedApi, target: LoadedApi): ApiComparison {
   const schemas = compareSchemas(base, target);
   const changedSchemas = new Set(schemas.changed);
   const comparison: ApiComparison = { added: [], removed: [], changed: [], unchanged_count: 0, schemas };
+  const references = new ReferenceGraph(target.document);
   for (const [id, record] of after) if (!before.has(id)) comparison.added.push(brief(record));
   for (const [id, record] of before) {
     const next = after.get(id);
@@ -55,7 +56,7 @@ export function compareApis(base: LoadedApi, target: LoadedApi): ApiComparison {
     const old = aspects(base, record);
     const now = aspects(target, next);
     const changes: string[] = ASPECTS.filter((aspect) => !isDeepStrictEqual(old[aspect], now[aspect]));
-    for (const name of reachableSchemas(target, now)) if (changedSchemas.has(name)) changes.push(`schema:${name}`);
+    for (const name of reachableSchemas(references, now)) if (changedSchemas.has(name)) changes.push(`schema:${name}`);
     if (changes.length === 0) comparison.unchanged_count++;
     else
       comparison.changed.push({ method: record.method.toUpperCase(), path: record.path, operationId: next.operationId ?? null, changes });
@@ -106,19 +107,38 @@ function aspects(api: LoadedApi, record: OperationRecord): Record<(typeof ASPECT
 }
 
 /** Every component schema an operation reaches, following references transitively (each visited once). */
-function reachableSchemas(api: LoadedApi, parts: Record<string, unknown>): string[] {
+function reachableSchemas(references: ReferenceGraph, parts: Record<string, unknown>): string[] {
   const seen = new Set<string>();
-  const queue: JsonValue[] = [parts as unknown as JsonValue];
+  const queue: string[] = [];
+  collectRefs(parts as unknown as JsonValue, (ref) => queue.push(ref));
   while (queue.length > 0) {
-    collectRefs(queue.pop() as JsonValue, (ref) => {
-      if (seen.has(ref)) return;
-      seen.add(ref);
-      const target = resolvePointer(api.document, ref);
-      if (target !== undefined) queue.push(target);
-    });
+    const ref = queue.pop() as string;
+    if (seen.has(ref)) continue;
+    seen.add(ref);
+    queue.push(...references.from(ref));
   }
   return [...seen]
     .filter((ref) => ref.startsWith(SCHEMA_PREFIX))
     .map(refName)
     .sort();
+}
+
+/** The `$ref`s inside each reference target, collected once per target: comparing walks names, not schemas. */
+class ReferenceGraph {
+  private readonly edges = new Map<string, string[]>();
+
+  constructor(private readonly document: JsonValue) {}
+
+  /** The references directly inside the target of `ref`. */
+  from(ref: string): string[] {
+    let found = this.edges.get(ref);
+    if (found === undefined) {
+      const refs = new Set<string>();
+      const target = resolvePointer(this.document, ref);
+      if (target !== undefined) collectRefs(target, (inner) => refs.add(inner));
+      found = [...refs];
+      this.edges.set(ref, found);
+    }
+    return found;
+  }
 }

@@ -1,24 +1,16 @@
-import { distance } from "fastest-levenshtein";
-import { closest } from "../openapi/suggest.js";
+import { closest, excerpt, nearest } from "../openapi/suggest.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "../openapi/types.js";
 import { ToolFailure } from "./catalog.js";
 import type { LoadedApi, OperationRecord } from "./loaded-api.js";
 
 /** `/users/{id}` and `/users/{userId}` name the same route. */
 function routeShape(path: string): string {
+  let end = path.length;
+  while (end > 0 && path[end - 1] === "/") end--;
   return path
-    .replace(/\{[^}]*\}/g, "{}")
-    .replace(/\/+$/, "")
+    .slice(0, end)
+    .replace(/\{[^{}]*\}/g, "{}")
     .toLowerCase();
-}
-
-/** The few candidates nearest to a misspelt name. */
-function nearest(name: string, candidates: readonly string[], count = 3): string[] {
-  return [...candidates]
-    .map((candidate) => ({ candidate, score: distance(name.toLowerCase(), candidate.toLowerCase()) }))
-    .sort((a, b) => a.score - b.score || (a.candidate < b.candidate ? -1 : 1))
-    .slice(0, count)
-    .map((entry) => entry.candidate);
 }
 
 /** A path of the document: exact, else the same route with other parameter names, else a failure with suggestions. */
@@ -28,7 +20,7 @@ export function findPath(api: LoadedApi, path: string): string {
   const shape = routeShape(path.startsWith("/") ? path : `/${path}`);
   const same = paths.find((candidate) => routeShape(candidate) === shape);
   if (same) return same;
-  throw new ToolFailure(`Path '${path}' not found in API '${api.name}'. Closest paths: ${nearest(path, paths).join(", ")}`);
+  throw new ToolFailure(`Path '${excerpt(path)}' not found in API '${api.name}'. Closest paths: ${nearest(path, paths).join(", ")}`);
 }
 
 /** An operation by operationId (case-insensitive as a fallback), or a failure with the closest ids. */
@@ -39,7 +31,7 @@ export function findOperation(api: LoadedApi, operationId: string): OperationRec
   const folded = ids.find((id) => id.toLowerCase() === operationId.toLowerCase());
   if (folded) return api.byOperationId.get(folded) as OperationRecord;
   const hint = ids.length === 0 ? "The document has no operationIds." : `Closest operationIds: ${nearest(operationId, ids).join(", ")}`;
-  throw new ToolFailure(`Operation '${operationId}' not found in API '${api.name}'. ${hint}`);
+  throw new ToolFailure(`Operation '${excerpt(operationId)}' not found in API '${api.name}'. ${hint}`);
 }
 
 /** A component schema by name, or a failure with the closest names. */
@@ -54,7 +46,7 @@ export function findSchema(api: LoadedApi, name: string): { name: string; schema
     names.length === 0
       ? "The document defines no schemas."
       : `Closest schemas: ${nearest(name, names).join(", ")} (${names.length} in all)`;
-  throw new ToolFailure(`Schema '${name}' not found in API '${api.name}'. ${hint}`);
+  throw new ToolFailure(`Schema '${excerpt(name)}' not found in API '${api.name}'. ${hint}`);
 }
 
 /** A tag by name (case-insensitive), or a failure naming the closest and some existing tags. */
@@ -65,7 +57,7 @@ export function findTag(api: LoadedApi, tag: string): string {
   const suggestion = closest(tag, tags);
   const listed = tags.slice(0, 20).join(", ");
   throw new ToolFailure(
-    `Tag '${tag}' not found in API '${api.name}'.${suggestion ? ` Did you mean '${suggestion}'?` : ""} Available tags: ${listed}${tags.length > 20 ? ", …" : ""}`,
+    `Tag '${excerpt(tag)}' not found in API '${api.name}'.${suggestion ? ` Did you mean '${suggestion}'?` : ""} Available tags: ${listed}${tags.length > 20 ? ", …" : ""}`,
   );
 }
 
@@ -76,7 +68,8 @@ export function page<T>(
   cursor: string | undefined,
 ): { items: T[]; total: number; next_cursor: string | null } {
   const offset = cursor === undefined || cursor === "" ? 0 : Number(cursor);
-  if (!Number.isInteger(offset) || offset < 0 || offset > items.length) throw new ToolFailure(`invalid cursor '${cursor}'`);
+  if (!Number.isInteger(offset) || offset < 0 || offset > items.length)
+    throw new ToolFailure(`invalid cursor '${excerpt(String(cursor), 24)}'`);
   const slice = items.slice(offset, offset + limit);
   const next = offset + slice.length;
   return { items: slice, total: items.length, next_cursor: next < items.length ? String(next) : null };

@@ -3,11 +3,12 @@ import { type CallToolResult, ListToolsRequestSchema } from "@modelcontextprotoc
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import type { Logger } from "oapi-mcp-gen-runtime";
 import { checkedCallParams, describeErrors, invalidParams, LooseCallToolRequestSchema } from "oapi-mcp-gen-runtime";
+import { DocumentParseError } from "../openapi/parse-error.js";
 import { boundValue } from "./bounded.js";
 import { type ApiCatalog, ToolFailure } from "./catalog.js";
 import { MAX_ANSWER_CHARS, SEARCH_TOOLS, type SearchTool } from "./tools.js";
 
-const ajv = new Ajv2020({ allErrors: true, strict: false, logger: false, useDefaults: true });
+const ajv = new Ajv2020({ allErrors: true, strict: false, logger: false, useDefaults: true, ownProperties: true });
 const validators = new Map<string, ValidateFunction>(SEARCH_TOOLS.map((tool) => [tool.name, ajv.compile(tool.inputSchema)]));
 const listed = SEARCH_TOOLS.map(({ name, title, description, inputSchema, annotations }) => ({
   name,
@@ -48,6 +49,7 @@ export async function callSearchTool(
   const validate = validators.get(tool.name) as ValidateFunction;
   if (!validate(args)) return failure(`Invalid arguments for ${tool.name}: ${describeErrors(validate.errors)}`);
   try {
+    await catalog.ready;
     const answer = await tool.handler(args, catalog);
     if (answer.markdown !== undefined) {
       const markdown =
@@ -67,6 +69,8 @@ export async function callSearchTool(
     return { content: [{ type: "text", text: JSON.stringify(structured) }], structuredContent: structured };
   } catch (error) {
     if (error instanceof ToolFailure) return failure(error.message);
+    // A reference the document cannot resolve (dangling or circular) is the document's problem, told as such.
+    if (error instanceof DocumentParseError) return failure(`The document of this API is inconsistent: ${error.message}`);
     log.error("search tool failed", { tool: tool.name, error: error instanceof Error ? error.stack : String(error) });
     return failure(`Internal error in ${tool.name}.`);
   }

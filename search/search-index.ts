@@ -13,6 +13,7 @@ export interface SearchableOperation {
   parameters: string;
 }
 
+const MAX_QUERY_WORDS = 32;
 const FIELDS = ["path", "operationId", "summary", "description", "tags", "parameters"] as const;
 const BOOST = { operationId: 3, summary: 3, path: 2, tags: 1.5, parameters: 1, description: 0.7 };
 const STOP_WORDS = new Set([
@@ -101,12 +102,15 @@ export class OperationSearchIndex {
 
   /** Operation ids matching a query, best first, ties broken by document order. */
   search(query: string): { id: number; score: number }[] {
-    const queryTerms = termSet(query);
-    const results = this.index.search(query, {
+    // Cost bounds: the first 32 words, prefix matching up to 32 characters, typo tolerance up to 24 (3 edits).
+    const bounded = tokenize(query).slice(0, MAX_QUERY_WORDS).join(" ");
+    const queryTerms = termSet(bounded);
+    const results = this.index.search(bounded, {
       boost: BOOST,
       combineWith: "OR",
-      prefix: (term) => term.length >= 3,
-      fuzzy: (term) => (term.length >= 5 ? 0.2 : false),
+      prefix: (term) => term.length >= 3 && term.length <= 32,
+      fuzzy: (term) => (term.length >= 5 && term.length <= 24 ? 0.2 : false),
+      maxFuzzy: 3,
       weights: { fuzzy: 0.3, prefix: 0.5 },
     });
     return results

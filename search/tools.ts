@@ -22,7 +22,10 @@ export interface SearchTool {
 
 const DEFAULT_LIMIT = 20;
 const MAX_LIMIT = 200;
-const name = { type: "string", description: "Name the API was loaded under (see list_apis)." };
+/** Every string argument has a length cap: the work a call causes (matching, suggestions) grows with it. */
+const MAX_LENGTH = { name: 64, url: 4096, path: 2048, keyword: 512, method: 16, tag: 256, cursor: 16, identifier: 512 } as const;
+const text = (maxLength: number, description: string) => ({ type: "string", maxLength, description });
+const name = text(MAX_LENGTH.name, "Name the API was loaded under (see list_apis).");
 const limit = {
   type: "integer",
   minimum: 1,
@@ -30,7 +33,7 @@ const limit = {
   default: DEFAULT_LIMIT,
   description: "Maximum number of items to return.",
 };
-const cursor = { type: "string", description: "next_cursor from a previous call, to get the next page." };
+const cursor = text(MAX_LENGTH.cursor, "next_cursor from a previous call, to get the next page.");
 const inlineDepth = {
   type: "integer",
   minimum: 0,
@@ -72,7 +75,7 @@ export const SEARCH_TOOLS: SearchTool[] = [
     description:
       "Load an OpenAPI 3.0/3.1 or Swagger 2.0 document (JSON or YAML) from an http(s) URL or a local path under a name. " +
       "Loading under an existing name replaces it. Returns the title, servers, counts and load warnings.",
-    inputSchema: input({ name, url: { type: "string", description: "http(s) URL or local file path of the document." } }, ["name", "url"]),
+    inputSchema: input({ name, url: text(MAX_LENGTH.url, "http(s) URL or local file path of the document.") }, ["name", "url"]),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     async handler(args, catalog) {
       const { api, replaced } = await catalog.load(String(args.name), String(args.url));
@@ -109,7 +112,7 @@ export const SEARCH_TOOLS: SearchTool[] = [
     title: "Get every operation of a path",
     description: "Every operation of one path, with path-level and operation-level parameters merged and the effective security.",
     inputSchema: input(
-      { name, path: { type: "string", description: "A path of the document, e.g. /users/{id}." }, inline_depth: inlineDepth, format },
+      { name, path: text(MAX_LENGTH.path, "A path of the document, e.g. /users/{id}."), inline_depth: inlineDepth, format },
       ["name", "path"],
     ),
     annotations: readOnly,
@@ -145,9 +148,9 @@ export const SEARCH_TOOLS: SearchTool[] = [
     inputSchema: input(
       {
         name,
-        keyword: { type: "string", description: "Words to search for, e.g. 'create issue comment'." },
-        method: { type: "string", description: "HTTP method filter, e.g. GET." },
-        tag: { type: "string", description: "Only operations with this tag." },
+        keyword: text(MAX_LENGTH.keyword, "Words to search for, e.g. 'create issue comment'."),
+        method: text(MAX_LENGTH.method, "HTTP method filter, e.g. GET."),
+        tag: text(MAX_LENGTH.tag, "Only operations with this tag."),
         limit,
         cursor,
         format,
@@ -201,10 +204,10 @@ export const SEARCH_TOOLS: SearchTool[] = [
     title: "Get a schema",
     description:
       "A component schema (components.schemas, or Swagger 2.0 definitions), with the schemas it references listed to fetch next.",
-    inputSchema: input(
-      { name, schema_name: { type: "string", description: "Schema name, e.g. User." }, inline_depth: inlineDepth, format },
-      ["name", "schema_name"],
-    ),
+    inputSchema: input({ name, schema_name: text(MAX_LENGTH.identifier, "Schema name, e.g. User."), inline_depth: inlineDepth, format }, [
+      "name",
+      "schema_name",
+    ]),
     annotations: readOnly,
     handler(args, catalog) {
       const api = catalog.get(String(args.name));
@@ -219,7 +222,7 @@ export const SEARCH_TOOLS: SearchTool[] = [
     description:
       "One operation by its operationId: path, method and the effective details (merged parameters, request body, responses, security).",
     inputSchema: input(
-      { name, operation_id: { type: "string", description: "The operationId, e.g. getUserById." }, inline_depth: inlineDepth, format },
+      { name, operation_id: text(MAX_LENGTH.identifier, "The operationId, e.g. getUserById."), inline_depth: inlineDepth, format },
       ["name", "operation_id"],
     ),
     annotations: readOnly,
@@ -248,10 +251,10 @@ export const SEARCH_TOOLS: SearchTool[] = [
     name: "get_endpoints_by_tag",
     title: "List endpoints of a tag",
     description: "An overview (path, method, operationId, summary) of the operations with one tag, a page at a time.",
-    inputSchema: input(
-      { name, tag: { type: "string", description: "Tag name (case-insensitive)." }, limit: { ...limit, default: 50 }, cursor },
-      ["name", "tag"],
-    ),
+    inputSchema: input({ name, tag: text(MAX_LENGTH.tag, "Tag name (case-insensitive)."), limit: { ...limit, default: 50 }, cursor }, [
+      "name",
+      "tag",
+    ]),
     annotations: readOnly,
     handler(args, catalog) {
       const api = catalog.get(String(args.name));
@@ -274,8 +277,8 @@ export const SEARCH_TOOLS: SearchTool[] = [
       "Compare two loaded APIs (e.g. two versions): operations added, removed and changed (naming what changed), and schema changes.",
     inputSchema: input(
       {
-        base: { type: "string", description: "Name of the older version." },
-        target: { type: "string", description: "Name of the newer version." },
+        base: text(MAX_LENGTH.name, "Name of the older version."),
+        target: text(MAX_LENGTH.name, "Name of the newer version."),
         limit,
       },
       ["base", "target"],

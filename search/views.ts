@@ -34,9 +34,11 @@ export function operationView(api: LoadedApi, record: OperationRecord, options: 
     responses,
     ...effectiveSecurity(api, operation),
   };
-  const inlined = inlineSchemas(api, view, options.inlineDepth) as JsonObject;
-  inlined.referenced_schemas = referencedSchemas(inlined);
-  return inlined;
+  const inlined = inlineSchemas(api, view, options.inlineDepth);
+  const result = inlined.value as JsonObject;
+  result.referenced_schemas = referencedSchemas(result);
+  if (!inlined.complete) result.inline_note = INLINE_STOPPED;
+  return result;
 }
 
 /** Operation security overrides the global one; an empty requirement list means the operation is public. */
@@ -52,8 +54,13 @@ export function effectiveSecurity(api: LoadedApi, operation: JsonObject): JsonOb
 /** A component schema with its references listed (and optionally inlined). */
 export function schemaView(api: LoadedApi, name: string, schema: JsonValue, options: ViewOptions): JsonObject {
   const inlined = inlineSchemas(api, schema, options.inlineDepth, new Set([name]));
-  const body = isJsonObject(inlined) ? inlined : { schema: inlined };
-  return { schema_name: name, ...body, referenced_schemas: referencedSchemas(inlined).filter((ref) => ref !== name) };
+  const body = isJsonObject(inlined.value) ? inlined.value : { schema: inlined.value };
+  return {
+    schema_name: name,
+    ...body,
+    referenced_schemas: referencedSchemas(inlined.value).filter((ref) => ref !== name),
+    ...(inlined.complete ? {} : { inline_note: INLINE_STOPPED }),
+  };
 }
 
 /** Names of the component schemas a view still refers to: what the caller may fetch next. */
@@ -65,19 +72,48 @@ export function referencedSchemas(value: JsonValue): string[] {
   return [...names].sort();
 }
 
+/** How many JSON nodes inlining may produce for one view: depth alone does not bound fan-out (10 refs × 10 × 10 …). */
+export const MAX_INLINED_NODES = 20_000;
+
+/** What inlining may still produce, and whether it stopped early. */
+interface InlineBudget {
+  remaining: number;
+  exhausted: boolean;
+}
+
+/** Inlines up to `depth` levels within the node budget; once it is spent, the remaining `$ref`s stay as they are. */
+function inlineSchemas(
+  api: LoadedApi,
+  value: JsonValue,
+  depth: number,
+  stack: ReadonlySet<string> = new Set(),
+): { value: JsonValue; complete: boolean } {
+  const budget: InlineBudget = { remaining: MAX_INLINED_NODES, exhausted: false };
+  const inlined = inlineWithin(api, value, depth, stack, budget);
+  return { value: inlined, complete: !budget.exhausted };
+}
+
 /** Replaces schema `$ref`s by their targets up to `depth` levels; a cycle keeps its `$ref` and says so. */
-function inlineSchemas(api: LoadedApi, value: JsonValue, depth: number, stack: ReadonlySet<string> = new Set()): JsonValue {
+function inlineWithin(api: LoadedApi, value: JsonValue, depth: number, stack: ReadonlySet<string>, budget: InlineBudget): JsonValue {
   if (depth <= 0) return value;
-  if (Array.isArray(value)) return value.map((item) => inlineSchemas(api, item, depth, stack));
+  budget.remaining--;
+  if (Array.isArray(value)) return value.map((item) => inlineWithin(api, item, depth, stack, budget));
   if (!isJsonObject(value)) return value;
   const ref = typeof value.$ref === "string" ? value.$ref : undefined;
   if (ref?.startsWith(SCHEMA_REF)) {
+    if (budget.remaining <= 0) {
+      budget.exhausted = true;
+      return value;
+    }
     const name = refName(ref);
     if (stack.has(name)) return { ...value, "x-circular": true };
     const target = resolvePointer(api.document, ref);
     if (!isJsonObject(target)) return value;
     const { $ref: _, ...siblings } = value;
-    return inlineSchemas(api, { ...target, ...siblings }, depth - 1, new Set([...stack, name]));
+    return inlineWithin(api, { ...target, ...siblings }, depth - 1, new Set([...stack, name]), budget);
   }
-  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, inlineSchemas(api, item, depth, stack)]));
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, inlineWithin(api, item, depth, stack, budget)]));
 }
+
+/** The note a view carries when inlining stopped at its budget. */
+const INLINE_STOPPED = `inlining stopped after ${MAX_INLINED_NODES} nodes; the remaining $refs are listed in referenced_schemas`;

@@ -55,6 +55,12 @@ function code(text: string): string {
   return oneLine(text, "?").replaceAll("`", "?");
 }
 
+/** A code span inside a table cell: a `|` would end the cell (and the span) even there, so it is escaped. */
+function cellCode(text: string, max = 160): string {
+  const shown = code(text);
+  return `\`${(shown.length > max ? `${shown.slice(0, max - 1)}…` : shown).replaceAll("|", "\\|")}\``;
+}
+
 /** The environment a stdio client sets: the upstream and one way to authenticate. */
 function stdioEnvironment(facts: ReadmeFacts): Record<string, string> {
   const env: Record<string, string> = { API_BASE_URL: facts.upstream.defaultBaseUrl ?? "https://api.example.com" };
@@ -68,7 +74,7 @@ function stdioEnvironment(facts: ReadmeFacts): Record<string, string> {
 /** The generated server's README: tools, running it, environment, credentials, clients, deployment and CI. */
 export function readmeText(facts: ReadmeFacts): string {
   const title = facts.title ?? facts.name;
-  const base = facts.upstream.defaultBaseUrl ? `\`${code(facts.upstream.defaultBaseUrl)}\`` : "none: required";
+  const base = facts.upstream.defaultBaseUrl ? cellCode(facts.upstream.defaultBaseUrl, 300) : "none: required";
   const credentials = credentialRows(facts.schemes);
   const out = code(facts.paths.out);
   const entry = `/absolute/path/to/${out}/dist/server.js`;
@@ -95,9 +101,7 @@ export function readmeText(facts: ReadmeFacts): string {
     "",
     "| tool | operation | hints |",
     "|---|---|---|",
-    ...facts.tools.map(
-      (tool) => `| \`${tool.name}\` | ${tool.method.toUpperCase()} \`${markdownText(tool.path).replace(/\\/g, "")}\` | ${hints(tool)} |`,
-    ),
+    ...facts.tools.map((tool) => `| \`${tool.name}\` | ${tool.method.toUpperCase()} ${cellCode(tool.path)} | ${hints(tool)} |`),
     "",
     "## Run",
     "",

@@ -64,7 +64,7 @@ describe("loading documents over HTTP", () => {
       server = await startSearch([
         "--memory",
         "--allow-host",
-        "localhost",
+        `localhost:${docs.port}`,
         "--max-document-bytes",
         "2000000",
         "--fetch-timeout-ms",
@@ -205,6 +205,7 @@ describe("persistence", () => {
       const first = await startSearch(["--store", join(store, "db"), "--load", `tiny=${file}`]);
       await first.close();
       const second = await startSearch(["--store", join(store, "db")]);
+      await second.catalog.ready;
       expect(second.catalog.get("tiny").byOperationId.has("getA")).toBe(true);
       await second.close();
     } finally {

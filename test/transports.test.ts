@@ -71,7 +71,7 @@ describe("transports and session modes", () => {
         maxResponseBytes: 1e6,
         maxRequestBytes: 1e6,
         maxUploadBytes: 1e6,
-        sessions: { maxSessions: 4, idleMs: 60_000 },
+        sessions: { maxSessions: 4, idleMs: 60_000, maxPerClient: 10 },
       }),
     });
     const alice = await connectClient(server.url, { Authorization: "Bearer alice" });

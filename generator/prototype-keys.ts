@@ -1,0 +1,44 @@
+import { isJsonObject, type JsonObject, type JsonValue } from "../openapi/types.js";
+
+/** `valueOf`, `hasOwnProperty`, …: names Redocly's resolver (inside openapi-typescript) looks up on plain objects. */
+const PROTOTYPE_MEMBERS = new Set(Object.getOwnPropertyNames(Object.prototype));
+const MARK = "__oapiMcpGenKey_";
+
+/**
+ * Renames object keys that are `Object.prototype` member names (and the `$ref` tokens, `required` entries and
+ * discriminator property names that spell them) to marked placeholders, in place: openapi-typescript's resolver
+ * crashes on a property named `valueOf`. `restore` turns the placeholders in the generated text back.
+ */
+export function maskPrototypeKeys(document: JsonObject): { restore(text: string): string } {
+  const unchanged = { restore: (text: string) => text };
+  if (JSON.stringify(document).includes(MARK)) return unchanged;
+  let masked = false;
+  const mask = (name: string) => {
+    if (!PROTOTYPE_MEMBERS.has(name)) return name;
+    masked = true;
+    return `${MARK}${name}`;
+  };
+  const stack: JsonValue[] = [document];
+  while (stack.length > 0) {
+    const node = stack.pop() as JsonValue;
+    if (Array.isArray(node)) {
+      for (const item of node) stack.push(item);
+      continue;
+    }
+    if (!isJsonObject(node)) continue;
+    for (const key of Object.keys(node)) {
+      const value = node[key] as JsonValue;
+      if (key === "$ref" && typeof value === "string") node.$ref = value.split("/").map(mask).join("/");
+      if (key === "required" && Array.isArray(value)) node.required = value.map((item) => (typeof item === "string" ? mask(item) : item));
+      if (key === "propertyName" && typeof value === "string") node.propertyName = mask(value);
+      const renamed = mask(key);
+      if (renamed !== key) {
+        delete node[key];
+        Object.defineProperty(node, renamed, { value, enumerable: true, writable: true, configurable: true });
+      }
+      if (typeof value === "object" && value !== null) stack.push(value);
+    }
+  }
+  if (!masked) return unchanged;
+  return { restore: (text) => text.replaceAll(MARK, "") };
+}

@@ -1,0 +1,101 @@
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
+import type { DocumentFormat } from "../openapi/load.js";
+import type { OpenApiDocument } from "../openapi/types.js";
+
+/** What a load may cost: the parse happens in a worker with its own heap and time limit, one at a time. */
+export interface ParseBudget {
+  /** Operations one document may have. @default 50000 */
+  maxOperations: number;
+  /** Heap of the parsing worker, in MiB. @default 2048 */
+  maxParseMemoryMb: number;
+  /** Time one parse may take. @default 120000 */
+  parseTimeoutMs: number;
+  /** Loads waiting for the worker beyond the running one; more are refused at once. @default 4 */
+  maxQueuedLoads: number;
+}
+
+/** One parse job, as the worker receives it. */
+export interface ParseRequest {
+  text: string;
+  format: DocumentFormat;
+  /** How messages name the document (never the server's own paths). */
+  label: string;
+  maxOperations: number;
+}
+
+/** What the worker answers. */
+export type ParseResult = { ok: true; json: string; sourceVersion: string; warnings: string[] } | { ok: false; message: string };
+
+/** A parsed, normalised document. */
+export interface ParsedDocument {
+  document: OpenApiDocument;
+  sourceVersion: string;
+  warnings: string[];
+}
+
+/** A document the parser refused; the message is for the caller. */
+export class ParseFailure extends Error {
+  override name = "ParseFailure";
+}
+
+/** The compiled worker: beside this file, or (when running from TypeScript sources) in the build output. */
+function workerFile(): URL {
+  const beside = new URL("./parse-worker.js", import.meta.url);
+  if (existsSync(fileURLToPath(beside))) return beside;
+  const built = new URL("../dist/search/parse-worker.js", import.meta.url);
+  if (existsSync(fileURLToPath(built))) return built;
+  throw new Error("search/parse-worker.js not found: run npm run build");
+}
+
+/**
+ * Parses documents in a worker thread, one at a time: a large or hostile document costs the worker's heap and
+ * time, never the event loop that answers other sessions and `/health`.
+ */
+export class DocumentParser {
+  private queue: Promise<unknown> = Promise.resolve();
+  private waiting = 0;
+
+  constructor(private readonly budget: ParseBudget) {}
+
+  /** Parses text into a normalised document, or fails with a one-line message. */
+  parse(text: string, format: DocumentFormat, label: string): Promise<ParsedDocument> {
+    if (this.waiting > this.budget.maxQueuedLoads) throw new ParseFailure("the server is busy loading other documents; try again shortly");
+    this.waiting++;
+    const run = this.queue.then(() => this.inWorker({ text, format, label, maxOperations: this.budget.maxOperations }));
+    this.queue = run.catch(() => {}).finally(() => this.waiting--);
+    return run;
+  }
+
+  private inWorker(request: ParseRequest): Promise<ParsedDocument> {
+    return new Promise((resolve, reject) => {
+      const worker = new Worker(workerFile(), {
+        workerData: request,
+        resourceLimits: { maxOldGenerationSizeMb: this.budget.maxParseMemoryMb },
+      });
+      const timer = setTimeout(() => {
+        void worker.terminate();
+        reject(new ParseFailure(`${request.label}: parsing took longer than ${this.budget.parseTimeoutMs} ms`));
+      }, this.budget.parseTimeoutMs);
+      worker.once("message", (result: ParseResult) => {
+        clearTimeout(timer);
+        void worker.terminate();
+        if (!result.ok) return reject(new ParseFailure(result.message));
+        resolve({ document: JSON.parse(result.json) as OpenApiDocument, sourceVersion: result.sourceVersion, warnings: result.warnings });
+      });
+      worker.once("error", (error: NodeJS.ErrnoException) => {
+        clearTimeout(timer);
+        const reason =
+          error.code === "ERR_WORKER_OUT_OF_MEMORY"
+            ? `needs more than ${this.budget.maxParseMemoryMb} MiB to parse`
+            : `could not be parsed (${error.name})`;
+        reject(new ParseFailure(`${request.label}: ${reason}`));
+      });
+      worker.once("exit", (code) => {
+        clearTimeout(timer);
+        reject(new ParseFailure(`${request.label}: the parser stopped (exit code ${code})`));
+      });
+    });
+  }
+}

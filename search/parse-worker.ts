@@ -1,0 +1,23 @@
+import { parentPort, workerData } from "node:worker_threads";
+import { DocumentParseError, parseDocumentText } from "../openapi/load.js";
+import { normalizeDocument } from "../openapi/normalize.js";
+import { listOperations } from "../openapi/operations.js";
+import type { ParseRequest, ParseResult } from "./document-parser.js";
+
+/** Parses and normalises one document off the main thread; answers with JSON text (cheaper to pass than objects). */
+async function parse(request: ParseRequest): Promise<ParseResult> {
+  try {
+    const raw = parseDocumentText(request.text, request.format, request.label);
+    const { document, sourceVersion, warnings } = await normalizeDocument(raw, request.label);
+    const operations = listOperations(document).length;
+    if (operations > request.maxOperations) {
+      return { ok: false, message: `${request.label}: ${operations} operations exceed this server's limit of ${request.maxOperations}` };
+    }
+    return { ok: true, json: JSON.stringify(document), sourceVersion, warnings };
+  } catch (error) {
+    const message = error instanceof DocumentParseError ? error.message : `${request.label}: cannot be read (${(error as Error).name})`;
+    return { ok: false, message };
+  }
+}
+
+parentPort?.postMessage(await parse(workerData as ParseRequest));
