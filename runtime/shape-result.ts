@@ -62,6 +62,11 @@ export function shapeResponse(
     }
   }
   if (declared === "empty" && isEmptyObject(value)) value = undefined;
+  if (!tool.http.wrapResult && hasOwnConstructor(value)) {
+    // An undeclared own `constructor` key makes SDK clients (zod records) refuse the whole result: it goes as text.
+    log.warn("upstream result has a constructor key the document did not declare", { tool: tool.name });
+    return { result: { content: [{ type: "text", text: boundedText(text) }] } };
+  }
   return checkResult(tool, validators, tool.http.wrapResult ? { result: value } : wrapStructuredContent(value), log);
 }
 
@@ -105,6 +110,10 @@ function checkResult(
   }
   if (output(structured)) return success();
   return { result: { content: [...blocks, { type: "text", text: JSON.stringify(structured) }] } };
+}
+
+function hasOwnConstructor(value: unknown): boolean {
+  return typeof value === "object" && value !== null && !Array.isArray(value) && Object.hasOwn(value, "constructor");
 }
 
 function isEmptyObject(value: unknown): boolean {

@@ -50,12 +50,12 @@ export class ApiCatalog {
       try {
         if (!API_NAME_PATTERN.test(stored.name)) throw new Error("not a valid API name");
         if (this.apis.has(stored.name)) continue; // loaded anew (--load) while restoring
-        this.checkRoom(stored.name, stored.text.length);
+        this.checkRoom(stored.name, Buffer.byteLength(stored.text));
         const parsed = await this.parser.parse(stored.text, stored.format, `'${stored.name}'`);
         this.add(
           stored.name,
           new LoadedApi(stored.name, parsed.document, parsed.sourceVersion, stored.origin, stored.loadedAt, parsed.warnings),
-          stored.text.length,
+          Buffer.byteLength(stored.text),
         );
       } catch (error) {
         this.log.warn("stored document not restored", { name: excerpt(stored.name), error: (error as Error).message });
@@ -72,7 +72,7 @@ export class ApiCatalog {
     let api: LoadedApi;
     try {
       text = await readSource(source, this.policy, options);
-      this.checkRoom(name, text.text.length);
+      this.checkRoom(name, Buffer.byteLength(text.text));
       const parsed = await this.parser.parse(text.text, text.format, `'${name}'`);
       api = new LoadedApi(name, parsed.document, parsed.sourceVersion, text.origin, new Date().toISOString(), parsed.warnings);
     } catch (error) {
@@ -80,7 +80,7 @@ export class ApiCatalog {
       throw new ToolFailure(`Failed to load '${name}': ${(error as Error).message}${kept}`);
     }
     const replaced = this.apis.has(name);
-    this.add(name, api, text.text.length);
+    this.add(name, api, Buffer.byteLength(text.text));
     if (this.store) {
       const stored: StoredApi = { name, source, origin: text.origin, format: text.format, loadedAt: api.loadedAt, text: text.text };
       await this.store.save(stored).catch((error: Error) => this.log.warn("could not persist document", { name, error: error.message }));

@@ -101,12 +101,20 @@ export function parseSearchArguments(argv: readonly string[]): SearchOptions {
   return options;
 }
 
+/**
+ * The folders `load_openapi` may read: those the operator named; else the working folder when only this machine can
+ * call (loopback or stdio); a network-facing server reads no local file unless told where.
+ */
+export function fileFolders(options: Pick<SearchOptions, "files" | "filesRoot">, localOnly: boolean): string[] {
+  if (!options.files) return [];
+  if (options.filesRoot.length > 0) return options.filesRoot;
+  return localOnly ? [process.cwd()] : [];
+}
+
 /** The shared catalog with stored and `--load`ed documents in it. */
 async function openCatalog(options: SearchOptions, log: Logger) {
-  // A network-facing server reads no local file unless its operator names a folder.
   const localOnly = options.stdio || (await bindsLoopback(options.host));
-  const folders = options.filesRoot.length > 0 ? options.filesRoot : localOnly ? [process.cwd()] : [];
-  const roots = options.files ? await Promise.all(folders.map((dir) => realpath(dir))) : [];
+  const roots = await Promise.all(fileFolders(options, localOnly).map((dir) => realpath(dir)));
   const policy: SourcePolicy = {
     address: { allowedHosts: allowedHostsFrom(options.allowHost), allowPrivate: options.allowPrivate },
     limits: { maxBytes: options.maxDocumentBytes, timeoutMs: options.fetchTimeoutMs, maxRedirects: 5 },

@@ -1,5 +1,6 @@
 import { readFile, realpath, stat } from "node:fs/promises";
 import { isAbsolute, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { AddressPolicy } from "../openapi/address-policy.js";
 import { FetchError, type FetchLimits, fetchText } from "../openapi/fetch-source.js";
 import { type DocumentFormat, detectFormat, parseDocumentText } from "../openapi/load.js";
@@ -54,21 +55,40 @@ export async function readSource(source: string, policy: SourcePolicy, options: 
       throw error;
     }
   }
-  const path = trimmed.toLowerCase().startsWith("file://") ? new URL(trimmed).pathname : resolve(trimmed);
-  const real = await realpath(path).catch(() => undefined);
-  if (real === undefined) throw new SourceError(`no such file: ${path}`);
-  if (!options.trusted && !policy.fileRoots.some((root) => isInside(real, root))) {
-    throw new SourceError(
-      policy.fileRoots.length === 0
-        ? "loading local files is disabled on this server"
-        : `local files may only be loaded from ${policy.fileRoots.join(", ")}`,
-    );
+  const path = trimmed.toLowerCase().startsWith("file://") ? fileUrlPath(trimmed) : resolve(trimmed);
+  // Decided before the file system is touched, with one message, so no answer tells whether a path exists.
+  if (!options.trusted) {
+    if (policy.fileRoots.length === 0) throw new SourceError("loading local files is disabled on this server");
+    if (!policy.fileRoots.some((root) => isInside(path, root))) throw new SourceError(outsideRoots(policy));
   }
+  const shown = options.trusted ? path : shownPath(path, policy.fileRoots);
+  const real = await realpath(path).catch(() => undefined);
+  if (real === undefined) throw new SourceError(`no such file: ${shown}`);
+  // A link inside a root may point outside it: checked again on the real path.
+  if (!options.trusted && !policy.fileRoots.some((root) => isInside(real, root))) throw new SourceError(outsideRoots(policy));
   const info = await stat(real);
-  if (!info.isFile()) throw new SourceError(`not a file: ${path}`);
+  if (!info.isFile()) throw new SourceError(`not a file: ${shown}`);
   if (info.size > policy.limits.maxBytes) throw new SourceError(`document larger than the ${policy.limits.maxBytes}-byte limit`);
   const text = await readFile(real, "utf8");
   return { text, format: detectFormat(text, { fileName: real }), origin: real };
+}
+
+function outsideRoots(policy: SourcePolicy): string {
+  return `local files may only be loaded from the folder${policy.fileRoots.length > 1 ? "s" : ""} this server was given`;
+}
+
+/** A path as errors show it: relative to the files root it is in (never the server's own absolute folders). */
+function shownPath(path: string, roots: readonly string[]): string {
+  const root = roots.find((candidate) => isInside(path, candidate));
+  return root === undefined ? "(outside the files root)" : relative(root, path) || ".";
+}
+
+function fileUrlPath(text: string): string {
+  try {
+    return fileURLToPath(text);
+  } catch {
+    throw new SourceError("not a valid file: URL");
+  }
 }
 
 function isInside(path: string, root: string): boolean {

@@ -6,6 +6,17 @@ function cell(value: unknown): string {
   return text.replace(/\r?\n/g, " ").replace(/\|/g, "\\|").trim();
 }
 
+/**
+ * A document's free text (summary, description) as a quoted block: every line starts with `> ` and a block marker at
+ * its start is escaped, so the text cannot open a heading, a fence or a fake section of this export.
+ */
+function documentText(value: unknown): string {
+  return String(value)
+    .split(/\r?\n|[\u2028\u2029]/)
+    .map((line) => `> ${line.replace(/^(\s*)([#>`~=|*+-]|\d+[.)])/, "$1\\$2")}`)
+    .join("\n");
+}
+
 function typeOf(schema: JsonValue | undefined): string {
   if (!isJsonObject(schema)) return "";
   if (typeof schema.$ref === "string") return schema.$ref.replace(/^#\/components\/schemas\//, "");
@@ -20,11 +31,11 @@ function jsonBlock(value: JsonValue): string {
 
 /** One operation view as a Markdown section. */
 export function operationMarkdown(method: string, path: string, view: JsonObject): string {
-  const lines = [`## ${method.toUpperCase()} ${path}`, ""];
+  const lines = [`## ${method.toUpperCase()} ${cell(path)}`, ""];
   if (view.operationId) lines.push(`**operationId:** \`${cell(view.operationId)}\``, "");
   if (view.deprecated === true) lines.push("**Deprecated.**", "");
-  if (view.summary) lines.push(String(view.summary), "");
-  if (view.description && view.description !== view.summary) lines.push(String(view.description), "");
+  if (view.summary) lines.push(documentText(view.summary), "");
+  if (view.description && view.description !== view.summary) lines.push(documentText(view.description), "");
   const parameters = Array.isArray(view.parameters) ? view.parameters.filter(isJsonObject) : [];
   if (parameters.length > 0) {
     lines.push("### Parameters", "", "| name | in | required | type | description |", "|---|---|---|---|---|");
@@ -58,8 +69,8 @@ export function operationMarkdown(method: string, path: string, view: JsonObject
 
 /** A component schema as Markdown: a property table and the schema itself. */
 export function schemaMarkdown(name: string, schema: JsonObject): string {
-  const lines = [`## Schema ${name}`, ""];
-  if (typeof schema.description === "string") lines.push(schema.description, "");
+  const lines = [`## Schema ${cell(name)}`, ""];
+  if (typeof schema.description === "string") lines.push(documentText(schema.description), "");
   const required = new Set(Array.isArray(schema.required) ? schema.required : []);
   if (isJsonObject(schema.properties)) {
     lines.push("| property | type | required | description |", "|---|---|---|---|");
@@ -78,7 +89,7 @@ export function schemaMarkdown(name: string, schema: JsonObject): string {
 /** Search or listing results as a Markdown table. */
 export function endpointsMarkdown(title: string, results: readonly JsonObject[], total: number): string {
   const lines = [
-    `## ${title}`,
+    `## ${cell(title)}`,
     "",
     `${results.length} of ${total} shown.`,
     "",

@@ -75,10 +75,23 @@ export function referencedSchemas(value: JsonValue): string[] {
 /** How many JSON nodes inlining may produce for one view: depth alone does not bound fan-out (10 refs × 10 × 10 …). */
 export const MAX_INLINED_NODES = 20_000;
 
-/** What inlining may still produce, and whether it stopped early. */
+/** What inlining may still produce, whether it stopped early, and each target's size (measured once). */
 interface InlineBudget {
   remaining: number;
   exhausted: boolean;
+  sizes: Map<string, number>;
+}
+
+/** JSON nodes in a value (iteratively). */
+function nodeCount(value: JsonValue): number {
+  let count = 0;
+  const stack: JsonValue[] = [value];
+  while (stack.length > 0) {
+    const node = stack.pop() as JsonValue;
+    count++;
+    if (typeof node === "object" && node !== null) for (const child of Object.values(node)) stack.push(child);
+  }
+  return count;
 }
 
 /** Inlines up to `depth` levels within the node budget; once it is spent, the remaining `$ref`s stay as they are. */
@@ -88,7 +101,7 @@ function inlineSchemas(
   depth: number,
   stack: ReadonlySet<string> = new Set(),
 ): { value: JsonValue; complete: boolean } {
-  const budget: InlineBudget = { remaining: MAX_INLINED_NODES, exhausted: false };
+  const budget: InlineBudget = { remaining: MAX_INLINED_NODES, exhausted: false, sizes: new Map() };
   const inlined = inlineWithin(api, value, depth, stack, budget);
   return { value: inlined, complete: !budget.exhausted };
 }
@@ -101,14 +114,21 @@ function inlineWithin(api: LoadedApi, value: JsonValue, depth: number, stack: Re
   if (!isJsonObject(value)) return value;
   const ref = typeof value.$ref === "string" ? value.$ref : undefined;
   if (ref?.startsWith(SCHEMA_REF)) {
-    if (budget.remaining <= 0) {
-      budget.exhausted = true;
-      return value;
-    }
     const name = refName(ref);
     if (stack.has(name)) return { ...value, "x-circular": true };
     const target = resolvePointer(api.document, ref);
     if (!isJsonObject(target)) return value;
+    // Every copy of a target costs its whole size, whether or not its own references are inlined in turn.
+    let size = budget.sizes.get(ref);
+    if (size === undefined) {
+      size = nodeCount(target);
+      budget.sizes.set(ref, size);
+    }
+    if (size > budget.remaining) {
+      budget.exhausted = true;
+      return value;
+    }
+    budget.remaining -= size;
     const { $ref: _, ...siblings } = value;
     return inlineWithin(api, { ...target, ...siblings }, depth - 1, new Set([...stack, name]), budget);
   }

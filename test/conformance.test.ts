@@ -28,6 +28,7 @@ function conformance(url: URL, baseline: "generated" | "search"): Promise<{ code
     child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
     child.on("close", (code) => resolve({ code, output }));
+    child.on("error", (error) => resolve({ code: null, output: `${output}\n${error.message}` }));
   });
 }
 
