@@ -80,30 +80,33 @@ export class SessionHttpHandler {
   };
 
   /**
-   * Room for one more session from `client`: idle sessions go first; then, when the client is at its cap or the
-   * table is full, the least recently seen session that was opened and never used (a flood of `initialize`
-   * requests only displaces itself). Sessions in use are never evicted. False when there is no room.
+   * Room for one more session from `client`: idle sessions go first; a client at its own cap displaces one of its
+   * own sessions (unused first); when the table is full, the least recently seen session that was opened and never
+   * used goes (a flood of `initialize` requests only displaces itself). Another client's session in use is never
+   * evicted. False when there is no room.
    */
   private makeRoom(client: string): boolean {
     this.reapIdle();
     const perClient = this.limits.maxPerClient ?? 10;
     const own = [...this.sessions].filter(([, session]) => session.client === client);
-    if (perClient > 0 && own.length >= perClient && !this.evictUnused(own)) return false;
+    // At its own cap, a client displaces its own sessions: unused ones first, else its least recently seen.
+    if (perClient > 0 && own.length >= perClient && !this.evictUnused(own)) this.evict(leastRecentlySeen(own));
     if (this.sessions.size >= this.limits.maxSessions && !this.evictUnused([...this.sessions])) return false;
     return true;
   }
 
   /** Closes the least recently seen unused session among `candidates`; false when every one is in use. */
   private evictUnused(candidates: readonly [string, Session][]): boolean {
-    let oldest: [string, Session] | undefined;
-    for (const entry of candidates) {
-      if (entry[1].requests > OPENING_REQUESTS) continue;
-      if (!oldest || entry[1].lastSeen < oldest[1].lastSeen) oldest = entry;
-    }
+    const oldest = leastRecentlySeen(candidates.filter(([, session]) => session.requests <= OPENING_REQUESTS));
     if (!oldest) return false;
-    this.log.warn("evicted an unused session to make room", { client: oldest[1].client });
-    void this.closeSession(oldest[0]);
+    this.evict(oldest);
     return true;
+  }
+
+  private evict(entry: [string, Session] | undefined): void {
+    if (!entry) return;
+    this.log.warn("closed a session to make room", { client: entry[1].client, requests: entry[1].requests });
+    void this.closeSession(entry[0]);
   }
 
   /** Closes every session and stops the reaper. */
@@ -157,4 +160,10 @@ export class SessionHttpHandler {
       }
     }
   }
+}
+
+function leastRecentlySeen(entries: readonly [string, Session][]): [string, Session] | undefined {
+  let oldest: [string, Session] | undefined;
+  for (const entry of entries) if (!oldest || entry[1].lastSeen < oldest[1].lastSeen) oldest = entry;
+  return oldest;
 }

@@ -1,13 +1,15 @@
 /**
  * Opt-in protocol fuzz: `npm run fuzz -- [--count 10000] [--seed 1]`. Sends generated request bodies (random JSON,
  * mutated JSON-RPC, random tool arguments, junk bytes) to the generated Memos server on loopback and counts
- * crashes (the process dies), empty answers and 5xx responses. Prints "N passed, N failed".
+ * crashes (the process dies), empty answers and 5xx responses; then gives every search tool argument long, deep and
+ * unicode strings (`fuzz-search.ts`). Prints "N passed, N failed".
  */
 import { spawn } from "node:child_process";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { fuzzSearch } from "./fuzz-search.js";
 import { freePort } from "./prism.js";
 
 const { values } = parseArgs({ options: { count: { type: "string", default: "10000" }, seed: { type: "string", default: "1" } } });
@@ -102,6 +104,9 @@ for (let i = 0; i < total && !crashed; i++) {
 if (crashed) failures.push("the server process died");
 server.kill();
 upstream.close();
+const search = await fuzzSearch();
+passed += search.passed;
+failures.push(...search.failures);
 for (const failure of failures.slice(0, 20)) process.stdout.write(`${failure}\n`);
 process.stdout.write(`fuzz: ${passed} passed, ${failures.length} failed\n`);
 process.exitCode = failures.length > 0 ? 1 : 0;

@@ -53,6 +53,45 @@ describe("the generated server as a process", () => {
   });
 });
 
+describe("shutdown of the generated server", () => {
+  it("answers a call in flight on SIGTERM, even one that outlasts the old 10 s cut-off, then exits 0", async () => {
+    const slow = await startUpstream((_, res) => {
+      setTimeout(() => {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ name: "memos/a1", content: "late", state: "NORMAL", visibility: "PRIVATE" }));
+      }, 10_500);
+    });
+    const port = await freePort();
+    const run = startProcess({ API_BASE_URL: slow.url.href, PORT: String(port) });
+    try {
+      for (let attempt = 0; attempt < 100; attempt++) {
+        if (
+          await fetch(`http://127.0.0.1:${port}/health`).then(
+            (r) => r.ok,
+            () => false,
+          )
+        )
+          break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const call = fetch(`http://127.0.0.1:${port}/mcp`, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "memo_get_memo", arguments: { memo: "a1" } } }),
+      });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      run.child.kill("SIGTERM");
+      const response = await call;
+      expect(response.status).toBe(200);
+      expect(await response.json()).toMatchObject({ id: 7, result: { structuredContent: { content: "late" } } });
+      expect(await run.exited).toBe(0);
+    } finally {
+      run.child.kill("SIGKILL");
+      await slow.close();
+    }
+  }, 30_000);
+});
+
 describe("the search server as a process", () => {
   it("serves /health, closes its open sessions and exits 0 on SIGTERM", async () => {
     const port = await freePort();
