@@ -11,9 +11,29 @@ import addFormatsModule from "ajv-formats";
  */
 export async function connectClient(url: URL, headers: Record<string, string> = {}): Promise<Client> {
   const client = quietClient("oapi-mcp-gen-client");
-  await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }));
+  await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch: postWithOwnSignal }));
   return client;
 }
+
+/**
+ * `fetch` for the SDK transport. It gives every request the transport's one AbortSignal, and undici drops each
+ * request's abort listener only when that request is garbage-collected: a busy client passes 1,500 listeners and
+ * Node warns. A POST here gets a signal of its own, linked to the transport's until the answer arrives (the SDK
+ * reads a POST's answer to its end); GET event streams keep the transport's signal, which closes them.
+ */
+const postWithOwnSignal: typeof fetch = async (input, init) => {
+  const shared = init?.signal;
+  if (init?.method !== "POST" || !shared) return fetch(input, init);
+  const own = new AbortController();
+  const follow = () => own.abort(shared.reason);
+  if (shared.aborted) follow();
+  else shared.addEventListener("abort", follow, { once: true });
+  try {
+    return await fetch(input, { ...init, signal: own.signal });
+  } finally {
+    shared.removeEventListener("abort", follow);
+  }
+};
 
 /** An unconnected SDK client with the quiet validator described above. */
 export function quietClient(name: string): Client {

@@ -1,7 +1,7 @@
 /**
  * Opt-in soak: `npm run soak -- [--minutes 10]`. Mixed tools/call load on the generated Memos server, and repeated
  * load_openapi plus searches on the search server, each as its own process on loopback. Reports errors and the RSS
- * growth of each server after a warm-up minute (target: 0 errors, ≤ 10 %).
+ * growth of each server after a warm-up minute, median against median (target: 0 errors, ≤ 10 %).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -36,28 +36,37 @@ async function started(args: string[], env: NodeJS.ProcessEnv, port: number): Pr
   return child;
 }
 
+/** The middle value of some samples. */
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
+
 async function soak(
   label: string,
   child: ChildProcess,
   work: () => Promise<boolean>,
 ): Promise<{ label: string; calls: number; errors: number; growth: number }> {
-  const end = Date.now() + durationMs;
+  const start = Date.now();
+  const end = start + durationMs;
   let calls = 0;
   let errors = 0;
-  let warm: number | undefined;
+  // RSS is sampled every second: growth compares the median of the window after warm-up with that of the last window,
+  // so one sample taken just before the server's garbage collector runs cannot decide the result.
+  const samples: { at: number; kib: number }[] = [];
+  const sampler = setInterval(() => samples.push({ at: Date.now(), kib: rssKiB(child) }), 1_000);
   const lanes = Array.from({ length: 8 }, async () => {
     while (Date.now() < end) {
       calls++;
       if (!(await work().catch(() => false))) errors++;
-      if (warm === undefined && Date.now() > end - durationMs + warmUpMs) {
-        global.gc?.();
-        warm = rssKiB(child);
-      }
     }
   });
   await Promise.all(lanes);
-  const final = rssKiB(child);
-  return { label, calls, errors, growth: warm ? (final - warm) / warm : Number.NaN };
+  clearInterval(sampler);
+  const window = Math.min(30_000, (durationMs - warmUpMs) / 3);
+  const warm = median(samples.filter((s) => s.at >= start + warmUpMs && s.at < start + warmUpMs + window).map((s) => s.kib));
+  const final = median(samples.filter((s) => s.at >= end - window).map((s) => s.kib));
+  return { label, calls, errors, growth: (final - warm) / warm };
 }
 
 const upstream = createServer((_, res) => {

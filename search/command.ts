@@ -125,7 +125,7 @@ async function openCatalog(options: SearchOptions, log: Logger) {
     maxOperations: options.maxOperations,
     maxParseMemoryMb: options.maxParseMemoryMb,
     parseTimeoutMs: 120_000,
-    maxQueuedLoads: 4,
+    maxQueuedLoads: 16,
   });
   const catalog = new ApiCatalog(policy, store, log, parser, { maxApis: options.maxApis, maxTotalBytes: options.maxTotalBytes });
   const restored = catalog.startRestore();
@@ -137,21 +137,27 @@ async function openCatalog(options: SearchOptions, log: Logger) {
       warnings: api.warnings.length,
     });
   }
-  return { catalog, restored, store };
+  return { catalog, restored, store, parser };
 }
 
 /** Serves the search tools over stdio (`--stdio`), for clients that launch servers as processes. */
 export async function startSearchStdio(options: SearchOptions, log: Logger = stderrLogger) {
-  const { catalog, store } = await openCatalog(options, log);
+  const { catalog, store, parser } = await openCatalog(options, log);
   const server = createSearchServer(catalog, log);
   await server.connect(new StdioServerTransport());
   log.info("OpenAPI search MCP server on stdio", { apis: catalog.list().length, store: store?.location ?? "memory" });
-  return { catalog, close: () => server.close() };
+  return {
+    catalog,
+    close: async () => {
+      await server.close();
+      await parser.close();
+    },
+  };
 }
 
 /** Starts the search server over HTTP; resolves with a stop function once it listens. */
 export async function startSearchServer(options: SearchOptions, log: Logger = stderrLogger) {
-  const { catalog, restored, store } = await openCatalog(options, log);
+  const { catalog, restored, store, parser } = await openCatalog(options, log);
   const origins = new Set<string>();
   for (const origin of [...options.allowedOrigin, ...(options.publicUrl ? [options.publicUrl] : [])]) {
     const normalized = normalizeOrigin(origin);
@@ -178,6 +184,7 @@ export async function startSearchServer(options: SearchOptions, log: Logger = st
     close: async () => {
       await handler.close();
       await running.close();
+      await parser.close();
     },
   };
 }

@@ -12,7 +12,7 @@ export interface ParseBudget {
   maxParseMemoryMb: number;
   /** Time one parse may take. @default 120000 */
   parseTimeoutMs: number;
-  /** Loads waiting for the worker beyond the running one; more are refused at once. @default 4 */
+  /** Loads waiting for the worker beyond the running one; more are refused at once. @default 16 */
   maxQueuedLoads: number;
 }
 
@@ -68,34 +68,73 @@ export class DocumentParser {
     return run;
   }
 
+  private worker: Worker | undefined;
+
+  /** Stops the worker (the server is closing). */
+  async close(): Promise<void> {
+    const worker = this.worker;
+    this.worker = undefined;
+    await worker?.terminate();
+  }
+
+  /** The running worker, or a new one (after a failure, or on first use); it never keeps the process alive alone. */
+  private running(): Worker {
+    if (!this.worker) {
+      this.worker = new Worker(workerFile(), { resourceLimits: { maxOldGenerationSizeMb: this.budget.maxParseMemoryMb } });
+      this.worker.unref();
+    }
+    return this.worker;
+  }
+
+  /** Runs one parse; a timeout, an out-of-memory end or a crash discards the worker, so the next parse starts clean. */
   private inWorker(request: ParseRequest): Promise<ParsedDocument> {
-    return new Promise((resolve, reject) => {
-      const worker = new Worker(workerFile(), {
-        workerData: request,
-        resourceLimits: { maxOldGenerationSizeMb: this.budget.maxParseMemoryMb },
-      });
-      const timer = setTimeout(() => {
+    const worker = this.running();
+    return new Promise<ParsedDocument>((resolve, reject) => {
+      const settle = (outcome: () => void) => {
+        clearTimeout(timer);
+        worker.unref();
+        worker.off("message", onMessage);
+        worker.off("error", onError);
+        worker.off("exit", onExit);
+        outcome();
+      };
+      const discard = () => {
+        if (this.worker === worker) this.worker = undefined;
         void worker.terminate();
-        reject(new ParseFailure(`${request.label}: parsing took longer than ${this.budget.parseTimeoutMs} ms`));
-      }, this.budget.parseTimeoutMs);
-      worker.once("message", (result: ParseResult) => {
-        clearTimeout(timer);
-        void worker.terminate();
-        if (!result.ok) return reject(new ParseFailure(result.message));
-        resolve({ document: JSON.parse(result.json) as OpenApiDocument, sourceVersion: result.sourceVersion, warnings: result.warnings });
-      });
-      worker.once("error", (error: NodeJS.ErrnoException) => {
-        clearTimeout(timer);
-        const reason =
-          error.code === "ERR_WORKER_OUT_OF_MEMORY"
-            ? `needs more than ${this.budget.maxParseMemoryMb} MiB to parse`
-            : `could not be parsed (${error.name})`;
-        reject(new ParseFailure(`${request.label}: ${reason}`));
-      });
-      worker.once("exit", (code) => {
-        clearTimeout(timer);
-        reject(new ParseFailure(`${request.label}: the parser stopped (exit code ${code})`));
-      });
+      };
+      const onMessage = (result: ParseResult) =>
+        settle(() => {
+          if (!result.ok) return reject(new ParseFailure(result.message));
+          resolve({ document: JSON.parse(result.json) as OpenApiDocument, sourceVersion: result.sourceVersion, warnings: result.warnings });
+        });
+      const onError = (error: NodeJS.ErrnoException) =>
+        settle(() => {
+          discard();
+          const reason =
+            error.code === "ERR_WORKER_OUT_OF_MEMORY"
+              ? `needs more than ${this.budget.maxParseMemoryMb} MiB to parse`
+              : `could not be parsed (${error.name})`;
+          reject(new ParseFailure(`${request.label}: ${reason}`));
+        });
+      const onExit = (code: number) =>
+        settle(() => {
+          discard();
+          reject(new ParseFailure(`${request.label}: the parser stopped (exit code ${code})`));
+        });
+      const timer = setTimeout(
+        () =>
+          settle(() => {
+            discard();
+            reject(new ParseFailure(`${request.label}: parsing took longer than ${this.budget.parseTimeoutMs} ms`));
+          }),
+        this.budget.parseTimeoutMs,
+      );
+      worker.on("message", onMessage);
+      worker.on("error", onError);
+      worker.on("exit", onExit);
+      // Referenced while it works: a load at start-up must keep the process alive until it is done.
+      worker.ref();
+      worker.postMessage(request);
     });
   }
 }

@@ -1,10 +1,10 @@
-import { parentPort, workerData } from "node:worker_threads";
+import { parentPort } from "node:worker_threads";
 import { DocumentParseError, parseDocumentText } from "../openapi/load.js";
 import { normalizeDocument } from "../openapi/normalize.js";
 import { listOperations } from "../openapi/operations.js";
 import type { ParseRequest, ParseResult } from "./document-parser.js";
 
-/** Parses and normalises one document off the main thread; answers with JSON text (cheaper to pass than objects). */
+/** Parses and normalises a document off the main thread; answers with JSON text (cheaper to pass than objects). */
 async function parse(request: ParseRequest): Promise<ParseResult> {
   try {
     const raw = parseDocumentText(request.text, request.format, request.label);
@@ -20,4 +20,7 @@ async function parse(request: ParseRequest): Promise<ParseResult> {
   }
 }
 
-parentPort?.postMessage(await parse(workerData as ParseRequest));
+// One worker serves parse after parse (starting one costs tens of milliseconds); the parent replaces it after a failure.
+parentPort?.on("message", (request: ParseRequest) => {
+  void parse(request).then((result) => parentPort?.postMessage(result));
+});
