@@ -52,6 +52,7 @@ export class ApiCatalog {
         if (this.apis.has(stored.name)) continue; // loaded anew (--load) while restoring
         this.checkRoom(stored.name, Buffer.byteLength(stored.text));
         const parsed = await this.parser.parse(stored.text, stored.format, `'${stored.name}'`);
+        if (this.apis.has(stored.name)) continue; // loaded anew while this one was parsing
         this.add(
           stored.name,
           new LoadedApi(stored.name, parsed.document, parsed.sourceVersion, stored.origin, stored.loadedAt, parsed.warnings),
