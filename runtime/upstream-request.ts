@@ -46,7 +46,7 @@ export async function buildUpstreamRequest(
   const headers: Record<string, string> = { accept: acceptFor(http) };
   const cookies: string[] = [];
   for (const parameter of http.parameters) {
-    const raw = args[parameter.argument];
+    const raw = Object.hasOwn(args, parameter.argument) ? args[parameter.argument] : undefined;
     if (raw === undefined || raw === null) continue;
     const value = parameter.content === undefined ? raw : mediaText(parameter.content, raw);
     if (parameter.in === "query") query.push(...queryPairs(parameter, value));
@@ -139,7 +139,7 @@ function expandPath(http: HttpBinding, args: Record<string, unknown>): string {
   return http.path.replace(/\{([^{}]+)\}/g, (placeholder, name: string) => {
     const parameter = byName.get(name);
     if (!parameter) throw new ArgumentError(`path template placeholder ${placeholder} has no parameter`);
-    const raw = args[parameter.argument];
+    const raw = Object.hasOwn(args, parameter.argument) ? args[parameter.argument] : undefined;
     if (raw === undefined || raw === null) throw new ArgumentError(`missing path argument "${parameter.argument}"`);
     const value =
       parameter.content !== undefined

@@ -156,6 +156,9 @@ describe("a document of prototype-member names, exponential patterns and deep li
     const result = await call("constructor", { path_constructor: "a b/ü" });
     expect(result.isError).toBeFalsy();
     expect(upstream.requests.at(-1)?.path).toBe("/%C3%BCn%C3%AF%20c%C3%B6de/a%20b%2F%C3%BC");
+    // An argument left out is absent, even when its name is an Object.prototype member (toString, valueOf).
+    expect(upstream.requests.at(-1)?.search).toBe("");
+    expect(JSON.stringify(upstream.requests.at(-1)?.headers)).not.toContain("native code");
     const dots = await call("constructor", { path_constructor: ".." });
     expect(JSON.stringify(dots.content)).toContain('path arguments must not be \\".\\" or \\"..\\"');
   });
