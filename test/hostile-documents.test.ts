@@ -1,6 +1,4 @@
-import { spawnSync } from "node:child_process";
 import { mkdir, rm, writeFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { join } from "node:path";
 import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { type RunningServer, silentLogger, startServer, type ToolDefinition } from "oapi-mcp-gen-runtime";
@@ -8,10 +6,10 @@ import { afterAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { parseConfig } from "../generator/config.js";
 import { generateFromFile } from "../generator/generate.js";
-import { writeOutput } from "../generator/output.js";
 import { readDocumentFile } from "../openapi/load.js";
 import { ROOT, runCli } from "./helpers/cli.js";
 import { clientLimitProblems } from "./helpers/client-limits.js";
+import { writeAndTypecheck } from "./helpers/generated-tree.js";
 import { connectClient, testEnvironment } from "./helpers/memos-server.js";
 import { startUpstream } from "./helpers/upstream.js";
 
@@ -90,21 +88,7 @@ describe("hostile documents", () => {
     await writeFile(spec, JSON.stringify(hostileDocument()));
     const result = await generateFromFile(spec, { server: { name: "hostile", title: PAYLOADS.join(" ") }, select: { all: true } });
     expect(result.tools).toHaveLength(PAYLOADS.length);
-    await writeOutput(join(OUT, "generated"), result.files);
-    await writeFile(
-      join(OUT, "tsconfig.json"),
-      JSON.stringify({
-        extends: "../../tsconfig.json",
-        compilerOptions: { noEmit: true, rootDir: "../.." },
-        include: ["generated", "../../runtime"],
-      }),
-    );
-    const tsc = spawnSync(
-      process.execPath,
-      [createRequire(import.meta.url).resolve("typescript/bin/tsc"), "-p", join(OUT, "tsconfig.json")],
-      { encoding: "utf8" },
-    );
-    expect(tsc.stdout + tsc.stderr).toBe("");
+    expect(await writeAndTypecheck(OUT, result.files)).toBe("");
     const generated = (await import(/* @vite-ignore */ join(OUT, "generated/index.ts"))) as {
       tools: readonly ToolDefinition[];
       auth: import("oapi-mcp-gen-runtime").AuthDefinition;

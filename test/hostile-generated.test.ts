@@ -1,15 +1,13 @@
-import { spawnSync } from "node:child_process";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { request } from "node:http";
-import { createRequire } from "node:module";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { hostAllowList, type RunningServer, silentLogger, startServer, type ToolDefinition } from "oapi-mcp-gen-runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateFromFile } from "../generator/generate.js";
-import { writeOutput } from "../generator/output.js";
 import { ROOT, runCli } from "./helpers/cli.js";
+import { writeAndTypecheck } from "./helpers/generated-tree.js";
 import { connectClient, testEnvironment } from "./helpers/memos-server.js";
 import { sendJson, startUpstream } from "./helpers/upstream.js";
 
@@ -82,23 +80,7 @@ describe("a document of prototype-member names, exponential patterns and deep li
     expect(result.tools.map((tool) => tool.name).sort()).toEqual(
       ["constructor", "get_text", "has_own_property", "proto", "to_string", "value_of"].sort(),
     );
-    await writeOutput(join(OUT, "generated"), result.files);
-    await writeFile(
-      join(OUT, "tsconfig.json"),
-      JSON.stringify({
-        extends: "../../tsconfig.json",
-        compilerOptions: { noEmit: true, rootDir: "../.." },
-        include: ["generated", "../../runtime"],
-      }),
-    );
-    const tsc = spawnSync(
-      process.execPath,
-      [createRequire(import.meta.url).resolve("typescript/bin/tsc"), "-p", join(OUT, "tsconfig.json")],
-      {
-        encoding: "utf8",
-      },
-    );
-    expect(tsc.stdout + tsc.stderr).toBe("");
+    expect(await writeAndTypecheck(OUT, result.files)).toBe("");
     const generated = (await import(/* @vite-ignore */ join(OUT, "generated/index.ts"))) as { tools: readonly ToolDefinition[] };
     upstream = await startUpstream((request, res) => {
       if (request.path === "/text") {
