@@ -1,7 +1,6 @@
-import type { OperationEntry } from "../openapi/operations.js";
+import type { ApiModel, OperationModel } from "../openapi/model.js";
 import { DocumentParseError } from "../openapi/parse-error.js";
 import { didYouMean } from "../openapi/suggest.js";
-import type { OpenApiDocument } from "../openapi/types.js";
 import { type GeneratorConfig, overrideFor } from "./config.js";
 import { UserError } from "./errors.js";
 import { toolSchemaProblems } from "./schema-check.js";
@@ -10,22 +9,27 @@ import { operationToTool, type ToolModel } from "./tool-model.js";
 import { TOOL_NAME_PATTERN, toolNameFromOperationId, toolNameFromRoute, uniqueNames } from "./tool-name.js";
 
 /** Turns the selected operations into tool models; every problem is reported at once. */
-export function buildTools(document: OpenApiDocument, entries: readonly OperationEntry[], config: GeneratorConfig): ToolModel[] {
+export function buildTools(model: ApiModel, entries: readonly OperationModel[], config: GeneratorConfig): ToolModel[] {
   const names = assignNames(entries, config);
   const problems: string[] = [];
   const tools: ToolModel[] = [];
   const maxBytes = config.schemas?.maxBytes ?? DEFAULT_SCHEMA_MAX_BYTES;
   const trimmed: string[] = [];
   entries.forEach((entry, index) => {
+    const place = entry.operationId ?? `${entry.method.toUpperCase()} ${entry.path}`;
+    if (entry.problem !== undefined) {
+      problems.push(`${place}: ${entry.problem}`);
+      return;
+    }
     try {
       const override = overrideFor(config, entry.operationId) ?? {};
-      const tool = operationToTool(document, entry, names[index] as string, override, config.pathPrefixes ?? {}, config.output?.validate);
+      const tool = operationToTool(model, entry, names[index] ?? "", override, config.pathPrefixes ?? {}, config.output?.validate);
       if (fitSchemas(tool, maxBytes)) trimmed.push(tool.name);
       problems.push(...toolSchemaProblems(tool));
       tools.push(tool);
     } catch (error) {
       if (error instanceof DocumentParseError) {
-        problems.push(`${entry.operationId ?? `${entry.method.toUpperCase()} ${entry.path}`}: ${error.message}`);
+        problems.push(`${place}: ${error.message}`);
         return;
       }
       if (!(error instanceof UserError)) throw error;
@@ -63,7 +67,7 @@ function trimmedWarning(names: readonly string[], maxBytes: number): string {
 }
 
 /** Derived names are made unique; an explicit name that clashes with another tool is an error. */
-function assignNames(entries: readonly OperationEntry[], config: GeneratorConfig): string[] {
+function assignNames(entries: readonly OperationModel[], config: GeneratorConfig): string[] {
   const explicit = entries.map((entry) => overrideFor(config, entry.operationId)?.name);
   const derived = entries.map(
     (entry, index) =>
@@ -86,10 +90,10 @@ function assignNames(entries: readonly OperationEntry[], config: GeneratorConfig
     const named = indexes.filter((index) => entries[index]?.operationId !== undefined);
     if (indexes.length < 2 || named.length === 0) continue;
     const who = indexes.map((index) => {
-      const entry = entries[index] as OperationEntry;
-      return entry.operationId !== undefined ? `"${entry.operationId}"` : `${entry.method.toUpperCase()} ${entry.path}`;
+      const entry = entries[index];
+      return entry?.operationId !== undefined ? `"${entry.operationId}"` : `${entry?.method.toUpperCase()} ${entry?.path}`;
     });
-    const first = entries[named[0] as number]?.operationId as string;
+    const first = entries[named[0] ?? 0]?.operationId;
     problems.push(`${who.join(" and ")} both become the tool "${name}"; give one another name with overrides.${first}.name`);
   }
   if (problems.length > 0) throw new UserError(problems);

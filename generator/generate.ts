@@ -1,11 +1,13 @@
 import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import type { SourceFileStructure } from "ts-morph";
+import { buildApiModel } from "../openapi/build-model.js";
 import { bundleExternalRefs, type ExternalRefPolicy } from "../openapi/bundle.js";
 import { readDocumentSource } from "../openapi/load.js";
+import type { ApiModel } from "../openapi/model.js";
 import { normalizeDocument } from "../openapi/normalize.js";
+import { pruneDocument } from "../openapi/prune.js";
 import type { OpenApiDocument } from "../openapi/types.js";
-import { isJsonObject } from "../openapi/types.js";
 import { ciWorkflowText, DEFAULT_PATHS, dockerfileText, dockerignoreText, type GenerationPaths } from "../templates/deploy.js";
 import { GENERATED_HEADER } from "../templates/header.js";
 import { gitignoreText, packageJsonText, tsconfigText } from "../templates/package.js";
@@ -13,12 +15,11 @@ import { readmeText } from "../templates/readme.js";
 import { type RegistryAuth, registryModule } from "../templates/registry.js";
 import { schemasModule } from "../templates/schemas-module.js";
 import { serverEntryModule } from "../templates/server-entry.js";
-import { toolModule, toolModuleNames } from "../templates/tool-module.js";
+import { toolDefinition, toolModule, toolModuleNames } from "../templates/tool-module.js";
 import { buildTools } from "./build-tools.js";
 import type { GeneratorConfig } from "./config.js";
 import { FORMAT_FINGERPRINT, formatDocument, formatTypeScript } from "./format.js";
 import { operationTypes } from "./operation-types.js";
-import { pruneDocument } from "./prune.js";
 import { renderModules } from "./render.js";
 import type { RenderCache } from "./render-cache.js";
 import { securitySchemes } from "./security.js";
@@ -57,9 +58,8 @@ export interface GenerationOptions {
 }
 
 /** A config for a run without a config file: every operation, the server named after the document's title. */
-export function defaultConfigFor(document: OpenApiDocument): GeneratorConfig {
-  const info = isJsonObject(document.info) ? document.info : {};
-  const title = typeof info.title === "string" ? info.title : "";
+export function defaultConfigFor(model: ApiModel): GeneratorConfig {
+  const title = model.info.title;
   const name =
     title
       .toLowerCase()
@@ -70,28 +70,41 @@ export function defaultConfigFor(document: OpenApiDocument): GeneratorConfig {
   return { server: { name, ...(title ? { title: title.slice(0, 200) } : {}) }, select: { all: true } };
 }
 
-/** Runs the pipeline in memory: select → tool model → prune → types → structures → prettier. */
-export async function generateFromDocument(
+/** Reads an OpenAPI 3.x document into the model and generates from it. */
+export function generateFromDocument(
   document: OpenApiDocument,
+  config: GeneratorConfig,
+  options: GenerationOptions = {},
+): Promise<GenerationResult> {
+  return generateFromModel(buildApiModel(document), config, options);
+}
+
+/** Runs the pipeline in memory: select → tool model → definitions → prune → types → structures → prettier. */
+export async function generateFromModel(
+  model: ApiModel,
   config: GeneratorConfig,
   options: GenerationOptions = {},
 ): Promise<GenerationResult> {
   const { documentUrl, cache, paths = DEFAULT_PATHS, progress = () => {} } = options;
   progress("selecting operations");
-  const entries = selectOperations(document, config);
+  const entries = selectOperations(model, config);
   progress(`building ${entries.length} tool${entries.length === 1 ? "" : "s"}`);
-  const tools = buildTools(document, entries, config);
-  const toolsList = toolsListSize(tools);
+  const tools = buildTools(model, entries, config);
+  const definitions = tools.map(toolDefinition);
+  const toolsList = toolsListSize(definitions);
   checkBudget(toolsList, config.budget);
-  const pruned = pruneDocument(document, entries);
+  const pruned = pruneDocument(model.document, entries);
   const structures = new Map<string, SourceFileStructure>();
   const shared = shareSchemas(tools);
-  for (const tool of tools) structures.set(`${toolModuleNames(tool).file}.ts`, toolModule(tool, "../api-types.js", shared));
+  tools.forEach((tool, index) => {
+    const definition = definitions[index] ?? toolDefinition(tool);
+    structures.set(`${toolModuleNames(tool).file}.ts`, toolModule(tool, definition, "../api-types.js", shared));
+  });
   if (shared.constants.length > 0) structures.set("schemas.ts", schemasModule(shared));
   const { name, version = "0.1.0", title, instructions } = config.server;
   const identity = { name, version, ...(title ? { title } : {}), ...(instructions ? { instructions } : {}) };
-  const upstream = upstreamDefaults(document, config.baseUrl, documentUrl);
-  const auth = registryAuth(document, tools, config);
+  const upstream = upstreamDefaults(model, config.baseUrl, documentUrl);
+  const auth = registryAuth(model, tools, config);
   structures.set("index.ts", registryModule(tools, identity, upstream, auth));
   structures.set("server.ts", serverEntryModule());
   progress(`rendering types and ${structures.size} modules`);
@@ -100,12 +113,11 @@ export async function generateFromDocument(
   const [types, modules] = await Promise.all([typesModule(pruned, cache), renderModules(structures, cache)]);
   files.set(TYPES_FILE, types);
   for (const [path, text] of modules) files.set(path, text);
-  const info = isJsonObject(document.info) ? document.info : {};
   const facts = {
     name,
     version,
     ...(title ? { title } : {}),
-    document: { title: typeof info.title === "string" ? info.title : "", version: typeof info.version === "string" ? info.version : "" },
+    document: { title: model.info.title, version: model.info.version },
     tools,
     upstream,
     schemes: auth.schemes,
@@ -128,10 +140,10 @@ export async function generateFromDocument(
  * The schemes the selected tools name (every scheme of the document under `auth.apply: all`, in document order), the
  * apply policy and the configured passthrough.
  */
-function registryAuth(document: OpenApiDocument, tools: readonly ToolModel[], config: GeneratorConfig): RegistryAuth {
+function registryAuth(model: ApiModel, tools: readonly ToolModel[], config: GeneratorConfig): RegistryAuth {
   const all = config.auth?.apply === "all";
   const used = new Set(tools.flatMap((tool) => (tool.security ?? []).flatMap((requirement) => Object.keys(requirement))));
-  const schemes = Object.fromEntries(Object.entries(securitySchemes(document)).filter(([name]) => all || used.has(name)));
+  const schemes = Object.fromEntries(Object.entries(securitySchemes(model)).filter(([name]) => all || used.has(name)));
   const passthrough = config.auth?.passthrough;
   return {
     schemes,
@@ -169,7 +181,7 @@ export function externalRefPolicy(config: GeneratorConfig): ExternalRefPolicy {
 /** Reads (from a path or an http(s) URL), bundles external references, normalises and generates from a document. */
 export async function generateFromFile(
   specPath: string,
-  config: GeneratorConfig | ((document: OpenApiDocument) => GeneratorConfig),
+  config: GeneratorConfig | ((model: ApiModel) => GeneratorConfig),
   options: Omit<GenerationOptions, "documentUrl"> = {},
 ): Promise<GenerationResult> {
   options.progress?.("reading the document");
@@ -177,7 +189,8 @@ export async function generateFromFile(
   const policy = typeof config === "function" ? DEFAULT_REF_POLICY : externalRefPolicy(config);
   const raw = await bundleExternalRefs(read, url ?? specPath, policy);
   const { document, warnings } = await normalizeDocument(raw, specPath);
-  const chosen = typeof config === "function" ? config(document) : config;
-  const result = await generateFromDocument(document, chosen, { ...options, ...(url ? { documentUrl: url } : {}) });
+  const model = buildApiModel(document);
+  const chosen = typeof config === "function" ? config(model) : config;
+  const result = await generateFromModel(model, chosen, { ...options, ...(url ? { documentUrl: url } : {}) });
   return { ...result, warnings: [...warnings, ...result.warnings] };
 }

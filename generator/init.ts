@@ -1,12 +1,13 @@
 import { writeFile } from "node:fs/promises";
 import { dirname, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { buildApiModel } from "../openapi/build-model.js";
 import { bundleExternalRefs } from "../openapi/bundle.js";
 import { readDocumentSource } from "../openapi/load.js";
+import type { ApiModel, OperationModel } from "../openapi/model.js";
 import { normalizeDocument } from "../openapi/normalize.js";
-import { listOperations, type OperationEntry } from "../openapi/operations.js";
-import { isJsonObject, type OpenApiDocument } from "../openapi/types.js";
 import { oneLine } from "../templates/literal.js";
+import { toolDefinition } from "../templates/tool-module.js";
 import { buildTools } from "./build-tools.js";
 import { UserError } from "./errors.js";
 import { defaultConfigFor } from "./generate.js";
@@ -19,7 +20,7 @@ const DEFAULT_MAX_TOKENS = 25_000;
 
 /** One operation as the config lists it. */
 interface Listed {
-  entry: OperationEntry;
+  entry: OperationModel;
   tag: string;
   tool?: string;
   tokens?: number;
@@ -37,7 +38,8 @@ export async function initConfig(spec: string, configPath: string, force: boolea
   if (pathKind(configPath) !== "none" && !force)
     throw new UserError(`${configPath}: already exists; edit it, or pass --force to replace it`);
   const { document } = await normalizeDocument(raw, spec);
-  const listed = listOperationsWithTools(document);
+  const model = buildApiModel(document);
+  const listed = listOperationsWithTools(model);
   if (listed.length === 0) throw new UserError(`${spec}: the document has no operations under "paths"`);
   let tokens = 0;
   let count = 0;
@@ -49,21 +51,20 @@ export async function initConfig(spec: string, configPath: string, force: boolea
     count++;
     tokens += item.tokens;
   }
-  await writeFile(configPath, configText(document, spec, configPath, listed));
+  await writeFile(configPath, configText(model, spec, configPath, listed));
   return `wrote ${configPath}: ${listed.length} operations listed, ${count} read-only ones selected (about ${tokens} tokens of tools/list); edit it, then run \`oapi-mcp-gen ${spec} --out generated\`\n`;
 }
 
 /** Every operation with its tag, tool name and size (or why it cannot become a tool as it is). */
-function listOperationsWithTools(document: OpenApiDocument): Listed[] {
-  const config = defaultConfigFor(document);
-  return listOperations(document).map((entry) => {
-    const tags = Array.isArray(entry.operation.tags) ? entry.operation.tags.filter((t): t is string => typeof t === "string") : [];
-    const item: Listed = { entry, tag: tags[0] ?? "(untagged)", selected: false };
+function listOperationsWithTools(model: ApiModel): Listed[] {
+  const config = defaultConfigFor(model);
+  return model.operations.map((entry) => {
+    const item: Listed = { entry, tag: entry.tags[0] ?? "(untagged)", selected: false };
     try {
-      const [tool] = buildTools(document, [entry], config);
+      const [tool] = buildTools(model, [entry], config);
       if (tool) {
         item.tool = tool.name;
-        item.tokens = toolsListSize([tool]).tokens;
+        item.tokens = toolsListSize([toolDefinition(tool)]).tokens;
       }
     } catch (error) {
       if (!(error instanceof UserError)) throw error;
@@ -74,15 +75,15 @@ function listOperationsWithTools(document: OpenApiDocument): Listed[] {
 }
 
 /** The YAML text: header, server, and the operations grouped by tag in document order. */
-function configText(document: OpenApiDocument, spec: string, configPath: string, listed: Listed[]): string {
-  const { server } = defaultConfigFor(document);
-  const info = isJsonObject(document.info) ? document.info : {};
+function configText(model: ApiModel, spec: string, configPath: string, listed: Listed[]): string {
+  const { server } = defaultConfigFor(model);
+  const title = model.info.title.trim();
   const schema = relative(dirname(resolve(configPath)), fileURLToPath(new URL("../../generator/config.schema.json", import.meta.url)))
     .split(sep)
     .join("/");
   const lines = [
     `# yaml-language-server: $schema=${schema}`,
-    `# oapi-mcp-gen config for ${comment(typeof info.title === "string" && info.title.trim() ? `"${info.title.trim()}" (${spec})` : spec)}, written by \`oapi-mcp-gen init\`.`,
+    `# oapi-mcp-gen config for ${comment(title ? `"${title}" (${spec})` : spec)}, written by \`oapi-mcp-gen init\`.`,
     "# Each operation becomes one MCP tool. Uncomment a line to expose it; each says the tool's name, its route and",
     `# its share of tools/list in tokens. Read-only operations are selected up to ${DEFAULT_MAX_TOOLS} tools or ${DEFAULT_MAX_TOKENS} tokens:`,
     "# models choose best among few tools. Overrides, path prefixes, auth and budgets: see the README.",

@@ -1,5 +1,5 @@
 import type { BodyBinding } from "oapi-mcp-gen-runtime";
-import type { JsonObject } from "../openapi/types.js";
+import type { MediaTypeModel } from "../openapi/model.js";
 
 /** How a request or response body travels. */
 export type BodyKind = BodyBinding["kind"];
@@ -21,20 +21,13 @@ export function bodyKind(type: string): BodyKind {
 
 const PREFERENCE: BodyKind[] = ["json", "form", "multipart", "text", "binary"];
 
-/** Picks the media type of a `content` map a tool can best express: JSON, then form, multipart, text, binary. */
-export function preferredMediaType(content: JsonObject | undefined): { mediaType: string; kind: BodyKind } | undefined {
-  if (!content) return undefined;
-  const types = Object.keys(content);
+/** Picks the media type of a body a tool can best express: JSON, then form, multipart, text, binary. */
+export function preferredMediaType(content: readonly MediaTypeModel[]): { media: MediaTypeModel; kind: BodyKind } | undefined {
   for (const kind of PREFERENCE) {
-    const exact = kind === "json" ? types.find((type) => essence(type) === "application/json") : undefined;
-    const match = exact ?? types.find((type) => bodyKind(type) === kind && essence(type) !== "*/*");
-    if (match) return { mediaType: match, kind };
+    const exact = kind === "json" ? content.find((media) => essence(media.mediaType) === "application/json") : undefined;
+    const match = exact ?? content.find((media) => bodyKind(media.mediaType) === kind && essence(media.mediaType) !== "*/*");
+    if (match) return { media: match, kind };
   }
-  return types.includes("*/*") ? { mediaType: "*/*", kind: "json" } : undefined;
-}
-
-/** The JSON media type of a `content` map: `application/json` first, then any `+json` type. */
-export function jsonMediaType(content: JsonObject | undefined): string | undefined {
-  const preferred = preferredMediaType(content);
-  return preferred?.kind === "json" ? preferred.mediaType : undefined;
+  const any = content.find((media) => media.mediaType === "*/*");
+  return any ? { media: any, kind: "json" } : undefined;
 }

@@ -1,21 +1,12 @@
-import { fitEnumsToTypes } from "../openapi/enum-types.js";
-import { collectRefs, mappingRef, resolvePointer } from "../openapi/refs.js";
-import { isJsonObject, type JsonObject, type OpenApiDocument } from "../openapi/types.js";
+import type { OpenApiDocument } from "../openapi/types.js";
+import { typingInput } from "../openapi/typing-input.js";
 import { UserError } from "./errors.js";
-import { maskPrototypeKeys } from "./prototype-keys.js";
 
 /** TypeScript declarations (`paths`, `components`, `operations`) for a document, from openapi-typescript. */
 export async function operationTypes(document: OpenApiDocument): Promise<string> {
-  const copy = withoutExamples(structuredClone(document));
-  fitEnumsToTypes(copy);
-  dropOutsideMappings(copy);
-  const prototypeKeys = maskPrototypeKeys(copy);
-  const external = new Set<string>();
-  collectRefs(copy, (ref) => {
-    if (!ref.startsWith("#")) external.add(ref);
-  });
-  if (external.size > 0) {
-    const first = [...external].slice(0, 3).join(", ");
+  const input = typingInput(document);
+  if (input.externalRefs.length > 0) {
+    const first = input.externalRefs.slice(0, 3).join(", ");
     throw new UserError(
       `external $ref ${first} cannot be followed; bundle the document into one file first (for example with \`redocly bundle\`)`,
     );
@@ -23,95 +14,15 @@ export async function operationTypes(document: OpenApiDocument): Promise<string>
   // Loaded on demand: it takes half a second, and a run whose types come from the render cache never needs it.
   const { default: openapiTS, astToString } = await import("openapi-typescript");
   try {
-    const ast = await openapiTS(copy as unknown as Parameters<typeof openapiTS>[0], { silent: true, alphabetize: false, exportType: true });
-    return prototypeKeys.restore(astToString(ast));
+    const ast = await openapiTS(input.document as unknown as Parameters<typeof openapiTS>[0], {
+      silent: true,
+      alphabetize: false,
+      exportType: true,
+    });
+    return input.restore(astToString(ast));
   } catch (error) {
     // openapi-typescript rejects some documents (references it cannot resolve); that is the document's problem.
     const message = (error instanceof Error ? error.message : String(error)).split("\n")[0] ?? "";
     throw new UserError(`openapi-typescript cannot type the selected operations: ${message.slice(0, 300)}`);
   }
-}
-
-/**
- * Removes discriminator mapping entries that name nothing in the document: another file (DigitalOcean's `models/*.yml`,
- * which its published document does not carry) or a pointer to nowhere. They only name a schema the `oneOf` already
- * lists, and openapi-typescript would try to follow them.
- */
-function dropOutsideMappings(document: JsonObject): void {
-  const stack: unknown[] = [document];
-  while (stack.length > 0) {
-    const value = stack.pop();
-    if (Array.isArray(value)) stack.push(...value);
-    else if (isJsonObject(value)) {
-      const discriminator = value.discriminator;
-      if (isJsonObject(discriminator) && isJsonObject(discriminator.mapping)) {
-        const mapping = discriminator.mapping;
-        for (const [key, target] of Object.entries(mapping)) {
-          if (typeof target === "string" && resolvePointer(document, mappingRef(target)) === undefined) delete mapping[key];
-        }
-      }
-      for (const child of Object.values(value)) if (typeof child === "object" && child !== null) stack.push(child);
-    }
-  }
-}
-
-/** Maps whose keys are names, not keywords: a key `example` inside them is a property, not an example. */
-const NAME_MAPS = new Set([
-  "properties",
-  "patternProperties",
-  "$defs",
-  "definitions",
-  "schemas",
-  "responses",
-  "parameters",
-  "headers",
-  "content",
-  "paths",
-  "mapping",
-]);
-
-/** Removes schema `example` values that are reference objects (data pretending to be a `$ref`). */
-function dropReferencedExamples(node: unknown, namesHere: boolean): void {
-  if (Array.isArray(node)) {
-    for (const item of node) dropReferencedExamples(item, false);
-    return;
-  }
-  if (!isJsonObject(node)) return;
-  if (!namesHere && isJsonObject(node.example) && typeof node.example.$ref === "string") delete node.example;
-  for (const [key, value] of Object.entries(node)) dropReferencedExamples(value, !namesHere && NAME_MAPS.has(key));
-}
-
-/** Drops the examples of media types, parameters and headers (types never use them, and they may point elsewhere). */
-function withoutExamples(document: OpenApiDocument): OpenApiDocument {
-  const strip = (holder: unknown) => {
-    if (!isJsonObject(holder)) return;
-    delete holder.example;
-    delete holder.examples;
-  };
-  const media = (content: unknown) => {
-    if (isJsonObject(content)) for (const value of Object.values(content)) strip(value);
-  };
-  const response = (value: unknown) => {
-    if (!isJsonObject(value)) return;
-    media(value.content);
-    if (isJsonObject(value.headers)) for (const header of Object.values(value.headers)) strip(header);
-  };
-  for (const item of Object.values(isJsonObject(document.paths) ? document.paths : {})) {
-    if (!isJsonObject(item)) continue;
-    for (const [key, operation] of Object.entries(item)) {
-      if (key === "parameters" && Array.isArray(operation)) operation.forEach(strip);
-      if (!isJsonObject(operation)) continue;
-      if (Array.isArray(operation.parameters)) operation.parameters.forEach(strip);
-      if (isJsonObject(operation.requestBody)) media(operation.requestBody.content);
-      if (isJsonObject(operation.responses)) for (const value of Object.values(operation.responses)) response(value);
-    }
-  }
-  const components: JsonObject = isJsonObject(document.components) ? document.components : {};
-  dropReferencedExamples(document, false);
-  for (const value of Object.values(isJsonObject(components.parameters) ? components.parameters : {})) strip(value);
-  for (const value of Object.values(isJsonObject(components.headers) ? components.headers : {})) strip(value);
-  for (const value of Object.values(isJsonObject(components.requestBodies) ? components.requestBodies : {}))
-    if (isJsonObject(value)) media(value.content);
-  for (const value of Object.values(isJsonObject(components.responses) ? components.responses : {})) response(value);
-  return document;
 }

@@ -1,8 +1,9 @@
 import { type BodyBinding as RuntimeBodyBinding, setOwn } from "oapi-mcp-gen-runtime";
-import type { OperationEntry } from "../openapi/operations.js";
-import { derefObject } from "../openapi/refs.js";
+import type { EncodingModel, MediaTypeModel, OperationModel } from "../openapi/model.js";
+import type { SchemaObject } from "../openapi/schema.js";
+import type { SchemaCatalog } from "../openapi/schema-catalog.js";
 import { didYouMean } from "../openapi/suggest.js";
-import { isJsonObject, type JsonObject, type JsonValue, type OpenApiDocument } from "../openapi/types.js";
+import type { JsonObject } from "../openapi/types.js";
 import type { OperationOverride } from "./config.js";
 import { UserError } from "./errors.js";
 import type { SchemaConverter } from "./json-schema.js";
@@ -34,125 +35,127 @@ export const FILE_SCHEMA: JsonObject = {
 
 /** The `body` property of a tool's input schema and how to send it, or undefined without a request body. */
 export function bodyProperty(
-  document: OpenApiDocument,
-  entry: OperationEntry,
+  schemas: SchemaCatalog,
+  operation: OperationModel,
   override: OperationOverride,
   converter: SchemaConverter,
   where: string,
 ): { schema: JsonObject; binding: BodyBinding; warnings?: string[] } | undefined {
-  const requestBody = derefObject(document, entry.operation.requestBody);
+  const requestBody = operation.requestBody;
   if (!requestBody) {
     if (override.body) throw new UserError(`overrides.${where}.body: the operation has no request body`);
     return undefined;
   }
-  const content = isJsonObject(requestBody.content) ? requestBody.content : undefined;
-  const chosen = preferredMediaType(content);
-  if (!chosen || !content) {
+  const chosen = preferredMediaType(requestBody.content);
+  if (!chosen) {
     if (override.body) throw new UserError(`overrides.${where}.body: the request body declares no media type`);
     return {
       schema: { type: "object", description: "The document declares this body without a media type; it is sent as JSON." },
-      binding: { mediaType: "application/json", kind: "json", required: requestBody.required === true },
+      binding: { mediaType: "application/json", kind: "json", required: requestBody.required },
       warnings: [`${where}: the request body declares no media type; it is sent as JSON`],
     };
   }
-  const media = content[chosen.mediaType];
-  const rawSchema = isJsonObject(media) ? media.schema : undefined;
-  let binding: BodyBinding = { mediaType: chosen.mediaType, kind: chosen.kind, required: requestBody.required === true };
+  const { media, kind } = chosen;
+  let binding: BodyBinding = { mediaType: media.mediaType, kind, required: requestBody.required };
   let schema: JsonObject;
-  if (chosen.kind === "binary") schema = structuredClone(FILE_SCHEMA);
-  else if (chosen.kind === "text") schema = { type: "string" };
+  const declared = kind === "binary" || kind === "text" ? undefined : schemas.deref(media.schema);
+  const omitted: string[] = [];
+  if (kind === "binary") schema = structuredClone(FILE_SCHEMA);
+  else if (kind === "text") schema = { type: "string" };
   else {
-    schema = converter.convertRoot(rawSchema);
-    const readOnly = acceptReadOnly(document, schema, rawSchema);
+    schema = converter.convertRoot(media.schema);
+    const readOnly = acceptReadOnly(schemas, schema, declared);
+    omitted.push(...converter.rootDropped.filter((name) => !readOnly.includes(name)));
     if (readOnly.length > 0) binding = { ...binding, readOnly };
-    const files = chosen.kind === "multipart" ? markFiles(document, schema, rawSchema) : [];
+    const files = kind === "multipart" ? markFiles(schemas, schema, declared) : [];
     if (files.length > 0) binding = { ...binding, files };
-    if ((chosen.kind === "form" || chosen.kind === "multipart") && isJsonObject(media) && isJsonObject(media.encoding)) {
-      binding = { ...binding, encoding: encodingOf(media.encoding) };
-    }
+    if ((kind === "form" || kind === "multipart") && media.encoding.size > 0) binding = { ...binding, encoding: encodingOf(media) };
   }
-  const description = typeof requestBody.description === "string" ? requestBody.description : undefined;
+  const description = requestBody.description;
   if (description && schema.description === undefined) schema.description = description;
-  if (chosen.kind === "binary" || chosen.kind === "text")
-    schema.description = [description, `Sent as ${chosen.mediaType}.`].filter(Boolean).join("\n");
-  const original = derefObject(document, rawSchema);
-  const originalNames = Object.keys(isJsonObject(original?.properties) ? original.properties : {});
-  if (override.body) reshapeBody(schema, override.body, where);
-  const finalNames = Object.keys(isJsonObject(schema.properties) ? schema.properties : {});
-  const finalRequired = Array.isArray(schema.required) ? (schema.required as string[]) : [];
-  const originalRequired = Array.isArray(original?.required) ? (original.required as string[]) : [];
-  const isObjectBody = chosen.kind !== "binary" && chosen.kind !== "text" && originalNames.length > 0;
-  if (isObjectBody && (finalNames.length !== originalNames.length || finalRequired.join("\u0000") !== originalRequired.join("\u0000"))) {
-    binding.reshape = { omitted: originalNames.filter((name) => !finalNames.includes(name)), required: finalRequired };
+  if (kind === "binary" || kind === "text") schema.description = [description, `Sent as ${media.mediaType}.`].filter(Boolean).join("\n");
+  if (override.body) omitted.push(...reshapeBody(schema, override.body, where));
+  const required = Array.isArray(schema.required) ? schema.required.filter((name) => typeof name === "string") : [];
+  const declaredNames = [...(declared?.properties?.keys() ?? [])];
+  const isObjectBody = declared !== undefined && declaredNames.length > 0;
+  // Omitted, added (a `required` name the document forgot to define) or differently required properties reshape the type.
+  const count = Object.keys(propertiesOf(schema) ?? {}).length;
+  const changed =
+    omitted.length > 0 || count !== declaredNames.length || required.join("\u0000") !== (declared?.required ?? []).join("\u0000");
+  if (isObjectBody && changed) {
+    binding.reshape = { omitted: declaredNames.filter((name) => omitted.includes(name)), required };
   }
   if (binding.readOnly) {
-    const kept = binding.readOnly.filter((name) => isJsonObject(schema.properties) && Object.hasOwn(schema.properties, name));
+    const kept = binding.readOnly.filter((name) => isObjectWithProperty(schema, name));
     binding = kept.length > 0 ? { ...binding, readOnly: kept } : (({ readOnly: _, ...rest }) => rest)(binding);
   }
   return { schema, binding };
+}
+
+function isObjectWithProperty(schema: JsonObject, name: string): boolean {
+  const properties = schema.properties;
+  return typeof properties === "object" && properties !== null && !Array.isArray(properties) && Object.hasOwn(properties, name);
+}
+
+/** The converted schema's properties, when it has them. */
+function propertiesOf(schema: JsonObject): JsonObject | undefined {
+  const properties = schema.properties;
+  return typeof properties === "object" && properties !== null && !Array.isArray(properties) ? properties : undefined;
 }
 
 /**
  * Read-only properties of an object body (which requests must not set) are accepted anyway and dropped before the
  * call, so a resource read with one tool can be sent back to another; returns their names.
  */
-function acceptReadOnly(document: OpenApiDocument, schema: JsonObject, raw: JsonValue | undefined): string[] {
-  const source = derefObject(document, raw);
-  if (!source || !isJsonObject(source.properties) || !isJsonObject(schema.properties)) return [];
+function acceptReadOnly(schemas: SchemaCatalog, schema: JsonObject, declared: SchemaObject | undefined): string[] {
+  const properties = propertiesOf(schema);
+  if (!declared?.properties || !properties) return [];
   const names: string[] = [];
-  for (const [name, property] of Object.entries(source.properties)) {
-    if (Object.hasOwn(schema.properties, name) || derefObject(document, property)?.readOnly !== true) continue;
-    setOwn(schema.properties, name, { description: "Read-only: accepted and ignored (never sent)." });
+  for (const [name, property] of declared.properties) {
+    if (Object.hasOwn(properties, name) || schemas.deref(property)?.readOnly !== true) continue;
+    setOwn(properties, name, { description: "Read-only: accepted and ignored (never sent)." });
     names.push(name);
   }
   return names;
 }
 
 /** Replaces binary properties of a multipart object schema by the file schema and records them. */
-function markFiles(document: OpenApiDocument, schema: JsonObject, raw: JsonValue | undefined): string[] {
-  const source = derefObject(document, raw);
-  if (!source || !isJsonObject(source.properties) || !isJsonObject(schema.properties)) return [];
+function markFiles(schemas: SchemaCatalog, schema: JsonObject, declared: SchemaObject | undefined): string[] {
+  const properties = propertiesOf(schema);
+  if (!declared?.properties || !properties) return [];
   const files: string[] = [];
-  for (const [name, property] of Object.entries(source.properties)) {
-    const resolved = derefObject(document, property);
-    if (!Object.hasOwn(schema.properties, name) || !resolved) continue;
-    const items = derefObject(document, resolved.items);
+  for (const [name, property] of declared.properties) {
+    const resolved = schemas.deref(property);
+    if (!Object.hasOwn(properties, name) || !resolved) continue;
+    const items = schemas.deref(resolved.items);
     let replacement: JsonObject;
     if (isBinary(resolved)) replacement = structuredClone(FILE_SCHEMA);
     else if (resolved.type === "array" && items && isBinary(items)) replacement = { type: "array", items: structuredClone(FILE_SCHEMA) };
     else continue;
-    if (typeof resolved.description === "string") replacement.description = resolved.description;
-    setOwn(schema.properties, name, replacement);
+    const description = resolved.keywords.description;
+    if (typeof description === "string") replacement.description = description;
+    setOwn(properties, name, replacement);
     files.push(name);
   }
   return files;
 }
 
 /** OpenAPI 3.0 marks file content with `format: binary`; 3.1 with `contentMediaType` and no `contentEncoding`. */
-function isBinary(schema: JsonObject): boolean {
+function isBinary(schema: SchemaObject): boolean {
   if (schema.format === "binary") return true;
-  return typeof schema.contentMediaType === "string" && schema.contentEncoding === undefined && schema.type !== "object";
+  return schema.contentMediaType !== undefined && !schema.hasContentEncoding && schema.type !== "object";
 }
 
-function encodingOf(encoding: JsonObject): Record<string, { style?: string; explode?: boolean; contentType?: string }> {
-  const out: Record<string, { style?: string; explode?: boolean; contentType?: string }> = {};
-  for (const [name, value] of Object.entries(encoding)) {
-    if (!isJsonObject(value)) continue;
-    const entry: { style?: string; explode?: boolean; contentType?: string } = {};
-    if (typeof value.style === "string") entry.style = value.style;
-    if (typeof value.explode === "boolean") entry.explode = value.explode;
-    if (typeof value.contentType === "string") entry.contentType = value.contentType;
-    if (Object.keys(entry).length > 0) setOwn(out, name, entry);
-  }
+function encodingOf(media: MediaTypeModel): Record<string, EncodingModel> {
+  const out: Record<string, EncodingModel> = {};
+  for (const [name, entry] of media.encoding) setOwn(out, name, { ...entry });
   return out;
 }
 
-/** Applies a config body override (omit, required, minProperties) to an object schema, in place. */
-function reshapeBody(schema: JsonObject, override: NonNullable<OperationOverride["body"]>, where: string): void {
-  if (!isJsonObject(schema.properties)) {
-    throw new UserError(`overrides.${where}.body: the request body is not an object schema with properties`);
-  }
-  const properties = schema.properties;
+/** Applies a config body override (omit, required, minProperties) to an object schema, in place; returns what it omitted. */
+function reshapeBody(schema: JsonObject, override: NonNullable<OperationOverride["body"]>, where: string): string[] {
+  const properties = propertiesOf(schema);
+  if (!properties) throw new UserError(`overrides.${where}.body: the request body is not an object schema with properties`);
   const problems: string[] = [];
   for (const name of [...(override.omit ?? []), ...(override.required ?? [])]) {
     if (!Object.hasOwn(properties, name)) {
@@ -160,13 +163,16 @@ function reshapeBody(schema: JsonObject, override: NonNullable<OperationOverride
     }
   }
   if (problems.length > 0) throw new UserError(problems);
-  for (const name of override.omit ?? []) delete properties[name];
+  const omit = override.omit ?? [];
+  for (const name of omit) delete properties[name];
   // An omitted property must be refused, not silently forwarded, unless the schema already types extra properties.
-  if ((override.omit ?? []).length > 0 && !isJsonObject(schema.additionalProperties)) schema.additionalProperties = false;
-  let required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
+  const extra = schema.additionalProperties;
+  if (omit.length > 0 && (typeof extra !== "object" || extra === null || Array.isArray(extra))) schema.additionalProperties = false;
+  let required = Array.isArray(schema.required) ? schema.required.filter((name) => typeof name === "string") : [];
   if (override.required) required = [...override.required];
   required = required.filter((name) => Object.hasOwn(properties, name));
   if (required.length > 0) schema.required = required;
   else delete schema.required;
   if (override.minProperties !== undefined) schema.minProperties = override.minProperties;
+  return omit;
 }

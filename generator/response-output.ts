@@ -1,7 +1,7 @@
 import type { HttpBinding } from "oapi-mcp-gen-runtime";
-import type { OperationEntry } from "../openapi/operations.js";
-import { derefObject } from "../openapi/refs.js";
-import { isJsonObject, type JsonObject, type OpenApiDocument } from "../openapi/types.js";
+import type { OperationModel } from "../openapi/model.js";
+import type { SchemaCatalog } from "../openapi/schema-catalog.js";
+import type { JsonObject } from "../openapi/types.js";
 import { SchemaConverter } from "./json-schema.js";
 import { preferredMediaType } from "./media-types.js";
 
@@ -32,50 +32,42 @@ const BINARY: JsonObject = {
   required: ["contentType", "size", "sha256"],
 };
 
+/** The output schema of a tool, how its result is made, and what converting the schema noticed. */
+export interface ToolOutput {
+  schema: JsonObject;
+  binding: ResponseBinding;
+  warnings: string[];
+}
+
 /** The 200 (else first 2xx) response, always as an object-rooted output schema. */
-export function outputOf(document: OpenApiDocument, entry: OperationEntry, where: string) {
-  const responses = isJsonObject(entry.operation.responses) ? entry.operation.responses : {};
-  const twoXx = Object.keys(responses)
+export function outputOf(schemas: SchemaCatalog, operation: OperationModel, where: string): ToolOutput {
+  const twoXx = operation.responses
+    .map((response) => response.status)
     .filter((key) => /^2(\d\d|XX)$/i.test(key))
     .sort();
-  const status = ["200", ...twoXx].find((key) => Object.hasOwn(responses, key));
-  const response = status === undefined ? undefined : derefObject(document, responses[status]);
-  const content = isJsonObject(response?.content) ? response.content : undefined;
-  const chosen = preferredMediaType(content);
-  const converter = new SchemaConverter(document, "response", where);
-  const base = { ...(status ? { status } : {}), ...(chosen ? { mediaType: chosen.mediaType } : {}) };
-  const media = chosen && content ? content[chosen.mediaType] : undefined;
-  if (!chosen || (chosen.kind === "json" && (!isJsonObject(media) || media.schema === undefined))) {
-    return { schema: structuredClone(EMPTY), binding: { ...base, kind: "empty", wrapped: false } as ResponseBinding, warnings: [] };
-  }
-  if (chosen.kind === "text")
-    return { schema: structuredClone(TEXT), binding: { ...base, kind: "text", wrapped: true } as ResponseBinding, warnings: [] };
-  if (chosen.kind !== "json")
-    return { schema: structuredClone(BINARY), binding: { ...base, kind: "binary", wrapped: false } as ResponseBinding, warnings: [] };
-  const rawSchema = (media as JsonObject).schema;
-  const root = converter.convertRoot(rawSchema);
+  const status = ["200", ...twoXx].find((key) => operation.responses.some((response) => response.status === key));
+  const response = operation.responses.find((candidate) => candidate.status === status);
+  const chosen = preferredMediaType(response?.content ?? []);
+  const base = { ...(status ? { status } : {}), ...(chosen ? { mediaType: chosen.media.mediaType } : {}) };
+  const fixed = (kind: ResponseKind, schema: JsonObject): ToolOutput => ({
+    schema: structuredClone(schema),
+    binding: { ...base, kind, wrapped: kind === "text" },
+    warnings: [],
+  });
+  if (!chosen || (chosen.kind === "json" && chosen.media.schema === undefined)) return fixed("empty", EMPTY);
+  if (chosen.kind === "text") return fixed("text", TEXT);
+  if (chosen.kind !== "json") return fixed("binary", BINARY);
+  const converter = new SchemaConverter(schemas, "response", where);
+  const root = converter.convertRoot(chosen.media.schema);
   // The SDK client's zod records refuse an object with an own `constructor` key, so such a payload travels wrapped.
-  const hasConstructor = isJsonObject(root.properties) && Object.hasOwn(root.properties, "constructor");
-  const isObject = isObjectSchema(document, rawSchema) && !hasConstructor;
+  const properties = root.properties;
+  const hasConstructor = typeof properties === "object" && properties !== null && Object.hasOwn(properties, "constructor");
+  const isObject = schemas.admitsOnlyObjects(chosen.media.schema) && !hasConstructor;
   // Every value an object-like root admits is an object, so saying so at the root changes nothing and satisfies clients.
   const schema: JsonObject = isObject
     ? { ...root, type: "object" }
     : { type: "object", properties: { result: root }, required: ["result"] };
   const defs = converter.defsObject();
   if (defs) schema.$defs = defs;
-  return { schema, binding: { ...base, kind: "json", wrapped: !isObject } as ResponseBinding, warnings: converter.warnings };
-}
-
-/** True when every value the schema admits is a JSON object. */
-function isObjectSchema(document: OpenApiDocument, node: unknown): boolean {
-  const schema = derefObject(document, node as JsonObject);
-  if (!schema) return false;
-  if (schema.type === "object") return schema.nullable !== true;
-  if (schema.type !== undefined) return false;
-  for (const keyword of ["oneOf", "anyOf"] as const) {
-    const list = schema[keyword];
-    if (Array.isArray(list)) return list.length > 0 && list.every((branch) => isObjectSchema(document, branch));
-  }
-  if (Array.isArray(schema.allOf)) return schema.allOf.some((branch) => isObjectSchema(document, branch));
-  return isJsonObject(schema.properties);
+  return { schema, binding: { ...base, kind: "json", wrapped: !isObject }, warnings: converter.warnings };
 }

@@ -1,40 +1,36 @@
 import { type SecuritySchemeDefinition, setOwn } from "oapi-mcp-gen-runtime";
-import type { OperationEntry } from "../openapi/operations.js";
-import { isJsonObject, type JsonObject, type OpenApiDocument } from "../openapi/types.js";
+import type { ApiModel, SecuritySchemeModel } from "../openapi/model.js";
 import { words } from "../openapi/words.js";
 
 /** One security scheme as the runtime applies it (the runtime owns the type). */
 export type SchemeModel = SecuritySchemeDefinition;
 
+export type { SecurityRequirement } from "../openapi/model.js";
+
 /** Where a scheme's credential goes and which environment variables hold it. */
-function schemeBinding(raw: JsonObject, stem: string): Omit<SchemeModel, "type" | "description"> {
-  if (raw.type === "apiKey") {
+function schemeBinding(scheme: SecuritySchemeModel, stem: string): Omit<SchemeModel, "type" | "description"> {
+  if (scheme.type === "apiKey") {
     return {
-      in: raw.in === "query" || raw.in === "cookie" ? raw.in : "header",
-      name: typeof raw.name === "string" ? raw.name : "X-API-Key",
+      in: scheme.in === "query" || scheme.in === "cookie" ? scheme.in : "header",
+      name: scheme.parameterName ?? "X-API-Key",
       env: { apiKey: `${stem}_API_KEY` },
     };
   }
-  if (raw.type === "http") {
-    const scheme = typeof raw.scheme === "string" ? raw.scheme.toLowerCase() : "bearer";
+  if (scheme.type === "http") {
+    const name = scheme.scheme ?? "bearer";
     return {
-      scheme,
-      env: scheme === "basic" ? { username: `${stem}_USERNAME`, password: `${stem}_PASSWORD` } : { token: `${stem}_TOKEN` },
+      scheme: name,
+      env: name === "basic" ? { username: `${stem}_USERNAME`, password: `${stem}_PASSWORD` } : { token: `${stem}_TOKEN` },
     };
   }
-  if (raw.type === "oauth2") {
-    const flows = isJsonObject(raw.flows) ? raw.flows : {};
-    const client = isJsonObject(flows.clientCredentials) ? flows.clientCredentials : undefined;
+  if (scheme.type === "oauth2") {
     return {
-      ...(client && typeof client.tokenUrl === "string" ? { tokenUrl: client.tokenUrl } : {}),
+      ...(scheme.clientCredentialsTokenUrl !== undefined ? { tokenUrl: scheme.clientCredentialsTokenUrl } : {}),
       env: { token: `${stem}_TOKEN`, clientId: `${stem}_CLIENT_ID`, clientSecret: `${stem}_CLIENT_SECRET`, tokenUrl: `${stem}_TOKEN_URL` },
     };
   }
   return { env: { token: `${stem}_TOKEN` } };
 }
-
-/** A security requirement: scheme name → scopes. An empty object means "no authentication". */
-export type SecurityRequirement = Record<string, string[]>;
 
 /** The environment-variable stem of a scheme: `apiKeyHeader` → `API_KEY_HEADER`. */
 export function envStem(schemeName: string): string {
@@ -42,27 +38,19 @@ export function envStem(schemeName: string): string {
 }
 
 /** The schemes of `components.securitySchemes` as the runtime needs them. */
-export function securitySchemes(document: OpenApiDocument): Record<string, SchemeModel> {
-  const components = isJsonObject(document.components) ? document.components : {};
-  const schemes = isJsonObject(components.securitySchemes) ? components.securitySchemes : {};
+export function securitySchemes(model: ApiModel): Record<string, SchemeModel> {
   const out: Record<string, SchemeModel> = {};
-  for (const [name, raw] of Object.entries(schemes)) {
-    if (!isJsonObject(raw) || typeof raw.type !== "string") continue;
-    const { env, ...placement } = schemeBinding(raw, envStem(name));
-    const description = typeof raw.description === "string" ? { description: raw.description } : {};
-    setOwn(out, name, { type: raw.type as SchemeModel["type"], env, ...description, ...placement });
+  for (const [name, scheme] of model.securitySchemes) {
+    const { env, ...placement } = schemeBinding(scheme, envStem(name));
+    const description = scheme.description !== undefined ? { description: scheme.description } : {};
+    setOwn(out, name, { type: schemeType(scheme.type), env, ...description, ...placement });
   }
   return out;
 }
 
-/** The effective requirements of an operation: its own `security`, else the document's; undefined when neither says. */
-export function operationSecurity(document: OpenApiDocument, entry: OperationEntry): SecurityRequirement[] | undefined {
-  const own = entry.operation.security;
-  const list = Array.isArray(own) ? own : Array.isArray(document.security) ? document.security : undefined;
-  if (!list) return undefined;
-  return list
-    .filter(isJsonObject)
-    .map((requirement: JsonObject) =>
-      Object.fromEntries(Object.entries(requirement).map(([name, scopes]) => [name, Array.isArray(scopes) ? scopes.map(String) : []])),
-    );
+const SCHEME_TYPES: readonly SchemeModel["type"][] = ["apiKey", "http", "oauth2", "openIdConnect", "mutualTLS"];
+
+/** The scheme types the runtime knows; another (a typo, a vendor extension) is applied as a bearer token. */
+function schemeType(type: string): SchemeModel["type"] {
+  return SCHEME_TYPES.find((known) => known === type) ?? "http";
 }

@@ -1,7 +1,6 @@
 import picomatch from "picomatch";
-import { listOperations, type OperationEntry } from "../openapi/operations.js";
+import type { ApiModel, OperationModel } from "../openapi/model.js";
 import { didYouMean } from "../openapi/suggest.js";
-import { isJsonObject, type OpenApiDocument } from "../openapi/types.js";
 import type { GeneratorConfig, OperationFilter } from "./config.js";
 import { UserError } from "./errors.js";
 
@@ -9,24 +8,24 @@ import { UserError } from "./errors.js";
  * The operations that become tools: the allowlist in its order, then what `select` matches in document order,
  * minus `select.exclude`. Every unknown id, tag or override is reported at once.
  */
-export function selectOperations(document: OpenApiDocument, config: GeneratorConfig): OperationEntry[] {
-  const entries = listOperations(document);
-  const byId = new Map<string, OperationEntry[]>();
+export function selectOperations(model: ApiModel, config: GeneratorConfig): OperationModel[] {
+  const entries = model.operations;
+  const byId = new Map<string, OperationModel[]>();
   for (const entry of entries) {
     if (entry.operationId !== undefined) byId.set(entry.operationId, [...(byId.get(entry.operationId) ?? []), entry]);
   }
   const problems: string[] = [];
-  const chosen: OperationEntry[] = [];
+  const chosen: OperationModel[] = [];
   for (const id of config.operations ?? []) {
     const matches = byId.get(id);
     if (!matches) problems.push(`operations: "${id}" is not an operationId in the document${didYouMean(id, byId.keys())}`);
     else if (matches.length > 1) {
       const where = matches.map((m) => `${m.method.toUpperCase()} ${m.path}`).join(", ");
       problems.push(`operations: "${id}" names ${matches.length} operations (${where}); operationIds must be unique`);
-    } else chosen.push(matches[0] as OperationEntry);
+    } else chosen.push(...matches);
   }
   const select = config.select;
-  const tags = new Set(entries.flatMap(tagsOf));
+  const tags = new Set(entries.flatMap((entry) => entry.tags));
   for (const [where, filter] of [
     ["select", select],
     ["select.exclude", select?.exclude],
@@ -62,17 +61,13 @@ export function selectOperations(document: OpenApiDocument, config: GeneratorCon
       problems.push(`overrides: "${id}" is not an operationId in the document${hint}`);
     }
   }
-  if (problems.length === 0 && selected.length === 0) problems.push(emptySelection(document, entries.length));
+  if (problems.length === 0 && selected.length === 0) problems.push(emptySelection(model));
   if (problems.length > 0) throw new UserError(problems);
   return selected;
 }
 
-function tagsOf(entry: OperationEntry): string[] {
-  return Array.isArray(entry.operation.tags) ? entry.operation.tags.filter((tag): tag is string => typeof tag === "string") : [];
-}
-
 /** An operation matches a filter when it satisfies every criterion the filter gives (each one any-of). */
-function filterMatcher(filter: OperationFilter, operationIds: ReadonlySet<string> = new Set()): (entry: OperationEntry) => boolean {
+function filterMatcher(filter: OperationFilter, operationIds: ReadonlySet<string> = new Set()): (entry: OperationModel) => boolean {
   const paths = filter.paths && filter.paths.length > 0 ? picomatch(filter.paths, { dot: true }) : undefined;
   const methods = new Set((filter.methods ?? []).map((method) => method.toLowerCase()));
   const tags = new Set(filter.tags ?? []);
@@ -83,15 +78,15 @@ function filterMatcher(filter: OperationFilter, operationIds: ReadonlySet<string
     return (
       (paths === undefined || paths(entry.path)) &&
       (methods.size === 0 || methods.has(entry.method)) &&
-      (tags.size === 0 || tagsOf(entry).some((tag) => tags.has(tag)))
+      (tags.size === 0 || entry.tags.some((tag) => tags.has(tag)))
     );
   };
 }
 
 /** Why nothing was selected: the filters, or a document without callable operations (webhooks only, or nothing). */
-function emptySelection(document: OpenApiDocument, operations: number): string {
-  if (operations > 0) return "the selection is empty: no operation of the document was selected";
-  const webhooks = isJsonObject(document.webhooks) ? Object.keys(document.webhooks).length : 0;
+function emptySelection(model: ApiModel): string {
+  if (model.operations.length > 0) return "the selection is empty: no operation of the document was selected";
+  const webhooks = model.webhookCount;
   if (webhooks > 0) {
     return `the selection is empty: the document has no operations under "paths", only ${webhooks} webhook(s), which are requests the API sends to you and not tools an MCP server can call`;
   }

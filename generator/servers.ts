@@ -1,5 +1,5 @@
 import type { UpstreamDefaults } from "oapi-mcp-gen-runtime";
-import { isJsonObject, type OpenApiDocument } from "../openapi/types.js";
+import type { ApiModel } from "../openapi/model.js";
 
 export type { UpstreamDefaults };
 
@@ -8,15 +8,11 @@ export type { UpstreamDefaults };
  * server URL is resolved against the document's own URL when it came from one, and otherwise becomes a hint.
  * @see https://spec.openapis.org/oas/v3.1.0#server-object
  */
-export function upstreamDefaults(document: OpenApiDocument, baseUrl: string | undefined, documentUrl?: string): UpstreamDefaults {
+export function upstreamDefaults(model: ApiModel, baseUrl: string | undefined, documentUrl?: string): UpstreamDefaults {
   if (baseUrl) return { defaultBaseUrl: baseUrl, fromConfig: true };
-  const first = Array.isArray(document.servers) ? document.servers.find(isJsonObject) : undefined;
-  if (!first || typeof first.url !== "string") return {};
-  const variables = isJsonObject(first.variables) ? first.variables : {};
-  const url = first.url.replace(/\{([^{}]+)\}/g, (whole, name: string) => {
-    const variable = variables[name];
-    return isJsonObject(variable) && typeof variable.default === "string" ? variable.default : whole;
-  });
+  const first = model.servers[0];
+  if (!first) return {};
+  const url = first.url.replace(/\{([^{}]+)\}/g, (whole, name: string) => first.variableDefaults.get(name) ?? whole);
   if (/\{[^{}]+\}/.test(url)) return { hint: `the document's server ${first.url} has variables without defaults` };
   try {
     const absolute = new URL(url, documentUrl);

@@ -1,4 +1,4 @@
-import { isJsonObject, type JsonObject } from "../openapi/types.js";
+import type { JsonObject } from "../openapi/types.js";
 import { words } from "../openapi/words.js";
 import type { ToolModel } from "./tool-model.js";
 
@@ -10,39 +10,68 @@ export interface SharedSchemas {
   constants: [name: string, schema: JsonObject][];
 }
 
-/** Finds the `$defs` entries used by at least two tools and names them (`simple-user` → `simpleUserSchema`). */
+/** One `$defs` entry as the tools use it: its key, where it appears and by whom. */
+interface Use {
+  key: string;
+  schema: JsonObject;
+  tools: Set<string>;
+  sides: Set<"Input" | "Output">;
+}
+
+/**
+ * Finds the `$defs` entries used by at least two tools and names them (`simple-user` → `simpleUserSchema`). A key
+ * whose shared versions differ by side (a request drops read-only properties) is named by side:
+ * `attachmentInputSchema`, `attachmentOutputSchema`.
+ */
 export function shareSchemas(tools: readonly ToolModel[]): SharedSchemas {
-  const uses = new Map<string, { key: string; schema: JsonObject; tools: Set<string> }>();
+  const uses = new Map<string, Use>();
   for (const tool of tools) {
-    for (const schema of [tool.inputSchema, tool.outputSchema]) {
-      const defs = isJsonObject(schema.$defs) ? schema.$defs : {};
-      for (const key of Object.keys(defs).sort()) {
-        const def = defs[key];
-        if (!isJsonObject(def)) continue;
+    for (const [side, schema] of [
+      ["Input", tool.inputSchema],
+      ["Output", tool.outputSchema],
+    ] as const) {
+      for (const [key, def] of definitionsOf(schema)) {
         const content = JSON.stringify(def);
-        const entry = uses.get(content) ?? { key, schema: def, tools: new Set<string>() };
-        entry.tools.add(tool.name);
-        uses.set(content, entry);
+        const use = uses.get(content) ?? { key, schema: def, tools: new Set<string>(), sides: new Set() };
+        use.tools.add(tool.name);
+        use.sides.add(side);
+        uses.set(content, use);
       }
     }
   }
+  const shared = [...uses].filter(([, use]) => use.tools.size >= 2);
+  const versions = new Map<string, number>();
+  for (const [, use] of shared) versions.set(use.key, (versions.get(use.key) ?? 0) + 1);
   const nameByContent = new Map<string, string>();
   const constants: [string, JsonObject][] = [];
   const taken = new Set<string>();
-  for (const [content, entry] of uses) {
-    if (entry.tools.size < 2) continue;
-    const base = constantName(entry.key);
+  for (const [content, use] of shared) {
+    const side = (versions.get(use.key) ?? 0) > 1 && use.sides.size === 1 ? [...use.sides].join("") : "";
+    const base = constantName(use.key, side);
     let name = base;
     for (let n = 2; taken.has(name); n++) name = `${base}${n}`;
     taken.add(name);
     nameByContent.set(content, name);
-    constants.push([name, entry.schema]);
+    constants.push([name, use.schema]);
   }
   return { nameByContent, constants };
 }
 
-function constantName(key: string): string {
-  const camel = words(key)
+/** The `$defs` entries of a tool schema, by key in sorted order. */
+function definitionsOf(schema: JsonObject): [string, JsonObject][] {
+  const defs = schema.$defs;
+  if (typeof defs !== "object" || defs === null || Array.isArray(defs)) return [];
+  const entries: [string, JsonObject][] = [];
+  for (const key of Object.keys(defs).sort()) {
+    const def = defs[key];
+    if (typeof def === "object" && def !== null && !Array.isArray(def)) entries.push([key, def]);
+  }
+  return entries;
+}
+
+/** `memo-relation` + `Input` → `memoRelationInputSchema`. */
+function constantName(key: string, side: string): string {
+  const camel = [...words(key), ...(side ? [side] : [])]
     .map((word, index) => (index === 0 ? word : word.charAt(0).toUpperCase() + word.slice(1)))
     .join("");
   return `${/^[a-z]/.test(camel) ? camel : `schema${camel.charAt(0).toUpperCase()}${camel.slice(1)}`}Schema`;

@@ -1,13 +1,13 @@
 import { type OutputValidation, type ToolAnnotations as RuntimeToolAnnotations, setOwn } from "oapi-mcp-gen-runtime";
-import type { OperationEntry } from "../openapi/operations.js";
-import type { HttpMethod, JsonObject, OpenApiDocument, ParameterObject } from "../openapi/types.js";
+import type { ApiModel, OperationModel } from "../openapi/model.js";
+import type { HttpMethod, JsonObject } from "../openapi/types.js";
 import { words } from "../openapi/words.js";
 import type { AnnotationOverride, OperationOverride } from "./config.js";
 import { SchemaConverter } from "./json-schema.js";
-import { bindParameters, completePathParameters, type ParameterBinding, parameterSchema } from "./parameters.js";
+import { bindParameters, checkPathParameters, type ParameterBinding, parameterSchema } from "./parameters.js";
 import { type BodyBinding, bodyProperty } from "./request-body.js";
 import { outputOf, type ResponseBinding } from "./response-output.js";
-import { operationSecurity, type SecurityRequirement } from "./security.js";
+import type { SecurityRequirement } from "./security.js";
 
 export type { BodyBinding, ParameterBinding, ResponseBinding };
 
@@ -39,26 +39,24 @@ export interface ToolModel {
 
 /** Builds the tool model of one selected operation. */
 export function operationToTool(
-  document: OpenApiDocument,
-  entry: OperationEntry,
+  model: ApiModel,
+  operation: OperationModel,
   name: string,
   override: OperationOverride,
   globalPrefixes: Record<string, string | string[]>,
   outputValidation: OutputValidation = "warn",
 ): ToolModel {
-  const where = entry.operationId ?? `${entry.method.toUpperCase()} ${entry.path}`;
-  const input = new SchemaConverter(document, "request", where);
+  const where = operation.operationId ?? `${operation.method.toUpperCase()} ${operation.path}`;
+  checkPathParameters(operation, where);
+  const input = new SchemaConverter(model.schemas, "request", where);
   const properties: JsonObject = {};
   const required: string[] = [];
-  const completed = completePathParameters(entry, where);
-  entry = { ...entry, parameters: completed.parameters };
-  const parameters = bindParameters(entry, override, globalPrefixes, where);
-  for (const binding of parameters) {
-    const parameter = entry.parameters.find((p) => p.name === binding.name && p.in === binding.in) as ParameterObject;
+  const parameters = bindParameters(operation, override, globalPrefixes, where);
+  for (const { binding, parameter } of parameters) {
     setOwn(properties, binding.argument, parameterSchema(input, parameter, binding));
     if (binding.required) required.push(binding.argument);
   }
-  const body = bodyProperty(document, entry, override, input, where);
+  const body = bodyProperty(model.schemas, operation, override, input, where);
   if (body) {
     properties.body = body.schema;
     if (body.binding.required) required.push("body");
@@ -68,26 +66,26 @@ export function operationToTool(
   const inputDefs = input.defsObject();
   if (inputDefs) inputSchema.$defs = inputDefs;
 
-  const { schema: outputSchema, binding: response, warnings: outputWarnings } = outputOf(document, entry, where);
-  const title = override.title ?? summaryOf(entry) ?? titleFromOperation(entry);
-  const security = operationSecurity(document, entry);
+  const output = outputOf(model.schemas, operation, where);
+  const title = override.title ?? summaryOf(operation) ?? titleFromOperation(operation);
+  const security = operation.security;
   return {
     name,
     title,
-    description: withReadOnlyNote(override.description ?? descriptionOf(entry), body?.binding.readOnly),
-    operationId: entry.operationId,
-    method: entry.method,
-    path: entry.path,
+    description: withReadOnlyNote(override.description ?? descriptionOf(operation), body?.binding.readOnly),
+    operationId: operation.operationId,
+    method: operation.method,
+    path: operation.path,
     inputSchema,
-    outputSchema,
+    outputSchema: output.schema,
     outputValidation: override.output?.validate ?? outputValidation,
     publishOutputSchema: override.output?.schema !== false,
-    annotations: { title, ...annotationsFor(entry.method, override.annotations) },
-    parameters,
+    annotations: { title, ...annotationsFor(operation.method, override.annotations) },
+    parameters: parameters.map(({ binding }) => binding),
     ...(body ? { body: body.binding } : {}),
-    response,
-    ...(security ? { security } : {}),
-    warnings: [...completed.warnings, ...(body?.warnings ?? []), ...input.warnings, ...outputWarnings],
+    response: output.binding,
+    ...(security.source !== "none" ? { security: security.requirements.map((requirement) => ({ ...requirement })) } : {}),
+    warnings: [...operation.warnings, ...(body?.warnings ?? []), ...input.warnings, ...output.warnings],
   };
 }
 
@@ -110,24 +108,24 @@ export function annotationsFor(method: HttpMethod, override: AnnotationOverride 
   return { ...hints, ...override };
 }
 
-function summaryOf(entry: OperationEntry): string | undefined {
-  const summary = entry.operation.summary;
-  return typeof summary === "string" && summary.trim() !== "" ? summary.trim() : undefined;
+function summaryOf(operation: OperationModel): string | undefined {
+  const summary = operation.summary?.trim();
+  return summary ? summary : undefined;
 }
 
-function titleFromOperation(entry: OperationEntry): string {
-  const id = entry.operationId;
-  const source = id ? (id.split(/[_/.]/).filter(Boolean).at(-1) ?? id) : `${entry.method} ${entry.path}`;
+function titleFromOperation(operation: OperationModel): string {
+  const id = operation.operationId;
+  const source = id ? (id.split(/[_/.]/).filter(Boolean).at(-1) ?? id) : `${operation.method} ${operation.path}`;
   const text = words(source).join(" ");
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-function descriptionOf(entry: OperationEntry): string {
-  const { summary, description, deprecated } = entry.operation;
+function descriptionOf(operation: OperationModel): string {
+  const { summary, description, deprecated } = operation;
   const parts: string[] = [];
-  if (typeof description === "string" && description.trim() !== "") parts.push(description.trim());
-  else if (typeof summary === "string" && summary.trim() !== "") parts.push(summary.trim());
-  else parts.push(`${entry.method.toUpperCase()} ${entry.path}`);
-  if (deprecated === true) parts.push("Deprecated.");
+  if (description !== undefined && description.trim() !== "") parts.push(description.trim());
+  else if (summary !== undefined && summary.trim() !== "") parts.push(summary.trim());
+  else parts.push(`${operation.method.toUpperCase()} ${operation.path}`);
+  if (deprecated) parts.push("Deprecated.");
   return parts.join("\n\n");
 }

@@ -1,8 +1,6 @@
-import { listedOutputSchema } from "oapi-mcp-gen-runtime";
-import { toolDefinition } from "../templates/tool-module.js";
+import { listedOutputSchema, type ToolDefinition } from "oapi-mcp-gen-runtime";
 import type { GeneratorConfig } from "./config.js";
 import { UserError } from "./errors.js";
-import type { ToolModel } from "./tool-model.js";
 
 /** The size of the `tools/list` answer the generated server will give. */
 export interface ToolsListSize {
@@ -11,10 +9,9 @@ export interface ToolsListSize {
   tokens: number;
 }
 
-/** Measures `tools/list` exactly as the runtime lists the tools. */
-export function toolsListSize(tools: readonly ToolModel[]): ToolsListSize {
-  const listed = tools.map((tool) => {
-    const definition = toolDefinition(tool);
+/** Measures `tools/list` exactly as the runtime lists the tools (from the definitions that are written). */
+export function toolsListSize(definitions: readonly ToolDefinition[]): ToolsListSize {
+  const listed = definitions.map((definition) => {
     const { name, title, description, inputSchema, annotations, _meta } = definition;
     const outputSchema = listedOutputSchema(definition);
     return { name, title, description, inputSchema, ...(outputSchema ? { outputSchema } : {}), annotations, _meta };

@@ -1,6 +1,6 @@
 import { DocumentParseError } from "./parse-error.js";
 import { derefObject } from "./refs.js";
-import { HTTP_METHODS, type HttpMethod, isJsonObject, type JsonObject, type OpenApiDocument, type ParameterObject } from "./types.js";
+import { HTTP_METHODS, type HttpMethod, isJsonObject, type JsonObject, type OpenApiDocument } from "./types.js";
 
 /** One operation of a document, with path-level and operation-level parameters merged. */
 export interface OperationEntry {
@@ -8,8 +8,8 @@ export interface OperationEntry {
   method: HttpMethod;
   path: string;
   operation: JsonObject;
-  /** Parameters after `$ref` resolution; operation-level ones override path-level ones by (name, in). */
-  parameters: ParameterObject[];
+  /** Parameter objects after `$ref` resolution; operation-level ones override path-level ones by (name, in). */
+  parameters: JsonObject[];
 }
 
 /** Lists every operation under `paths`, in document order. */
@@ -45,14 +45,14 @@ function at<T>(place: string, step: () => T): T {
 }
 
 /** Merges path-item and operation parameters; the operation's win for the same name and location. */
-export function mergeParameters(document: OpenApiDocument, pathLevel: unknown, operationLevel: unknown): ParameterObject[] {
-  const merged = new Map<string, ParameterObject>();
+export function mergeParameters(document: OpenApiDocument, pathLevel: unknown, operationLevel: unknown): JsonObject[] {
+  const merged = new Map<string, JsonObject>();
   for (const list of [pathLevel, operationLevel]) {
     if (!Array.isArray(list)) continue;
     for (const raw of list) {
       const parameter = derefObject(document, raw);
       if (!parameter || typeof parameter.name !== "string" || typeof parameter.in !== "string") continue;
-      merged.set(`${parameter.in}\u0000${parameter.name}`, parameter as unknown as ParameterObject);
+      merged.set(`${parameter.in}\u0000${parameter.name}`, parameter);
     }
   }
   return [...merged.values()];

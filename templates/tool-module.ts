@@ -13,14 +13,13 @@ export function toolModuleNames(tool: ToolModel) {
 }
 
 /** The module of one tool: its argument and result types (from openapi-typescript) and its definition. */
-export function toolModule(tool: ToolModel, typesModule: string, shared?: SharedSchemas): SourceFileStructure {
+export function toolModule(tool: ToolModel, plain: ToolDefinition, typesModule: string, shared?: SharedSchemas): SourceFileStructure {
   const names = toolModuleNames(tool);
-  const argsText = argsType(tool);
-  const resultText = resultType(tool);
+  const args = argsType(tool);
+  const result = resultType(tool);
   // Only modules whose types mention the operation declare it (so `noUnusedLocals` projects compile them too).
-  const usesOperation = argsText.includes("Operation[") || resultText.includes("Operation[");
+  const usesOperation = args.usesOperation || result.usesOperation;
   const used = new Set<string>();
-  const plain = toolDefinition(tool);
   const definition: ToolDefinition = shared
     ? {
         ...plain,
@@ -52,14 +51,14 @@ export function toolModule(tool: ToolModel, typesModule: string, shared?: Shared
         isExported: true,
         name: names.args,
         docs: [`Arguments of the \`${tool.name}\` tool.`],
-        type: argsText,
+        type: args.text,
       },
       {
         kind: Kind.TypeAlias,
         isExported: true,
         name: names.result,
         docs: [`Structured result of the \`${tool.name}\` tool.`],
-        type: resultText,
+        type: result.text,
       },
       {
         kind: Kind.VariableStatement,
@@ -139,22 +138,34 @@ function bodyType(body: NonNullable<ToolModel["body"]>): string {
   return type;
 }
 
-function argsType(tool: ToolModel): string {
+/** A TypeScript type for a module, and whether it refers to the operation's generated types. */
+interface TypeText {
+  text: string;
+  usesOperation: boolean;
+}
+
+function argsType(tool: ToolModel): TypeText {
   const members = tool.parameters.map((p) => {
     const optional = p.required ? "" : "?";
     return `${stringLiteral(p.argument)}${optional}: NonNullable<Operation["parameters"][${stringLiteral(p.in)}]>[${stringLiteral(p.name)}];`;
   });
-  if (tool.body) members.push(`body${tool.body.required ? "" : "?"}: ${bodyType(tool.body)};`);
-  return members.length === 0 ? "Record<string, never>" : `{ ${members.join(" ")} }`;
+  const body = tool.body;
+  if (body) members.push(`body${body.required ? "" : "?"}: ${bodyType(body)};`);
+  const bodyUsesOperation = body !== undefined && body.kind !== "binary" && body.kind !== "text";
+  return {
+    text: members.length === 0 ? "Record<string, never>" : `{ ${members.join(" ")} }`,
+    usesOperation: tool.parameters.length > 0 || bodyUsesOperation,
+  };
 }
 
-function resultType(tool: ToolModel): string {
+function resultType(tool: ToolModel): TypeText {
   const { response } = tool;
-  if (response.kind === "text") return "{ result: string; truncated?: boolean }";
-  if (response.kind === "binary") return "{ contentType: string; size: number; sha256: string }";
-  if (response.kind === "empty" || response.status === undefined || response.mediaType === undefined) return "{ ok?: boolean }";
+  if (response.kind === "text") return { text: "{ result: string; truncated?: boolean }", usesOperation: false };
+  if (response.kind === "binary") return { text: "{ contentType: string; size: number; sha256: string }", usesOperation: false };
+  if (response.kind === "empty" || response.status === undefined || response.mediaType === undefined)
+    return { text: "{ ok?: boolean }", usesOperation: false };
   const payload = `Operation["responses"][${stringLiteral(response.status)}]["content"][${stringLiteral(response.mediaType)}]`;
-  return response.wrapped ? `{ result: ${payload} }` : payload;
+  return { text: response.wrapped ? `{ result: ${payload} }` : payload, usesOperation: true };
 }
 
 function union(names: readonly string[]): string {

@@ -1,7 +1,19 @@
 import { describe, expect, it } from "vitest";
 import { generateFromDocument } from "../generator/generate.js";
-import { SchemaConverter } from "../generator/json-schema.js";
+import { SchemaConverter, type SchemaDirection } from "../generator/json-schema.js";
+import { readSchema } from "../openapi/schema.js";
+import { SchemaCatalog } from "../openapi/schema-catalog.js";
 import type { JsonObject, OpenApiDocument } from "../openapi/types.js";
+
+/** A converter over a document's schemas that reads each root as written. */
+function converterFor(document: OpenApiDocument, direction: SchemaDirection, where: string) {
+  const converter = new SchemaConverter(new SchemaCatalog(document), direction, where);
+  return {
+    convertRoot: (raw: JsonObject) => converter.convertRoot(readSchema(raw)),
+    defsObject: () => converter.defsObject(),
+    warnings: converter.warnings,
+  };
+}
 
 function documentWith(schemas: JsonObject): OpenApiDocument {
   return { openapi: "3.0.3", info: { title: "t", version: "1" }, paths: {}, components: { schemas } };
@@ -50,7 +62,7 @@ describe("OpenAPI schema → JSON Schema", () => {
       { type: ["string", "null"], enum: ["a", null] },
     ],
   ])("%s", (_, input, expected) => {
-    expect(new SchemaConverter(documentWith({}), "request", "t").convertRoot(input)).toEqual(expected);
+    expect(converterFor(documentWith({}), "request", "t").convertRoot(input)).toEqual(expected);
   });
 
   it("turns nested refs into $defs and ends cycles at a $ref", () => {
@@ -60,7 +72,7 @@ describe("OpenAPI schema → JSON Schema", () => {
         properties: { value: { type: "string" }, children: { type: "array", items: { $ref: "#/components/schemas/Node" } } },
       },
     });
-    const converter = new SchemaConverter(document, "response", "t");
+    const converter = converterFor(document, "response", "t");
     const root = converter.convertRoot({ $ref: "#/components/schemas/Node" });
     expect(root.properties).toEqual({ value: { type: "string" }, children: { type: "array", items: { $ref: "#/$defs/Node" } } });
     expect(converter.defsObject()).toEqual({ Node: root });
@@ -68,7 +80,7 @@ describe("OpenAPI schema → JSON Schema", () => {
 
   it("keeps $ref siblings through allOf, which draft-07 and 2020-12 read alike", () => {
     const document = documentWith({ Id: { type: "string" } });
-    const converted = new SchemaConverter(document, "request", "t").convertRoot({
+    const converted = converterFor(document, "request", "t").convertRoot({
       type: "object",
       properties: { id: { $ref: "#/components/schemas/Id", description: "the id" } },
     });
@@ -81,8 +93,8 @@ describe("OpenAPI schema → JSON Schema", () => {
       required: ["id", "secret", "name"],
       properties: { id: { type: "string", readOnly: true }, secret: { type: "string", writeOnly: true }, name: { type: "string" } },
     };
-    const request = new SchemaConverter(documentWith({}), "request", "t").convertRoot(schema);
-    const response = new SchemaConverter(documentWith({}), "response", "t").convertRoot(schema);
+    const request = converterFor(documentWith({}), "request", "t").convertRoot(schema);
+    const response = converterFor(documentWith({}), "response", "t").convertRoot(schema);
     expect(Object.keys(request.properties as JsonObject)).toEqual(["secret", "name"]);
     expect(request.required).toEqual(["secret", "name"]);
     expect(Object.keys(response.properties as JsonObject)).toEqual(["id", "name"]);
@@ -90,13 +102,13 @@ describe("OpenAPI schema → JSON Schema", () => {
   });
 
   it("drops patterns that are not ECMAScript regular expressions, with a warning", () => {
-    const converter = new SchemaConverter(documentWith({}), "request", "op");
+    const converter = converterFor(documentWith({}), "request", "op");
     expect(converter.convertRoot({ type: "string", pattern: "(?i)abc" })).toEqual({ type: "string" });
     expect(converter.warnings[0]).toMatch(/op: dropped pattern/);
   });
 
   it("names a dangling $ref", () => {
-    expect(() => new SchemaConverter(documentWith({}), "request", "op").convertRoot({ $ref: "#/components/schemas/Nope" })).toThrow(
+    expect(() => converterFor(documentWith({}), "request", "op").convertRoot({ $ref: "#/components/schemas/Nope" })).toThrow(
       'op: unresolvable $ref "#/components/schemas/Nope"',
     );
   });
@@ -120,14 +132,14 @@ describe("JSON Schema 2020-12 dynamic references", () => {
         },
       },
     };
-    const converter = new SchemaConverter(document, "response", "t");
+    const converter = converterFor(document, "response", "t");
     const page = converter.convertRoot({
       $defs: { item: { $dynamicAnchor: "item", $ref: "#/components/schemas/Pet" } },
       $ref: "#/components/schemas/Page",
     });
     expect(page).toEqual({ type: "object", properties: { data: { type: "array", items: { $ref: "#/$defs/Pet" } } } });
     expect(converter.defsObject()).toEqual({ Pet: { type: "object", properties: { name: { type: "string" } } } });
-    const unbound = new SchemaConverter(document, "response", "t").convertRoot({ $ref: "#/components/schemas/Page" });
+    const unbound = converterFor(document, "response", "t").convertRoot({ $ref: "#/components/schemas/Page" });
     expect(unbound.properties).toEqual({ data: { type: "array", items: { not: {} } } });
   });
 });

@@ -4,8 +4,9 @@ import type { GeneratorConfig } from "../generator/config.js";
 import { UserError } from "../generator/errors.js";
 import { selectOperations } from "../generator/select.js";
 import type { ToolModel } from "../generator/tool-model.js";
-import { listOperations } from "../openapi/operations.js";
-import type { JsonObject, OpenApiDocument } from "../openapi/types.js";
+import { buildApiModel } from "../openapi/build-model.js";
+import type { ApiModel } from "../openapi/model.js";
+import type { JsonObject } from "../openapi/types.js";
 import { loadMemos } from "./helpers/memos-model.js";
 
 /** Operation categories the Memos server must never expose, by operationId or path. */
@@ -23,25 +24,25 @@ const EXCLUDED = [
 ];
 
 describe("Memos tool model", () => {
-  let document: OpenApiDocument;
+  let model: ApiModel;
   let config: GeneratorConfig;
   let tools: ToolModel[];
   const byName = (name: string) => tools.find((tool) => tool.name === name) as ToolModel;
   const body = (name: string) => (byName(name).inputSchema.properties as JsonObject).body as JsonObject;
 
   beforeAll(async () => {
-    ({ document, config } = await loadMemos());
-    tools = buildTools(document, selectOperations(document, config), config);
+    ({ model, config } = await loadMemos());
+    tools = buildTools(model, selectOperations(model, config), config);
   });
 
   it("finds every curated operationId in the document", () => {
-    const ids = new Set(listOperations(document).map((entry) => entry.operationId));
+    const ids = new Set(model.operations.map((entry) => entry.operationId));
     expect(config.operations).toHaveLength(17);
     for (const id of config.operations ?? []) expect(ids.has(id), id).toBe(true);
   });
 
   it("selects none of the excluded categories", () => {
-    const excludedInDocument = listOperations(document).filter((entry) => EXCLUDED.some((re) => re.test(entry.operationId ?? "")));
+    const excludedInDocument = model.operations.filter((entry) => EXCLUDED.some((re) => re.test(entry.operationId ?? "")));
     expect(excludedInDocument.length).toBeGreaterThan(20);
     for (const tool of tools) {
       for (const pattern of EXCLUDED) expect(`${tool.operationId} ${tool.path}`).not.toMatch(pattern);
@@ -62,7 +63,7 @@ describe("Memos tool model", () => {
     for (const name of names) expect(name).toMatch(/^[a-z0-9_]{1,64}$/);
     expect(byName("memo_list_memos").operationId).toBe("MemoService_ListMemos");
     expect(byName("attachment_get_attachment").operationId).toBe("AttachmentService_GetAttachment");
-    const again = buildTools(document, selectOperations(document, config), config);
+    const again = buildTools(model, selectOperations(model, config), config);
     expect(again).toEqual(tools);
   });
 
@@ -154,7 +155,7 @@ describe("Memos tool model", () => {
     };
     let caught: unknown;
     try {
-      selectOperations(document, broken);
+      selectOperations(model, broken);
     } catch (error) {
       caught = error;
     }
@@ -166,19 +167,19 @@ describe("Memos tool model", () => {
   });
 
   it("says why a selection is empty: the filters, or a webhooks-only document", () => {
-    const problems = (document: OpenApiDocument, select: GeneratorConfig["select"]) => {
+    const problems = (target: ApiModel, select: GeneratorConfig["select"]) => {
       try {
-        selectOperations(document, { server: { name: "x" }, select });
+        selectOperations(target, { server: { name: "x" }, select });
       } catch (error) {
         return (error as UserError).problems;
       }
       return [];
     };
-    expect(problems(document, { tags: ["MemoService"], methods: ["trace"] })).toEqual([
+    expect(problems(model, { tags: ["MemoService"], methods: ["trace"] })).toEqual([
       "the selection is empty: no operation of the document was selected",
     ]);
     const webhooksOnly = { openapi: "3.1.0", info: { title: "t", version: "1" }, webhooks: { "memo.created": { post: {} } } };
-    expect(problems(webhooksOnly, { all: true })).toEqual([
+    expect(problems(buildApiModel(webhooksOnly), { all: true })).toEqual([
       'the selection is empty: the document has no operations under "paths", only 1 webhook(s), which are requests the API sends to you and not tools an MCP server can call',
     ]);
   });
@@ -189,22 +190,22 @@ describe("Memos tool model", () => {
       pathPrefixes: { ...config.pathPrefixes, memmo: "memos/" },
       overrides: { ...config.overrides, MemoService_CreateMemo: { body: { required: ["contnet"] } } },
     };
-    expect(() => buildTools(document, selectOperations(document, broken), broken)).toThrow(
+    expect(() => buildTools(model, selectOperations(model, broken), broken)).toThrow(
       /"contnet" is not a property of the request body \(did you mean "content"\?\)[\s\S]*"memmo" is not a path parameter of any selected operation \(did you mean "memo"\?\)/,
     );
   });
 
   it("rejects an override name that clashes with another tool", () => {
     const broken: GeneratorConfig = { ...config, overrides: { ...config.overrides, MemoService_GetMemo: { name: "memo_list_memos" } } };
-    expect(() => buildTools(document, selectOperations(document, broken), broken)).toThrow(/also the name of MemoService_ListMemos/);
+    expect(() => buildTools(model, selectOperations(model, broken), broken)).toThrow(/also the name of MemoService_ListMemos/);
   });
 });
 
 describe("schema checks at generation time", () => {
   it("names a tool whose schema does not compile", async () => {
     const { toolSchemaProblems } = await import("../generator/schema-check.js");
-    const { document, config } = await loadMemos();
-    const [tool] = buildTools(document, selectOperations(document, { ...config, operations: ["MemoService_GetMemo"], overrides: {} }), {
+    const { model, config } = await loadMemos();
+    const [tool] = buildTools(model, selectOperations(model, { ...config, operations: ["MemoService_GetMemo"], overrides: {} }), {
       ...config,
       operations: ["MemoService_GetMemo"],
       overrides: {},

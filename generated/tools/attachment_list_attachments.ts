@@ -2,7 +2,7 @@
 import { defineTool } from "oapi-mcp-gen-runtime";
 import type { paths } from "../api-types.js";
 import {
-  attachmentSchema,
+  attachmentOutputSchema,
   mediaCaptureTimeSchema,
   mediaLocationSchema,
   mediaMetadataSchema,
@@ -70,7 +70,7 @@ export const attachmentListAttachments = defineTool<
       },
     },
     $defs: {
-      Attachment: attachmentSchema,
+      Attachment: attachmentOutputSchema,
       MediaCaptureTime: mediaCaptureTimeSchema,
       MediaLocation: mediaLocationSchema,
       MediaMetadata: mediaMetadataSchema,

@@ -2,13 +2,13 @@
 import { defineTool } from "oapi-mcp-gen-runtime";
 import type { paths } from "../api-types.js";
 import {
-  attachmentSchema,
+  attachmentOutputSchema,
   locationSchema,
   mediaCaptureTimeSchema,
   mediaLocationSchema,
   mediaMetadataSchema,
   memoPropertySchema,
-  memoRelationMemoSchema,
+  memoRelationMemoOutputSchema,
   memoRelationSchema,
   motionMediaSchema,
   photoMetadataSchema,
@@ -121,13 +121,13 @@ export const memoGetMemo = defineTool<MemoGetMemoArgs, MemoGetMemoResult>({
     },
     required: ["state", "content", "visibility"],
     $defs: {
-      Attachment: attachmentSchema,
+      Attachment: attachmentOutputSchema,
       Location: locationSchema,
       MediaCaptureTime: mediaCaptureTimeSchema,
       MediaLocation: mediaLocationSchema,
       MediaMetadata: mediaMetadataSchema,
       MemoRelation: memoRelationSchema,
-      MemoRelation_Memo: memoRelationMemoSchema,
+      MemoRelation_Memo: memoRelationMemoOutputSchema,
       Memo_Property: memoPropertySchema,
       MotionMedia: motionMediaSchema,
       PhotoMetadata: photoMetadataSchema,

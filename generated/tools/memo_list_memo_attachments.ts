@@ -2,7 +2,7 @@
 import { defineTool } from "oapi-mcp-gen-runtime";
 import type { paths } from "../api-types.js";
 import {
-  attachmentSchema,
+  attachmentOutputSchema,
   mediaCaptureTimeSchema,
   mediaLocationSchema,
   mediaMetadataSchema,
@@ -55,7 +55,7 @@ export const memoListMemoAttachments = defineTool<
       nextPageToken: { description: "A token for the next page of results.", type: "string" },
     },
     $defs: {
-      Attachment: attachmentSchema,
+      Attachment: attachmentOutputSchema,
       MediaCaptureTime: mediaCaptureTimeSchema,
       MediaLocation: mediaLocationSchema,
       MediaMetadata: mediaMetadataSchema,

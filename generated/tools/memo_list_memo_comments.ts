@@ -2,13 +2,13 @@
 import { defineTool } from "oapi-mcp-gen-runtime";
 import type { paths } from "../api-types.js";
 import {
-  attachmentSchema,
+  attachmentOutputSchema,
   locationSchema,
   mediaCaptureTimeSchema,
   mediaLocationSchema,
   mediaMetadataSchema,
   memoPropertySchema,
-  memoRelationMemoSchema,
+  memoRelationMemoOutputSchema,
   memoRelationSchema,
   memoSchema,
   motionMediaSchema,
@@ -63,14 +63,14 @@ export const memoListMemoComments = defineTool<
       nextPageToken: { description: "A token for the next page of results.", type: "string" },
     },
     $defs: {
-      Attachment: attachmentSchema,
+      Attachment: attachmentOutputSchema,
       Location: locationSchema,
       MediaCaptureTime: mediaCaptureTimeSchema,
       MediaLocation: mediaLocationSchema,
       MediaMetadata: mediaMetadataSchema,
       Memo: memoSchema,
       MemoRelation: memoRelationSchema,
-      MemoRelation_Memo: memoRelationMemoSchema,
+      MemoRelation_Memo: memoRelationMemoOutputSchema,
       Memo_Property: memoPropertySchema,
       MotionMedia: motionMediaSchema,
       PhotoMetadata: photoMetadataSchema,

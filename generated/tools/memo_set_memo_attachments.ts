@@ -2,7 +2,7 @@
 import { defineTool, type ReshapeBody } from "oapi-mcp-gen-runtime";
 import type { paths } from "../api-types.js";
 import {
-  attachmentSchema2,
+  attachmentInputSchema,
   mediaCaptureTimeSchema,
   mediaLocationSchema,
   mediaMetadataSchema,
@@ -54,7 +54,7 @@ export const memoSetMemoAttachments = defineTool<
     additionalProperties: false,
     required: ["memo", "body"],
     $defs: {
-      Attachment: attachmentSchema2,
+      Attachment: attachmentInputSchema,
       MediaCaptureTime: mediaCaptureTimeSchema,
       MediaLocation: mediaLocationSchema,
       MediaMetadata: mediaMetadataSchema,

@@ -1,13 +1,14 @@
 import { readConfigFile } from "../../generator/config.js";
+import { buildApiModel } from "../../openapi/build-model.js";
 import { readDocumentFile } from "../../openapi/load.js";
 import { normalizeDocument } from "../../openapi/normalize.js";
 
 export const MEMOS_SPEC = new URL("../../examples/memos/openapi.yaml", import.meta.url).pathname;
 export const MEMOS_CONFIG = new URL("../../examples/memos/oapi-mcp.config.yaml", import.meta.url).pathname;
 
-/** The Memos document (normalised) and its committed config. */
+/** The Memos document (normalised), its model and its committed config. */
 export async function loadMemos() {
   const { document: raw } = await readDocumentFile(MEMOS_SPEC);
   const { document } = await normalizeDocument(raw);
-  return { document, config: await readConfigFile(MEMOS_CONFIG) };
+  return { document, model: buildApiModel(document), config: await readConfigFile(MEMOS_CONFIG) };
 }

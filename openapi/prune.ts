@@ -1,24 +1,25 @@
 import { setOwn } from "oapi-mcp-gen-runtime";
-import type { OperationEntry } from "../openapi/operations.js";
-import { collectRefs, resolvePointer } from "../openapi/refs.js";
-import { isJsonObject, type JsonObject, type JsonValue, type OpenApiDocument } from "../openapi/types.js";
+import type { OperationModel } from "./model.js";
+import { collectRefs, resolvePointer } from "./refs.js";
+import { isJsonObject, type JsonObject, type JsonValue, type OpenApiDocument } from "./types.js";
 
 /** A copy of the document holding only the selected operations and the components they reach. */
-export function pruneDocument(document: OpenApiDocument, entries: readonly OperationEntry[]): OpenApiDocument {
+export function pruneDocument(document: OpenApiDocument, entries: readonly OperationModel[]): OpenApiDocument {
   const paths: JsonObject = {};
   const reached = new Set<string>();
   const pending: JsonValue[] = [];
   const sourcePaths = isJsonObject(document.paths) ? document.paths : {};
   for (const entry of entries) {
     const sourceItem = sourcePaths[entry.path];
-    const item = (isJsonObject(paths[entry.path]) ? paths[entry.path] : {}) as JsonObject;
+    const existing = Object.hasOwn(paths, entry.path) ? paths[entry.path] : undefined;
+    const item: JsonObject = isJsonObject(existing) ? existing : {};
     setOwn(paths, entry.path, item);
     if (isJsonObject(sourceItem) && sourceItem.parameters !== undefined) item.parameters = sourceItem.parameters;
-    item[entry.method] = entry.operation;
+    item[entry.method] = entry.declared;
     pending.push(item);
   }
-  while (pending.length > 0) {
-    collectRefs(pending.pop() as JsonValue, (ref) => {
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    collectRefs(next, (ref) => {
       if (reached.has(ref) || !ref.startsWith("#/components/")) return;
       reached.add(ref);
       // A reference into a component (`#/components/schemas/A/properties/b`) keeps the whole component.

@@ -1,4 +1,4 @@
-import { isJsonObject, type JsonObject, type JsonValue } from "../openapi/types.js";
+import { isJsonObject, type JsonObject, type JsonValue } from "./types.js";
 
 /** `valueOf`, `hasOwnProperty`, …: names Redocly's resolver (inside openapi-typescript) looks up on plain objects. */
 const PROTOTYPE_MEMBERS = new Set(Object.getOwnPropertyNames(Object.prototype));

@@ -1,0 +1,113 @@
+import { fitEnumsToTypes } from "./enum-types.js";
+import { maskPrototypeKeys } from "./prototype-keys.js";
+import { collectRefs, mappingRef, resolvePointer } from "./refs.js";
+import { isJsonObject, type JsonObject, type OpenApiDocument } from "./types.js";
+
+/** A copy of a document as openapi-typescript can type it, the references it cannot follow, and how to undo the masking. */
+export interface TypingInput {
+  document: OpenApiDocument;
+  /** External `$ref`s: openapi-typescript cannot follow them. */
+  externalRefs: string[];
+  /** Turns masked names in the generated text back into the document's. */
+  restore(text: string): string;
+}
+
+/**
+ * Prepares a (pruned) document for openapi-typescript: examples dropped, enums fitted to their types, discriminator
+ * mappings that name nothing removed and prototype-member names masked; the original is not changed.
+ */
+export function typingInput(document: OpenApiDocument): TypingInput {
+  const copy = withoutExamples(structuredClone(document));
+  fitEnumsToTypes(copy);
+  dropOutsideMappings(copy);
+  const { restore } = maskPrototypeKeys(copy);
+  const external = new Set<string>();
+  collectRefs(copy, (ref) => {
+    if (!ref.startsWith("#")) external.add(ref);
+  });
+  return { document: copy, externalRefs: [...external], restore };
+}
+
+/**
+ * Removes discriminator mapping entries that name nothing in the document: another file (DigitalOcean's `models/*.yml`,
+ * which its published document does not carry) or a pointer to nowhere. They only name a schema the `oneOf` already
+ * lists, and openapi-typescript would try to follow them.
+ */
+function dropOutsideMappings(document: JsonObject): void {
+  const stack: unknown[] = [document];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (Array.isArray(value)) stack.push(...value);
+    else if (isJsonObject(value)) {
+      const discriminator = value.discriminator;
+      if (isJsonObject(discriminator) && isJsonObject(discriminator.mapping)) {
+        const mapping = discriminator.mapping;
+        for (const [key, target] of Object.entries(mapping)) {
+          if (typeof target === "string" && resolvePointer(document, mappingRef(target)) === undefined) delete mapping[key];
+        }
+      }
+      for (const child of Object.values(value)) if (typeof child === "object" && child !== null) stack.push(child);
+    }
+  }
+}
+
+/** Maps whose keys are names, not keywords: a key `example` inside them is a property, not an example. */
+const NAME_MAPS = new Set([
+  "properties",
+  "patternProperties",
+  "$defs",
+  "definitions",
+  "schemas",
+  "responses",
+  "parameters",
+  "headers",
+  "content",
+  "paths",
+  "mapping",
+]);
+
+/** Removes schema `example` values that are reference objects (data pretending to be a `$ref`). */
+function dropReferencedExamples(node: unknown, namesHere: boolean): void {
+  if (Array.isArray(node)) {
+    for (const item of node) dropReferencedExamples(item, false);
+    return;
+  }
+  if (!isJsonObject(node)) return;
+  if (!namesHere && isJsonObject(node.example) && typeof node.example.$ref === "string") delete node.example;
+  for (const [key, value] of Object.entries(node)) dropReferencedExamples(value, !namesHere && NAME_MAPS.has(key));
+}
+
+/** Drops the examples of media types, parameters and headers (types never use them, and they may point elsewhere). */
+function withoutExamples(document: OpenApiDocument): OpenApiDocument {
+  const strip = (holder: unknown) => {
+    if (!isJsonObject(holder)) return;
+    delete holder.example;
+    delete holder.examples;
+  };
+  const media = (content: unknown) => {
+    if (isJsonObject(content)) for (const value of Object.values(content)) strip(value);
+  };
+  const response = (value: unknown) => {
+    if (!isJsonObject(value)) return;
+    media(value.content);
+    if (isJsonObject(value.headers)) for (const header of Object.values(value.headers)) strip(header);
+  };
+  for (const item of Object.values(isJsonObject(document.paths) ? document.paths : {})) {
+    if (!isJsonObject(item)) continue;
+    for (const [key, operation] of Object.entries(item)) {
+      if (key === "parameters" && Array.isArray(operation)) operation.forEach(strip);
+      if (!isJsonObject(operation)) continue;
+      if (Array.isArray(operation.parameters)) operation.parameters.forEach(strip);
+      if (isJsonObject(operation.requestBody)) media(operation.requestBody.content);
+      if (isJsonObject(operation.responses)) for (const value of Object.values(operation.responses)) response(value);
+    }
+  }
+  const components: JsonObject = isJsonObject(document.components) ? document.components : {};
+  dropReferencedExamples(document, false);
+  for (const value of Object.values(isJsonObject(components.parameters) ? components.parameters : {})) strip(value);
+  for (const value of Object.values(isJsonObject(components.headers) ? components.headers : {})) strip(value);
+  for (const value of Object.values(isJsonObject(components.requestBodies) ? components.requestBodies : {}))
+    if (isJsonObject(value)) media(value.content);
+  for (const value of Object.values(isJsonObject(components.responses) ? components.responses : {})) response(value);
+  return document;
+}
