@@ -32,8 +32,9 @@ export function buildApiModel(document: OpenApiDocument): ApiModel {
     tags: tagsOf(document.tags, operations),
     operations,
     securitySchemes: securitySchemesOf(document),
+    globalSecurity: securityOf(undefined, document.security).requirements,
     schemas: new SchemaCatalog(document),
-    pathCount: isJsonObject(document.paths) ? Object.keys(document.paths).length : 0,
+    paths: isJsonObject(document.paths) ? Object.keys(document.paths) : [],
     webhookCount: isJsonObject(document.webhooks) ? Object.keys(document.webhooks).length : 0,
   };
 }

@@ -121,7 +121,10 @@ export interface ApiModel {
   readonly tags: readonly { readonly name: string; readonly description: string }[];
   readonly operations: readonly OperationModel[];
   readonly securitySchemes: ReadonlyMap<string, SecuritySchemeModel>;
+  /** The document's own `security` requirements (what operations without their own use). */
+  readonly globalSecurity: readonly SecurityRequirement[];
   readonly schemas: SchemaCatalog;
-  readonly pathCount: number;
+  /** Every path of the document, in document order (with or without operations). */
+  readonly paths: readonly string[];
   readonly webhookCount: number;
 }

@@ -45,7 +45,7 @@ function at<T>(place: string, step: () => T): T {
 }
 
 /** Merges path-item and operation parameters; the operation's win for the same name and location. */
-export function mergeParameters(document: OpenApiDocument, pathLevel: unknown, operationLevel: unknown): JsonObject[] {
+function mergeParameters(document: OpenApiDocument, pathLevel: unknown, operationLevel: unknown): JsonObject[] {
   const merged = new Map<string, JsonObject>();
   for (const list of [pathLevel, operationLevel]) {
     if (!Array.isArray(list)) continue;

@@ -1,28 +1,28 @@
 import { isDeepStrictEqual } from "node:util";
-import { mergeParameters } from "../openapi/operations.js";
-import { collectRefs, derefObject, refName, resolvePointer } from "../openapi/refs.js";
-import { isJsonObject, type JsonObject, type JsonValue } from "../openapi/types.js";
-import type { LoadedApi, OperationRecord } from "./loaded-api.js";
+import type { OperationModel } from "../openapi/model.js";
+import type { SchemaCatalog } from "../openapi/schema-catalog.js";
+import type { JsonValue } from "../openapi/types.js";
+import type { LoadedApi } from "./loaded-api.js";
 
 /** One changed operation and which parts of it changed. */
-export interface ChangedOperation {
+export type ChangedOperation = {
   method: string;
   path: string;
   operationId: string | null;
   /** Changed parts (`parameters`, `responses`, …) and `schema:Name` for each changed component it reaches. */
   changes: string[];
-}
+};
 
 type OperationBrief = { method: string; path: string; operationId: string | null; summary: string };
 
 /** The difference between two loaded versions of an API. */
-export interface ApiComparison {
+export type ApiComparison = {
   added: OperationBrief[];
   removed: OperationBrief[];
   changed: ChangedOperation[];
   unchanged_count: number;
   schemas: { added: string[]; removed: string[]; changed: string[] };
-}
+};
 
 const ASPECTS = [
   "operationId",
@@ -35,17 +35,15 @@ const ASPECTS = [
   "responses",
   "security",
 ] as const;
-const SCHEMA_PREFIX = "#/components/schemas/";
 
 /** Compares operations by method and path, and component schemas by name. */
 export function compareApis(base: LoadedApi, target: LoadedApi): ApiComparison {
-  const key = (record: OperationRecord) => `${record.method.toUpperCase()} ${record.path}`;
+  const key = (record: OperationModel) => `${record.method.toUpperCase()} ${record.path}`;
   const before = new Map(base.operations.map((record) => [key(record), record]));
   const after = new Map(target.operations.map((record) => [key(record), record]));
   const schemas = compareSchemas(base, target);
   const changedSchemas = new Set(schemas.changed);
   const comparison: ApiComparison = { added: [], removed: [], changed: [], unchanged_count: 0, schemas };
-  const references = new ReferenceGraph(target.document);
   for (const [id, record] of after) if (!before.has(id)) comparison.added.push(brief(record));
   for (const [id, record] of before) {
     const next = after.get(id);
@@ -53,10 +51,10 @@ export function compareApis(base: LoadedApi, target: LoadedApi): ApiComparison {
       comparison.removed.push(brief(record));
       continue;
     }
-    const old = aspects(base, record);
-    const now = aspects(target, next);
+    const old = aspects(record);
+    const now = aspects(next);
     const changes: string[] = ASPECTS.filter((aspect) => !isDeepStrictEqual(old[aspect], now[aspect]));
-    for (const name of reachableSchemas(references, now)) if (changedSchemas.has(name)) changes.push(`schema:${name}`);
+    for (const name of reachableSchemas(target.model.schemas, next)) if (changedSchemas.has(name)) changes.push(`schema:${name}`);
     if (changes.length === 0) comparison.unchanged_count++;
     else
       comparison.changed.push({ method: record.method.toUpperCase(), path: record.path, operationId: next.operationId ?? null, changes });
@@ -64,81 +62,50 @@ export function compareApis(base: LoadedApi, target: LoadedApi): ApiComparison {
   return comparison;
 }
 
-function brief(record: OperationRecord): OperationBrief {
+function brief(record: OperationModel): OperationBrief {
   return { method: record.method.toUpperCase(), path: record.path, operationId: record.operationId ?? null, summary: record.summary ?? "" };
 }
 
-function schemasOf(api: LoadedApi): JsonObject {
-  const components = api.document.components;
-  return isJsonObject(components) && isJsonObject(components.schemas) ? components.schemas : {};
+/** The component schemas of an API as written, by name. */
+function schemasOf(api: LoadedApi): Map<string, JsonValue> {
+  const written = new Map<string, JsonValue>();
+  for (const [name, schema] of api.model.schemas.named)
+    written.set(name, typeof schema === "object" && schema !== null ? schema.source : schema);
+  return written;
 }
 
 function compareSchemas(base: LoadedApi, target: LoadedApi) {
   const old = schemasOf(base);
   const now = schemasOf(target);
+  const names = (map: Map<string, JsonValue>, keep: (name: string) => boolean) => [...map.keys()].filter(keep).sort();
   return {
-    added: Object.keys(now)
-      .filter((name) => !Object.hasOwn(old, name))
-      .sort(),
-    removed: Object.keys(old)
-      .filter((name) => !Object.hasOwn(now, name))
-      .sort(),
-    changed: Object.keys(now)
-      .filter((name) => Object.hasOwn(old, name) && !isDeepStrictEqual(old[name], now[name]))
-      .sort(),
+    added: names(now, (name) => !old.has(name)),
+    removed: names(old, (name) => !now.has(name)),
+    changed: names(now, (name) => old.has(name) && !isDeepStrictEqual(old.get(name), now.get(name))),
   };
 }
 
 /** The comparable parts of an operation (parameters and body resolved one level; schemas stay references). */
-function aspects(api: LoadedApi, record: OperationRecord): Record<(typeof ASPECTS)[number], unknown> {
-  const operation = api.operation(record);
-  const item = (api.document.paths as JsonObject)[record.path] as JsonObject;
+function aspects(record: OperationModel): Record<(typeof ASPECTS)[number], unknown> {
   return {
     operationId: record.operationId,
     summary: record.summary,
     description: record.description,
     deprecated: record.deprecated,
     tags: record.tags,
-    parameters: mergeParameters(api.document, item.parameters, operation.parameters),
-    requestBody: derefObject(api.document, operation.requestBody),
-    responses: operation.responses,
-    security: operation.security ?? api.document.security,
+    parameters: record.parameters.map((parameter) => parameter.declared),
+    requestBody: record.requestBody?.declared,
+    responses: record.declared.responses,
+    security: record.security.requirements,
   };
 }
 
-/** Every component schema an operation reaches, following references transitively (each visited once). */
-function reachableSchemas(references: ReferenceGraph, parts: Record<string, unknown>): string[] {
-  const seen = new Set<string>();
-  const queue: string[] = [];
-  collectRefs(parts as unknown as JsonValue, (ref) => queue.push(ref));
-  while (queue.length > 0) {
-    const ref = queue.pop() as string;
-    if (seen.has(ref)) continue;
-    seen.add(ref);
-    queue.push(...references.from(ref));
-  }
-  return [...seen]
-    .filter((ref) => ref.startsWith(SCHEMA_PREFIX))
-    .map(refName)
-    .sort();
-}
-
-/** The `$ref`s inside each reference target, collected once per target: comparing walks names, not schemas. */
-class ReferenceGraph {
-  private readonly edges = new Map<string, string[]>();
-
-  constructor(private readonly document: JsonValue) {}
-
-  /** The references directly inside the target of `ref`. */
-  from(ref: string): string[] {
-    let found = this.edges.get(ref);
-    if (found === undefined) {
-      const refs = new Set<string>();
-      const target = resolvePointer(this.document, ref);
-      if (target !== undefined) collectRefs(target, (inner) => refs.add(inner));
-      found = [...refs];
-      this.edges.set(ref, found);
-    }
-    return found;
-  }
+/** Every component schema an operation reaches through its parameters, body and responses. */
+function reachableSchemas(schemas: SchemaCatalog, operation: OperationModel): string[] {
+  const parts: JsonValue = [
+    operation.parameters.map((parameter) => parameter.declared),
+    operation.requestBody?.declared ?? null,
+    operation.declared.responses ?? null,
+  ];
+  return schemas.reachableNames(parts);
 }

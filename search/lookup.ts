@@ -1,7 +1,9 @@
+import type { OperationModel } from "../openapi/model.js";
+import type { Schema } from "../openapi/schema.js";
 import { closest, excerpt, nearest } from "../openapi/suggest.js";
-import { isJsonObject, type JsonObject, type JsonValue } from "../openapi/types.js";
+import type { JsonObject } from "../openapi/types.js";
 import { ToolFailure } from "./catalog.js";
-import type { LoadedApi, OperationRecord } from "./loaded-api.js";
+import type { LoadedApi } from "./loaded-api.js";
 
 /** `/users/{id}` and `/users/{userId}` name the same route. */
 function routeShape(path: string): string {
@@ -15,7 +17,7 @@ function routeShape(path: string): string {
 
 /** A path of the document: exact, else the same route with other parameter names, else a failure with suggestions. */
 export function findPath(api: LoadedApi, path: string): string {
-  const paths = Object.keys(isJsonObject(api.document.paths) ? api.document.paths : {});
+  const paths = api.model.paths;
   if (paths.includes(path)) return path;
   const shape = routeShape(path.startsWith("/") ? path : `/${path}`);
   const same = paths.find((candidate) => routeShape(candidate) === shape);
@@ -24,24 +26,29 @@ export function findPath(api: LoadedApi, path: string): string {
 }
 
 /** An operation by operationId (case-insensitive as a fallback), or a failure with the closest ids. */
-export function findOperation(api: LoadedApi, operationId: string): OperationRecord {
+export function findOperation(api: LoadedApi, operationId: string): OperationModel {
   const exact = api.byOperationId.get(operationId);
   if (exact) return exact;
   const ids = [...api.byOperationId.keys()];
-  const folded = ids.find((id) => id.toLowerCase() === operationId.toLowerCase());
-  if (folded) return api.byOperationId.get(folded) as OperationRecord;
+  const folded = [...api.byOperationId].find(([id]) => id.toLowerCase() === operationId.toLowerCase());
+  if (folded) return folded[1];
   const hint = ids.length === 0 ? "The document has no operationIds." : `Closest operationIds: ${nearest(operationId, ids).join(", ")}`;
   throw new ToolFailure(`Operation '${excerpt(operationId)}' not found in API '${api.name}'. ${hint}`);
 }
 
 /** A component schema by name, or a failure with the closest names. */
-export function findSchema(api: LoadedApi, name: string): { name: string; schema: JsonValue } {
-  const components = api.document.components;
-  const schemas: JsonObject = isJsonObject(components) && isJsonObject(components.schemas) ? components.schemas : {};
-  if (Object.hasOwn(schemas, name)) return { name, schema: schemas[name] as JsonValue };
-  const names = Object.keys(schemas);
-  const folded = names.find((candidate) => candidate.toLowerCase() === name.toLowerCase());
-  if (folded) return { name: folded, schema: schemas[folded] as JsonValue };
+export function findSchema(api: LoadedApi, name: string): { name: string; schema: Schema; written: JsonObject } {
+  const schemas = api.model.schemas.named;
+  const found = (key: string, schema: Schema) => ({
+    name: key,
+    schema,
+    written: typeof schema === "object" && schema !== null ? schema.source : { schema },
+  });
+  const exact = schemas.get(name);
+  if (exact !== undefined) return found(name, exact);
+  const names = [...schemas.keys()];
+  const folded = [...schemas].find(([candidate]) => candidate.toLowerCase() === name.toLowerCase());
+  if (folded) return found(...folded);
   const hint =
     names.length === 0
       ? "The document defines no schemas."

@@ -1,4 +1,7 @@
-import { isJsonObject, type JsonObject, type JsonValue } from "../openapi/types.js";
+import type { OperationModel } from "../openapi/model.js";
+import { refName } from "../openapi/refs.js";
+import type { Schema } from "../openapi/schema.js";
+import type { JsonObject, JsonValue } from "../openapi/types.js";
 
 /** Text safe in one Markdown table cell. */
 function cell(value: unknown): string {
@@ -17,70 +20,71 @@ function documentText(value: unknown): string {
     .join("\n");
 }
 
-function typeOf(schema: JsonValue | undefined): string {
-  if (!isJsonObject(schema)) return "";
-  if (typeof schema.$ref === "string") return schema.$ref.replace(/^#\/components\/schemas\//, "");
-  const type = Array.isArray(schema.type) ? schema.type.join(" \\| ") : typeof schema.type === "string" ? schema.type : "";
-  if (type === "array" && isJsonObject(schema.items)) return `${typeOf(schema.items)}[]`;
-  return typeof schema.format === "string" ? `${type} (${schema.format})` : type;
+/** A short type label: a referenced schema's name, the type (with format), or `Item[]`. */
+function typeOf(schema: Schema | undefined): string {
+  if (typeof schema !== "object" || schema === null) return "";
+  if (schema.ref !== undefined) return schema.ref.startsWith("#/components/schemas/") ? refName(schema.ref) : schema.ref;
+  const type = Array.isArray(schema.type) ? schema.type.join(" \\| ") : (schema.type ?? "");
+  if (type === "array" && schema.items !== undefined) return `${typeOf(schema.items)}[]`;
+  return schema.format !== undefined ? `${type} (${schema.format})` : type;
 }
 
 function jsonBlock(value: JsonValue): string {
   return `\`\`\`json\n${JSON.stringify(value, null, 2).replace(/```/g, "`\u200b``")}\n\`\`\``;
 }
 
-/** One operation view as a Markdown section. */
-export function operationMarkdown(method: string, path: string, view: JsonObject): string {
-  const lines = [`## ${method.toUpperCase()} ${cell(path)}`, ""];
-  if (view.operationId) lines.push(`**operationId:** \`${cell(view.operationId)}\``, "");
-  if (view.deprecated === true) lines.push("**Deprecated.**", "");
-  if (view.summary) lines.push(documentText(view.summary), "");
-  if (view.description && view.description !== view.summary) lines.push(documentText(view.description), "");
-  const parameters = Array.isArray(view.parameters) ? view.parameters.filter(isJsonObject) : [];
-  if (parameters.length > 0) {
+/** One operation (and its JSON view, for the request body) as a Markdown section. */
+export function operationMarkdown(operation: OperationModel, view: JsonObject): string {
+  const lines = [`## ${operation.method.toUpperCase()} ${cell(operation.path)}`, ""];
+  if (operation.operationId) lines.push(`**operationId:** \`${cell(operation.operationId)}\``, "");
+  if (operation.deprecated) lines.push("**Deprecated.**", "");
+  if (operation.summary) lines.push(documentText(operation.summary), "");
+  if (operation.description && operation.description !== operation.summary) lines.push(documentText(operation.description), "");
+  if (operation.parameters.length > 0) {
     lines.push("### Parameters", "", "| name | in | required | type | description |", "|---|---|---|---|---|");
-    for (const p of parameters)
+    for (const p of operation.parameters)
       lines.push(
-        `| ${cell(p.name)} | ${cell(p.in)} | ${p.required === true ? "yes" : "no"} | ${cell(typeOf(p.schema))} | ${cell(p.description)} |`,
+        `| ${cell(p.name)} | ${cell(p.in)} | ${p.required ? "yes" : "no"} | ${cell(typeOf(p.schema ?? p.content?.schema))} | ${cell(p.description)} |`,
       );
     lines.push("");
   }
-  if (isJsonObject(view.requestBody)) lines.push("### Request body", "", jsonBlock(view.requestBody), "");
-  if (isJsonObject(view.responses)) {
+  if (view.requestBody !== null && view.requestBody !== undefined) lines.push("### Request body", "", jsonBlock(view.requestBody), "");
+  if (operation.responses.length > 0) {
     lines.push("### Responses", "");
-    for (const [status, response] of Object.entries(view.responses)) {
-      const description = isJsonObject(response) ? response.description : undefined;
-      const content = isJsonObject(response) && isJsonObject(response.content) ? response.content : {};
-      const schemas = Object.entries(content).map(
-        ([type, media]) => `${type}: ${typeOf(isJsonObject(media) ? media.schema : undefined) || "—"}`,
+    for (const response of operation.responses) {
+      const schemas = response.content.map((media) => `${media.mediaType}: ${typeOf(media.schema) || "—"}`);
+      lines.push(
+        `- **${cell(response.status)}** ${cell(response.description)}${schemas.length > 0 ? ` (${schemas.map(cell).join(", ")})` : ""}`,
       );
-      lines.push(`- **${cell(status)}** ${cell(description)}${schemas.length > 0 ? ` (${schemas.map(cell).join(", ")})` : ""}`);
     }
     lines.push("");
   }
+  const { security } = operation;
   lines.push(
     "### Security",
     "",
-    view.public === true ? "Public (no authentication required)." : `\`${JSON.stringify(view.security)}\``,
+    security.public ? "Public (no authentication required)." : `\`${JSON.stringify(security.requirements)}\``,
     "",
   );
   return lines.join("\n");
 }
 
-/** A component schema as Markdown: a property table and the schema itself. */
-export function schemaMarkdown(name: string, schema: JsonObject): string {
+/** A component schema as Markdown: a property table and the schema (its view, inlined as asked) itself. */
+export function schemaMarkdown(name: string, schema: Schema, view: JsonObject): string {
   const lines = [`## Schema ${cell(name)}`, ""];
-  if (typeof schema.description === "string") lines.push(documentText(schema.description), "");
-  const required = new Set(Array.isArray(schema.required) ? schema.required : []);
-  if (isJsonObject(schema.properties)) {
+  const object = typeof schema === "object" && schema !== null ? schema : undefined;
+  const description = object?.keywords.description;
+  if (typeof description === "string") lines.push(documentText(description), "");
+  const required = new Set(object?.required ?? []);
+  if (object?.properties) {
     lines.push("| property | type | required | description |", "|---|---|---|---|");
-    for (const [property, value] of Object.entries(schema.properties)) {
-      const description = isJsonObject(value) ? value.description : undefined;
-      lines.push(`| ${cell(property)} | ${cell(typeOf(value))} | ${required.has(property) ? "yes" : "no"} | ${cell(description)} |`);
+    for (const [property, value] of object.properties) {
+      const text = typeof value === "object" && value !== null ? value.keywords.description : undefined;
+      lines.push(`| ${cell(property)} | ${cell(typeOf(value))} | ${required.has(property) ? "yes" : "no"} | ${cell(text)} |`);
     }
     lines.push("");
   }
-  const { schema_name: _, referenced_schemas: refs, ...body } = schema;
+  const { schema_name: _, referenced_schemas: refs, ...body } = view;
   lines.push(jsonBlock(body));
   if (Array.isArray(refs) && refs.length > 0) lines.push("", `Referenced schemas: ${refs.map((ref) => `\`${cell(ref)}\``).join(", ")}`);
   return `${lines.join("\n")}\n`;

@@ -1,8 +1,9 @@
+import { setOwn } from "oapi-mcp-gen-runtime";
+import type { OperationModel } from "../openapi/model.js";
 import type { JsonObject, JsonValue } from "../openapi/types.js";
 import { DEFAULT_MAX_CHARS } from "./bounded.js";
 import { type ApiCatalog, ToolFailure } from "./catalog.js";
 import { compareApis } from "./compare.js";
-import type { OperationRecord } from "./loaded-api.js";
 import { findOperation, findPath, findSchema, findTag, page } from "./lookup.js";
 import { endpointsMarkdown, operationMarkdown, schemaMarkdown } from "./markdown.js";
 import { operationView, schemaView } from "./views.js";
@@ -53,17 +54,27 @@ function input(properties: JsonObject, required: string[] = []): JsonObject {
   return { type: "object", properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false };
 }
 
-function limitOf(args: Record<string, unknown>): number {
-  return typeof args.limit === "number" ? args.limit : DEFAULT_LIMIT;
+function limitOf(args: Record<string, unknown>, fallback = DEFAULT_LIMIT): number {
+  return typeof args.limit === "number" ? args.limit : fallback;
 }
 
-function overview(record: OperationRecord): JsonObject {
+/** A string argument, or undefined when it is absent (the input schema already checked its type). */
+function stringArg(args: Record<string, unknown>, key: string): string | undefined {
+  const value = args[key];
+  return typeof value === "string" ? value : undefined;
+}
+
+function inlineDepthOf(args: Record<string, unknown>): { inlineDepth: number } {
+  return { inlineDepth: typeof args.inline_depth === "number" ? args.inline_depth : 0 };
+}
+
+function overview(record: OperationModel): JsonObject {
   return {
     path: record.path,
     method: record.method,
     operationId: record.operationId ?? null,
     summary: record.summary ?? "",
-    tags: record.tags,
+    tags: [...record.tags],
   };
 }
 
@@ -103,7 +114,7 @@ export const SEARCH_TOOLS: SearchTool[] = [
     inputSchema: input({}),
     annotations: readOnly,
     handler(_, catalog) {
-      const apis = catalog.list().map((api) => api.summary() as unknown as JsonObject);
+      const apis = catalog.list().map((api) => ({ ...api.summary() }));
       return { structured: { count: apis.length, apis } };
     },
   },
@@ -119,10 +130,11 @@ export const SEARCH_TOOLS: SearchTool[] = [
     handler(args, catalog) {
       const api = catalog.get(String(args.name));
       const path = findPath(api, String(args.path));
-      const options = { inlineDepth: Number(args.inline_depth ?? 0) };
-      const records = api.operations.filter((record) => record.path === path);
-      const methods = Object.fromEntries(records.map((record) => [record.method, operationView(api, record, options)]));
-      const markdown = records.map((record) => operationMarkdown(record.method, path, methods[record.method] as JsonObject)).join("\n");
+      const views = api.operations
+        .filter((record) => record.path === path)
+        .map((record) => ({ record, view: operationView(api, record, inlineDepthOf(args)) }));
+      const methods = Object.fromEntries(views.map(({ record, view }) => [record.method, view]));
+      const markdown = views.map(({ record, view }) => operationMarkdown(record, view)).join("\n");
       return { structured: { path, methods }, ...(args.format === "markdown" ? { markdown } : {}) };
     },
   },
@@ -133,10 +145,11 @@ export const SEARCH_TOOLS: SearchTool[] = [
     inputSchema: input({ name }, ["name"]),
     annotations: readOnly,
     handler(args, catalog) {
-      const api = catalog.get(String(args.name));
-      const components = api.document.components as JsonObject | undefined;
-      const schemes = (components?.securitySchemes ?? {}) as JsonObject;
-      return { structured: { security_schemes: schemes, global_security: (api.document.security ?? []) as JsonValue } };
+      const { model } = catalog.get(String(args.name));
+      const schemes: JsonObject = {};
+      for (const [schemeName, scheme] of model.securitySchemes) setOwn(schemes, schemeName, scheme.declared);
+      const global = model.globalSecurity.map((requirement) => ({ ...requirement }));
+      return { structured: { security_schemes: schemes, global_security: global } };
     },
   },
   {
@@ -162,17 +175,19 @@ export const SEARCH_TOOLS: SearchTool[] = [
       const api = catalog.get(String(args.name));
       const method = typeof args.method === "string" && args.method !== "" ? args.method.toLowerCase() : undefined;
       const tag = typeof args.tag === "string" && args.tag !== "" ? findTag(api, args.tag) : undefined;
-      const keep = (record: OperationRecord) => (!method || record.method === method) && (!tag || record.tags.includes(tag));
+      const keep = (record: OperationModel) => (!method || record.method === method) && (!tag || record.tags.includes(tag));
       const keyword = typeof args.keyword === "string" ? args.keyword.trim() : "";
-      const ranked =
+      const ranked: { record: OperationModel; score?: number }[] =
         keyword === ""
-          ? api.operations.filter(keep).map((record) => ({ record, score: undefined as number | undefined }))
+          ? api.operations.filter(keep).map((record) => ({ record }))
           : api
               .index()
               .search(keyword)
-              .map((hit) => ({ record: api.operations[hit.id] as OperationRecord, score: hit.score }))
-              .filter((hit) => keep(hit.record));
-      const { items, total, next_cursor } = page(ranked, limitOf(args), args.cursor as string | undefined);
+              .flatMap((hit) => {
+                const record = api.operations[hit.id];
+                return record && keep(record) ? [{ record, score: hit.score }] : [];
+              });
+      const { items, total, next_cursor } = page(ranked, limitOf(args), stringArg(args, "cursor"));
       const results = items.map(({ record, score }) => ({
         ...overview(record),
         ...(score !== undefined ? { score: Math.round(score * 100) / 100 } : {}),
@@ -194,8 +209,8 @@ export const SEARCH_TOOLS: SearchTool[] = [
       const api = catalog.get(String(args.name));
       const methods = new Map<string, string[]>();
       for (const record of api.operations) methods.set(record.path, [...(methods.get(record.path) ?? []), record.method]);
-      const all = Object.keys((api.document.paths ?? {}) as JsonObject).map((path) => ({ path, methods: methods.get(path) ?? [] }));
-      const { items, total, next_cursor } = page(all, typeof args.limit === "number" ? args.limit : 100, args.cursor as string | undefined);
+      const all = api.model.paths.map((path) => ({ path, methods: methods.get(path) ?? [] }));
+      const { items, total, next_cursor } = page(all, limitOf(args, 100), stringArg(args, "cursor"));
       return { structured: { count: items.length, total, next_cursor, paths: items } };
     },
   },
@@ -212,8 +227,8 @@ export const SEARCH_TOOLS: SearchTool[] = [
     handler(args, catalog) {
       const api = catalog.get(String(args.name));
       const found = findSchema(api, String(args.schema_name));
-      const view = schemaView(api, found.name, found.schema, { inlineDepth: Number(args.inline_depth ?? 0) });
-      return { structured: view, ...(args.format === "markdown" ? { markdown: schemaMarkdown(found.name, view) } : {}) };
+      const view = schemaView(api, found.name, found.written, inlineDepthOf(args));
+      return { structured: view, ...(args.format === "markdown" ? { markdown: schemaMarkdown(found.name, found.schema, view) } : {}) };
     },
   },
   {
@@ -229,10 +244,10 @@ export const SEARCH_TOOLS: SearchTool[] = [
     handler(args, catalog) {
       const api = catalog.get(String(args.name));
       const record = findOperation(api, String(args.operation_id));
-      const details = operationView(api, record, { inlineDepth: Number(args.inline_depth ?? 0) });
+      const details = operationView(api, record, inlineDepthOf(args));
       return {
         structured: { operation_id: record.operationId ?? null, path: record.path, method: record.method, details },
-        ...(args.format === "markdown" ? { markdown: operationMarkdown(record.method, record.path, details) } : {}),
+        ...(args.format === "markdown" ? { markdown: operationMarkdown(record, details) } : {}),
       };
     },
   },
@@ -260,7 +275,7 @@ export const SEARCH_TOOLS: SearchTool[] = [
       const api = catalog.get(String(args.name));
       const tag = findTag(api, String(args.tag));
       const all = api.operations.filter((record) => record.tags.includes(tag));
-      const { items, total, next_cursor } = page(all, typeof args.limit === "number" ? args.limit : 50, args.cursor as string | undefined);
+      const { items, total, next_cursor } = page(all, limitOf(args, 50), stringArg(args, "cursor"));
       const endpoints = items.map(({ path, method, operationId, summary }) => ({
         path,
         method,
@@ -300,7 +315,7 @@ export const SEARCH_TOOLS: SearchTool[] = [
           changed: cut(comparison.changed),
           unchanged_count: comparison.unchanged_count,
           schemas: comparison.schemas,
-        } as unknown as JsonObject,
+        },
       };
     },
   },
