@@ -1,5 +1,4 @@
 import { readFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { Command, CommanderError, Option } from "commander";
 import { mayHaveExternalRefs } from "../openapi/external-refs.js";
@@ -10,6 +9,7 @@ import { type GeneratorConfig, readConfigFile } from "./config.js";
 import { UserError } from "./errors.js";
 import { checkOutputFolder, compareOutput, foreignFiles, writeOutput } from "./output.js";
 import { pathKind } from "./output-files.js";
+import { packageVersion } from "./package-version.js";
 import { Progress } from "./progress.js";
 import { RenderCache } from "./render-cache.js";
 import { RunManifest } from "./run-manifest.js";
@@ -46,9 +46,8 @@ The OpenAPI search MCP server:
   search           explore OpenAPI documents from an assistant (oapi-mcp-gen search --help)
 `;
 
-const require = createRequire(import.meta.url);
-const version = (require("oapi-mcp-gen/package.json") as { version: string }).version;
-const runtimeVersion = (require("oapi-mcp-gen-runtime/package.json") as { version: string }).version;
+const version = packageVersion("oapi-mcp-gen");
+const runtimeVersion = packageVersion("oapi-mcp-gen-runtime");
 
 /** The commander program; `actions` receive what was parsed. */
 function program(onGenerate: (options: GenerateOptions) => void, onInit: (spec: string, config: string, force: boolean) => void): Command {

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
 import type { OutputValidation } from "oapi-mcp-gen-runtime";
+import { errorCode } from "../openapi/error-detail.js";
 import { detectFormat, parseDocumentText } from "../openapi/load.js";
 import { didYouMean } from "../openapi/suggest.js";
 import configSchema from "./config.schema.json" with { type: "json" };
@@ -112,7 +113,7 @@ export async function readConfigFile(path: string): Promise<GeneratorConfig> {
   try {
     text = await readFile(path, "utf8");
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
+    const code = errorCode(error);
     throw new UserError(`${path}: cannot read config (${code ?? String(error)})${code === "ENOENT" ? "; pass --config PATH" : ""}`);
   }
   try {
@@ -132,7 +133,8 @@ function describe(error: ErrorObject): string {
   const at = error.instancePath === "" ? "top level" : error.instancePath.slice(1).replace(/\//g, ".");
   if (error.keyword === "additionalProperties") {
     const key = String(error.params.additionalProperty);
-    const known = Object.keys((error.parentSchema as { properties?: object } | undefined)?.properties ?? {});
+    const properties: unknown = error.parentSchema?.properties;
+    const known = typeof properties === "object" && properties !== null ? Object.keys(properties) : [];
     return `${at}: unknown key "${key}"${didYouMean(key, known)}`;
   }
   if (error.keyword === "required") return `${at}: missing required key "${String(error.params.missingProperty)}"`;

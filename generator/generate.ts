@@ -1,5 +1,4 @@
 import { createHash } from "node:crypto";
-import { createRequire } from "node:module";
 import type { SourceFileStructure } from "ts-morph";
 import { buildApiModel } from "../openapi/build-model.js";
 import { bundleExternalRefs, type ExternalRefPolicy } from "../openapi/bundle.js";
@@ -20,6 +19,7 @@ import { buildTools } from "./build-tools.js";
 import type { GeneratorConfig } from "./config.js";
 import { FORMAT_FINGERPRINT, formatDocument, formatTypeScript } from "./format.js";
 import { operationTypes } from "./operation-types.js";
+import { packageVersion } from "./package-version.js";
 import { renderModules } from "./render.js";
 import type { RenderCache } from "./render-cache.js";
 import { securitySchemes } from "./security.js";
@@ -40,10 +40,9 @@ export interface GenerationResult {
 }
 
 const TYPES_FILE = "api-types.ts";
-const require = createRequire(import.meta.url);
-const openapiTsVersion = (require("openapi-typescript/package.json") as { version: string }).version;
+const openapiTsVersion = packageVersion("openapi-typescript");
 /** The runtime this generator writes code for; the generated package depends on its minor line. */
-export const RUNTIME_VERSION = (require("oapi-mcp-gen-runtime/package.json") as { version: string }).version;
+export const RUNTIME_VERSION = packageVersion("oapi-mcp-gen-runtime");
 const TYPES_FINGERPRINT = `openapi-typescript ${openapiTsVersion} ${FORMAT_FINGERPRINT}`;
 
 /** How a run is carried out: where its inputs came from, its render cache, and who hears about its stages. */

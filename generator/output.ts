@@ -74,7 +74,7 @@ export async function writeOutput(outDir: string, files: ReadonlyMap<string, str
   for (const path of [...report.changed, ...report.added]) {
     const target = join(outDir, path);
     await mkdir(dirname(target), { recursive: true });
-    await writeFile(target, files.get(path) as string);
+    await writeFile(target, files.get(path) ?? "");
   }
   for (const path of report.stale) await rm(join(outDir, path));
   return report;

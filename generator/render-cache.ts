@@ -21,7 +21,7 @@ export class RenderCache {
     const id = createHash("sha256").update(resolve(outDir)).digest("hex").slice(0, 16);
     const file = join(cwd, "node_modules", ".cache", "oapi-mcp-gen", `${id}.json`);
     const entries = await readFile(file, "utf8").then(
-      (text) => new Map<string, string>(Object.entries(JSON.parse(text) as Record<string, string>)),
+      (text) => textsOf(JSON.parse(text)),
       () => new Map<string, string>(),
     );
     return new RenderCache(file, entries);
@@ -49,4 +49,12 @@ export class RenderCache {
       // The cache is an optimisation; the output is already written.
     }
   }
+}
+
+/** The cached texts of a parsed cache file (entries that are not text are ignored). */
+function textsOf(value: unknown): Map<string, string> {
+  const texts = new Map<string, string>();
+  if (typeof value !== "object" || value === null) return texts;
+  for (const [key, text] of Object.entries(value)) if (typeof text === "string") texts.set(key, text);
+  return texts;
 }

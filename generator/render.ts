@@ -1,14 +1,14 @@
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { SourceFileStructure } from "ts-morph";
 import { FORMAT_FINGERPRINT } from "./format.js";
+import { packageVersion } from "./package-version.js";
 import type { RenderCache } from "./render-cache.js";
 
-const tsMorphVersion = (createRequire(import.meta.url)("ts-morph/package.json") as { version: string }).version;
+const tsMorphVersion = packageVersion("ts-morph");
 /** Everything besides a structure that decides its rendered text. */
 const RENDER_FINGERPRINT = `ts-morph ${tsMorphVersion} ${FORMAT_FINGERPRINT}`;
 const WORKER = new URL("./render-worker.js", import.meta.url);
@@ -45,11 +45,12 @@ export async function renderModules(
   const usePool = workers > 1 && misses.length >= POOL_THRESHOLD && existsSync(fileURLToPath(WORKER));
   const fresh = usePool ? await renderInPool(misses, workers) : await renderHere(misses);
   for (const [path, , key] of misses) {
-    const text = fresh.get(path) as string;
+    const text = fresh.get(path);
+    if (text === undefined) throw new Error(`internal: ${path} was not rendered`);
     rendered.set(path, text);
     cache?.set(key, text);
   }
-  return new Map([...structures.keys()].map((path) => [path, rendered.get(path) as string]));
+  return new Map([...structures.keys()].map((path) => [path, rendered.get(path) ?? ""]));
 }
 
 async function renderHere(items: readonly [string, SourceFileStructure, string][]): Promise<Map<string, string>> {

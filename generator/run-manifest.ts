@@ -29,7 +29,7 @@ export class RunManifest {
   static async open(outDir: string, documentBytes: Buffer, config: unknown, cwd = process.cwd()): Promise<RunManifest> {
     const hash = createHash("sha256");
     for (const folder of CODE_FOLDERS) {
-      for (const name of (await readdir(folder).catch(() => [] as string[])).sort()) {
+      for (const name of (await readdir(folder).catch((): string[] => [])).sort()) {
         if (/\.(js|ts|json)$/.test(name) && !name.endsWith(".d.ts")) hash.update(name).update(await readFile(join(folder, name)));
       }
     }
@@ -45,7 +45,7 @@ export class RunManifest {
   async isCurrent(outDir: string): Promise<boolean> {
     if (!this.file) return false;
     const manifest = await readFile(this.file, "utf8").then(
-      (text) => JSON.parse(text) as Manifest,
+      (text) => manifestOf(JSON.parse(text)),
       () => undefined,
     );
     if (manifest?.inputKey !== this.inputKey) return false;
@@ -75,6 +75,16 @@ export class RunManifest {
       // Only the next run's speed depends on it.
     }
   }
+}
+
+/** A parsed manifest file, when it has the manifest's shape (anything else counts as no manifest). */
+function manifestOf(value: unknown): Manifest | undefined {
+  if (typeof value !== "object" || value === null || !("inputKey" in value) || !("files" in value)) return undefined;
+  const { inputKey, files } = value;
+  if (typeof inputKey !== "string" || typeof files !== "object" || files === null) return undefined;
+  const hashes: Record<string, string> = {};
+  for (const [path, hash] of Object.entries(files)) if (typeof hash === "string") hashes[path] = hash;
+  return { inputKey, files: hashes };
 }
 
 function sha256(bytes: Buffer): string {

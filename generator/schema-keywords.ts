@@ -75,8 +75,8 @@ export const MAX_VALUE_DEPTH = 32;
 function valueDepth(value: unknown, limit: number): number {
   let deepest = 0;
   const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop() as [unknown, number];
+  for (let entry = stack.pop(); entry !== undefined; entry = stack.pop()) {
+    const [node, depth] = entry;
     if (typeof node !== "object" || node === null) continue;
     deepest = Math.max(deepest, depth + 1);
     if (deepest > limit) return deepest;

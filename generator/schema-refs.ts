@@ -9,8 +9,8 @@ const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "defini
 /** Calls `visit` with every `$ref` in schema positions (not inside examples, defaults, consts or enums). */
 export function schemaRefs(root: JsonObject, visit: (ref: string) => void): void {
   const stack: { node: unknown; map: boolean }[] = [{ node: root, map: false }];
-  while (stack.length > 0) {
-    const { node, map } = stack.pop() as { node: unknown; map: boolean };
+  for (let entry = stack.pop(); entry !== undefined; entry = stack.pop()) {
+    const { node, map } = entry;
     if (Array.isArray(node)) for (const item of node) stack.push({ node: item, map: false });
     else if (isJsonObject(node)) {
       if (!map && typeof node.$ref === "string") visit(node.$ref);

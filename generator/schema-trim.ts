@@ -1,4 +1,4 @@
-import { isJsonObject, type JsonObject } from "../openapi/types.js";
+import { isJsonObject, type JsonObject, type JsonValue } from "../openapi/types.js";
 import { defsKey, schemaRefs } from "./schema-refs.js";
 
 /**
@@ -34,13 +34,13 @@ export function trimSchema(schema: JsonObject, maxBytes: number): TrimmedSchema 
   if (total <= maxBytes) return undefined;
   const depths = referenceDepths(root, defs);
   const deepest = Math.max(0, ...depths.values());
-  const placeholders = new Map([...depths.keys()].map((key) => [key, placeholder(defs[key] as JsonObject, maxBytes)]));
+  const placeholders = new Map([...depths.keys()].map((key) => [key, placeholder(defs[key], maxBytes)]));
   const placeholderBytes = new Map([...placeholders].map(([key, value]) => [key, entryBytes(key, value)]));
   const sizeAt = (level: number) => {
     let bytes = rootBytes;
     for (const [key, depth] of depths) {
-      if (depth <= level) bytes += wholeBytes.get(key) as number;
-      else if (depth === level + 1) bytes += placeholderBytes.get(key) as number;
+      if (depth <= level) bytes += wholeBytes.get(key) ?? 0;
+      else if (depth === level + 1) bytes += placeholderBytes.get(key) ?? 0;
     }
     return bytes;
   };
@@ -49,11 +49,12 @@ export function trimSchema(schema: JsonObject, maxBytes: number): TrimmedSchema 
   const kept: JsonObject = {};
   let collapsed = 0;
   let dropped = 0;
-  for (const key of Object.keys(defs)) {
+  for (const [key, def] of Object.entries(defs)) {
     const depth = depths.get(key);
-    if (depth !== undefined && depth <= level) kept[key] = defs[key] as JsonObject;
-    else if (depth === level + 1) {
-      kept[key] = placeholders.get(key) as JsonObject;
+    const stand = placeholders.get(key);
+    if (depth !== undefined && depth <= level) kept[key] = def;
+    else if (depth === level + 1 && stand !== undefined) {
+      kept[key] = stand;
       collapsed++;
     } else dropped++;
   }
@@ -88,8 +89,8 @@ function refsOf(schema: JsonObject): string[] {
 }
 
 /** What stands in for a definition past the limit: its type, and a note that admits any value of it. */
-function placeholder(def: JsonObject, maxBytes: number): JsonObject {
-  const type = def.type;
+function placeholder(def: JsonValue | undefined, maxBytes: number): JsonObject {
+  const type = typeof def === "object" && def !== null && !Array.isArray(def) ? def.type : undefined;
   return {
     ...(typeof type === "string" || Array.isArray(type) ? { type } : {}),
     description: `Not expanded: this tool's schema is limited to ${maxBytes} bytes (schemas.maxBytes).`,

@@ -52,8 +52,8 @@ function operationModel(document: OpenApiDocument, entry: OperationEntry, index:
     ...(entry.operationId !== undefined ? { operationId: entry.operationId } : {}),
     method: entry.method,
     path: entry.path,
-    ...optionalText("summary", operation.summary),
-    ...optionalText("description", operation.description),
+    ...(typeof operation.summary === "string" ? { summary: operation.summary } : {}),
+    ...(typeof operation.description === "string" ? { description: operation.description } : {}),
     tags: Array.isArray(operation.tags) ? operation.tags.filter((tag) => typeof tag === "string") : [],
     deprecated: operation.deprecated === true,
     parameters,
@@ -70,10 +70,6 @@ function operationModel(document: OpenApiDocument, entry: OperationEntry, index:
   }
 }
 
-function optionalText<K extends string>(key: K, value: JsonValue | undefined): { [P in K]?: string } {
-  return typeof value === "string" ? ({ [key]: value } as { [P in K]: string }) : {};
-}
-
 function parameterModel(declared: JsonObject): ParameterModel[] {
   const location = LOCATIONS.find((candidate) => candidate === declared.in);
   if (location === undefined || typeof declared.name !== "string") return [];
@@ -83,9 +79,9 @@ function parameterModel(declared: JsonObject): ParameterModel[] {
       name: declared.name,
       in: location,
       required: location === "path" || declared.required === true,
-      ...optionalText("description", declared.description),
+      ...(typeof declared.description === "string" ? { description: declared.description } : {}),
       deprecated: declared.deprecated === true,
-      ...optionalText("style", declared.style),
+      ...(typeof declared.style === "string" ? { style: declared.style } : {}),
       ...(typeof declared.explode === "boolean" ? { explode: declared.explode } : {}),
       allowReserved: declared.allowReserved === true,
       ...(declared.schema !== undefined ? { schema: readSchema(declared.schema) } : {}),
@@ -138,9 +134,9 @@ function encodingOf(media: JsonValue): Map<string, EncodingModel> {
   for (const [name, value] of Object.entries(media.encoding)) {
     if (!isJsonObject(value)) continue;
     const entry = {
-      ...optionalText("style", value.style),
+      ...(typeof value.style === "string" ? { style: value.style } : {}),
       ...(typeof value.explode === "boolean" ? { explode: value.explode } : {}),
-      ...optionalText("contentType", value.contentType),
+      ...(typeof value.contentType === "string" ? { contentType: value.contentType } : {}),
     };
     if (Object.keys(entry).length > 0) encoding.set(name, entry);
   }
@@ -151,7 +147,7 @@ function requestBodyOf(document: OpenApiDocument, node: JsonValue | undefined): 
   const declared = derefObject(document, node);
   if (!declared) return undefined;
   return {
-    ...optionalText("description", declared.description),
+    ...(typeof declared.description === "string" ? { description: declared.description } : {}),
     required: declared.required === true,
     content: contentOf(declared.content),
     declared,
@@ -162,7 +158,12 @@ function responsesOf(document: OpenApiDocument, node: JsonValue | undefined): Re
   if (!isJsonObject(node)) return [];
   return Object.entries(node).map(([status, value]) => {
     const declared = derefObject(document, value) ?? {};
-    return { status, ...optionalText("description", declared.description), content: contentOf(declared.content), declared };
+    return {
+      status,
+      ...(typeof declared.description === "string" ? { description: declared.description } : {}),
+      content: contentOf(declared.content),
+      declared,
+    };
   });
 }
 
@@ -188,11 +189,11 @@ function securitySchemesOf(document: OpenApiDocument): Map<string, SecuritySchem
     const client = isJsonObject(flows.clientCredentials) ? flows.clientCredentials : {};
     out.set(name, {
       type: declared.type,
-      ...optionalText("description", declared.description),
-      ...optionalText("in", declared.in),
-      ...optionalText("parameterName", declared.name),
+      ...(typeof declared.description === "string" ? { description: declared.description } : {}),
+      ...(typeof declared.in === "string" ? { in: declared.in } : {}),
+      ...(typeof declared.name === "string" ? { parameterName: declared.name } : {}),
       ...(typeof declared.scheme === "string" ? { scheme: declared.scheme.toLowerCase() } : {}),
-      ...optionalText("clientCredentialsTokenUrl", client.tokenUrl),
+      ...(typeof client.tokenUrl === "string" ? { clientCredentialsTokenUrl: client.tokenUrl } : {}),
       declared,
     });
   }

@@ -5,7 +5,7 @@ import type { AddressPolicy, AllowedHosts } from "./address-policy.js";
 import { hasExternalRefs } from "./external-refs.js";
 import { FetchError, fetchText } from "./fetch-source.js";
 import { DocumentParseError } from "./load.js";
-import type { JsonObject } from "./types.js";
+import { isJsonObject, type JsonObject } from "./types.js";
 
 /** Which external `$ref`s a document may follow. */
 export interface ExternalRefPolicy {
@@ -70,7 +70,9 @@ export async function bundleExternalRefs(document: JsonObject, source: string, p
     .filter((problem) => problem.severity === "error")
     .map((problem) => `${source}: ${problem.location[0]?.pointer ?? "#"}: ${refProblem(problem.message)}`);
   if (problems.length > 0) throw new DocumentParseError([...new Set(problems)].join("\n"));
-  return result.bundle.parsed as JsonObject;
+  const bundled: unknown = result.bundle.parsed;
+  if (!isJsonObject(bundled)) throw new DocumentParseError(`${source}: bundling did not produce a document`);
+  return bundled;
 }
 
 /** Redocly's message about a reference, in this tool's words. */

@@ -35,8 +35,7 @@ export function enumValuesOfType(values: readonly JsonValue[], type: JsonValue |
 /** Removes, throughout a document, enum values of the wrong type, and enums left empty. */
 export function fitEnumsToTypes(root: JsonValue): void {
   const stack: JsonValue[] = [root];
-  while (stack.length > 0) {
-    const node = stack.pop() as JsonValue;
+  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
     if (Array.isArray(node)) stack.push(...node);
     else if (isJsonObject(node)) {
       if (Array.isArray(node.enum) && (typeof node.type === "string" || Array.isArray(node.type))) {

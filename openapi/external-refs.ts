@@ -3,8 +3,7 @@ import { isJsonObject, type JsonValue } from "./types.js";
 /** True when a `$ref` anywhere in the document points outside it. */
 export function hasExternalRefs(document: JsonValue): boolean {
   const stack: JsonValue[] = [document];
-  while (stack.length > 0) {
-    const node = stack.pop() as JsonValue;
+  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
     if (Array.isArray(node)) stack.push(...node);
     else if (isJsonObject(node)) {
       if (typeof node.$ref === "string" && !node.$ref.startsWith("#")) return true;

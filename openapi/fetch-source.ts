@@ -3,6 +3,7 @@ import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { isIP, type LookupFunction } from "node:net";
 import { type AddressPolicy, mayConnect } from "./address-policy.js";
+import { errorCode, errorMessage } from "./error-detail.js";
 
 /** Caps on one document download. */
 export interface FetchLimits {
@@ -81,7 +82,8 @@ function guardedLookup(policy: AddressPolicy, port: number): LookupFunction {
       const blocked = addresses.find((entry) => !mayConnect(hostname, entry.address, port, policy));
       if (blocked) return callback(refused(hostname, blocked.address), "", 0);
       if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
-      const first = addresses[0] as LookupAddress;
+      const first = addresses[0];
+      if (first === undefined) return callback(refused(hostname, "no address"), "", 0);
       callback(null, first.address, first.family);
     });
   };
@@ -102,7 +104,7 @@ function get(url: URL, policy: AddressPolicy, signal: AbortSignal, limits: Fetch
     req.on("error", (error) => {
       if (error instanceof FetchError) reject(error);
       else if (signal.aborted) reject(new FetchError(`timed out after ${limits.timeoutMs} ms`));
-      else reject(new FetchError(`cannot fetch ${url.href}: ${(error as NodeJS.ErrnoException).code ?? error.message}`));
+      else reject(new FetchError(`cannot fetch ${url.href}: ${errorCode(error) ?? error.message}`));
     });
     req.end();
   });
@@ -117,7 +119,8 @@ async function readBody(response: IncomingMessage, maxBytes: number): Promise<st
   const chunks: Buffer[] = [];
   let size = 0;
   try {
-    for await (const chunk of response as AsyncIterable<Buffer>) {
+    for await (const data of response) {
+      const chunk = Buffer.isBuffer(data) ? data : Buffer.from(String(data));
       size += chunk.length;
       if (size > maxBytes) {
         response.destroy();
@@ -127,7 +130,7 @@ async function readBody(response: IncomingMessage, maxBytes: number): Promise<st
     }
   } catch (error) {
     if (error instanceof FetchError) throw error;
-    throw new FetchError(`download interrupted: ${(error as Error).message}`);
+    throw new FetchError(`download interrupted: ${errorMessage(error)}`);
   }
   return Buffer.concat(chunks).toString("utf8");
 }

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
-import { parse as parseYaml } from "yaml";
+import { parse as parseYaml, YAMLError } from "yaml";
 import { checkDocumentShape } from "./document-shape.js";
+import { errorCode } from "./error-detail.js";
 import { DocumentParseError } from "./parse-error.js";
 import { isJsonObject, type JsonObject } from "./types.js";
 
@@ -62,14 +63,14 @@ function jsonProblem(error: unknown): string {
 /** What the YAML parser objected to and where, without the text it quotes (anything after `: ` may be the document's). */
 function yamlProblem(error: unknown): string {
   if (error instanceof RangeError) return "nested too deep";
-  const detail = error as { message?: string; code?: string; linePos?: { line: number; col: number }[] };
-  const kind = (detail.message ?? "")
+  const detail = error instanceof YAMLError ? error : undefined;
+  const kind = (error instanceof Error ? error.message : "")
     .split("\n")[0]
     ?.replace(/ at line \d+.*$/, "")
     .split(": ")[0]
     ?.trim();
-  const at = detail.linePos?.[0];
-  return `${kind || detail.code || "syntax error"}${at ? ` at line ${at.line}, column ${at.col}` : ""}`;
+  const at = detail?.linePos?.[0];
+  return `${kind || detail?.code || "syntax error"}${at ? ` at line ${at.line}, column ${at.col}` : ""}`;
 }
 
 /** Reads and parses a document file. */
@@ -78,7 +79,7 @@ export async function readDocumentFile(path: string): Promise<{ document: JsonOb
   try {
     text = await readFile(path, "utf8");
   } catch (error) {
-    throw new DocumentParseError(`${path}: cannot read file (${(error as NodeJS.ErrnoException).code ?? firstLine(error)})`);
+    throw new DocumentParseError(`${path}: cannot read file (${errorCode(error) ?? firstLine(error)})`);
   }
   const format = detectFormat(text, { fileName: path });
   return { document: parseDocumentText(text, format, path), format };

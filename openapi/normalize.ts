@@ -1,5 +1,5 @@
 import { DocumentParseError } from "./load.js";
-import { isJsonObject, type JsonObject, type OpenApiDocument } from "./types.js";
+import { isJsonObject, isOpenApiDocument, type JsonObject, type OpenApiDocument } from "./types.js";
 
 /** A document in OpenAPI 3.x form, with the version it was written in and what loading noticed. */
 export interface NormalizedDocument {
@@ -24,7 +24,8 @@ export async function normalizeDocument(raw: JsonObject, source = "document"): P
     warnings.push("converted from Swagger 2.0 to OpenAPI 3.0 with swagger2openapi");
     return { document: converted, sourceVersion: version, warnings };
   }
-  return { document: raw as OpenApiDocument, sourceVersion: version, warnings };
+  if (!isOpenApiDocument(raw)) throw new DocumentParseError(`${source}: not an OpenAPI document`);
+  return { document: raw, sourceVersion: version, warnings };
 }
 
 function declaredVersion(raw: JsonObject, source: string): string {
@@ -44,9 +45,17 @@ async function convertSwagger2(raw: JsonObject, source: string): Promise<OpenApi
     // `text` is only used for error positions; passing it avoids a full YAML re-serialisation.
     const { default: swagger2openapi } = await import("swagger2openapi");
     const { openapi } = await swagger2openapi.convertObj(structuredClone(raw), { patch: true, warnOnly: true, text: "" });
-    return openapi as OpenApiDocument;
+    if (isOpenApiDocument(openapi)) return openapi;
+    throw new Error("the converter returned no OpenAPI document");
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     throw new DocumentParseError(`${source}: cannot convert Swagger 2.0: ${message.split("\n")[0]}`);
   }
+}
+
+/** A document the parse worker sent back as JSON text. */
+export function parseOpenApiJson(text: string, source: string): OpenApiDocument {
+  const value: unknown = JSON.parse(text);
+  if (!isOpenApiDocument(value)) throw new DocumentParseError(`${source}: not an OpenAPI document`);
+  return value;
 }

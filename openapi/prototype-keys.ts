@@ -19,15 +19,13 @@ export function maskPrototypeKeys(document: JsonObject): { restore(text: string)
     return `${MARK}${name}`;
   };
   const stack: JsonValue[] = [document];
-  while (stack.length > 0) {
-    const node = stack.pop() as JsonValue;
+  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
     if (Array.isArray(node)) {
       for (const item of node) stack.push(item);
       continue;
     }
     if (!isJsonObject(node)) continue;
-    for (const key of Object.keys(node)) {
-      const value = node[key] as JsonValue;
+    for (const [key, value] of Object.entries(node)) {
       if (key === "$ref" && typeof value === "string") node.$ref = value.split("/").map(mask).join("/");
       if (key === "required" && Array.isArray(value)) node.required = value.map((item) => (typeof item === "string" ? mask(item) : item));
       if (key === "propertyName" && typeof value === "string") node.propertyName = mask(value);

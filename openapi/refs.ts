@@ -66,8 +66,7 @@ export function mappingRef(value: string): string {
 /** Calls `visit` with every `$ref` string below a node (iteratively, so deep documents cannot overflow the stack). */
 export function collectRefs(root: JsonValue, visit: (ref: string) => void): void {
   const stack: JsonValue[] = [root];
-  while (stack.length > 0) {
-    const node = stack.pop() as JsonValue;
+  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
     if (Array.isArray(node)) {
       for (const item of node) stack.push(item);
     } else if (isJsonObject(node)) {

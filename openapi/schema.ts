@@ -110,37 +110,35 @@ function readObject(node: JsonObject): SchemaObject {
     source: node,
   };
   if (ref !== undefined) fields.ref = ref;
-  const optional = {
-    dynamicRef: string(node.$dynamicRef),
-    dynamicAnchor: string(node.$dynamicAnchor),
-    example: node.example,
-    type: typeOf(node.type),
-    format: string(node.format),
-    contentMediaType: string(node.contentMediaType),
-    minimum: number(node.minimum),
-    maximum: number(node.maximum),
-    exclusiveMinimum: bound(node.exclusiveMinimum),
-    exclusiveMaximum: bound(node.exclusiveMaximum),
-    properties: isJsonObject(node.properties) ? schemaMap(node.properties) : undefined,
-    required: Array.isArray(node.required) ? node.required.filter((name) => typeof name === "string") : undefined,
-    additionalProperties:
-      typeof node.additionalProperties === "boolean" || node.additionalProperties === undefined
-        ? node.additionalProperties
-        : readSchema(node.additionalProperties),
-    items: node.items !== undefined && !Array.isArray(node.items) ? readSchema(node.items) : undefined,
-    allOf: list(node.allOf),
-    anyOf: list(node.anyOf),
-    oneOf: list(node.oneOf),
-    not: node.not !== undefined ? readSchema(node.not) : undefined,
-    defs: isJsonObject(node.$defs) ? schemaMap(node.$defs) : undefined,
-    discriminator: discriminatorOf(node.discriminator),
+  const set = <K extends keyof SchemaObject>(key: K, value: SchemaObject[K] | undefined) => {
+    if (value !== undefined) fields[key] = value;
   };
-  return Object.assign(fields, definedEntries(optional));
-}
-
-/** Only the entries whose value is set (optional fields stay absent rather than `undefined`). */
-function definedEntries<T extends object>(values: T): Partial<T> {
-  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<T>;
+  set("dynamicRef", string(node.$dynamicRef));
+  set("dynamicAnchor", string(node.$dynamicAnchor));
+  set("example", node.example);
+  set("type", typeOf(node.type));
+  set("format", string(node.format));
+  set("contentMediaType", string(node.contentMediaType));
+  set("minimum", number(node.minimum));
+  set("maximum", number(node.maximum));
+  set("exclusiveMinimum", bound(node.exclusiveMinimum));
+  set("exclusiveMaximum", bound(node.exclusiveMaximum));
+  set("properties", isJsonObject(node.properties) ? schemaMap(node.properties) : undefined);
+  set("required", Array.isArray(node.required) ? node.required.filter((name) => typeof name === "string") : undefined);
+  set(
+    "additionalProperties",
+    typeof node.additionalProperties === "boolean" || node.additionalProperties === undefined
+      ? node.additionalProperties
+      : readSchema(node.additionalProperties),
+  );
+  set("items", node.items !== undefined && !Array.isArray(node.items) ? readSchema(node.items) : undefined);
+  set("allOf", list(node.allOf));
+  set("anyOf", list(node.anyOf));
+  set("oneOf", list(node.oneOf));
+  set("not", node.not !== undefined ? readSchema(node.not) : undefined);
+  set("defs", isJsonObject(node.$defs) ? schemaMap(node.$defs) : undefined);
+  set("discriminator", discriminatorOf(node.discriminator));
+  return fields;
 }
 
 function typeOf(type: JsonValue | undefined): string | string[] | undefined {

@@ -30,6 +30,11 @@ export interface ParameterObject {
   deprecated?: boolean;
 }
 
+/** True when a value is an OpenAPI 3.x document object (it says which version it is). */
+export function isOpenApiDocument(value: unknown): value is OpenApiDocument {
+  return isJsonObject(value) && typeof value.openapi === "string";
+}
+
 /** True when a JSON value is a plain object (not an array, not null). */
 export function isJsonObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);

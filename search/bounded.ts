@@ -1,4 +1,4 @@
-import type { JsonValue } from "../openapi/types.js";
+import type { JsonObject, JsonValue } from "../openapi/types.js";
 
 /** Default size of one tool answer, in characters of JSON. */
 export const DEFAULT_MAX_CHARS = 40_000;
@@ -61,4 +61,13 @@ function collapse(value: JsonValue, depth: number): JsonValue {
     return Object.fromEntries(entries.map(([key, item]) => [key, collapse(item, depth - 1)]));
   }
   return value;
+}
+
+/** Fits an answer object into `maxChars`; its top level stays an object (only what it holds is cut). */
+export function boundObject(value: JsonObject, maxChars = DEFAULT_MAX_CHARS): { value: JsonObject; truncated: boolean } {
+  const bounded = boundValue(value, maxChars);
+  const result = bounded.value;
+  return typeof result === "object" && result !== null && !Array.isArray(result)
+    ? { value: result, truncated: bounded.truncated }
+    : { value: { result }, truncated: bounded.truncated };
 }

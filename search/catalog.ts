@@ -1,4 +1,5 @@
 import type { Logger } from "oapi-mcp-gen-runtime";
+import { errorMessage } from "../openapi/error-detail.js";
 import { closest, excerpt } from "../openapi/suggest.js";
 import type { DocumentParser } from "./document-parser.js";
 import { readSource, type SourcePolicy, type SourceText } from "./load-source.js";
@@ -59,7 +60,7 @@ export class ApiCatalog {
           Buffer.byteLength(stored.text),
         );
       } catch (error) {
-        this.log.warn("stored document not restored", { name: excerpt(stored.name), error: (error as Error).message });
+        this.log.warn("stored document not restored", { name: excerpt(stored.name), error: errorMessage(error) });
       }
     }
     return this.apis.size;
@@ -78,7 +79,7 @@ export class ApiCatalog {
       api = new LoadedApi(name, parsed.document, parsed.sourceVersion, text.origin, new Date().toISOString(), parsed.warnings);
     } catch (error) {
       const kept = this.apis.has(name) ? ` The previously loaded '${name}' is kept.` : "";
-      throw new ToolFailure(`Failed to load '${name}': ${(error as Error).message}${kept}`);
+      throw new ToolFailure(`Failed to load '${name}': ${errorMessage(error)}${kept}`);
     }
     const replaced = this.apis.has(name);
     this.add(name, api, Buffer.byteLength(text.text));
@@ -119,7 +120,10 @@ export class ApiCatalog {
 
   /** Every loaded API, by name. */
   list(): LoadedApi[] {
-    return this.names().map((name) => (this.apis.get(name) as { api: LoadedApi }).api);
+    return this.names().flatMap((name) => {
+      const entry = this.apis.get(name);
+      return entry ? [entry.api] : [];
+    });
   }
 
   private names(): string[] {

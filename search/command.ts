@@ -3,6 +3,7 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { Command, CommanderError, InvalidArgumentError } from "commander";
 import { bindsLoopback, hostAllowList, type Logger, listen, normalizeOrigin, SessionHttpHandler, stderrLogger } from "oapi-mcp-gen-runtime";
 import { allowedHostsFrom, parseAllowedHost } from "../openapi/address-policy.js";
+import { errorCode, errorMessage } from "../openapi/error-detail.js";
 import { ApiCatalog, ToolFailure } from "./catalog.js";
 import { DocumentParser } from "./document-parser.js";
 import type { SourcePolicy } from "./load-source.js";
@@ -68,7 +69,7 @@ export function parseSearchArguments(argv: readonly string[]): SearchOptions {
         try {
           parseAllowedHost(value);
         } catch (error) {
-          throw new InvalidArgumentError((error as Error).message);
+          throw new InvalidArgumentError(errorMessage(error));
         }
         return value;
       }),
@@ -212,8 +213,8 @@ export async function runSearch(argv: readonly string[]): Promise<number | undef
     process.once("SIGINT", () => stop("SIGINT"));
     return undefined;
   } catch (error) {
-    if (error instanceof ToolFailure || error instanceof InvalidArgumentError || (error as NodeJS.ErrnoException).code === "EADDRINUSE") {
-      process.stderr.write(`error: ${(error as Error).message}\n`);
+    if (error instanceof ToolFailure || error instanceof InvalidArgumentError || errorCode(error) === "EADDRINUSE") {
+      process.stderr.write(`error: ${errorMessage(error)}\n`);
       return 1;
     }
     throw error;

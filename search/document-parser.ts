@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { DocumentFormat } from "../openapi/load.js";
+import { parseOpenApiJson } from "../openapi/normalize.js";
 import type { OpenApiDocument } from "../openapi/types.js";
 
 /** What a load may cost: the parse happens in a worker with its own heap and time limit, one at a time. */
@@ -105,7 +106,15 @@ export class DocumentParser {
       const onMessage = (result: ParseResult) =>
         settle(() => {
           if (!result.ok) return reject(new ParseFailure(result.message));
-          resolve({ document: JSON.parse(result.json) as OpenApiDocument, sourceVersion: result.sourceVersion, warnings: result.warnings });
+          try {
+            resolve({
+              document: parseOpenApiJson(result.json, request.label),
+              sourceVersion: result.sourceVersion,
+              warnings: result.warnings,
+            });
+          } catch (error) {
+            reject(error);
+          }
         });
       const onError = (error: NodeJS.ErrnoException) =>
         settle(() => {

@@ -4,17 +4,17 @@ import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import type { Logger } from "oapi-mcp-gen-runtime";
 import { checkedCallParams, describeErrors, invalidParams, LooseCallToolRequestSchema } from "oapi-mcp-gen-runtime";
 import { DocumentParseError } from "../openapi/parse-error.js";
-import { boundValue } from "./bounded.js";
+import { boundObject } from "./bounded.js";
 import { type ApiCatalog, ToolFailure } from "./catalog.js";
 import { MAX_ANSWER_CHARS, SEARCH_TOOLS, type SearchTool } from "./tools.js";
 
 const ajv = new Ajv2020({ allErrors: true, strict: false, logger: false, useDefaults: true, ownProperties: true });
-const validators = new Map<string, ValidateFunction>(SEARCH_TOOLS.map((tool) => [tool.name, ajv.compile(tool.inputSchema)]));
+const validators = new Map<SearchTool, ValidateFunction>(SEARCH_TOOLS.map((tool) => [tool, ajv.compile(tool.inputSchema)]));
 const listed = SEARCH_TOOLS.map(({ name, title, description, inputSchema, annotations }) => ({
   name,
   title,
   description,
-  inputSchema: inputSchema as { type: "object" },
+  inputSchema,
   annotations: { title, ...annotations },
 }));
 
@@ -46,7 +46,7 @@ export async function callSearchTool(
   catalog: ApiCatalog,
   log: Logger,
 ): Promise<CallToolResult> {
-  const validate = validators.get(tool.name) as ValidateFunction;
+  const validate = validators.get(tool) ?? ajv.compile(tool.inputSchema);
   if (!validate(args)) return failure(`Invalid arguments for ${tool.name}: ${describeErrors(validate.errors)}`);
   try {
     await catalog.ready;
@@ -58,10 +58,10 @@ export async function callSearchTool(
           : answer.markdown;
       return { content: [{ type: "text", text: markdown }], structuredContent: { format: "markdown", markdown } };
     }
-    const bounded = boundValue(answer.structured, MAX_ANSWER_CHARS);
+    const bounded = boundObject(answer.structured, MAX_ANSWER_CHARS);
     const structured = bounded.truncated
       ? {
-          ...(bounded.value as Record<string, unknown>),
+          ...bounded.value,
           truncated: true,
           truncation_note: `Cut to fit ${MAX_ANSWER_CHARS} characters; see the [truncated: …] markers. Use paging, a narrower query or get_schema_details for the parts you need.`,
         }

@@ -15,7 +15,10 @@ async function parse(request: ParseRequest): Promise<ParseResult> {
     }
     return { ok: true, json: JSON.stringify(document), sourceVersion, warnings };
   } catch (error) {
-    const message = error instanceof DocumentParseError ? error.message : `${request.label}: cannot be read (${(error as Error).name})`;
+    const message =
+      error instanceof DocumentParseError
+        ? error.message
+        : `${request.label}: cannot be read (${error instanceof Error ? error.name : typeof error})`;
     return { ok: false, message };
   }
 }

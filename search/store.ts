@@ -33,12 +33,12 @@ export class DirectoryStore implements ApiStore {
   constructor(readonly location: string) {}
 
   async list(): Promise<StoredApi[]> {
-    const names = await readdir(this.location).catch(() => [] as string[]);
+    const names = await readdir(this.location).catch((): string[] => []);
     const apis: StoredApi[] = [];
     for (const file of names.filter((name) => name.endsWith(".json")).sort()) {
       try {
-        const value = JSON.parse(await readFile(join(this.location, file), "utf8")) as StoredApi;
-        if (typeof value.name === "string" && typeof value.text === "string") apis.push(value);
+        const value = storedApiOf(JSON.parse(await readFile(join(this.location, file), "utf8")));
+        if (value) apis.push(value);
       } catch {
         // A damaged entry is skipped; the others still load.
       }
@@ -53,4 +53,14 @@ export class DirectoryStore implements ApiStore {
     await writeFile(temporary, JSON.stringify(api));
     await rename(temporary, target);
   }
+}
+
+/** A parsed store entry, when it has every field of one (a damaged entry is skipped). */
+function storedApiOf(value: unknown): StoredApi | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const field = (key: string) => (key in value ? Object.getOwnPropertyDescriptor(value, key)?.value : undefined);
+  const [name, source, origin, format, loadedAt, text] = ["name", "source", "origin", "format", "loadedAt", "text"].map(field);
+  if (typeof name !== "string" || typeof text !== "string" || (format !== "json" && format !== "yaml")) return undefined;
+  const string = (item: unknown) => (typeof item === "string" ? item : "");
+  return { name, source: string(source), origin: string(origin), format, loadedAt: string(loadedAt), text };
 }

@@ -1,6 +1,6 @@
 import { setOwn } from "oapi-mcp-gen-runtime";
 import type { OperationModel } from "../openapi/model.js";
-import type { JsonObject, JsonValue } from "../openapi/types.js";
+import type { JsonObject } from "../openapi/types.js";
 import { DEFAULT_MAX_CHARS } from "./bounded.js";
 import { type ApiCatalog, ToolFailure } from "./catalog.js";
 import { compareApis } from "./compare.js";
@@ -16,7 +16,7 @@ export interface SearchTool {
   name: string;
   title: string;
   description: string;
-  inputSchema: JsonObject;
+  inputSchema: ToolInputSchema;
   annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
   handler(args: Record<string, unknown>, catalog: ApiCatalog): Promise<ToolAnswer> | ToolAnswer;
 }
@@ -50,7 +50,10 @@ const format = {
 };
 const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
-function input(properties: JsonObject, required: string[] = []): JsonObject {
+/** The input schema of a search tool: an object of named arguments. */
+export type ToolInputSchema = { type: "object"; properties: JsonObject; required?: string[]; additionalProperties: false };
+
+function input(properties: JsonObject, required: string[] = []): ToolInputSchema {
   return { type: "object", properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false };
 }
 

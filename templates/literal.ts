@@ -28,7 +28,7 @@ export function jsonLiteral(value: unknown): string {
   if (value instanceof Identifier) return value.name;
   if (Array.isArray(value)) return `[${value.map(jsonLiteral).join(", ")}]`;
   if (typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, item]) => item !== undefined);
+    const entries = Object.entries(value).filter(([, item]) => item !== undefined);
     return `{${entries.map(([key, item]) => `${propertyKey(key)}: ${jsonLiteral(item)}`).join(", ")}}`;
   }
   throw new Error(`cannot emit a ${typeof value} as JSON`);

@@ -2,6 +2,7 @@ import { type JsonSchema, setOwn, type ToolDefinition } from "oapi-mcp-gen-runti
 import type { SourceFileStructure } from "ts-morph";
 import type { SharedSchemas } from "../generator/shared-schemas.js";
 import type { ToolModel } from "../generator/tool-model.js";
+import type { HttpMethod } from "../openapi/types.js";
 import { GENERATED_HEADER, RUNTIME_MODULE } from "./header.js";
 import { camelIdentifier, commentText, Identifier, jsonLiteral, pascalIdentifier, stringLiteral } from "./literal.js";
 import { CONST, Kind } from "./structure-kinds.js";
@@ -76,6 +77,18 @@ export function toolModule(tool: ToolModel, plain: ToolDefinition, typesModule: 
   };
 }
 
+/** The request line's method name of each OpenAPI method key. */
+const HTTP_METHOD_NAMES: Record<HttpMethod, ToolDefinition["http"]["method"]> = {
+  get: "GET",
+  put: "PUT",
+  post: "POST",
+  delete: "DELETE",
+  options: "OPTIONS",
+  head: "HEAD",
+  patch: "PATCH",
+  trace: "TRACE",
+};
+
 /** The runtime `ToolDefinition` value of a tool, as plain JSON (what the generated module declares). */
 export function toolDefinition(tool: ToolModel): ToolDefinition {
   return {
@@ -88,7 +101,7 @@ export function toolDefinition(tool: ToolModel): ToolDefinition {
     annotations: tool.annotations,
     _meta: { ...(tool.operationId ? { operationId: tool.operationId } : {}), method: tool.method.toUpperCase(), path: tool.path },
     http: {
-      method: tool.method.toUpperCase() as ToolDefinition["http"]["method"],
+      method: HTTP_METHOD_NAMES[tool.method],
       path: tool.path,
       parameters: tool.parameters,
       ...(tool.body ? { body: bodyBinding(tool.body) } : {}),
