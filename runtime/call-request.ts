@@ -1,4 +1,6 @@
-import { type CallToolRequest, CallToolRequestSchema, RequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, RequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { isRecord } from "./own-property.js";
+import { invalidParams } from "./protocol-error.js";
 
 /**
  * `tools/call` with its params checked only as an object. The SDK's `Server` checks the whole request in its
@@ -7,7 +9,12 @@ import { type CallToolRequest, CallToolRequestSchema, RequestSchema } from "@mod
  */
 export const LooseCallToolRequestSchema = CallToolRequestSchema.extend({ params: RequestSchema.shape.params });
 
-/** The params of a request the SDK's tools/call wrapper has already checked against the strict schema. */
-export function checkedCallParams(request: { params?: unknown }): CallToolRequest["params"] {
-  return request.params as CallToolRequest["params"];
+/** The tool name and arguments of a request the SDK's tools/call wrapper has already checked against the strict schema. */
+export function checkedCallParams(request: { params?: unknown }): { name: string; arguments?: Record<string, unknown> } {
+  const { params } = request;
+  if (!isRecord(params) || typeof params.name !== "string") throw invalidParams("tools/call needs the name of a tool");
+  const { name, arguments: args } = params;
+  if (args === undefined) return { name };
+  if (!isRecord(args)) throw invalidParams("tools/call arguments must be an object");
+  return { name, arguments: args };
 }

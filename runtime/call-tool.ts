@@ -1,36 +1,24 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { type CallerCredentials, CredentialError, type CredentialStore } from "./credentials.js";
+import { type CallerCredentials, CredentialError } from "./credentials.js";
 import { FileArgumentError } from "./file-argument.js";
-import type { Logger } from "./logger.js";
 import { errorResult, httpErrorMessage } from "./result.js";
 import { shapeResponse } from "./shape-result.js";
 import type { ToolDefinition } from "./tool.js";
+import type { ToolRuntime } from "./tool-runtime.js";
 import { fetchUpstream } from "./upstream.js";
-import { ArgumentError, buildUpstreamRequest, type RequestContext } from "./upstream-request.js";
+import { ArgumentError, buildUpstreamRequest } from "./upstream-request.js";
 import { describeErrors, type ToolValidators } from "./validation.js";
 
-/** How the runtime reaches the upstream API. */
-export interface UpstreamSettings {
-  /** Base URL the operation paths are appended to; its origin is the only one that receives credentials. */
-  baseUrl: URL;
-  /** @default 30000 */
-  timeoutMs: number;
-  /** @default 10485760 */
-  maxResponseBytes: number;
-  /** Injected for tests; the global `fetch` otherwise. */
-  fetch?: typeof fetch;
-  /** Where `{ path }` file arguments may be read from (`UPLOAD_DIR`), and the upload cap. */
-  files?: RequestContext;
-}
-
-/** Per-call facts taken from the MCP request: the caller's Authorization and allow-listed headers. */
-export type CallContext = CallerCredentials;
-
-/** What executing a tool needs from the server (a `ToolRuntime` provides it). */
-export interface ExecutionEnvironment {
-  upstream: UpstreamSettings;
-  credentials: CredentialStore;
-  log: Logger;
+/** One call of a tool: what was called, with which arguments, by whom, on which runtime. */
+export interface ToolCall {
+  /** The server's upstream settings, credentials and logger. */
+  runtime: ToolRuntime;
+  tool: ToolDefinition;
+  /** The tool's compiled validators (from `runtime.validators`). */
+  validators: ToolValidators;
+  args: Record<string, unknown>;
+  /** The caller's Authorization and allow-listed headers. */
+  caller: CallerCredentials;
 }
 
 /** What one call came to, for its log line. */
@@ -54,15 +42,10 @@ interface CallRecord {
  * Validates arguments, calls the upstream operation and shapes the MCP result; never throws. Every call is one log line
  * (tool, upstream method and status, duration): `info` when it succeeded, `warn` with the reason when it did not.
  */
-export async function executeTool(
-  tool: ToolDefinition,
-  validators: ToolValidators,
-  args: Record<string, unknown>,
-  context: CallContext,
-  environment: ExecutionEnvironment,
-): Promise<CallToolResult> {
+export async function executeTool(call: ToolCall): Promise<CallToolResult> {
+  const { tool, runtime } = call;
   const started = performance.now();
-  const { result, record } = await callOnce(tool, validators, args, context, environment);
+  const { result, record } = await callOnce(call);
   const fields = {
     tool: tool.name,
     method: tool.http.method,
@@ -72,20 +55,14 @@ export async function executeTool(
     durationMs: Math.round(performance.now() - started),
     ...(record.reason !== undefined ? { reason: record.reason } : {}),
   };
-  if (record.outcome === "ok") environment.log.info("tool call", fields);
-  else if (record.outcome === "failed") environment.log.error("tool call", fields);
-  else environment.log.warn("tool call", fields);
+  if (record.outcome === "ok") runtime.log.info("tool call", fields);
+  else if (record.outcome === "failed") runtime.log.error("tool call", fields);
+  else runtime.log.warn("tool call", fields);
   return result;
 }
 
-async function callOnce(
-  tool: ToolDefinition,
-  validators: ToolValidators,
-  args: Record<string, unknown>,
-  context: CallContext,
-  environment: ExecutionEnvironment,
-): Promise<{ result: CallToolResult; record: CallRecord }> {
-  const { upstream: settings, credentials: store } = environment;
+async function callOnce({ runtime, tool, validators, args, caller }: ToolCall): Promise<{ result: CallToolResult; record: CallRecord }> {
+  const { upstream, credentials: store } = runtime;
   const fail = (outcome: CallRecord["outcome"], message: string, reason = message, status?: number) => ({
     result: errorResult(message),
     record: { outcome, reason, ...(status !== undefined ? { status } : {}) },
@@ -95,7 +72,7 @@ async function callOnce(
       return fail("invalid-arguments", `Invalid arguments for ${tool.name}: ${describeErrors(validators.input.errors)}`);
     let request: Awaited<ReturnType<typeof buildUpstreamRequest>>;
     try {
-      request = await buildUpstreamRequest(tool.http, args, settings.baseUrl, settings.files);
+      request = await buildUpstreamRequest(tool.http, args, upstream.baseUrl, upstream);
     } catch (error) {
       if (error instanceof ArgumentError || error instanceof FileArgumentError)
         return fail("invalid-arguments", `Invalid arguments for ${tool.name}: ${error.message}`);
@@ -103,10 +80,10 @@ async function callOnce(
     }
     const readMode = tool.http.response === "binary" ? "blob" : tool.http.response === "text" ? "text" : "buffer";
     const send = async () => {
-      const applied = await store.apply(tool.security, context);
+      const applied = await store.apply(tool.security, caller);
       const url = new URL(request.url);
       for (const [name, value] of applied.query) url.searchParams.append(name, value);
-      return fetchUpstream({ ...request, url }, { ...settings, credentials: applied.headers, readMode });
+      return fetchUpstream({ ...request, url }, { ...upstream, credentials: applied.headers, readMode });
     };
     let outcome = await send();
     if (outcome.kind === "response" && outcome.status === 401 && store.usesTokenEndpoint(tool.security)) {
@@ -128,7 +105,7 @@ async function callOnce(
           const message = httpErrorMessage(status, outcome.body.toString("utf8"), outcome.retryAfter);
           return { result: errorResult(message), record: { outcome: "upstream-error", status, reason: message } };
         }
-        const shaped = shapeResponse(tool, validators, outcome, environment.log, `${request.url.origin}${request.url.pathname}`);
+        const shaped = shapeResponse(tool, validators, outcome, runtime.log, `${request.url.origin}${request.url.pathname}`);
         return {
           result: shaped.result,
           record: shaped.problem ? { outcome: "invalid-response", status, reason: shaped.problem } : { outcome: "ok", status },

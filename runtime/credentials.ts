@@ -44,7 +44,18 @@ export class CredentialError extends Error {
   override name = "CredentialError";
 }
 
+/** A scheme's configured values by role (`apiKey`, `token`, `username`, …). */
 type Values = Record<string, string>;
+
+/** A scheme's credential in the form a call sends it; only complete ones exist. */
+type Credential =
+  | { kind: "apiKey"; scheme: SecuritySchemeDefinition; key: string }
+  | { kind: "basic"; username: string; password: string }
+  | { kind: "clientCredentials"; tokenUrl: string; clientId: string; clientSecret: string }
+  | { kind: "token"; token: string };
+
+/** An OAuth2 client-credentials grant: the token is fetched, not configured. */
+type ClientCredentials = Extract<Credential, { kind: "clientCredentials" }>;
 
 /**
  * Server-held credentials read once from the environment, applied per call: the first requirement alternative whose
@@ -118,9 +129,7 @@ export class CredentialStore {
   /** True when the alternative chosen for these requirements fetches OAuth2 tokens (so a 401 may mean an expired one). */
   usesTokenEndpoint(requirements: SecurityRequirements | undefined): boolean {
     const chosen = this.choose(requirements);
-    return Object.keys(chosen ?? {}).some(
-      (name) => this.auth.schemes[name]?.type === "oauth2" && this.values.get(name)?.token === undefined,
-    );
+    return Object.keys(chosen ?? {}).some((name) => this.credential(name)?.kind === "clientCredentials");
   }
 
   /** Forgets a cached OAuth2 token (after the upstream rejected it). */
@@ -131,45 +140,57 @@ export class CredentialStore {
   }
 
   private ready(name: string): boolean {
+    return this.credential(name) !== undefined;
+  }
+
+  /** The scheme's credential when everything it needs is configured. */
+  private credential(name: string): Credential | undefined {
     const scheme = this.auth.schemes[name];
     const values = this.values.get(name);
-    if (!scheme || !values) return false;
-    if (scheme.type === "apiKey") return values.apiKey !== undefined;
-    if (scheme.type === "http" && scheme.scheme === "basic") return values.username !== undefined && values.password !== undefined;
-    if (scheme.type === "oauth2") return values.token !== undefined || (values.clientId !== undefined && values.clientSecret !== undefined);
-    return values.token !== undefined;
+    if (!scheme || !values) return undefined;
+    const { apiKey, token, username, password, clientId, clientSecret } = values;
+    if (scheme.type === "apiKey") return apiKey === undefined ? undefined : { kind: "apiKey", scheme, key: apiKey };
+    if (scheme.type === "http" && scheme.scheme === "basic")
+      return username === undefined || password === undefined ? undefined : { kind: "basic", username, password };
+    if (scheme.type === "oauth2" && token === undefined) {
+      const tokenUrl = values.tokenUrl ?? scheme.tokenUrl;
+      if (clientId === undefined || clientSecret === undefined || tokenUrl === undefined) return undefined;
+      return { kind: "clientCredentials", tokenUrl, clientId, clientSecret };
+    }
+    return token === undefined ? undefined : { kind: "token", token };
   }
 
   private async applyScheme(name: string, scopes: readonly string[], applied: AppliedCredentials): Promise<void> {
-    const scheme = this.auth.schemes[name] as SecuritySchemeDefinition;
-    const values = this.values.get(name) as Values;
-    if (scheme.type === "apiKey") {
-      const key = scheme.name ?? "X-API-Key";
-      if (scheme.in === "query") applied.query.push([key, values.apiKey as string]);
-      else if (scheme.in === "cookie") appendCookie(applied, `${encodeURIComponent(key)}=${encodeURIComponent(values.apiKey as string)}`);
-      else setOwn(applied.headers, key.toLowerCase(), values.apiKey as string);
-    } else if (scheme.type === "http" && scheme.scheme === "basic") {
-      applied.headers.authorization = `Basic ${Buffer.from(`${values.username}:${values.password}`).toString("base64")}`;
-    } else if (scheme.type === "oauth2" && values.token === undefined) {
-      applied.headers.authorization = `Bearer ${await this.clientCredentialsToken(name, scheme, values, scopes)}`;
-    } else {
-      applied.headers.authorization = `Bearer ${values.token}`;
+    const credential = this.credential(name);
+    switch (credential?.kind) {
+      case "apiKey": {
+        const { scheme, key } = credential;
+        const keyName = scheme.name ?? "X-API-Key";
+        if (scheme.in === "query") applied.query.push([keyName, key]);
+        else if (scheme.in === "cookie") appendCookie(applied, `${encodeURIComponent(keyName)}=${encodeURIComponent(key)}`);
+        else setOwn(applied.headers, keyName.toLowerCase(), key);
+        return;
+      }
+      case "basic":
+        applied.headers.authorization = `Basic ${Buffer.from(`${credential.username}:${credential.password}`).toString("base64")}`;
+        return;
+      case "clientCredentials":
+        applied.headers.authorization = `Bearer ${await this.clientCredentialsToken(name, credential, scopes)}`;
+        return;
+      case "token":
+        applied.headers.authorization = `Bearer ${credential.token}`;
+        return;
     }
   }
 
   /** An OAuth2 client-credentials token, cached until shortly before it expires; concurrent callers share one fetch. */
-  private clientCredentialsToken(
-    name: string,
-    scheme: SecuritySchemeDefinition,
-    values: Values,
-    scopes: readonly string[],
-  ): Promise<string> {
+  private clientCredentialsToken(name: string, grant: ClientCredentials, scopes: readonly string[]): Promise<string> {
     const key = `${name}\u0000${[...scopes].sort().join(" ")}`;
     const cached = this.tokens.get(key);
     if (cached && cached.expiresAt > Date.now()) return Promise.resolve(cached.token);
     const running = this.pending.get(key);
     if (running) return running;
-    const request = this.fetchToken(values.tokenUrl ?? (scheme.tokenUrl as string), values, scopes)
+    const request = this.fetchToken(grant, scopes)
       .then(({ token, expiresIn }) => {
         this.tokens.set(key, { token, expiresAt: Date.now() + Math.max(0, expiresIn - 60) * 1000 });
         return token;
@@ -179,12 +200,11 @@ export class CredentialStore {
     return request;
   }
 
-  private async fetchToken(tokenUrl: string, values: Values, scopes: readonly string[]): Promise<{ token: string; expiresIn: number }> {
+  private async fetchToken(grant: ClientCredentials, scopes: readonly string[]): Promise<{ token: string; expiresIn: number }> {
+    const { tokenUrl } = grant;
     const body = new URLSearchParams({ grant_type: "client_credentials" });
     if (scopes.length > 0) body.set("scope", scopes.join(" "));
-    const basic = Buffer.from(
-      `${encodeURIComponent(values.clientId as string)}:${encodeURIComponent(values.clientSecret as string)}`,
-    ).toString("base64");
+    const basic = Buffer.from(`${encodeURIComponent(grant.clientId)}:${encodeURIComponent(grant.clientSecret)}`).toString("base64");
     let response: Response;
     try {
       response = await (this.options.fetch ?? fetch)(tokenUrl, {
@@ -195,7 +215,9 @@ export class CredentialStore {
         signal: AbortSignal.timeout(this.options.timeoutMs),
       });
     } catch (error) {
-      throw new CredentialError(`could not reach the OAuth2 token endpoint ${new URL(tokenUrl).origin} (${(error as Error).message})`);
+      throw new CredentialError(
+        `could not reach the OAuth2 token endpoint ${new URL(tokenUrl).origin} (${error instanceof Error ? error.message : String(error)})`,
+      );
     }
     const text = await response.text();
     let parsed: { access_token?: unknown; expires_in?: unknown } = {};

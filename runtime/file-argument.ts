@@ -1,6 +1,14 @@
 import { readFile, realpath, stat } from "node:fs/promises";
 import { isAbsolute, relative, resolve } from "node:path";
-import type { RequestContext } from "./upstream-request.js";
+import { isRecord } from "./own-property.js";
+
+/** Where `{ "path": … }` file arguments may be read from, and how large any file argument may be. */
+export interface UploadPolicy {
+  /** Real path of the folder path arguments must lie in (`UPLOAD_DIR`); unset disables them. */
+  uploadDir?: string;
+  /** `MAX_UPLOAD_BYTES` @default 26214400 */
+  maxUploadBytes?: number;
+}
 
 /** The bytes of a file argument, with its declared name and type. */
 export interface FileContent {
@@ -17,10 +25,9 @@ export class FileArgumentError extends Error {
 }
 
 /** Reads a `{ base64 }` or `{ path }` file argument; paths must resolve inside the upload folder. */
-export async function readFileArgument(value: unknown, context: RequestContext, argument: string): Promise<FileContent> {
-  if (typeof value !== "object" || value === null) throw new FileArgumentError(`${argument}: expected a file object with base64 or path`);
-  const file = value as { base64?: unknown; path?: unknown; filename?: unknown; contentType?: unknown };
-  const limit = context.maxUploadBytes ?? 25 * 1024 * 1024;
+export async function readFileArgument(file: unknown, uploads: UploadPolicy, argument: string): Promise<FileContent> {
+  if (!isRecord(file)) throw new FileArgumentError(`${argument}: expected a file object with base64 or path`);
+  const limit = uploads.maxUploadBytes ?? 25 * 1024 * 1024;
   const meta = {
     ...(typeof file.filename === "string" ? { filename: file.filename } : {}),
     ...(typeof file.contentType === "string" ? { contentType: file.contentType } : {}),
@@ -33,10 +40,10 @@ export async function readFileArgument(value: unknown, context: RequestContext, 
     return { bytes, ...meta };
   }
   if (typeof file.path === "string") {
-    if (!context.uploadDir)
+    if (!uploads.uploadDir)
       throw new FileArgumentError(`${argument}: file paths are disabled on this server (it has no UPLOAD_DIR); send base64`);
-    const target = await realpath(resolve(context.uploadDir, file.path)).catch(() => undefined);
-    const rel = target === undefined ? ".." : relative(context.uploadDir, target);
+    const target = await realpath(resolve(uploads.uploadDir, file.path)).catch(() => undefined);
+    const rel = target === undefined ? ".." : relative(uploads.uploadDir, target);
     if (target === undefined || rel.startsWith("..") || isAbsolute(rel)) {
       throw new FileArgumentError(`${argument}: no such file under the upload folder: ${file.path}`);
     }

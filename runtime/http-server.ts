@@ -1,9 +1,9 @@
 import { createServer, type IncomingMessage, type Server as NodeHttpServer, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { Logger } from "./logger.js";
-import { createMcpServer, type ToolRuntime } from "./mcp-server.js";
+import { createMcpServer } from "./mcp-server.js";
 import { checkHost, checkOrigin } from "./origin.js";
+import type { ToolRuntime } from "./tool-runtime.js";
 
 /** HTTP-level policy of the MCP endpoint. */
 export interface HttpPolicy {
@@ -84,7 +84,6 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
   res.end(text);
 }
 
-/** Starts an HTTP server on host:port (port 0 picks a free one) and resolves once it listens. */
 /** The server could not listen (port in use, no permission, unknown host): one line, no stack. */
 export class ListenError extends Error {
   override name = "ListenError";
@@ -103,7 +102,7 @@ export class ListenError extends Error {
   }
 }
 
-/** Starts a node:http server with the handler; resolves once it listens. */
+/** Starts a node:http server with the handler on host:port (port 0 picks a free one); resolves once it listens. */
 export async function listen(
   handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
   host: string,
@@ -129,7 +128,8 @@ export async function listen(
       resolve();
     });
   });
-  const address = server.address() as AddressInfo;
+  const address = server.address();
+  if (address === null || typeof address === "string") throw new Error(`expected a TCP address, got ${String(address)}`);
   const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
   return {
     url: new URL(`http://${shownHost}:${address.port}/mcp`),

@@ -1,8 +1,7 @@
 /** Public entry of the oapi-mcp-gen runtime: everything generated code, the generator and the search server may import. */
 export { checkedCallParams, LooseCallToolRequestSchema } from "./call-request.js";
-export type { CallContext, UpstreamSettings } from "./call-tool.js";
-export { executeTool } from "./call-tool.js";
-export { type AuthDefinition, CredentialStore, type SecuritySchemeDefinition } from "./credentials.js";
+export { executeTool, type ToolCall } from "./call-tool.js";
+export { type AuthDefinition, type CallerCredentials, CredentialStore, type SecuritySchemeDefinition } from "./credentials.js";
 export { EnvironmentError, readServerEnvironment, type ServerEnvironment, type UpstreamDefaults } from "./env.js";
 export {
   createRequestHandler,
@@ -15,7 +14,7 @@ export {
 } from "./http-server.js";
 export { isLinearPattern } from "./linear-pattern.js";
 export { createLogger, type LogFormat, type Logger, loggerFromEnvironment, silentLogger, stderrLogger } from "./logger.js";
-export { createMcpServer, createToolRuntime, type ServerIdentity, type ToolRuntime } from "./mcp-server.js";
+export { createMcpServer } from "./mcp-server.js";
 export { bindsLoopback, checkHost, checkOrigin, hostAllowList, isLoopbackAddress, normalizeOrigin } from "./origin.js";
 export { setOwn } from "./own-property.js";
 export { defaultStyle, styleOf } from "./parameter-style.js";
@@ -40,6 +39,7 @@ export {
   type ToolResult,
   type WithFiles,
 } from "./tool.js";
+export { createToolRuntime, type ServerIdentity, type ToolRuntime } from "./tool-runtime.js";
 export { buildUpstreamRequest, stripPrefix } from "./upstream-request.js";
 export { parseServerArguments, type ServerCommand, serverUsage } from "./usage.js";
 export { describeErrors, listedOutputSchema } from "./validation.js";

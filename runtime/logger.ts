@@ -10,8 +10,9 @@ export interface Logger {
 const LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
 type Level = (typeof LEVELS)[number];
 
+const FORMATS = ["json", "text"] as const;
 /** `LOG_FORMAT`: one JSON object a line, or `time LEVEL message key=value…` for people. */
-export type LogFormat = "json" | "text";
+export type LogFormat = (typeof FORMATS)[number];
 
 /** A logger writing at or above `level` to a stream (stderr: stdout stays free for stdio transports). */
 export function createLogger(
@@ -29,12 +30,16 @@ export function createLogger(
 
 /** The logger `LOG_LEVEL` and `LOG_FORMAT` ask for, or the problem with them. */
 export function loggerFromEnvironment(env: NodeJS.ProcessEnv): Logger | { problem: string } {
-  const level = (env.LOG_LEVEL?.trim().toLowerCase() || "info") as Level;
-  const format = (env.LOG_FORMAT?.trim().toLowerCase() || "json") as LogFormat;
-  if (!LEVELS.includes(level)) return { problem: `LOG_LEVEL: "${String(env.LOG_LEVEL).slice(0, 40)}" must be one of ${LEVELS.join(", ")}` };
-  if (format !== "json" && format !== "text")
-    return { problem: `LOG_FORMAT: "${String(env.LOG_FORMAT).slice(0, 40)}" must be json or text` };
+  const level = oneOf(LEVELS, env.LOG_LEVEL?.trim().toLowerCase() || "info");
+  const format = oneOf(FORMATS, env.LOG_FORMAT?.trim().toLowerCase() || "json");
+  if (level === undefined) return { problem: `LOG_LEVEL: "${String(env.LOG_LEVEL).slice(0, 40)}" must be one of ${LEVELS.join(", ")}` };
+  if (format === undefined) return { problem: `LOG_FORMAT: "${String(env.LOG_FORMAT).slice(0, 40)}" must be json or text` };
   return createLogger(level, format);
+}
+
+/** The choice that equals `text`, typed as a choice. */
+function oneOf<Choice extends string>(choices: readonly Choice[], text: string): Choice | undefined {
+  return choices.find((choice) => choice === text);
 }
 
 /** JSON lines on stderr at `info` and above. */

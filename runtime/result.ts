@@ -1,9 +1,10 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { isRecord } from "./own-property.js";
 
 /** Object-shaped structured content: objects as they are, `{ ok: true }` for nothing, `{ result }` otherwise. */
 export function wrapStructuredContent(value: unknown): Record<string, unknown> {
   if (value === undefined) return { ok: true };
-  if (typeof value === "object" && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
+  if (isRecord(value)) return value;
   return { result: value };
 }
 
@@ -34,12 +35,14 @@ const MAX_MESSAGE_LENGTH = 500;
 export function apiErrorMessage(text: string): string {
   const decoded = decodeJson(text);
   if (decoded.ok && typeof decoded.value === "object" && decoded.value !== null) {
-    const body = decoded.value as Record<string, unknown>;
-    const nested = typeof body.error === "object" && body.error !== null ? (body.error as Record<string, unknown>).message : undefined;
-    for (const candidate of [body.message, body.error, nested, body.detail, body.title, body.error_description]) {
-      if (typeof candidate === "string" && candidate.trim() !== "") return truncate(candidate.trim());
+    const body = decoded.value;
+    if (isRecord(body)) {
+      const nested = isRecord(body.error) ? body.error.message : undefined;
+      for (const candidate of [body.message, body.error, nested, body.detail, body.title, body.error_description]) {
+        if (typeof candidate === "string" && candidate.trim() !== "") return truncate(candidate.trim());
+      }
     }
-    return truncate(JSON.stringify(decoded.value));
+    return truncate(JSON.stringify(body));
   }
   if (decoded.ok && typeof decoded.value === "string") return truncate(decoded.value);
   // Only the start is shown: cleaning is linear and bounded (a body of 64 KiB of `<` costs nothing).

@@ -3,10 +3,11 @@ import type { AuthDefinition } from "./credentials.js";
 import { EnvironmentError, readServerEnvironment, type ServerEnvironment, type UpstreamDefaults } from "./env.js";
 import { createRequestHandler, ListenError, listen, type RunningServer } from "./http-server.js";
 import { type Logger, loggerFromEnvironment, stderrLogger } from "./logger.js";
-import { createMcpServer, createToolRuntime, type ServerIdentity, type ToolRuntime } from "./mcp-server.js";
+import { createMcpServer } from "./mcp-server.js";
 import { hostAllowList } from "./origin.js";
 import { SessionHttpHandler } from "./session-http.js";
 import type { ToolDefinition } from "./tool.js";
+import { createToolRuntime, type ServerIdentity, type ToolRuntime } from "./tool-runtime.js";
 import { parseServerArguments, serverUsage } from "./usage.js";
 
 /** What a generated server entry hands the runtime. */
@@ -36,7 +37,8 @@ function runtimeFor(options: ServeOptions, log: Logger): ToolRuntime {
       baseUrl: env.apiBaseUrl,
       timeoutMs: env.timeoutMs,
       maxResponseBytes: env.maxResponseBytes,
-      files: { ...(env.uploadDir ? { uploadDir: env.uploadDir } : {}), maxUploadBytes: env.maxUploadBytes },
+      ...(env.uploadDir ? { uploadDir: env.uploadDir } : {}),
+      maxUploadBytes: env.maxUploadBytes,
       ...(options.fetch ? { fetch: options.fetch } : {}),
     },
   });

@@ -1,4 +1,4 @@
-import { setOwn } from "./own-property.js";
+import { isRecord, setOwn } from "./own-property.js";
 import type { JsonSchema } from "./tool.js";
 
 /** Value constraints a reader of a result does not need, and that real APIs break without breaking their clients. */
@@ -35,7 +35,12 @@ const VALUE_SUBSCHEMA = new Set(["items", "additionalProperties", "unevaluatedIt
  * conform. The root stays an object (MCP requires it).
  */
 export function tolerantSchema(schema: JsonSchema): JsonSchema {
-  return relax(schema, false) as JsonSchema;
+  return relaxSchema(schema, false);
+}
+
+/** The relaxed form of a value that may be a schema node (anything else stays as it is). */
+function relax(node: unknown, isValue = true): unknown {
+  return isRecord(node) ? relaxSchema(node, isValue) : node;
 }
 
 /**
@@ -43,8 +48,7 @@ export function tolerantSchema(schema: JsonSchema): JsonSchema {
  * null; the root, `$defs` entries and combinator branches do not (null is admitted where they are used), so a branch
  * never contradicts the type of its context.
  */
-function relax(node: unknown, isValue = true): unknown {
-  if (typeof node !== "object" || node === null || Array.isArray(node)) return node;
+function relaxSchema(node: JsonSchema, isValue: boolean): JsonSchema {
   const out: JsonSchema = {};
   for (const [key, value] of Object.entries(node)) {
     if (VALUE_CONSTRAINTS.includes(key)) continue;

@@ -1,5 +1,5 @@
-import { readFileArgument } from "./file-argument.js";
-import { setOwn } from "./own-property.js";
+import { readFileArgument, type UploadPolicy } from "./file-argument.js";
+import { isRecord, setOwn } from "./own-property.js";
 import { cookiePairs, encodeValue, headerText, pathValue, queryPairs, scalarText } from "./parameter-style.js";
 import { isJsonMediaType } from "./response-content.js";
 import type { BodyBinding, HttpBinding, ParameterBinding } from "./tool.js";
@@ -10,14 +10,6 @@ export interface UpstreamRequest {
   url: URL;
   headers: Record<string, string>;
   body?: string | URLSearchParams | FormData | Uint8Array;
-}
-
-/** Where file arguments may be read from. */
-export interface RequestContext {
-  /** Real path of the folder `{ "path": … }` file arguments must lie in; unset disables them. */
-  uploadDir?: string;
-  /** @default 26214400 */
-  maxUploadBytes?: number;
 }
 
 /** A tool argument that cannot be turned into a safe request; its message is shown to the caller. */
@@ -33,7 +25,7 @@ export async function buildUpstreamRequest(
   http: HttpBinding,
   args: Record<string, unknown>,
   baseUrl: URL,
-  context: RequestContext = {},
+  uploads: UploadPolicy = {},
 ): Promise<UpstreamRequest> {
   const path = expandPath(http, args);
   const basePath = baseUrl.pathname.replace(/\/+$/, "");
@@ -57,7 +49,7 @@ export async function buildUpstreamRequest(
   if (cookies.length > 0) headers.cookie = cookies.join("; ");
   const request: UpstreamRequest = { method: http.method, url, headers };
   if (http.body !== undefined && args.body !== undefined)
-    await attachBody(request, http.body, withoutReadOnly(http.body, args.body), context);
+    await attachBody(request, http.body, withoutReadOnly(http.body, args.body), uploads);
   return request;
 }
 
@@ -67,7 +59,7 @@ function acceptFor(http: HttpBinding): string {
   return "application/json, */*;q=0.5";
 }
 
-async function attachBody(request: UpstreamRequest, body: BodyBinding, value: unknown, context: RequestContext): Promise<void> {
+async function attachBody(request: UpstreamRequest, body: BodyBinding, value: unknown, uploads: UploadPolicy): Promise<void> {
   const concrete = !body.mediaType.includes("*");
   switch (body.kind) {
     case "json":
@@ -95,7 +87,7 @@ async function attachBody(request: UpstreamRequest, body: BodyBinding, value: un
         if (item === undefined || item === null) continue;
         if (files.has(name)) {
           for (const file of Array.isArray(item) ? item : [item]) {
-            const read = await readFileArgument(file, context, name);
+            const read = await readFileArgument(file, uploads, name);
             form.append(name, new Blob([read.bytes], { type: read.contentType ?? "application/octet-stream" }), read.filename ?? name);
           }
         } else if (typeof item === "object") {
@@ -108,7 +100,7 @@ async function attachBody(request: UpstreamRequest, body: BodyBinding, value: un
       return;
     }
     case "binary": {
-      const read = await readFileArgument(value, context, "body");
+      const read = await readFileArgument(value, uploads, "body");
       request.headers["content-type"] = concrete ? body.mediaType : (read.contentType ?? "application/octet-stream");
       request.body = read.bytes;
       return;
@@ -125,8 +117,8 @@ function withoutReadOnly(body: BodyBinding, value: unknown): unknown {
 }
 
 function asObject(value: unknown): Record<string, unknown> {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new ArgumentError("body must be an object");
-  return value as Record<string, unknown>;
+  if (!isRecord(value)) throw new ArgumentError("body must be an object");
+  return value;
 }
 
 /** `.`, `..` and their percent-encoded spellings, which URL parsers treat as dot segments. */

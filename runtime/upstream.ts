@@ -103,7 +103,9 @@ async function readBody(response: Response, limit: number, mode: ReadMode): Prom
   let size = 0;
   let truncated = false;
   if (response.body) {
-    for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+    // undici types the body as `ReadableStream<any>`; its chunks are bytes.
+    for await (const chunk of response.body) {
+      if (!(chunk instanceof Uint8Array)) throw new TypeError("the response body is not a byte stream");
       size += chunk.byteLength;
       if (hash) {
         hash.update(chunk);
@@ -142,7 +144,7 @@ async function readBody(response: Response, limit: number, mode: ReadMode): Prom
 
 function describeNetworkError(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
-  const cause = (error as Error & { cause?: unknown }).cause;
-  const code = typeof cause === "object" && cause !== null && "code" in cause ? String((cause as { code: unknown }).code) : undefined;
+  const { cause } = error;
+  const code = typeof cause === "object" && cause !== null && "code" in cause ? String(cause.code) : undefined;
   return code ? `${error.message} (${code})` : error.message;
 }

@@ -1,6 +1,6 @@
 import type { AuthDefinition } from "./credentials.js";
 import type { UpstreamDefaults } from "./env.js";
-import type { ServerIdentity } from "./mcp-server.js";
+import type { ServerIdentity } from "./tool-runtime.js";
 
 /** What the command line of a generated server asks for. */
 export type ServerCommand = { kind: "serve"; stdio: boolean } | { kind: "help" } | { kind: "version" } | { kind: "error"; message: string };

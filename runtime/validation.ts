@@ -10,8 +10,8 @@ export function listedOutputSchema(tool: ToolDefinition): JsonSchema | undefined
   return (tool.outputValidation ?? "warn") === "warn" ? tolerantSchema(tool.outputSchema) : tool.outputSchema;
 }
 
-// ajv-formats ships CommonJS with a default export property.
-const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+// ajv-formats ships CommonJS: Node's default import is `module.exports`, whose `default` property is the plugin too.
+const addFormats = addFormatsModule.default;
 
 /**
  * How arguments and results are checked: own properties only (a property named `constructor` is data, not

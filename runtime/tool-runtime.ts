@@ -1,0 +1,98 @@
+import type { Tool as ListedTool } from "@modelcontextprotocol/sdk/types.js";
+import { type AuthDefinition, CredentialStore } from "./credentials.js";
+import type { Logger } from "./logger.js";
+import type { JsonSchema, ToolDefinition } from "./tool.js";
+import { listedOutputSchema, ValidatorCache } from "./validation.js";
+
+/** Identity the server reports in `initialize`. */
+export interface ServerIdentity {
+  name: string;
+  version: string;
+  title?: string;
+  instructions?: string;
+}
+
+/** Everything serving and executing the tools needs, built once and shared by every request. */
+export interface ToolRuntime {
+  identity: ServerIdentity;
+  /** How the runtime reaches the upstream API and reads file arguments for it. */
+  upstream: {
+    /** Base URL the operation paths are appended to; its origin is the only one that receives credentials. */
+    baseUrl: URL;
+    /** @default 30000 */
+    timeoutMs: number;
+    /** @default 10485760 */
+    maxResponseBytes: number;
+    /** Injected for tests; the global `fetch` otherwise. */
+    fetch?: typeof fetch;
+    /** Real path of the folder `{ "path": … }` file arguments must lie in (`UPLOAD_DIR`); unset disables them. */
+    uploadDir?: string;
+    /** `MAX_UPLOAD_BYTES` @default 26214400 */
+    maxUploadBytes?: number;
+  };
+  log: Logger;
+  auth: AuthDefinition;
+  credentials: CredentialStore;
+  tools: ReadonlyMap<string, ToolDefinition>;
+  /** Validators compiled once per tool (all at start-up for small servers, else on first use and in idle time). */
+  validators: ValidatorCache;
+  /** The `tools/list` answer, computed once. */
+  listed: ListedTool[];
+}
+
+/** Servers with up to this many tools compile every validator at start-up; larger ones on first use and when idle. */
+const EAGER_COMPILE_LIMIT = 100;
+
+/** Without a generated auth definition: pass the caller's Authorization through, nothing else. */
+const DEFAULT_AUTH: AuthDefinition = { schemes: {}, passthrough: { authorization: true, headers: [] } };
+
+/** Compiles validators and the `tools/list` answer once; fails fast on duplicate names or bad schemas. */
+export function createToolRuntime(options: {
+  identity: ServerIdentity;
+  tools: readonly ToolDefinition[];
+  upstream: ToolRuntime["upstream"];
+  log: Logger;
+  /** Security schemes and passthrough policy. @default caller's Authorization passed through, no schemes */
+  auth?: AuthDefinition;
+  /** Where server-held credentials are read from. @default process.env */
+  env?: NodeJS.ProcessEnv;
+  /** False when the upstream URL came from the document alone, not from the operator: caller credentials stay home. @default true */
+  forwardCaller?: boolean;
+}): ToolRuntime {
+  const auth = options.auth ?? DEFAULT_AUTH;
+  const credentials = new CredentialStore(auth, options.env ?? process.env, {
+    timeoutMs: options.upstream.timeoutMs,
+    ...(options.upstream.fetch ? { fetch: options.upstream.fetch } : {}),
+    ...(options.forwardCaller === false ? { forwardCaller: false } : {}),
+  });
+  const tools = new Map<string, ToolDefinition>();
+  for (const tool of options.tools) {
+    if (tools.has(tool.name)) throw new Error(`duplicate tool name ${tool.name}`);
+    tools.set(tool.name, tool);
+  }
+  const outputs = new Map(options.tools.map((tool) => [tool.name, listedOutputSchema(tool)]));
+  const listed = options.tools.map((tool): ListedTool => {
+    const { name, title, description, inputSchema, annotations, _meta } = tool;
+    const outputSchema = outputs.get(name);
+    return {
+      name,
+      title,
+      description,
+      inputSchema: objectSchema(name, inputSchema),
+      ...(outputSchema ? { outputSchema: objectSchema(name, outputSchema) } : {}),
+      annotations,
+      _meta,
+    };
+  });
+  const { identity, upstream, log } = options;
+  const validators = new ValidatorCache(tools, outputs);
+  if (tools.size <= EAGER_COMPILE_LIMIT) validators.compileAll();
+  return { identity, upstream, log, auth, credentials, tools, validators, listed };
+}
+
+/** A tool schema as `tools/list` types it: MCP requires an object at the root. */
+function objectSchema(tool: string, schema: JsonSchema): ListedTool["inputSchema"] {
+  const { type } = schema;
+  if (type !== "object") throw new Error(`tool ${tool}: a schema's root must have type "object", not ${JSON.stringify(type)}`);
+  return { ...schema, type };
+}
