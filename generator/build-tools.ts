@@ -1,19 +1,19 @@
 import type { ApiModel, OperationModel } from "../openapi/model.js";
 import { DocumentParseError } from "../openapi/parse-error.js";
 import { didYouMean } from "../openapi/suggest.js";
-import { type GeneratorConfig, overrideFor } from "./config.js";
+import { overrideFor, type ResolvedConfig } from "./config.js";
 import { UserError } from "./errors.js";
 import { toolSchemaProblems } from "./schema-check.js";
-import { DEFAULT_SCHEMA_MAX_BYTES, trimSchema } from "./schema-trim.js";
+import { trimSchema } from "./schema-trim.js";
 import { operationToTool, type ToolModel } from "./tool-model.js";
 import { TOOL_NAME_PATTERN, toolNameFromOperationId, toolNameFromRoute, uniqueNames } from "./tool-name.js";
 
 /** Turns the selected operations into tool models; every problem is reported at once. */
-export function buildTools(model: ApiModel, entries: readonly OperationModel[], config: GeneratorConfig): ToolModel[] {
+export function buildTools(model: ApiModel, entries: readonly OperationModel[], config: ResolvedConfig): ToolModel[] {
   const names = assignNames(entries, config);
   const problems: string[] = [];
   const tools: ToolModel[] = [];
-  const maxBytes = config.schemas?.maxBytes ?? DEFAULT_SCHEMA_MAX_BYTES;
+  const maxBytes = config.schemas.maxBytes;
   const trimmed: string[] = [];
   entries.forEach((entry, index) => {
     const place = entry.operationId ?? `${entry.method.toUpperCase()} ${entry.path}`;
@@ -23,7 +23,7 @@ export function buildTools(model: ApiModel, entries: readonly OperationModel[], 
     }
     try {
       const override = overrideFor(config, entry.operationId) ?? {};
-      const tool = operationToTool(model, entry, names[index] ?? "", override, config.pathPrefixes ?? {}, config.output?.validate);
+      const tool = operationToTool(model, entry, names[index] ?? "", override, config.pathPrefixes, config.output.validate);
       if (fitSchemas(tool, maxBytes)) trimmed.push(tool.name);
       problems.push(...toolSchemaProblems(tool));
       tools.push(tool);
@@ -37,7 +37,7 @@ export function buildTools(model: ApiModel, entries: readonly OperationModel[], 
     }
   });
   const pathParameters = new Set(entries.flatMap((entry) => entry.parameters.filter((p) => p.in === "path").map((p) => p.name)));
-  for (const name of Object.keys(config.pathPrefixes ?? {})) {
+  for (const name of Object.keys(config.pathPrefixes)) {
     if (!pathParameters.has(name)) {
       problems.push(`pathPrefixes: "${name}" is not a path parameter of any selected operation${didYouMean(name, pathParameters)}`);
     }
@@ -67,7 +67,7 @@ function trimmedWarning(names: readonly string[], maxBytes: number): string {
 }
 
 /** Derived names are made unique; an explicit name that clashes with another tool is an error. */
-function assignNames(entries: readonly OperationModel[], config: GeneratorConfig): string[] {
+function assignNames(entries: readonly OperationModel[], config: ResolvedConfig): string[] {
   const explicit = entries.map((entry) => overrideFor(config, entry.operationId)?.name);
   const derived = entries.map(
     (entry, index) =>

@@ -16,7 +16,7 @@ import { schemasModule } from "../templates/schemas-module.js";
 import { serverEntryModule } from "../templates/server-entry.js";
 import { toolDefinition, toolModule, toolModuleNames } from "../templates/tool-module.js";
 import { buildTools } from "./build-tools.js";
-import type { GeneratorConfig } from "./config.js";
+import { type GeneratorConfig, type ResolvedConfig, resolveConfig } from "./config.js";
 import { FORMAT_FINGERPRINT, formatDocument, formatTypeScript } from "./format.js";
 import { operationTypes } from "./operation-types.js";
 import { packageVersion } from "./package-version.js";
@@ -31,8 +31,8 @@ import { checkBudget, type ToolsListSize, toolsListSize } from "./tools-list.js"
 
 /** The generated tree, by path relative to the output directory, plus what the run noticed. */
 export interface GenerationResult {
-  /** The config the run used (the default one when there was no file). */
-  config: GeneratorConfig;
+  /** The config the run used (the default one when there was no file), its defaults applied. */
+  config: ResolvedConfig;
   files: Map<string, string>;
   tools: ToolModel[];
   warnings: string[];
@@ -81,9 +81,10 @@ export function generateFromDocument(
 /** Runs the pipeline in memory: select → tool model → definitions → prune → types → structures → prettier. */
 export async function generateFromModel(
   model: ApiModel,
-  config: GeneratorConfig,
+  given: GeneratorConfig,
   options: GenerationOptions = {},
 ): Promise<GenerationResult> {
+  const config = resolveConfig(given);
   const { documentUrl, cache, paths = DEFAULT_PATHS, progress = () => {} } = options;
   progress("selecting operations");
   const entries = selectOperations(model, config);
@@ -100,7 +101,7 @@ export async function generateFromModel(
     structures.set(`${toolModuleNames(tool).file}.ts`, toolModule(tool, definition, "../api-types.js", shared));
   });
   if (shared.constants.length > 0) structures.set("schemas.ts", schemasModule(shared));
-  const { name, version = "0.1.0", title, instructions } = config.server;
+  const { name, version, title, instructions } = config.server;
   const identity = { name, version, ...(title ? { title } : {}), ...(instructions ? { instructions } : {}) };
   const upstream = upstreamDefaults(model, config.baseUrl, documentUrl);
   const auth = registryAuth(model, tools, config);
@@ -139,15 +140,15 @@ export async function generateFromModel(
  * The schemes the selected tools name (every scheme of the document under `auth.apply: all`, in document order), the
  * apply policy and the configured passthrough.
  */
-function registryAuth(model: ApiModel, tools: readonly ToolModel[], config: GeneratorConfig): RegistryAuth {
-  const all = config.auth?.apply === "all";
+function registryAuth(model: ApiModel, tools: readonly ToolModel[], config: ResolvedConfig): RegistryAuth {
+  const all = config.auth.apply === "all";
   const used = new Set(tools.flatMap((tool) => (tool.security ?? []).flatMap((requirement) => Object.keys(requirement))));
   const schemes = Object.fromEntries(Object.entries(securitySchemes(model)).filter(([name]) => all || used.has(name)));
-  const passthrough = config.auth?.passthrough;
+  const { passthrough } = config.auth;
   return {
     schemes,
     ...(all ? { apply: "all" as const } : {}),
-    passthrough: { authorization: passthrough?.authorization ?? true, headers: passthrough?.headers ?? [] },
+    passthrough: { authorization: passthrough.authorization, headers: passthrough.headers },
   };
 }
 
@@ -167,10 +168,10 @@ async function typesModule(pruned: OpenApiDocument, cache?: RenderCache): Promis
 const DEFAULT_REF_POLICY: ExternalRefPolicy = { outsideFolder: false };
 
 /** The config's `externalRefs` as the bundler's policy. */
-export function externalRefPolicy(config: GeneratorConfig): ExternalRefPolicy {
-  const urls = config.externalRefs?.urls;
+export function externalRefPolicy(config: ResolvedConfig): ExternalRefPolicy {
+  const { urls, outsideFolder } = config.externalRefs;
   return {
-    outsideFolder: config.externalRefs?.outsideFolder === true,
+    outsideFolder,
     ...(urls === true || Array.isArray(urls)
       ? { urls: { allowedHosts: new Map(urls === true ? [] : urls.map((host) => [host.toLowerCase(), "any port"] as const)) } }
       : {}),
@@ -185,7 +186,7 @@ export async function generateFromFile(
 ): Promise<GenerationResult> {
   options.progress?.("reading the document");
   const { document: read, url } = await readDocumentSource(specPath);
-  const policy = typeof config === "function" ? DEFAULT_REF_POLICY : externalRefPolicy(config);
+  const policy = typeof config === "function" ? DEFAULT_REF_POLICY : externalRefPolicy(resolveConfig(config));
   const raw = await bundleExternalRefs(read, url ?? specPath, policy);
   const { document, warnings } = await normalizeDocument(raw, specPath);
   const model = buildApiModel(document);

@@ -9,6 +9,7 @@ import { normalizeDocument } from "../openapi/normalize.js";
 import { oneLine } from "../templates/literal.js";
 import { toolDefinition } from "../templates/tool-module.js";
 import { buildTools } from "./build-tools.js";
+import { resolveConfig } from "./config.js";
 import { UserError } from "./errors.js";
 import { defaultConfigFor } from "./generate.js";
 import { pathKind } from "./output-files.js";
@@ -57,7 +58,7 @@ export async function initConfig(spec: string, configPath: string, force: boolea
 
 /** Every operation with its tag, tool name and size (or why it cannot become a tool as it is). */
 function listOperationsWithTools(model: ApiModel): Listed[] {
-  const config = defaultConfigFor(model);
+  const config = resolveConfig(defaultConfigFor(model));
   return model.operations.map((entry) => {
     const item: Listed = { entry, tag: entry.tags[0] ?? "(untagged)", selected: false };
     try {

@@ -3,6 +3,7 @@ import type { OperationModel, ParameterLocation, ParameterModel } from "../opena
 import { didYouMean } from "../openapi/suggest.js";
 import type { JsonObject } from "../openapi/types.js";
 import type { OperationOverride } from "./config.js";
+import type { PathPrefixes } from "./config-types.js";
 import { UserError } from "./errors.js";
 import type { SchemaConverter } from "./json-schema.js";
 
@@ -19,7 +20,7 @@ const LOCATIONS: ParameterLocation[] = ["path", "query", "header", "cookie"];
 export function bindParameters(
   operation: OperationModel,
   override: OperationOverride,
-  globalPrefixes: Record<string, string | string[]>,
+  globalPrefixes: PathPrefixes,
   where: string,
 ): { binding: ParameterBinding; parameter: ParameterModel }[] {
   // `__proto__` or `constructor` as an argument would make the SDK client (zod) reject the whole tool list.

@@ -1,12 +1,6 @@
 import { isJsonObject, type JsonObject, type JsonValue } from "../openapi/types.js";
 import { defsKey, schemaRefs } from "./schema-refs.js";
 
-/**
- * The default limit on one tool schema, in bytes of JSON. GitHub's largest is 84 KB; Stripe's output schemas carry
- * 600 KB of `$defs` each, which clients compile on every `tools/list` and no model can read.
- */
-export const DEFAULT_SCHEMA_MAX_BYTES = 65_536;
-
 /** A schema cut down to the limit, and how much of its `$defs` it lost. */
 export interface TrimmedSchema {
   schema: JsonObject;

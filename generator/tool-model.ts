@@ -3,6 +3,7 @@ import type { ApiModel, OperationModel } from "../openapi/model.js";
 import type { HttpMethod, JsonObject } from "../openapi/types.js";
 import { words } from "../openapi/words.js";
 import type { AnnotationOverride, OperationOverride } from "./config.js";
+import type { PathPrefixes } from "./config-types.js";
 import { SchemaConverter } from "./json-schema.js";
 import { bindParameters, checkPathParameters, type ParameterBinding, parameterSchema } from "./parameters.js";
 import { type BodyBinding, bodyProperty } from "./request-body.js";
@@ -43,7 +44,7 @@ export function operationToTool(
   operation: OperationModel,
   name: string,
   override: OperationOverride,
-  globalPrefixes: Record<string, string | string[]>,
+  globalPrefixes: PathPrefixes,
   outputValidation: OutputValidation = "warn",
 ): ToolModel {
   const where = operation.operationId ?? `${operation.method.toUpperCase()} ${operation.path}`;

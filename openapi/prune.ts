@@ -1,4 +1,3 @@
-import { setOwn } from "oapi-mcp-gen-runtime";
 import type { OperationModel } from "./model.js";
 import { collectRefs, resolvePointer } from "./refs.js";
 import { isJsonObject, type JsonObject, type JsonValue, type OpenApiDocument } from "./types.js";
@@ -13,7 +12,8 @@ export function pruneDocument(document: OpenApiDocument, entries: readonly Opera
     const sourceItem = sourcePaths[entry.path];
     const existing = Object.hasOwn(paths, entry.path) ? paths[entry.path] : undefined;
     const item: JsonObject = isJsonObject(existing) ? existing : {};
-    setOwn(paths, entry.path, item);
+    // An own property even for a path named `__proto__`.
+    Object.defineProperty(paths, entry.path, { value: item, enumerable: true, writable: true, configurable: true });
     if (isJsonObject(sourceItem) && sourceItem.parameters !== undefined) item.parameters = sourceItem.parameters;
     item[entry.method] = entry.declared;
     pending.push(item);

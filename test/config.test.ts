@@ -1,9 +1,10 @@
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseConfig, readConfigFile } from "../generator/config.js";
+import { parseConfig, readConfigFile, resolveConfig } from "../generator/config.js";
 import { UserError } from "../generator/errors.js";
+import { CONFIG_TYPES, configTypesText } from "../scripts/config-types.js";
 
 function problemsOf(value: unknown): readonly string[] {
   try {
@@ -16,8 +17,26 @@ function problemsOf(value: unknown): readonly string[] {
 }
 
 describe("config validation", () => {
-  it("accepts a minimal config", () => {
-    expect(parseConfig({ server: { name: "x" }, operations: ["a"] })).toEqual({ server: { name: "x" }, operations: ["a"] });
+  it("accepts a minimal config and applies every default the schema declares, once", () => {
+    const written = { server: { name: "x" }, operations: ["a"] };
+    const resolved = parseConfig(structuredClone(written));
+    expect(resolved).toEqual({
+      server: { name: "x", version: "0.1.0" },
+      operations: ["a"],
+      pathPrefixes: {},
+      overrides: {},
+      auth: { apply: "declared", passthrough: { authorization: true, headers: [] } },
+      schemas: { maxBytes: 65536 },
+      output: { validate: "warn" },
+      externalRefs: { outsideFolder: false, urls: false },
+    });
+    expect(parseConfig(structuredClone(resolved))).toEqual(resolved);
+    expect(resolveConfig(written)).toEqual(resolved);
+    expect(written).toEqual({ server: { name: "x" }, operations: ["a"] });
+  });
+
+  it("keeps its TypeScript types derived from the schema (npm run generate:config-types rewrites them)", async () => {
+    expect(await configTypesText()).toBe(await readFile(CONFIG_TYPES, "utf8"));
   });
 
   it("reports every problem at once, with suggestions for unknown keys", () => {

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildTools } from "../generator/build-tools.js";
-import type { GeneratorConfig } from "../generator/config.js";
+import type { GeneratorConfig, ResolvedConfig } from "../generator/config.js";
 import { UserError } from "../generator/errors.js";
 import { selectOperations } from "../generator/select.js";
 import type { ToolModel } from "../generator/tool-model.js";
@@ -25,7 +25,7 @@ const EXCLUDED = [
 
 describe("Memos tool model", () => {
   let model: ApiModel;
-  let config: GeneratorConfig;
+  let config: ResolvedConfig;
   let tools: ToolModel[];
   const byName = (name: string) => tools.find((tool) => tool.name === name) as ToolModel;
   const body = (name: string) => (byName(name).inputSchema.properties as JsonObject).body as JsonObject;
@@ -148,9 +148,9 @@ describe("Memos tool model", () => {
   });
 
   it("reports every config problem at once, with near-miss suggestions", () => {
-    const broken: GeneratorConfig = {
+    const broken: ResolvedConfig = {
       ...config,
-      operations: [...(config.operations ?? []).filter((id) => id !== "MemoService_ListMemos"), "MemoService_ListMemo"],
+      operations: ["MemoService_ListMemo", ...(config.operations ?? []).filter((id) => id !== "MemoService_ListMemos")],
       overrides: { ...config.overrides, MemoService_GetMemos: { annotations: { readOnlyHint: true } } },
     };
     let caught: unknown;
@@ -185,7 +185,7 @@ describe("Memos tool model", () => {
   });
 
   it("rejects overrides naming unknown body properties or path parameters", () => {
-    const broken: GeneratorConfig = {
+    const broken: ResolvedConfig = {
       ...config,
       pathPrefixes: { ...config.pathPrefixes, memmo: "memos/" },
       overrides: { ...config.overrides, MemoService_CreateMemo: { body: { required: ["contnet"] } } },
@@ -196,7 +196,7 @@ describe("Memos tool model", () => {
   });
 
   it("rejects an override name that clashes with another tool", () => {
-    const broken: GeneratorConfig = { ...config, overrides: { ...config.overrides, MemoService_GetMemo: { name: "memo_list_memos" } } };
+    const broken: ResolvedConfig = { ...config, overrides: { ...config.overrides, MemoService_GetMemo: { name: "memo_list_memos" } } };
     expect(() => buildTools(model, selectOperations(model, broken), broken)).toThrow(/also the name of MemoService_ListMemos/);
   });
 });

@@ -1,0 +1,351 @@
+/**
+ * The generator config's types, derived from generator/config.schema.json by json-schema-to-typescript.
+ * Do not edit: run `npm run generate:config-types` after changing the schema (a test fails while they differ).
+ */
+/**
+ * Which OpenAPI operations become MCP tools, and how they are shaped.
+ */
+export interface GeneratorConfig {
+  /**
+   * Editor hint; ignored by the generator.
+   */
+  $schema?: string;
+  /**
+   * Identity of the generated MCP server.
+   */
+  server: {
+    /**
+     * Server name reported in initialize.
+     */
+    name: string;
+    /**
+     * Server version reported in initialize.
+     */
+    version?: string;
+    /**
+     * Human-readable server title.
+     */
+    title?: string;
+    /**
+     * Instructions returned to clients in initialize.
+     */
+    instructions?: string;
+  };
+  /**
+   * The allowlist: operationIds that become tools (in this order). Combine with or replace by `select`.
+   *
+   * @minItems 1
+   */
+  operations?: string[];
+  /**
+   * Select operations by rule; added after the allowlist, in document order.
+   */
+  select?: {
+    /**
+     * Every operation of the document.
+     */
+    all?: boolean;
+    /**
+     * Operations with any of these tags.
+     */
+    tags?: string[];
+    /**
+     * Operations whose path matches any of these globs (`*` one segment, `**` any).
+     */
+    paths?: string[];
+    /**
+     * Operations with any of these HTTP methods.
+     */
+    methods?: ("get" | "put" | "post" | "delete" | "options" | "head" | "patch" | "trace")[];
+    /**
+     * Operations removed from the selection (and from the allowlist).
+     */
+    exclude?: {
+      operationIds?: string[];
+      tags?: string[];
+      paths?: string[];
+      methods?: ("get" | "put" | "post" | "delete" | "options" | "head" | "patch" | "trace")[];
+    };
+  };
+  pathPrefixes?: PathPrefixes;
+  /**
+   * Per-operation adjustments, keyed by operationId.
+   */
+  overrides?: {
+    [k: string]: OperationOverride | undefined;
+  };
+  /**
+   * Default upstream base URL, instead of the document's first server (API_BASE_URL still overrides it).
+   */
+  baseUrl?: string;
+  /**
+   * How the generated server authenticates upstream.
+   */
+  auth?: {
+    /**
+     * What the MCP caller may pass through to the upstream (its own origin only).
+     */
+    passthrough?: {
+      /**
+       * Forward the caller's Authorization header when no server-held credential sets it.
+       */
+      authorization?: boolean;
+      /**
+       * More caller headers to forward (e.g. X-Tenant).
+       */
+      headers?: string[];
+    };
+    /**
+     * Where server-held credentials go: declared (operations whose security names the scheme) or all (every operation, for documents that declare security on a few operations only).
+     */
+    apply?: "declared" | "all";
+  };
+  /**
+   * Limits on each tool's input and output schema.
+   */
+  schemas?: {
+    /**
+     * Largest input or output schema of one tool, in bytes of JSON (default 65536). Past it, $defs are expanded only to the deepest reference level that fits; the next level becomes placeholders that keep their type and admit any value. 0 keeps every schema whole.
+     */
+    maxBytes?: number;
+  };
+  /**
+   * Fail generation when the tools/list answer grows past these sizes.
+   */
+  budget?: {
+    /**
+     * Largest tools/list payload, in bytes of JSON.
+     */
+    maxBytes?: number;
+    /**
+     * Largest tools/list payload, in estimated tokens (bytes / 4).
+     */
+    maxTokens?: number;
+  };
+  /**
+   * How tool results are checked.
+   */
+  output?: {
+    /**
+     * How results are checked against the document's response schema: warn (clients see a tolerant schema: nulls and missing fields allowed; differences are logged; a result that still does not fit goes back as text, never as an error), strict (a mismatch is an error), off (never checked).
+     */
+    validate?: "warn" | "strict" | "off";
+  };
+  /**
+   * External $refs of a multi-file document: files in the document's folder are always followed.
+   */
+  externalRefs?: {
+    /**
+     * Also follow references to files outside the document's folder.
+     */
+    outsideFolder?: boolean;
+    /**
+     * Follow http(s) references through the guarded fetch (public addresses only); a list of host names also allows those hosts whatever they resolve to.
+     */
+    urls?: boolean | string[];
+  };
+}
+/**
+ * Prefixes stripped from path-parameter values, by parameter name (e.g. memo: memos/): at the top level for every operation, in an override for that operation only.
+ */
+export interface PathPrefixes {
+  [k: string]: string | string[] | undefined;
+}
+export interface OperationOverride {
+  /**
+   * Tool name instead of the derived one.
+   */
+  name?: string;
+  /**
+   * Tool title instead of the operation summary.
+   */
+  title?: string;
+  /**
+   * Tool description instead of the operation's.
+   */
+  description?: string;
+  /**
+   * Reshapes the request-body object schema.
+   */
+  body?: {
+    /**
+     * Replaces the body's required list.
+     */
+    required?: string[];
+    /**
+     * Properties removed from the body.
+     */
+    omit?: string[];
+    /**
+     * Minimum number of body properties.
+     */
+    minProperties?: number;
+  };
+  /**
+   * Tool annotation hints that replace the ones derived from the HTTP method.
+   */
+  annotations?: {
+    readOnlyHint?: boolean;
+    destructiveHint?: boolean;
+    idempotentHint?: boolean;
+    openWorldHint?: boolean;
+  };
+  pathPrefixes?: PathPrefixes;
+  /**
+   * How this tool's results are checked.
+   */
+  output?: {
+    /**
+     * Overrides output.validate for this operation.
+     */
+    validate?: "warn" | "strict" | "off";
+    /**
+     * false: publish no output schema for this tool (its results are then not checked).
+     */
+    schema?: boolean;
+  };
+}
+
+/**
+ * The config with every default applied.
+ */
+export interface ResolvedConfig {
+  /**
+   * Editor hint; ignored by the generator.
+   */
+  $schema?: string;
+  /**
+   * Identity of the generated MCP server.
+   */
+  server: {
+    /**
+     * Server name reported in initialize.
+     */
+    name: string;
+    /**
+     * Server version reported in initialize.
+     */
+    version: string;
+    /**
+     * Human-readable server title.
+     */
+    title?: string;
+    /**
+     * Instructions returned to clients in initialize.
+     */
+    instructions?: string;
+  };
+  /**
+   * The allowlist: operationIds that become tools (in this order). Combine with or replace by `select`.
+   *
+   * @minItems 1
+   */
+  operations?: string[];
+  /**
+   * Select operations by rule; added after the allowlist, in document order.
+   */
+  select?: {
+    /**
+     * Every operation of the document.
+     */
+    all?: boolean;
+    /**
+     * Operations with any of these tags.
+     */
+    tags?: string[];
+    /**
+     * Operations whose path matches any of these globs (`*` one segment, `**` any).
+     */
+    paths?: string[];
+    /**
+     * Operations with any of these HTTP methods.
+     */
+    methods?: ("get" | "put" | "post" | "delete" | "options" | "head" | "patch" | "trace")[];
+    /**
+     * Operations removed from the selection (and from the allowlist).
+     */
+    exclude?: {
+      operationIds?: string[];
+      tags?: string[];
+      paths?: string[];
+      methods?: ("get" | "put" | "post" | "delete" | "options" | "head" | "patch" | "trace")[];
+    };
+  };
+  pathPrefixes: PathPrefixes;
+  /**
+   * Per-operation adjustments, keyed by operationId.
+   */
+  overrides: {
+    [k: string]: OperationOverride | undefined;
+  };
+  /**
+   * Default upstream base URL, instead of the document's first server (API_BASE_URL still overrides it).
+   */
+  baseUrl?: string;
+  /**
+   * How the generated server authenticates upstream.
+   */
+  auth: {
+    /**
+     * What the MCP caller may pass through to the upstream (its own origin only).
+     */
+    passthrough: {
+      /**
+       * Forward the caller's Authorization header when no server-held credential sets it.
+       */
+      authorization: boolean;
+      /**
+       * More caller headers to forward (e.g. X-Tenant).
+       */
+      headers: string[];
+    };
+    /**
+     * Where server-held credentials go: declared (operations whose security names the scheme) or all (every operation, for documents that declare security on a few operations only).
+     */
+    apply: "declared" | "all";
+  };
+  /**
+   * Limits on each tool's input and output schema.
+   */
+  schemas: {
+    /**
+     * Largest input or output schema of one tool, in bytes of JSON (default 65536). Past it, $defs are expanded only to the deepest reference level that fits; the next level becomes placeholders that keep their type and admit any value. 0 keeps every schema whole.
+     */
+    maxBytes: number;
+  };
+  /**
+   * Fail generation when the tools/list answer grows past these sizes.
+   */
+  budget?: {
+    /**
+     * Largest tools/list payload, in bytes of JSON.
+     */
+    maxBytes?: number;
+    /**
+     * Largest tools/list payload, in estimated tokens (bytes / 4).
+     */
+    maxTokens?: number;
+  };
+  /**
+   * How tool results are checked.
+   */
+  output: {
+    /**
+     * How results are checked against the document's response schema: warn (clients see a tolerant schema: nulls and missing fields allowed; differences are logged; a result that still does not fit goes back as text, never as an error), strict (a mismatch is an error), off (never checked).
+     */
+    validate: "warn" | "strict" | "off";
+  };
+  /**
+   * External $refs of a multi-file document: files in the document's folder are always followed.
+   */
+  externalRefs: {
+    /**
+     * Also follow references to files outside the document's folder.
+     */
+    outsideFolder: boolean;
+    /**
+     * Follow http(s) references through the guarded fetch (public addresses only); a list of host names also allows those hosts whatever they resolve to.
+     */
+    urls: boolean | string[];
+  };
+}
