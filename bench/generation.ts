@@ -16,6 +16,22 @@ const PEER = require.resolve("openapi-mcp-generator/bin/openapi-mcp-generator.js
 export const GITHUB = require.resolve("@octokit/openapi/generated/api.github.com.json");
 const MEMOS = join(ROOT, "examples/memos/openapi.yaml");
 
+/** An earlier build's CLI (`BENCH_BASELINE_CLI=path/to/dist/generator/cli.js`), timed on the same cases in the same run. */
+const BASELINE_CLI = process.env.BENCH_BASELINE_CLI;
+
+/** Cold generation with the baseline build, next to this build's cold times measured just before. */
+async function compareWithBaseline(label: string, spec: string, config: string, runs: number, out: string, cwd: string, ours: number[]) {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    await rm(out, { recursive: true, force: true });
+    await rm(join(cwd, "node_modules/.cache"), { recursive: true, force: true });
+    const run = await measureNode(BASELINE_CLI ?? "", [spec, "--config", config, "--out", out], { cwd });
+    if (run.code !== 0) throw new Error(`baseline generation failed: ${run.stderr.slice(-500)}`);
+    times.push(run.ms);
+  }
+  return [label, fmt(median(ours) / 1000, 2), fmt(median(times) / 1000, 2), fmt(median(ours) / median(times), 2)];
+}
+
 interface Case {
   label: string;
   spec: string;
@@ -39,6 +55,7 @@ export async function benchGeneration(): Promise<string[]> {
     { label: "GitHub (all 1,223)", spec: GITHUB, config: allConfig, runs: 2 },
   ];
   const rows: string[][] = [];
+  const baselineRows: string[][] = [];
   for (const { label, spec, config, runs } of cases) {
     const cold: number[] = [];
     const coldRss: number[] = [];
@@ -56,6 +73,7 @@ export async function benchGeneration(): Promise<string[]> {
       check.push((await measureNode(CLI, [spec, "--config", config, "--out", out, "--check"], { cwd: project })).ms);
     }
     rows.push([label, fmt(median(cold) / 1000, 2), fmt(median(coldRss), 0), fmt(median(warm) / 1000, 2), fmt(median(check) / 1000, 2)]);
+    if (BASELINE_CLI) baselineRows.push(await compareWithBaseline(label, spec, config, runs, join(scratch, "baseline"), project, cold));
   }
   const peerRows: string[][] = [];
   const sizeRows: string[][] = [];
@@ -94,5 +112,7 @@ export async function benchGeneration(): Promise<string[]> {
   const peerTable = table(["document", "generation (s)", "peak RSS (MiB)"], peerRows);
   process.stdout.write("## tools/list size (ours includes outputSchema, annotations, title and _meta; tokens ≈ bytes / 4)\n\n");
   const sizes = table(["document", "our tools", "our tools/list", "peer tools", "peer tools/list", "ours / peer"], sizeRows);
-  return [generation, peerTable, sizes];
+  if (baselineRows.length === 0) return [generation, peerTable, sizes];
+  process.stdout.write(`## This build against the baseline build ${BASELINE_CLI} (cold runs, medians)\n\n`);
+  return [generation, peerTable, sizes, table(["document", "this build (s)", "baseline (s)", "this / baseline"], baselineRows)];
 }
