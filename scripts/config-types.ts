@@ -48,7 +48,13 @@ function bareReferences(schema: JSONSchema): JSONSchema {
 export async function configTypesText(): Promise<string> {
   const schema: JSONSchema = JSON.parse(await readFile(SCHEMA, "utf8"));
   const { title: _, $id: __, ...untitled } = schema;
-  const options = { bannerComment: "", additionalProperties: false, strictIndexSignatures: true, ignoreMinAndMaxItems: true, format: false } as const;
+  const options = {
+    bannerComment: "",
+    additionalProperties: false,
+    strictIndexSignatures: true,
+    ignoreMinAndMaxItems: true,
+    format: false,
+  } as const;
   const written = await compile({ ...bareReferences(untitled), title: "GeneratorConfig" }, "GeneratorConfig", options);
   const resolved = await compile(
     { ...bareReferences(withDefaultsRequired(untitled)), title: "ResolvedConfig", description: "The config with every default applied." },
