@@ -1,8 +1,12 @@
 import { createServer, type IncomingMessage, type Server as NodeHttpServer, type ServerResponse } from "node:http";
+import { DEFAULT_MAX_REQUEST_BODY_SIZE, requestBodyTooLargeMessage } from "@modelcontextprotocol/sdk/server/requestBody.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { isJsonContentType } from "@modelcontextprotocol/sdk/shared/mediaType.js";
+import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "./logger.js";
 import { createMcpServer } from "./mcp-server.js";
 import { checkHost, checkOrigin } from "./origin.js";
+import { answerFast } from "./stateless-exchange.js";
 import type { ToolRuntime } from "./tool-runtime.js";
 
 /** HTTP-level policy of the MCP endpoint. */
@@ -42,8 +46,66 @@ export function createRequestHandler(runtime: ToolRuntime, policy: HttpPolicy) {
   };
 }
 
-/** One stateless exchange: a fresh SDK server and transport per request, JSON responses. */
+/**
+ * One stateless exchange. A plain `tools/call`, `tools/list` or `ping` is answered directly (see stateless-exchange.ts);
+ * everything else, and every request the SDK would refuse, goes to a fresh SDK server and transport.
+ */
 async function handleMcpPost(runtime: ToolRuntime, policy: HttpPolicy, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (!fastPathApplies(req)) return sdkExchange(runtime, policy, req, res);
+  const maxBytes = policy.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BODY_SIZE;
+  const body = await readBody(req, maxBytes);
+  if (body === undefined) return sendJson(res, 413, jsonRpcError(-32000, requestBodyTooLargeMessage(maxBytes)));
+  let message: unknown;
+  try {
+    message = JSON.parse(body);
+  } catch {
+    return sendJson(res, 400, jsonRpcError(-32700, "Parse error: Invalid JSON"));
+  }
+  const answer = answerFast(runtime, message, req.headers);
+  if (answer === undefined) return sdkExchange(runtime, policy, req, res, message);
+  sendJsonText(res, 200, await answer);
+}
+
+/**
+ * Whether the SDK would let this POST through to its messages: it accepts JSON and SSE, it is JSON, and any protocol
+ * version it names is supported. Otherwise the SDK answers it (406, 415, 400) in its own words.
+ */
+function fastPathApplies(req: IncomingMessage): boolean {
+  const { accept, "content-type": contentType, "mcp-protocol-version": version } = req.headers;
+  return (
+    accept?.includes("application/json") === true &&
+    accept.includes("text/event-stream") &&
+    isJsonContentType(contentType ?? null) &&
+    (version === undefined || (typeof version === "string" && SUPPORTED_PROTOCOL_VERSIONS.includes(version)))
+  );
+}
+
+/** The request body as text, or undefined when it is longer than maxBytes (a declared length is refused unread). */
+async function readBody(req: IncomingMessage, maxBytes: number): Promise<string | undefined> {
+  if (Number(req.headers["content-length"]) > maxBytes) return undefined;
+  const chunks: Buffer[] = [];
+  let received = 0;
+  for await (const chunk of req) {
+    received += chunk.length;
+    if (received > maxBytes) return undefined;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** A JSON-RPC error answer to a message that could not be read (no id to answer). */
+function jsonRpcError(code: number, message: string) {
+  return { jsonrpc: "2.0", error: { code, message }, id: null };
+}
+
+/** A fresh SDK server and transport for one request, JSON responses; `parsedBody` when the body was already read. */
+async function sdkExchange(
+  runtime: ToolRuntime,
+  policy: HttpPolicy,
+  req: IncomingMessage,
+  res: ServerResponse,
+  parsedBody?: unknown,
+): Promise<void> {
   const server = createMcpServer(runtime);
   const transport = new StreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
@@ -56,7 +118,7 @@ async function handleMcpPost(runtime: ToolRuntime, policy: HttpPolicy, req: Inco
   });
   try {
     await server.connect(transport);
-    await transport.handleRequest(req, res);
+    await transport.handleRequest(req, res, parsedBody);
   } catch (error) {
     runtime.log.error("MCP request failed", { error: error instanceof Error ? error.stack : String(error) });
     if (!res.headersSent) sendJson(res, 500, { jsonrpc: "2.0", error: { code: -32603, message: "Internal error" }, id: null });
@@ -79,7 +141,11 @@ export function guardMcpRequest(req: IncomingMessage, res: ServerResponse, polic
 
 /** Writes a JSON response with an exact Content-Length. */
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
+  sendJsonText(res, status, JSON.stringify(body));
+}
+
+/** Writes JSON text already serialized, with an exact Content-Length. */
+function sendJsonText(res: ServerResponse, status: number, text: string): void {
   res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
   res.end(text);
 }

@@ -1,0 +1,112 @@
+import type { IncomingHttpHeaders } from "node:http";
+import { executeTool } from "./call-tool.js";
+import { callerFromHeaders } from "./mcp-server.js";
+import { isRecord } from "./own-property.js";
+import { invalidParams } from "./protocol-error.js";
+import type { ToolRuntime } from "./tool-runtime.js";
+
+/** A JSON-RPC request the fast path answers: checked as strictly as the SDK's own schemas would check it. */
+interface FastRequest {
+  id: string | number;
+  method: "tools/call" | "tools/list" | "ping";
+  params: Record<string, unknown>;
+}
+
+/** The serialized answer of a request: JSON text of a JSON-RPC response. */
+export type ExchangeAnswer = Promise<string>;
+
+const REQUEST_KEYS = new Set(["jsonrpc", "id", "method", "params"]);
+const CALL_KEYS = new Set(["name", "arguments", "_meta"]);
+const LIST_KEYS = new Set(["cursor", "_meta"]);
+
+/** A string or an integer id, as the SDK's `RequestIdSchema` accepts. */
+function isRequestId(value: unknown): value is string | number {
+  return typeof value === "string" || Number.isSafeInteger(value);
+}
+
+/** `_meta` as the SDK accepts it: absent, or an object whose `progressToken`, if any, is a string or an integer. */
+function isPlainMeta(value: unknown): boolean {
+  return value === undefined || (isRecord(value) && (value.progressToken === undefined || isRequestId(value.progressToken)));
+}
+
+/** Only the named keys, each own. */
+function hasOnlyKeys(value: Record<string, unknown>, allowed: ReadonlySet<string>): boolean {
+  for (const key in value) if (!allowed.has(key) || !Object.hasOwn(value, key)) return false;
+  return true;
+}
+
+/**
+ * The request when it is one the fast path answers exactly as the SDK would: a single `tools/call` (name, object
+ * arguments, plain `_meta`), `tools/list` or `ping`. Anything else (batches, notifications, `initialize`, odd params,
+ * task-augmented calls) returns undefined and goes to the SDK's transport, which stays the authority on edge cases.
+ */
+function fastRequest(message: unknown): FastRequest | undefined {
+  if (!isRecord(message) || message.jsonrpc !== "2.0" || !isRequestId(message.id) || !hasOnlyKeys(message, REQUEST_KEYS)) {
+    return undefined;
+  }
+  const { id, method } = message;
+  const params = message.params ?? {};
+  if (!isRecord(params) || !isPlainMeta(params._meta)) return undefined;
+  if (method === "tools/call") {
+    if (!hasOnlyKeys(params, CALL_KEYS) || typeof params.name !== "string") return undefined;
+    if (params.arguments !== undefined && !isRecord(params.arguments)) return undefined;
+    return { id, method, params };
+  }
+  if (method === "tools/list") {
+    if (!hasOnlyKeys(params, LIST_KEYS) || (params.cursor !== undefined && typeof params.cursor !== "string")) return undefined;
+    return { id, method, params };
+  }
+  if (method === "ping") return { id, method, params };
+  return undefined;
+}
+
+/** `{"jsonrpc":"2.0","id":…,"result":…}` around a result already serialized. */
+function resultText(id: string | number, result: string): string {
+  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${result}}`;
+}
+
+/** A JSON-RPC error response for a thrown error, as the SDK's `Protocol` writes it (its code when it has one). */
+function errorText(id: string | number, error: unknown): string {
+  const fields = isRecord(error) ? error : {};
+  const code = Number.isSafeInteger(fields.code) ? fields.code : -32603;
+  const message = error instanceof Error && error.message ? error.message : "Internal error";
+  const data = fields.data;
+  return JSON.stringify({ jsonrpc: "2.0", id, error: { code, message, ...(data !== undefined ? { data } : {}) } });
+}
+
+/** The `tools/list` result of a runtime, serialized once: the list never changes while the server runs. */
+const listTexts = new WeakMap<ToolRuntime, string>();
+
+function listText(runtime: ToolRuntime): string {
+  let text = listTexts.get(runtime);
+  if (text === undefined) {
+    text = JSON.stringify({ tools: runtime.listed });
+    listTexts.set(runtime, text);
+  }
+  return text;
+}
+
+/**
+ * Answers a stateless JSON exchange without an SDK server when the message is a plain `tools/call`, `tools/list` or
+ * `ping`; undefined when the SDK must answer it. Arguments and results are validated by the tool runtime as on the
+ * SDK path, and the caller's credentials come from this request's own headers.
+ */
+export function answerFast(runtime: ToolRuntime, message: unknown, headers: IncomingHttpHeaders): ExchangeAnswer | undefined {
+  const request = fastRequest(message);
+  if (!request) return undefined;
+  const { id, method, params } = request;
+  if (method === "ping") return Promise.resolve(resultText(id, "{}"));
+  if (method === "tools/list") return Promise.resolve(resultText(id, listText(runtime)));
+  const name = String(params.name);
+  const tool = runtime.tools.get(name);
+  const validators = runtime.validators.get(name);
+  if (!tool || !validators) {
+    return Promise.resolve(errorText(id, invalidParams(`Unknown tool: ${name}`)));
+  }
+  const args = isRecord(params.arguments) ? params.arguments : {};
+  const caller = callerFromHeaders(headers, runtime.auth.passthrough.headers);
+  return executeTool({ runtime, tool, validators, args, caller }).then(
+    (result) => resultText(id, JSON.stringify(result)),
+    (error: unknown) => errorText(id, error),
+  );
+}
