@@ -121,6 +121,9 @@ async function sequentialLatency(send: () => Promise<void>, count: number): Prom
   return { p50: median(times), p99: times[Math.floor(times.length * 0.99)] ?? Number.NaN };
 }
 
+/** A difference with its sign. */
+const signed = (value: number, digits: number) => `${value < 0 ? "−" : "+"}${fmt(Math.abs(value), digits)}`;
+
 const MCP_HEADERS = {
   "content-type": "application/json",
   accept: "application/json, text/event-stream",
@@ -192,8 +195,8 @@ export async function benchToolCall(): Promise<string> {
           [
             "b / f (target ≥ 0.7)",
             fmt(ours.requests.average / bare.requests.average, 2),
-            `+${fmt(ours.latency.p50 - bare.latency.p50, 1)}`,
-            `+${fmt(ours.latency.p99 - bare.latency.p99, 1)}`,
+            signed(ours.latency.p50 - bare.latency.p50, 1),
+            signed(ours.latency.p99 - bare.latency.p99, 1),
           ],
         ],
       )}`,
@@ -202,7 +205,7 @@ export async function benchToolCall(): Promise<string> {
         [
           ["(f) bare Node forwarder (baseline)", fmt(bareOne.p50, 2), fmt(bareOne.p99, 2)],
           ["(b) generated Memos server", fmt(oursOne.p50, 2), fmt(oursOne.p99, 2)],
-          ["b − f (target ≤ +1 ms at p50)", `+${fmt(oursOne.p50 - bareOne.p50, 2)}`, `+${fmt(oursOne.p99 - bareOne.p99, 2)}`],
+          ["b − f (target ≤ +1 ms at p50)", signed(oursOne.p50 - bareOne.p50, 2), signed(oursOne.p99 - bareOne.p99, 2)],
         ],
       )}`,
     ].join("\n\n");

@@ -98,6 +98,21 @@ async function readBody(response: Response, limit: number, mode: ReadMode): Prom
     await response.body?.cancel();
     return { kind: "too-large", limitBytes: limit };
   }
+  const retryAfter =
+    response.status === 429 || response.status === 503 ? response.headers.get("retry-after")?.trim().slice(0, 64) : undefined;
+  if (mode === "buffer" && Number.isFinite(declared) && response.headers.has("content-length")) {
+    // HTTP framing holds the body to its declared length, so it is read in one piece.
+    const body = Buffer.from(await response.arrayBuffer());
+    return {
+      kind: "response",
+      status: response.status,
+      contentType,
+      body,
+      truncated: false,
+      size: body.byteLength,
+      ...(retryAfter ? { retryAfter } : {}),
+    };
+  }
   const chunks: Buffer[] = [];
   const hash = mode === "digest" || mode === "blob" ? createHash("sha256") : undefined;
   let size = 0;
@@ -128,8 +143,6 @@ async function readBody(response: Response, limit: number, mode: ReadMode): Prom
     }
   }
   const sha256 = hash?.digest("hex");
-  const retryAfter =
-    response.status === 429 || response.status === 503 ? response.headers.get("retry-after")?.trim().slice(0, 64) : undefined;
   return {
     kind: "response",
     status: response.status,
