@@ -4,7 +4,10 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   resolve: {
     // Generated code imports the runtime by its package name; tests run it from source.
-    alias: { "oapi-mcp-gen-runtime": fileURLToPath(new URL("./runtime/index.ts", import.meta.url)) },
+    alias: [
+      { find: /^oapi-mcp-gen-runtime\/sdk$/, replacement: fileURLToPath(new URL("./runtime/sdk.ts", import.meta.url)) },
+      { find: /^oapi-mcp-gen-runtime$/, replacement: fileURLToPath(new URL("./runtime/index.ts", import.meta.url)) },
+    ],
   },
   test: {
     include: ["test/**/*.test.ts"],

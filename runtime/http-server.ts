@@ -1,11 +1,10 @@
 import { createServer, type IncomingMessage, type Server as NodeHttpServer, type ServerResponse } from "node:http";
 import { DEFAULT_MAX_REQUEST_BODY_SIZE, requestBodyTooLargeMessage } from "@modelcontextprotocol/sdk/server/requestBody.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isJsonContentType } from "@modelcontextprotocol/sdk/shared/mediaType.js";
-import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "./logger.js";
-import { createMcpServer } from "./mcp-server.js";
 import { checkHost, checkOrigin } from "./origin.js";
+import { FAST_PATH_VERSIONS } from "./protocol-versions.js";
+import { loadStatelessSdk } from "./sdk-loader.js";
 import { answerFast } from "./stateless-exchange.js";
 import type { ToolRuntime } from "./tool-runtime.js";
 
@@ -68,7 +67,7 @@ async function handleMcpPost(runtime: ToolRuntime, policy: HttpPolicy, req: Inco
 
 /**
  * Whether the SDK would let this POST through to its messages: it accepts JSON and SSE, it is JSON, and any protocol
- * version it names is supported. Otherwise the SDK answers it (406, 415, 400) in its own words.
+ * version it names is one the fast path knows. Otherwise the SDK answers it (406, 415, 400) in its own words.
  */
 function fastPathApplies(req: IncomingMessage): boolean {
   const { accept, "content-type": contentType, "mcp-protocol-version": version } = req.headers;
@@ -76,7 +75,7 @@ function fastPathApplies(req: IncomingMessage): boolean {
     accept?.includes("application/json") === true &&
     accept.includes("text/event-stream") &&
     isJsonContentType(contentType ?? null) &&
-    (version === undefined || (typeof version === "string" && SUPPORTED_PROTOCOL_VERSIONS.includes(version)))
+    (version === undefined || (typeof version === "string" && FAST_PATH_VERSIONS.has(version)))
   );
 }
 
@@ -106,6 +105,7 @@ async function sdkExchange(
   res: ServerResponse,
   parsedBody?: unknown,
 ): Promise<void> {
+  const { createMcpServer, StreamableHTTPServerTransport } = await loadStatelessSdk();
   const server = createMcpServer(runtime);
   const transport = new StreamableHTTPServerTransport({
     sessionIdGenerator: undefined,

@@ -1,6 +1,10 @@
-/** Public entry of the oapi-mcp-gen runtime: everything generated code, the generator and the search server may import. */
-export { checkedCallParams, LooseCallToolRequestSchema } from "./call-request.js";
+/**
+ * Public entry of the oapi-mcp-gen runtime: everything generated code, the generator and the search server may import,
+ * except the SDK-based server parts, which live in `oapi-mcp-gen-runtime/sdk` so that importing this loads no SDK.
+ */
+
 export { executeTool, type ToolCall } from "./call-tool.js";
+export { callerFromHeaders } from "./caller.js";
 export { type AuthDefinition, type CallerCredentials, CredentialStore, type SecuritySchemeDefinition } from "./credentials.js";
 export { EnvironmentError, readServerEnvironment, type ServerEnvironment, type UpstreamDefaults } from "./env.js";
 export {
@@ -14,14 +18,13 @@ export {
 } from "./http-server.js";
 export { isLinearPattern } from "./linear-pattern.js";
 export { createLogger, type LogFormat, type Logger, loggerFromEnvironment, silentLogger, stderrLogger } from "./logger.js";
-export { createMcpServer } from "./mcp-server.js";
 export { bindsLoopback, checkHost, checkOrigin, hostAllowList, isLoopbackAddress, normalizeOrigin } from "./origin.js";
 export { setOwn } from "./own-property.js";
 export { defaultStyle, styleOf } from "./parameter-style.js";
 export { invalidParams } from "./protocol-error.js";
 export { wrapStructuredContent } from "./result.js";
 export { runServer, type ServeOptions, startServer, startStdioServer } from "./serve.js";
-export { SessionHttpHandler, type SessionLimits } from "./session-http.js";
+export type { SessionLimits } from "./session-http.js";
 export { tolerantSchema } from "./tolerant-schema.js";
 export {
   type BodyBinding,

@@ -3,25 +3,10 @@ import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { checkedCallParams, LooseCallToolRequestSchema } from "./call-request.js";
 import { executeTool } from "./call-tool.js";
+import { callerFromHeaders } from "./caller.js";
 import type { CallerCredentials } from "./credentials.js";
-import { setOwn } from "./own-property.js";
 import { invalidParams } from "./protocol-error.js";
 import type { ToolRuntime } from "./tool-runtime.js";
-
-/** The caller's Authorization and the headers the passthrough allow-list names, from one request's headers. */
-export function callerFromHeaders(headers: Record<string, string | string[] | undefined>, allowed: readonly string[]): CallerCredentials {
-  const first = (name: string) => {
-    const value = headers[name];
-    return Array.isArray(value) ? value[0] : value;
-  };
-  const passed: Record<string, string> = {};
-  for (const name of allowed) {
-    const value = first(name.toLowerCase());
-    if (value !== undefined) setOwn(passed, name.toLowerCase(), value);
-  }
-  const authorization = first("authorization");
-  return { ...(authorization ? { authorization } : {}), ...(Object.keys(passed).length > 0 ? { headers: passed } : {}) };
-}
 
 /** The SDK validator (used only for elicitation, which these servers never send), built once for all requests. */
 const SHARED_SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();

@@ -1,11 +1,9 @@
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { AuthDefinition } from "./credentials.js";
 import { EnvironmentError, readServerEnvironment, type ServerEnvironment, type UpstreamDefaults } from "./env.js";
-import { createRequestHandler, ListenError, listen, type RunningServer } from "./http-server.js";
+import { createRequestHandler, type HttpPolicy, ListenError, listen, type RunningServer } from "./http-server.js";
 import { type Logger, loggerFromEnvironment, stderrLogger } from "./logger.js";
-import { createMcpServer } from "./mcp-server.js";
 import { hostAllowList } from "./origin.js";
-import { SessionHttpHandler } from "./session-http.js";
+import type { SessionLimits } from "./session-http.js";
 import type { ToolDefinition } from "./tool.js";
 import { createToolRuntime, type ServerIdentity, type ToolRuntime } from "./tool-runtime.js";
 import { parseServerArguments, serverUsage } from "./usage.js";
@@ -44,6 +42,18 @@ function runtimeFor(options: ServeOptions, log: Logger): ToolRuntime {
   });
 }
 
+/** The stateful handler: one SDK session per client (the SDK is loaded for it). */
+async function sessionHandler(runtime: ToolRuntime, policy: HttpPolicy, limits: SessionLimits, log: Logger) {
+  const { createMcpServer, SessionHttpHandler } = await import("./sdk.js");
+  return new SessionHttpHandler(
+    () => createMcpServer(runtime),
+    () => ({ server: runtime.identity.name, tools: runtime.tools.size }),
+    policy,
+    limits,
+    log,
+  );
+}
+
 /** Starts the MCP server over Streamable HTTP at `/mcp` (stateless by default, stateful when configured). */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const { environment: env } = options;
@@ -51,21 +61,14 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const runtime = runtimeFor(options, log);
   const allowedHosts = await hostAllowList(env.host, env.publicUrl);
   const policy = { allowedOrigins: env.allowedOrigins, maxRequestBytes: env.maxRequestBytes, ...(allowedHosts ? { allowedHosts } : {}) };
-  const sessions = env.sessions
-    ? new SessionHttpHandler(
-        () => createMcpServer(runtime),
-        () => ({ server: runtime.identity.name, tools: runtime.tools.size }),
-        policy,
-        env.sessions,
-        log,
-      )
-    : undefined;
+  const sessions = env.sessions ? await sessionHandler(runtime, policy, env.sessions, log) : undefined;
   const handler = sessions ? sessions.handle : createRequestHandler(runtime, policy);
   const running = await listen(handler, env.host, env.port, (error) =>
     log.error("request handler failed", { error: error instanceof Error ? error.stack : String(error) }),
   );
   const warming = new AbortController();
   running.server.once("close", () => warming.abort());
+  // Once listening, validators compile one tool at a time while the server idles; a call of another tool compiles its own.
   void runtime.validators.warmUp(warming.signal);
   log.info("MCP server listening", {
     server: options.identity.name,
@@ -103,8 +106,13 @@ export async function startStdioServer(options: ServeOptions): Promise<{ close()
   const log = options.log ?? stderrLogger;
   const runtime = runtimeFor(options, log);
   const authorization = options.environment.upstreamAuthorization;
+  const [{ createMcpServer }, { StdioServerTransport }] = await Promise.all([
+    import("./mcp-server.js"),
+    import("@modelcontextprotocol/sdk/server/stdio.js"),
+  ]);
   const server = createMcpServer(runtime, authorization ? { authorization } : {});
   await server.connect(new StdioServerTransport());
+  void runtime.validators.warmUp();
   log.info("MCP server on stdio", {
     server: options.identity.name,
     tools: runtime.tools.size,

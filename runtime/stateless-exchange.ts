@@ -1,9 +1,10 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { executeTool } from "./call-tool.js";
-import { callerFromHeaders } from "./mcp-server.js";
+import { callerFromHeaders } from "./caller.js";
 import { isRecord } from "./own-property.js";
 import { invalidParams } from "./protocol-error.js";
 import type { ToolRuntime } from "./tool-runtime.js";
+import type { ToolValidators } from "./validation.js";
 
 /** A JSON-RPC request the fast path answers: checked as strictly as the SDK's own schemas would check it. */
 interface FastRequest {
@@ -99,7 +100,12 @@ export function answerFast(runtime: ToolRuntime, message: unknown, headers: Inco
   if (method === "tools/list") return Promise.resolve(resultText(id, listText(runtime)));
   const name = String(params.name);
   const tool = runtime.tools.get(name);
-  const validators = runtime.validators.get(name);
+  let validators: ToolValidators | undefined;
+  try {
+    validators = runtime.validators.get(name);
+  } catch (error) {
+    return Promise.resolve(errorText(id, error));
+  }
   if (!tool || !validators) {
     return Promise.resolve(errorText(id, invalidParams(`Unknown tool: ${name}`)));
   }

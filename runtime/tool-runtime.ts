@@ -34,14 +34,11 @@ export interface ToolRuntime {
   auth: AuthDefinition;
   credentials: CredentialStore;
   tools: ReadonlyMap<string, ToolDefinition>;
-  /** Validators compiled once per tool (all at start-up for small servers, else on first use and in idle time). */
+  /** Validators compiled once per tool: on first use, or in idle time once the server listens. */
   validators: ValidatorCache;
   /** The `tools/list` answer, computed once. */
   listed: ListedTool[];
 }
-
-/** Servers with up to this many tools compile every validator at start-up; larger ones on first use and when idle. */
-const EAGER_COMPILE_LIMIT = 100;
 
 /** Without a generated auth definition: pass the caller's Authorization through, nothing else. */
 const DEFAULT_AUTH: AuthDefinition = { schemes: {}, passthrough: { authorization: true, headers: [] } };
@@ -86,7 +83,6 @@ export function createToolRuntime(options: {
   });
   const { identity, upstream, log } = options;
   const validators = new ValidatorCache(tools, outputs);
-  if (tools.size <= EAGER_COMPILE_LIMIT) validators.compileAll();
   return { identity, upstream, log, auth, credentials, tools, validators, listed };
 }
 

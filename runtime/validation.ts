@@ -79,13 +79,14 @@ export class ValidatorCache {
     for (const name of this.tools.keys()) this.get(name);
   }
 
-  /** Compiles the remaining tools a few at a time between requests; resolves when all are done or stopped. */
+  /** Compiles the remaining tools one at a time between requests; resolves when all are done or stopped. */
   warmUp(signal?: AbortSignal): Promise<void> {
     const pending = [...this.tools.keys()].filter((name) => !this.compiled.has(name));
     return new Promise((resolve) => {
       const step = () => {
         if (signal?.aborted || pending.length === 0) return resolve();
-        for (const name of pending.splice(0, 8)) this.get(name);
+        const name = pending.shift();
+        if (name !== undefined) this.get(name);
         setImmediate(step);
       };
       setImmediate(step);

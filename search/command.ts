@@ -1,7 +1,8 @@
 import { realpath } from "node:fs/promises";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { Command, CommanderError, InvalidArgumentError } from "commander";
-import { bindsLoopback, hostAllowList, type Logger, listen, normalizeOrigin, SessionHttpHandler, stderrLogger } from "oapi-mcp-gen-runtime";
+import { bindsLoopback, hostAllowList, type Logger, listen, normalizeOrigin, stderrLogger } from "oapi-mcp-gen-runtime";
+import { SessionHttpHandler } from "oapi-mcp-gen-runtime/sdk";
 import { allowedHostsFrom, parseAllowedHost } from "../openapi/address-policy.js";
 import { errorCode, errorMessage } from "../openapi/error-detail.js";
 import { ApiCatalog, ToolFailure } from "./catalog.js";

@@ -1,8 +1,9 @@
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { type JSONRPCMessage, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import { silentLogger } from "../runtime/logger.js";
 import { createMcpServer } from "../runtime/mcp-server.js";
+import { FAST_PATH_VERSIONS } from "../runtime/protocol-versions.js";
 import { answerFast } from "../runtime/stateless-exchange.js";
 import type { ToolDefinition } from "../runtime/tool.js";
 import { createToolRuntime, type ToolRuntime } from "../runtime/tool-runtime.js";
@@ -95,5 +96,11 @@ describe("the stateless fast path", () => {
     const { runtime, authorizations } = runtimeWithUpstream();
     expect(answerFast(runtime, message, {})).toBeUndefined();
     expect(authorizations).toEqual([]);
+  });
+});
+
+describe("the protocol versions the fast path answers", () => {
+  it("are all versions the installed SDK supports", () => {
+    expect(SUPPORTED_PROTOCOL_VERSIONS).toEqual(expect.arrayContaining([...FAST_PATH_VERSIONS]));
   });
 });
