@@ -22,6 +22,8 @@ export interface HttpPolicy {
 export interface RunningServer {
   url: URL;
   server: NodeHttpServer;
+  /** Requests being answered right now. */
+  active(): number;
   close(): Promise<void>;
 }
 
@@ -200,6 +202,7 @@ export async function listen(
   return {
     url: new URL(`http://${shownHost}:${address.port}/mcp`),
     server,
+    active: () => inFlight.size,
     close: () =>
       new Promise<void>((resolve) => {
         closing = true;

@@ -69,7 +69,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const warming = new AbortController();
   running.server.once("close", () => warming.abort());
   // Once listening, validators compile one tool at a time while the server idles; a call of another tool compiles its own.
-  void runtime.validators.warmUp(warming.signal);
+  void runtime.validators.warmUp(warming.signal, () => running.active() > 0);
   log.info("MCP server listening", {
     server: options.identity.name,
     url: running.url.href,

@@ -36,14 +36,14 @@ export interface ToolRuntime {
   tools: ReadonlyMap<string, ToolDefinition>;
   /** Validators compiled once per tool: on first use, or in idle time once the server listens. */
   validators: ValidatorCache;
-  /** The `tools/list` answer, computed once. */
-  listed: ListedTool[];
+  /** The `tools/list` answer, computed once, on first use. */
+  readonly listed: ListedTool[];
 }
 
 /** Without a generated auth definition: pass the caller's Authorization through, nothing else. */
 const DEFAULT_AUTH: AuthDefinition = { schemes: {}, passthrough: { authorization: true, headers: [] } };
 
-/** Compiles validators and the `tools/list` answer once; fails fast on duplicate names or bad schemas. */
+/** The shared state of a server's tools; fails fast on duplicate names or schemas whose root is not an object. */
 export function createToolRuntime(options: {
   identity: ServerIdentity;
   tools: readonly ToolDefinition[];
@@ -67,23 +67,46 @@ export function createToolRuntime(options: {
     if (tools.has(tool.name)) throw new Error(`duplicate tool name ${tool.name}`);
     tools.set(tool.name, tool);
   }
-  const outputs = new Map(options.tools.map((tool) => [tool.name, listedOutputSchema(tool)]));
-  const listed = options.tools.map((tool): ListedTool => {
-    const { name, title, description, inputSchema, annotations, _meta } = tool;
-    const outputSchema = outputs.get(name);
-    return {
-      name,
-      title,
-      description,
-      inputSchema: objectSchema(name, inputSchema),
-      ...(outputSchema ? { outputSchema: objectSchema(name, outputSchema) } : {}),
-      annotations,
-      _meta,
-    };
-  });
+  for (const tool of options.tools) {
+    objectSchema(tool.name, tool.inputSchema);
+    if (tool.outputSchema) objectSchema(tool.name, tool.outputSchema);
+  }
+  // The tolerant output schemas and the list are computed when first needed: a large API starts without them.
+  const outputs = new Map<string, JsonSchema | undefined>();
+  const shownOutput = (tool: ToolDefinition) => {
+    if (!outputs.has(tool.name)) outputs.set(tool.name, listedOutputSchema(tool));
+    return outputs.get(tool.name);
+  };
+  let listed: ListedTool[] | undefined;
+  const listTools = () =>
+    options.tools.map((tool): ListedTool => {
+      const { name, title, description, inputSchema, annotations, _meta } = tool;
+      const outputSchema = shownOutput(tool);
+      return {
+        name,
+        title,
+        description,
+        inputSchema: objectSchema(name, inputSchema),
+        ...(outputSchema ? { outputSchema: objectSchema(name, outputSchema) } : {}),
+        annotations,
+        _meta,
+      };
+    });
   const { identity, upstream, log } = options;
-  const validators = new ValidatorCache(tools, outputs);
-  return { identity, upstream, log, auth, credentials, tools, validators, listed };
+  const validators = new ValidatorCache(tools, shownOutput);
+  return {
+    identity,
+    upstream,
+    log,
+    auth,
+    credentials,
+    tools,
+    validators,
+    get listed() {
+      listed ??= listTools();
+      return listed;
+    },
+  };
 }
 
 /** A tool schema as `tools/list` types it: MCP requires an object at the root. */

@@ -44,10 +44,10 @@ export class ValidatorCache {
   private readonly ajv = addFormats(new Ajv2020(VALIDATOR_OPTIONS));
   private readonly compiled = new Map<string, ToolValidators>();
 
-  /** `listed`: each tool's output schema as `tools/list` shows it (computed once, by whoever lists the tools). */
+  /** `shownOutput`: a tool's output schema as `tools/list` shows it (shared with the list, so computed once). */
   constructor(
     private readonly tools: ReadonlyMap<string, ToolDefinition>,
-    private readonly listed: ReadonlyMap<string, JsonSchema | undefined> = new Map(),
+    private readonly shownOutput: (tool: ToolDefinition) => JsonSchema | undefined = listedOutputSchema,
   ) {}
 
   /** The validators of a tool, compiling them the first time. */
@@ -70,7 +70,7 @@ export class ValidatorCache {
     const mode = tool.outputValidation ?? "warn";
     if (tool.outputSchema === undefined || mode === "off") return { input };
     if (mode === "strict") return { input, output: this.ajv.compile(tool.outputSchema) };
-    const shown = this.listed.get(tool.name) ?? listedOutputSchema(tool) ?? tool.outputSchema;
+    const shown = this.shownOutput(tool) ?? tool.outputSchema;
     return { input, output: this.ajv.compile(shown), documented: this.ajv.compile(tool.outputSchema) };
   }
 
@@ -79,12 +79,16 @@ export class ValidatorCache {
     for (const name of this.tools.keys()) this.get(name);
   }
 
-  /** Compiles the remaining tools one at a time between requests; resolves when all are done or stopped. */
-  warmUp(signal?: AbortSignal): Promise<void> {
+  /**
+   * Compiles the remaining tools one at a time while nothing else is running (`busy` says when requests are in flight:
+   * a compile would hold them up); resolves when all are done or stopped.
+   */
+  warmUp(signal?: AbortSignal, busy: () => boolean = () => false): Promise<void> {
     const pending = [...this.tools.keys()].filter((name) => !this.compiled.has(name));
     return new Promise((resolve) => {
       const step = () => {
         if (signal?.aborted || pending.length === 0) return resolve();
+        if (busy()) return void setTimeout(step, 25).unref();
         const name = pending.shift();
         if (name !== undefined) this.get(name);
         setImmediate(step);
