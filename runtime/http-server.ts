@@ -1,12 +1,16 @@
 import { createServer, type IncomingMessage, type Server as NodeHttpServer, type ServerResponse } from "node:http";
-import { DEFAULT_MAX_REQUEST_BODY_SIZE, requestBodyTooLargeMessage } from "@modelcontextprotocol/sdk/server/requestBody.js";
-import { isJsonContentType } from "@modelcontextprotocol/sdk/shared/mediaType.js";
+import { sendJson, sendJsonText } from "./json-response.js";
 import type { Logger } from "./logger.js";
+import { ANSWERED, readMessage, serveModern } from "./mcp-post.js";
+import { modernHostOf } from "./modern-host.js";
+import { routeMessage } from "./modern-protocol.js";
 import { checkHost, checkOrigin } from "./origin.js";
 import { FAST_PATH_VERSIONS } from "./protocol-versions.js";
 import { loadStatelessSdk } from "./sdk-loader.js";
 import { answerFast } from "./stateless-exchange.js";
 import type { ToolRuntime } from "./tool-runtime.js";
+
+export { sendJson } from "./json-response.js";
 
 /** HTTP-level policy of the MCP endpoint. */
 export interface HttpPolicy {
@@ -48,55 +52,32 @@ export function createRequestHandler(runtime: ToolRuntime, policy: HttpPolicy) {
 }
 
 /**
- * One stateless exchange. A plain `tools/call`, `tools/list` or `ping` is answered directly (see stateless-exchange.ts);
- * everything else, and every request the SDK would refuse, goes to a fresh SDK server and transport.
+ * One stateless exchange. A 2026-07-28 message is answered by the modern exchange; a plain `tools/call`, `tools/list`
+ * or `ping` of the 2025 era directly (see stateless-exchange.ts); everything else, and every request the SDK would
+ * refuse, goes to a fresh SDK server and transport.
  */
 async function handleMcpPost(runtime: ToolRuntime, policy: HttpPolicy, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  if (!fastPathApplies(req)) return sdkExchange(runtime, policy, req, res);
-  const maxBytes = policy.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BODY_SIZE;
-  const body = await readBody(req, maxBytes);
-  if (body === undefined) return sendJson(res, 413, jsonRpcError(-32000, requestBodyTooLargeMessage(maxBytes)));
-  let message: unknown;
-  try {
-    message = JSON.parse(body);
-  } catch {
-    return sendJson(res, 400, jsonRpcError(-32700, "Parse error: Invalid JSON"));
-  }
-  const answer = answerFast(runtime, message, req.headers);
+  const message = await readMessage(req, res, policy.maxRequestBytes);
+  if (message === ANSWERED) return;
+  if (message === undefined) return sdkExchange(runtime, policy, req, res);
+  const route = routeMessage(message, req.headers);
+  if (route.era !== "legacy") return serveModern(modernHostOf(runtime), route, req, res);
+  const answer = fastPathApplies(req) ? answerFast(runtime, message, req.headers) : undefined;
   if (answer === undefined) return sdkExchange(runtime, policy, req, res, message);
   sendJsonText(res, 200, await answer);
 }
 
 /**
- * Whether the SDK would let this POST through to its messages: it accepts JSON and SSE, it is JSON, and any protocol
- * version it names is one the fast path knows. Otherwise the SDK answers it (406, 415, 400) in its own words.
+ * Whether the SDK would let this POST through to its messages: it accepts JSON and SSE, and any protocol version it
+ * names is one the fast path knows. Otherwise the SDK answers it (406, 400) in its own words.
  */
 function fastPathApplies(req: IncomingMessage): boolean {
-  const { accept, "content-type": contentType, "mcp-protocol-version": version } = req.headers;
+  const { accept, "mcp-protocol-version": version } = req.headers;
   return (
     accept?.includes("application/json") === true &&
     accept.includes("text/event-stream") &&
-    isJsonContentType(contentType ?? null) &&
     (version === undefined || (typeof version === "string" && FAST_PATH_VERSIONS.has(version)))
   );
-}
-
-/** The request body as text, or undefined when it is longer than maxBytes (a declared length is refused unread). */
-async function readBody(req: IncomingMessage, maxBytes: number): Promise<string | undefined> {
-  if (Number(req.headers["content-length"]) > maxBytes) return undefined;
-  const chunks: Buffer[] = [];
-  let received = 0;
-  for await (const chunk of req) {
-    received += chunk.length;
-    if (received > maxBytes) return undefined;
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}
-
-/** A JSON-RPC error answer to a message that could not be read (no id to answer). */
-function jsonRpcError(code: number, message: string) {
-  return { jsonrpc: "2.0", error: { code, message }, id: null };
 }
 
 /** A fresh SDK server and transport for one request, JSON responses; `parsedBody` when the body was already read. */
@@ -139,17 +120,6 @@ export function guardMcpRequest(req: IncomingMessage, res: ServerResponse, polic
   log.warn("request refused", { reason: verdict.reason, origin: req.headers.origin, host });
   sendJson(res, 403, { jsonrpc: "2.0", error: { code: -32000, message: `Forbidden: ${verdict.reason}` } });
   return false;
-}
-
-/** Writes a JSON response with an exact Content-Length. */
-export function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  sendJsonText(res, status, JSON.stringify(body));
-}
-
-/** Writes JSON text already serialized, with an exact Content-Length. */
-function sendJsonText(res: ServerResponse, status: number, text: string): void {
-  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
-  res.end(text);
 }
 
 /** The server could not listen (port in use, no permission, unknown host): one line, no stack. */

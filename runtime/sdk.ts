@@ -4,4 +4,5 @@
  */
 export { checkedCallParams, LooseCallToolRequestSchema } from "./call-request.js";
 export { createMcpServer } from "./mcp-server.js";
+export { type ClosableModernHost, sdkModernHost } from "./sdk-modern-host.js";
 export { SessionHttpHandler } from "./session-http.js";

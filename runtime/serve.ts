@@ -2,6 +2,7 @@ import type { AuthDefinition } from "./credentials.js";
 import { EnvironmentError, readServerEnvironment, type ServerEnvironment, type UpstreamDefaults } from "./env.js";
 import { createRequestHandler, type HttpPolicy, ListenError, listen, type RunningServer } from "./http-server.js";
 import { type Logger, loggerFromEnvironment, stderrLogger } from "./logger.js";
+import { modernHostOf } from "./modern-host.js";
 import { hostAllowList } from "./origin.js";
 import type { SessionLimits } from "./session-http.js";
 import type { ToolDefinition } from "./tool.js";
@@ -51,6 +52,7 @@ async function sessionHandler(runtime: ToolRuntime, policy: HttpPolicy, limits: 
     policy,
     limits,
     log,
+    modernHostOf(runtime),
   );
 }
 

@@ -2,8 +2,12 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { guardMcpRequest, type HttpPolicy, sendJson } from "./http-server.js";
+import { guardMcpRequest, type HttpPolicy } from "./http-server.js";
+import { sendJson } from "./json-response.js";
 import type { Logger } from "./logger.js";
+import { ANSWERED, readMessage, serveModern } from "./mcp-post.js";
+import type { ModernHost } from "./modern-exchange.js";
+import { routeMessage } from "./modern-protocol.js";
 
 /** Session limits of the stateful server. */
 export interface SessionLimits {
@@ -28,7 +32,10 @@ interface Session {
 /** Requests a session makes just by opening (`notifications/initialized`): more than this and it is in use. */
 const OPENING_REQUESTS = 1;
 
-/** Stateful Streamable HTTP at `/mcp`: one SDK session per client, idle sessions reaped, their number capped. */
+/**
+ * Stateful Streamable HTTP at `/mcp`: one SDK session per client, idle sessions reaped, their number capped. A
+ * 2026-07-28 message (which has no session) is answered by `modern` when given.
+ */
 export class SessionHttpHandler {
   private readonly sessions = new Map<string, Session>();
   private readonly reaper: NodeJS.Timeout;
@@ -39,6 +46,7 @@ export class SessionHttpHandler {
     private readonly policy: HttpPolicy,
     private readonly limits: SessionLimits,
     private readonly log: Logger,
+    private readonly modern?: ModernHost,
   ) {
     this.reaper = setInterval(() => this.reapIdle(), Math.min(limits.idleMs, 60_000));
     this.reaper.unref();
@@ -72,11 +80,18 @@ export class SessionHttpHandler {
         id: null,
       });
     }
+    let message: unknown;
+    if (this.modern) {
+      message = await readMessage(req, res, this.policy.maxRequestBytes);
+      if (message === ANSWERED) return;
+      const route = message === undefined ? undefined : routeMessage(message, req.headers);
+      if (route && route.era !== "legacy") return serveModern(this.modern, route, req, res);
+    }
     const client = req.socket.remoteAddress ?? "unknown";
     if (!this.makeRoom(client)) {
       return sendJson(res, 503, { jsonrpc: "2.0", error: { code: -32000, message: "Too many sessions; try again later" }, id: null });
     }
-    await this.openSession(req, res, client);
+    await this.openSession(req, res, client, message);
   };
 
   /**
@@ -115,7 +130,8 @@ export class SessionHttpHandler {
     await Promise.all([...this.sessions.keys()].map((id) => this.closeSession(id)));
   }
 
-  private async openSession(req: IncomingMessage, res: ServerResponse, client: string): Promise<void> {
+  /** Opens a session for an `initialize` request (`parsedBody` when its body was already read). */
+  private async openSession(req: IncomingMessage, res: ServerResponse, client: string, parsedBody?: unknown): Promise<void> {
     const server = this.createServer();
     let opened: string | undefined;
     const transport = new StreamableHTTPServerTransport({
@@ -133,7 +149,7 @@ export class SessionHttpHandler {
       },
     });
     await server.connect(transport);
-    await transport.handleRequest(req, res);
+    await transport.handleRequest(req, res, parsedBody);
     // A first request that was not a valid initialize leaves no session behind.
     if (opened === undefined) {
       await transport.close();

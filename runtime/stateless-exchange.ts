@@ -1,10 +1,10 @@
 import type { IncomingHttpHeaders } from "node:http";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { executeTool } from "./call-tool.js";
 import { callerFromHeaders } from "./caller.js";
 import { isRecord } from "./own-property.js";
 import { invalidParams } from "./protocol-error.js";
 import type { ToolRuntime } from "./tool-runtime.js";
-import type { ToolValidators } from "./validation.js";
 
 /** A JSON-RPC request the fast path answers: checked as strictly as the SDK's own schemas would check it. */
 interface FastRequest {
@@ -98,21 +98,26 @@ export function answerFast(runtime: ToolRuntime, message: unknown, headers: Inco
   const { id, method, params } = request;
   if (method === "ping") return Promise.resolve(resultText(id, "{}"));
   if (method === "tools/list") return Promise.resolve(resultText(id, listText(runtime)));
-  const name = String(params.name);
-  const tool = runtime.tools.get(name);
-  let validators: ToolValidators | undefined;
-  try {
-    validators = runtime.validators.get(name);
-  } catch (error) {
-    return Promise.resolve(errorText(id, error));
-  }
-  if (!tool || !validators) {
-    return Promise.resolve(errorText(id, invalidParams(`Unknown tool: ${name}`)));
-  }
   const args = isRecord(params.arguments) ? params.arguments : {};
-  const caller = callerFromHeaders(headers, runtime.auth.passthrough.headers);
-  return executeTool({ runtime, tool, validators, args, caller }).then(
+  return callNamedTool(runtime, String(params.name), args, headers).then(
     (result) => resultText(id, JSON.stringify(result)),
     (error: unknown) => errorText(id, error),
   );
+}
+
+/**
+ * Calls a tool by name with the caller's credentials from the request headers; rejects with a JSON-RPC "invalid
+ * params" error for an unknown tool (or one whose schemas do not compile). Arguments and results are validated.
+ */
+export async function callNamedTool(
+  runtime: ToolRuntime,
+  name: string,
+  args: Record<string, unknown>,
+  headers: IncomingHttpHeaders,
+): Promise<CallToolResult> {
+  const tool = runtime.tools.get(name);
+  const validators = tool ? runtime.validators.get(name) : undefined;
+  if (!tool || !validators) throw invalidParams(`Unknown tool: ${name}`);
+  const caller = callerFromHeaders(headers, runtime.auth.passthrough.headers);
+  return executeTool({ runtime, tool, validators, args, caller });
 }

@@ -2,13 +2,13 @@ import { realpath } from "node:fs/promises";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { Command, CommanderError, InvalidArgumentError } from "commander";
 import { bindsLoopback, hostAllowList, type Logger, listen, normalizeOrigin, stderrLogger } from "oapi-mcp-gen-runtime";
-import { SessionHttpHandler } from "oapi-mcp-gen-runtime/sdk";
+import { SessionHttpHandler, sdkModernHost } from "oapi-mcp-gen-runtime/sdk";
 import { allowedHostsFrom, parseAllowedHost } from "../openapi/address-policy.js";
 import { errorCode, errorMessage } from "../openapi/error-detail.js";
 import { ApiCatalog, ToolFailure } from "./catalog.js";
 import { DocumentParser } from "./document-parser.js";
 import type { SourcePolicy } from "./load-source.js";
-import { createSearchServer } from "./mcp-server.js";
+import { createSearchServer, SEARCH_INSTRUCTIONS, SEARCH_SERVER_INFO } from "./mcp-server.js";
 import { DirectoryStore, defaultStorePath } from "./store.js";
 
 /** Search arguments are capped at a few KiB each; a request needs no more than this. */
@@ -167,12 +167,14 @@ export async function startSearchServer(options: SearchOptions, log: Logger = st
     origins.add(normalized);
   }
   const allowedHosts = await hostAllowList(options.host, options.publicUrl ? new URL(options.publicUrl) : undefined);
+  const modern = sdkModernHost(() => createSearchServer(catalog, log), { ...SEARCH_SERVER_INFO, instructions: SEARCH_INSTRUCTIONS });
   const handler = new SessionHttpHandler(
     () => createSearchServer(catalog, log),
     () => ({ apis: catalog.list().length }),
     { allowedOrigins: origins, maxRequestBytes: MAX_REQUEST_BYTES, ...(allowedHosts ? { allowedHosts } : {}) },
     { maxSessions: options.maxSessions, idleMs: options.sessionIdleSeconds * 1000, maxPerClient: options.maxSessionsPerClient },
     log,
+    modern,
   );
   const running = await listen(handler.handle, options.host, options.port, (error) =>
     log.error("request failed", { error: String(error) }),
@@ -185,6 +187,7 @@ export async function startSearchServer(options: SearchOptions, log: Logger = st
     handler,
     close: async () => {
       await handler.close();
+      await modern.close();
       await running.close();
       await parser.close();
     },

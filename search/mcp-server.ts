@@ -22,13 +22,16 @@ const listed = SEARCH_TOOLS.map(({ name, title, description, inputSchema, annota
 /** Identity of the search server. */
 export const SEARCH_SERVER_INFO = { name: "oapi-mcp-gen-search", version: "0.1.0", title: "OpenAPI search" };
 
+/** What the search server tells a client in `initialize` and `server/discover`. */
+export const SEARCH_INSTRUCTIONS =
+  "Load OpenAPI documents with load_openapi, then find endpoints with search_endpoints and read exactly what you need " +
+  "with get_operation_by_id, get_schema_details and get_auth_info. Lists are paged (limit, cursor, total).";
+
 /** An SDK low-level server exposing the search tools over one shared catalog. */
 export function createSearchServer(catalog: ApiCatalog, log: Logger): Server {
   const server = new Server(SEARCH_SERVER_INFO, {
     capabilities: { tools: { listChanged: false } },
-    instructions:
-      "Load OpenAPI documents with load_openapi, then find endpoints with search_endpoints and read exactly what you need " +
-      "with get_operation_by_id, get_schema_details and get_auth_info. Lists are paged (limit, cursor, total).",
+    instructions: SEARCH_INSTRUCTIONS,
   });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
   server.setRequestHandler(LooseCallToolRequestSchema, async (request) => {
