@@ -11,7 +11,7 @@ import { ciWorkflowText, DEFAULT_PATHS, dockerfileText, dockerignoreText, type G
 import { GENERATED_HEADER } from "../templates/header.js";
 import { gitignoreText, packageJsonText, tsconfigText } from "../templates/package.js";
 import { readmeText } from "../templates/readme.js";
-import { type RegistryAuth, registryModule } from "../templates/registry.js";
+import { type RegistryAuth, registryModule, SERVER_SETTINGS, serverSettingsModule } from "../templates/registry.js";
 import { schemasModule } from "../templates/schemas-module.js";
 import { serverEntryModule } from "../templates/server-entry.js";
 import { toolDefinition, toolModule, toolModuleNames } from "../templates/tool-module.js";
@@ -105,7 +105,8 @@ export async function generateFromModel(
   const identity = { name, version, ...(title ? { title } : {}), ...(instructions ? { instructions } : {}) };
   const upstream = upstreamDefaults(model, config.baseUrl, documentUrl);
   const auth = registryAuth(model, tools, config);
-  structures.set("index.ts", registryModule(tools, identity, upstream, auth));
+  structures.set(`${SERVER_SETTINGS}.ts`, serverSettingsModule(identity, upstream, auth));
+  structures.set("index.ts", registryModule(tools));
   structures.set("server.ts", serverEntryModule());
   progress(`rendering types and ${structures.size} modules`);
   const files = new Map<string, string>();

@@ -34,10 +34,8 @@ export interface RunningServer {
 /** The `/mcp` and `/health` request handler, for `node:http` or any framework that speaks its types. */
 export function createRequestHandler(runtime: ToolRuntime, policy: HttpPolicy) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (isHealthCheck(req)) return sendJson(res, 200, { status: "ok", server: runtime.identity.name, tools: runtime.tools.size });
     const path = (req.url ?? "/").split("?")[0];
-    if (path === "/health" && (req.method === "GET" || req.method === "HEAD")) {
-      return sendJson(res, 200, { status: "ok", server: runtime.identity.name, tools: runtime.tools.size });
-    }
     if (path !== "/mcp") return sendJson(res, 404, { error: "not found" });
     if (!guardMcpRequest(req, res, policy, runtime.log)) return;
     if (req.method !== "POST") {
@@ -49,6 +47,11 @@ export function createRequestHandler(runtime: ToolRuntime, policy: HttpPolicy) {
     }
     await handleMcpPost(runtime, policy, req, res);
   };
+}
+
+/** Whether a request is `GET` or `HEAD /health`. */
+export function isHealthCheck(req: IncomingMessage): boolean {
+  return (req.url ?? "/").split("?")[0] === "/health" && (req.method === "GET" || req.method === "HEAD");
 }
 
 /**

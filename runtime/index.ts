@@ -23,7 +23,7 @@ export { setOwn } from "./own-property.js";
 export { defaultStyle, styleOf } from "./parameter-style.js";
 export { invalidParams } from "./protocol-error.js";
 export { wrapStructuredContent } from "./result.js";
-export { runServer, type ServeOptions, startServer, startStdioServer } from "./serve.js";
+export { runServer, type ServeOptions, startServer, startStdioServer, type ToolSource } from "./serve.js";
 export type { SessionLimits } from "./session-http.js";
 export { tolerantSchema } from "./tolerant-schema.js";
 export {

@@ -1,4 +1,17 @@
-import { RE2JS } from "re2js";
+import { createRequire } from "node:module";
+import type { RE2JS } from "re2js";
+
+const require = createRequire(import.meta.url);
+let engine: typeof RE2JS | undefined;
+
+/** RE2, loaded on first use (a server that never compiles a pattern never loads it). */
+function re2(): typeof RE2JS {
+  if (engine === undefined) {
+    const loaded: typeof import("re2js") = require("re2js");
+    engine = loaded.RE2JS;
+  }
+  return engine;
+}
 
 /** What Ajv needs of a compiled `pattern`. */
 export interface PatternMatcher {
@@ -14,7 +27,7 @@ const UNCHECKED: PatternMatcher = { test: () => true };
  */
 export function linearPattern(pattern: string): PatternMatcher {
   try {
-    const compiled = RE2JS.compile(pattern);
+    const compiled = re2().compile(pattern);
     return { test: (text) => compiled.test(text) };
   } catch {
     return UNCHECKED;
@@ -24,7 +37,7 @@ export function linearPattern(pattern: string): PatternMatcher {
 /** True when RE2 can run the pattern, i.e. it will be enforced. */
 export function isLinearPattern(pattern: string): boolean {
   try {
-    RE2JS.compile(pattern);
+    re2().compile(pattern);
     return true;
   } catch {
     return false;

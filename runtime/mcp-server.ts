@@ -30,7 +30,7 @@ export function createMcpServer(runtime: ToolRuntime, fallback: CallerCredential
   server.setRequestHandler(LooseCallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args } = checkedCallParams(request);
     const tool = runtime.tools.get(name);
-    const validators = runtime.validators.get(name);
+    const validators = await runtime.validators.forTool(name);
     if (!tool || !validators) throw invalidParams(`Unknown tool: ${name}`);
     const headers = extra.requestInfo?.headers;
     const caller = headers ? callerFromHeaders(headers, runtime.auth.passthrough.headers) : fallback;

@@ -1,6 +1,8 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AuthDefinition } from "./credentials.js";
 import { EnvironmentError, readServerEnvironment, type ServerEnvironment, type UpstreamDefaults } from "./env.js";
-import { createRequestHandler, type HttpPolicy, ListenError, listen, type RunningServer } from "./http-server.js";
+import { createRequestHandler, type HttpPolicy, isHealthCheck, ListenError, listen, type RunningServer } from "./http-server.js";
+import { sendJson } from "./json-response.js";
 import { type Logger, loggerFromEnvironment, stderrLogger } from "./logger.js";
 import { modernHostOf } from "./modern-host.js";
 import { hostAllowList } from "./origin.js";
@@ -9,10 +11,13 @@ import type { ToolDefinition } from "./tool.js";
 import { createToolRuntime, type ServerIdentity, type ToolRuntime } from "./tool-runtime.js";
 import { parseServerArguments, serverUsage } from "./usage.js";
 
+/** The tools, or how to load them: a generated server imports its tool modules once it listens. */
+export type ToolSource = readonly ToolDefinition[] | (() => Promise<readonly ToolDefinition[]>);
+
 /** What a generated server entry hands the runtime. */
 export interface ServeOptions {
   identity: ServerIdentity;
-  tools: readonly ToolDefinition[];
+  tools: ToolSource;
   environment: ServerEnvironment;
   log?: Logger;
   /** Security schemes and passthrough policy from the generated registry. */
@@ -23,11 +28,11 @@ export interface ServeOptions {
   fetch?: typeof fetch;
 }
 
-function runtimeFor(options: ServeOptions, log: Logger): ToolRuntime {
+async function runtimeFor(options: ServeOptions, log: Logger): Promise<ToolRuntime> {
   const { environment: env } = options;
   return createToolRuntime({
     identity: options.identity,
-    tools: options.tools,
+    tools: typeof options.tools === "function" ? await options.tools() : options.tools,
     log,
     ...(options.auth ? { auth: options.auth } : {}),
     ...(options.env ? { env: options.env } : {}),
@@ -43,6 +48,8 @@ function runtimeFor(options: ServeOptions, log: Logger): ToolRuntime {
   });
 }
 
+type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
 /** The stateful handler: one SDK session per client (the SDK is loaded for it). */
 async function sessionHandler(runtime: ToolRuntime, policy: HttpPolicy, limits: SessionLimits, log: Logger) {
   const { createMcpServer, SessionHttpHandler } = await import("./sdk.js");
@@ -56,18 +63,35 @@ async function sessionHandler(runtime: ToolRuntime, policy: HttpPolicy, limits: 
   );
 }
 
-/** Starts the MCP server over Streamable HTTP at `/mcp` (stateless by default, stateful when configured). */
+/**
+ * Starts the MCP server over Streamable HTTP at `/mcp` (stateless by default, stateful when configured). With tools to
+ * load, it listens first: `/health` answers at once (`"status": "loading"`) and MCP requests wait for the tools.
+ */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const { environment: env } = options;
   const log = options.log ?? stderrLogger;
-  const runtime = runtimeFor(options, log);
   const allowedHosts = await hostAllowList(env.host, env.publicUrl);
   const policy = { allowedOrigins: env.allowedOrigins, maxRequestBytes: env.maxRequestBytes, ...(allowedHosts ? { allowedHosts } : {}) };
-  const sessions = env.sessions ? await sessionHandler(runtime, policy, env.sessions, log) : undefined;
-  const handler = sessions ? sessions.handle : createRequestHandler(runtime, policy);
+  const loaded = runtimeFor(options, log).then(async (runtime) => {
+    const sessions = env.sessions ? await sessionHandler(runtime, policy, env.sessions, log) : undefined;
+    return { runtime, sessions, handle: sessions ? sessions.handle : createRequestHandler(runtime, policy) };
+  });
+  let ready: Awaited<typeof loaded> | undefined;
+  const handler: Handler = async (req, res) => {
+    if (ready) return ready.handle(req, res);
+    if (isHealthCheck(req)) return sendJson(res, 200, { status: "loading", server: options.identity.name });
+    return (await loaded).handle(req, res);
+  };
   const running = await listen(handler, env.host, env.port, (error) =>
     log.error("request handler failed", { error: error instanceof Error ? error.stack : String(error) }),
   );
+  try {
+    ready = await loaded;
+  } catch (error) {
+    await running.close();
+    throw error;
+  }
+  const { runtime, sessions } = ready;
   const warming = new AbortController();
   running.server.once("close", () => warming.abort());
   // Once listening, validators compile one tool at a time while the server idles; a call of another tool compiles its own.
@@ -106,7 +130,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
 /** Serves the tools over stdio for clients that launch servers as processes; logs stay on stderr. */
 export async function startStdioServer(options: ServeOptions): Promise<{ close(): Promise<void> }> {
   const log = options.log ?? stderrLogger;
-  const runtime = runtimeFor(options, log);
+  const runtime = await runtimeFor(options, log);
   const authorization = options.environment.upstreamAuthorization;
   const [{ createMcpServer }, { StdioServerTransport }] = await Promise.all([
     import("./mcp-server.js"),

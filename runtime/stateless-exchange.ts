@@ -116,7 +116,7 @@ export async function callNamedTool(
   headers: IncomingHttpHeaders,
 ): Promise<CallToolResult> {
   const tool = runtime.tools.get(name);
-  const validators = tool ? runtime.validators.get(name) : undefined;
+  const validators = tool ? await runtime.validators.forTool(name) : undefined;
   if (!tool || !validators) throw invalidParams(`Unknown tool: ${name}`);
   const caller = callerFromHeaders(headers, runtime.auth.passthrough.headers);
   return executeTool({ runtime, tool, validators, args, caller });

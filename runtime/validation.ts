@@ -1,6 +1,4 @@
-import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
-import addFormatsModule from "ajv-formats";
-import { linearPattern } from "./linear-pattern.js";
+import type { Ajv2020, ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import { tolerantSchema } from "./tolerant-schema.js";
 import type { JsonSchema, ToolDefinition } from "./tool.js";
 
@@ -9,23 +7,6 @@ export function listedOutputSchema(tool: ToolDefinition): JsonSchema | undefined
   if (tool.outputSchema === undefined) return undefined;
   return (tool.outputValidation ?? "warn") === "warn" ? tolerantSchema(tool.outputSchema) : tool.outputSchema;
 }
-
-// ajv-formats ships CommonJS: Node's default import is `module.exports`, whose `default` property is the plugin too.
-const addFormats = addFormatsModule.default;
-
-/**
- * How arguments and results are checked: own properties only (a property named `constructor` is data, not
- * `Object.prototype`'s), and document `pattern`s on a linear-time engine.
- */
-export const VALIDATOR_OPTIONS = {
-  allErrors: true,
-  strict: false,
-  validateSchema: false,
-  logger: false,
-  ownProperties: true,
-  // `code` names the engine in standalone validator code, which this runtime does not emit.
-  code: { regExp: Object.assign(linearPattern, { code: "linearPattern" }) },
-} as const;
 
 /** Compiled argument and result validators of one tool. */
 export interface ToolValidators {
@@ -41,7 +22,8 @@ export interface ToolValidators {
  * every schema at start-up would cost seconds for a large API; compiling per request would cost it on every call.
  */
 export class ValidatorCache {
-  private readonly ajv = addFormats(new Ajv2020(VALIDATOR_OPTIONS));
+  private ajv: Ajv2020 | undefined;
+  private loading: Promise<void> | undefined;
   private readonly compiled = new Map<string, ToolValidators>();
 
   /** `shownOutput`: a tool's output schema as `tools/list` shows it (shared with the list, so computed once). */
@@ -50,14 +32,30 @@ export class ValidatorCache {
     private readonly shownOutput: (tool: ToolDefinition) => JsonSchema | undefined = listedOutputSchema,
   ) {}
 
-  /** The validators of a tool, compiling them the first time. */
+  /** Loads the compiler (Ajv is imported on first need, not at start-up). */
+  ready(): Promise<void> {
+    this.loading ??= import("./ajv-compiler.js").then(({ createCompiler }) => {
+      this.ajv = createCompiler();
+    });
+    return this.loading;
+  }
+
+  /** The validators of a tool, compiling them the first time; undefined for an unknown tool. */
+  async forTool(name: string): Promise<ToolValidators | undefined> {
+    const cached = this.compiled.get(name);
+    if (cached) return cached;
+    await this.ready();
+    return this.get(name);
+  }
+
+  /** The validators of a tool, once `ready()` has resolved, compiling them the first time. */
   get(name: string): ToolValidators | undefined {
     const cached = this.compiled.get(name);
     if (cached) return cached;
     const tool = this.tools.get(name);
     if (!tool) return undefined;
     try {
-      const validators = this.compile(tool);
+      const validators = this.compile(tool, this.compiler());
       this.compiled.set(name, validators);
       return validators;
     } catch (error) {
@@ -65,18 +63,18 @@ export class ValidatorCache {
     }
   }
 
-  private compile(tool: ToolDefinition): ToolValidators {
-    const input = this.ajv.compile(tool.inputSchema);
-    const mode = tool.outputValidation ?? "warn";
-    if (tool.outputSchema === undefined || mode === "off") return { input };
-    if (mode === "strict") return { input, output: this.ajv.compile(tool.outputSchema) };
-    const shown = this.shownOutput(tool) ?? tool.outputSchema;
-    return { input, output: this.ajv.compile(shown), documented: this.ajv.compile(tool.outputSchema) };
+  private compiler(): Ajv2020 {
+    if (!this.ajv) throw new Error("the validator compiler is not loaded yet (await ready() first)");
+    return this.ajv;
   }
 
-  /** Compiles every tool now (small servers do this at start-up). */
-  compileAll(): void {
-    for (const name of this.tools.keys()) this.get(name);
+  private compile(tool: ToolDefinition, ajv: Ajv2020): ToolValidators {
+    const input = ajv.compile(tool.inputSchema);
+    const mode = tool.outputValidation ?? "warn";
+    if (tool.outputSchema === undefined || mode === "off") return { input };
+    if (mode === "strict") return { input, output: ajv.compile(tool.outputSchema) };
+    const shown = this.shownOutput(tool) ?? tool.outputSchema;
+    return { input, output: ajv.compile(shown), documented: ajv.compile(tool.outputSchema) };
   }
 
   /**
@@ -85,6 +83,10 @@ export class ValidatorCache {
    */
   warmUp(signal?: AbortSignal, busy: () => boolean = () => false): Promise<void> {
     const pending = [...this.tools.keys()].filter((name) => !this.compiled.has(name));
+    return this.ready().then(() => this.compileWhileIdle(pending, signal, busy));
+  }
+
+  private compileWhileIdle(pending: string[], signal: AbortSignal | undefined, busy: () => boolean): Promise<void> {
     return new Promise((resolve) => {
       const step = () => {
         if (signal?.aborted || pending.length === 0) return resolve();

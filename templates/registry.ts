@@ -9,17 +9,14 @@ import { toolModuleNames } from "./tool-module.js";
 /** Identity the generated server reports in `initialize`. */
 export type RegistryIdentity = ServerIdentity;
 
-/** The registry index: every tool, in allowlist order, and the server identity. */
 /** Security schemes the tools use and the passthrough policy. */
 export type RegistryAuth = AuthDefinition;
 
-export function registryModule(
-  tools: readonly ToolModel[],
-  identity: RegistryIdentity,
-  upstream: UpstreamDefaults,
-  auth: RegistryAuth,
-): SourceFileStructure {
-  const modules = tools.map((tool) => toolModuleNames(tool));
+/** The module (beside `index.ts`) with the server's identity, upstream defaults and auth. */
+export const SERVER_SETTINGS = "server-settings";
+
+/** The server's settings, apart from its tools: what `server.ts` needs before the tool modules load. */
+export function serverSettingsModule(identity: RegistryIdentity, upstream: UpstreamDefaults, auth: RegistryAuth): SourceFileStructure {
   return {
     kind: Kind.SourceFile,
     leadingTrivia: GENERATED_HEADER,
@@ -29,21 +26,6 @@ export function registryModule(
         isTypeOnly: true,
         moduleSpecifier: RUNTIME_MODULE,
         namedImports: [{ name: "AuthDefinition" }, { name: "ServerIdentity" }, { name: "UpstreamDefaults" }],
-      },
-      ...modules.map((names) => ({
-        kind: Kind.ImportDeclaration,
-        moduleSpecifier: `./${names.file}.js`,
-        namedImports: [{ name: names.constant }],
-      })),
-      ...modules.map((names) => ({
-        kind: Kind.ExportDeclaration,
-        isTypeOnly: true,
-        moduleSpecifier: `./${names.file}.js`,
-        namedExports: [{ name: names.args }, { name: names.result }],
-      })),
-      {
-        kind: Kind.ExportDeclaration,
-        namedExports: modules.map((names) => ({ name: names.constant })),
       },
       {
         kind: Kind.VariableStatement,
@@ -65,6 +47,37 @@ export function registryModule(
         declarationKind: CONST,
         docs: ["Security schemes (credentials from the environment variables named in `env`) and what callers may pass through."],
         declarations: [{ name: "auth", type: "AuthDefinition", initializer: jsonLiteral(auth) }],
+      },
+    ],
+  };
+}
+
+/** The registry index: every tool, in allowlist order, with the server's settings. */
+export function registryModule(tools: readonly ToolModel[]): SourceFileStructure {
+  const modules = tools.map((tool) => toolModuleNames(tool));
+  return {
+    kind: Kind.SourceFile,
+    leadingTrivia: GENERATED_HEADER,
+    statements: [
+      ...modules.map((names) => ({
+        kind: Kind.ImportDeclaration,
+        moduleSpecifier: `./${names.file}.js`,
+        namedImports: [{ name: names.constant }],
+      })),
+      {
+        kind: Kind.ExportDeclaration,
+        moduleSpecifier: `./${SERVER_SETTINGS}.js`,
+        namedExports: [{ name: "auth" }, { name: "serverIdentity" }, { name: "upstream" }],
+      },
+      ...modules.map((names) => ({
+        kind: Kind.ExportDeclaration,
+        isTypeOnly: true,
+        moduleSpecifier: `./${names.file}.js`,
+        namedExports: [{ name: names.args }, { name: names.result }],
+      })),
+      {
+        kind: Kind.ExportDeclaration,
+        namedExports: modules.map((names) => ({ name: names.constant })),
       },
       {
         kind: Kind.VariableStatement,

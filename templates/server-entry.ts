@@ -1,8 +1,12 @@
 import type { SourceFileStructure } from "ts-morph";
 import { GENERATED_HEADER, RUNTIME_MODULE } from "./header.js";
+import { SERVER_SETTINGS } from "./registry.js";
 import { Kind } from "./structure-kinds.js";
 
-/** The server entry: reads the environment and serves the registry's tools at `/mcp`. */
+/**
+ * The server entry: reads the environment and serves the registry's tools at `/mcp`. The tool modules are imported
+ * once the server listens, so `/health` answers before a large API's thousand modules have loaded.
+ */
 export function serverEntryModule(): SourceFileStructure {
   return {
     kind: Kind.SourceFile,
@@ -11,9 +15,10 @@ export function serverEntryModule(): SourceFileStructure {
       { kind: Kind.ImportDeclaration, moduleSpecifier: RUNTIME_MODULE, namedImports: [{ name: "runServer" }] },
       {
         kind: Kind.ImportDeclaration,
-        moduleSpecifier: "./index.js",
-        namedImports: [{ name: "auth" }, { name: "serverIdentity" }, { name: "tools" }, { name: "upstream" }],
+        moduleSpecifier: `./${SERVER_SETTINGS}.js`,
+        namedImports: [{ name: "auth" }, { name: "serverIdentity" }, { name: "upstream" }],
       },
+      'const tools = async () => (await import("./index.js")).tools;',
       "await runServer({ identity: serverIdentity, tools, upstream, auth });",
     ],
   };

@@ -48,7 +48,7 @@ function runtimeWith(scheme: SecuritySchemeDefinition | undefined, env: NodeJS.P
 }
 
 async function callItem(runtime: ToolRuntime, args: Record<string, unknown> = { id: "a1" }) {
-  const validators = runtime.validators.get(tool.name);
+  const validators = await runtime.validators.forTool(tool.name);
   if (!validators) throw new Error("no validators");
   return executeTool({ runtime, tool, validators, args, caller: { authorization: "Bearer caller" } });
 }
