@@ -6,8 +6,14 @@ import { fileURLToPath } from "node:url";
 import { isGeneratedText } from "../templates/header.js";
 import { outputFiles } from "./output-files.js";
 
-/** The folders whose code decides the output (the generator's own fingerprint). */
-const CODE_FOLDERS = ["generator", "templates", "openapi"].map((folder) => fileURLToPath(new URL(`../${folder}/`, import.meta.url)));
+/**
+ * The folders whose code decides the output (the generator's own fingerprint), the runtime's among them: its
+ * tools/list form decides the sizes the generated README reports.
+ */
+const CODE_FOLDERS = [
+  ...["generator", "templates", "openapi"].map((folder) => fileURLToPath(new URL(`../${folder}/`, import.meta.url))),
+  fileURLToPath(new URL(".", import.meta.resolve("oapi-mcp-gen-runtime"))),
+];
 
 /** What the last run produced: the key of its inputs and the hash of each file it left. */
 interface Manifest {

@@ -20,6 +20,9 @@ const VALUE_CONSTRAINTS = [
   "maxProperties",
 ];
 
+/** Sample values: they illustrate a result a client receives anyway, and were a fifth of GitHub's tools/list. */
+const SAMPLES = ["examples", "example"];
+
 /** Keywords holding one subschema, and those holding a map or a list of them. */
 const SUBSCHEMA = ["items", "additionalProperties", "contains", "propertyNames", "unevaluatedItems", "unevaluatedProperties"];
 const SUBSCHEMA_MAPS = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"];
@@ -30,7 +33,8 @@ const VALUE_SUBSCHEMA = new Set(["items", "additionalProperties", "unevaluatedIt
 
 /**
  * The output schema clients are shown under `output.validate: warn`: the document's shape, where any value may be
- * null, no property is required, no closed object refuses extra properties and no value constraint applies. Real
+ * null, no property is required, no closed object refuses extra properties, no value constraint applies and no
+ * sample values are listed. Real
  * APIs return nulls their documents omit and leave out fields a `fields=` selection dropped; those results still
  * conform. The root stays an object (MCP requires it).
  */
@@ -51,7 +55,7 @@ function relax(node: unknown, isValue = true): unknown {
 function relaxSchema(node: JsonSchema, isValue: boolean): JsonSchema {
   const out: JsonSchema = {};
   for (const [key, value] of Object.entries(node)) {
-    if (VALUE_CONSTRAINTS.includes(key)) continue;
+    if (VALUE_CONSTRAINTS.includes(key) || SAMPLES.includes(key)) continue;
     if (key === "additionalProperties" && value === false) continue;
     if (key === "not" || key === "if" || key === "then" || key === "else" || key === "const") setOwn(out, key, value);
     else if (SUBSCHEMA.includes(key)) setOwn(out, key, relax(value, VALUE_SUBSCHEMA.has(key)));

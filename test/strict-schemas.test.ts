@@ -9,12 +9,13 @@ import { strictProblems } from "./helpers/schema-dialects.js";
 import { startUpstream } from "./helpers/upstream.js";
 
 describe("the tolerant output schema", () => {
-  it("admits null for values only, drops required and value constraints, and keeps the root an object", () => {
+  it("admits null for values only, drops required, value constraints and sample values, and keeps the root an object", () => {
     const documented = {
       type: "object",
       required: ["id"],
       properties: {
-        id: { type: "integer", minimum: 1 },
+        id: { type: "integer", minimum: 1, examples: [42] },
+        examples: { type: "string", example: "a property named examples stays" },
         tags: { type: "array", items: { type: "string", enum: ["a"] } },
         owner: { $ref: "#/$defs/person" },
       },
@@ -26,6 +27,7 @@ describe("the tolerant output schema", () => {
       type: "object",
       properties: {
         id: { type: ["integer", "null"] },
+        examples: { type: ["string", "null"] },
         tags: { type: ["array", "null"], items: { type: ["string", "null"], enum: ["a", null] } },
         owner: { anyOf: [{ $ref: "#/$defs/person" }, { type: "null" }] },
       },
