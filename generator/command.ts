@@ -13,6 +13,7 @@ import { packageVersion } from "./package-version.js";
 import { Progress } from "./progress.js";
 import { RenderCache } from "./render-cache.js";
 import { RunManifest } from "./run-manifest.js";
+import { NO_CLOCK, StageClock } from "./stage-clock.js";
 import { budgetWarning } from "./tools-list.js";
 
 /** The config file a run reads when `--config` is not given. */
@@ -26,6 +27,8 @@ export interface GenerateOptions {
   config: string | undefined;
   check: boolean;
   quiet: boolean;
+  /** Print how long each stage took, and the CPU time, on stderr. */
+  timings: boolean;
 }
 
 /** The command the user asked for. */
@@ -62,13 +65,14 @@ function program(onGenerate: (options: GenerateOptions) => void, onInit: (spec: 
     .option("-c, --config <file>", `config file, YAML or JSON (default: ${DEFAULT_CONFIG} when it exists, else every operation)`)
     .option("--check", "compare instead of writing; exit 1 when the output folder is out of date")
     .option("-q, --quiet", "no progress lines on a terminal")
+    .option("--timings", "print the time each stage took, and the CPU time, on stderr")
     .addHelpText("after", EXAMPLES)
     .showSuggestionAfterError(true)
     .enablePositionalOptions()
     .helpCommand("help [command]", "show help for a command")
     .exitOverride()
     .configureOutput({ writeErr: (text) => process.stderr.write(text), writeOut: (text) => process.stdout.write(text) })
-    .action((spec: string | undefined, options: { out?: string; config?: string; check?: boolean; quiet?: boolean }) => {
+    .action((spec: string | undefined, options: { out?: string; config?: string; check?: boolean; quiet?: boolean; timings?: boolean }) => {
       if (spec === undefined) {
         root.outputHelp({ error: true });
         throw new CommanderError(1, "oapi.help", "");
@@ -78,7 +82,14 @@ function program(onGenerate: (options: GenerateOptions) => void, onInit: (spec: 
         root.error("error: missing --out <dir> (where to write the server, e.g. --out generated)");
         return;
       }
-      onGenerate({ spec, out, config: options.config, check: options.check === true, quiet: options.quiet === true });
+      onGenerate({
+        spec,
+        out,
+        config: options.config,
+        check: options.check === true,
+        quiet: options.quiet === true,
+        timings: options.timings === true,
+      });
     });
   root
     .command("init")
@@ -155,6 +166,15 @@ function asTyped(path: string, root: string): string {
 }
 
 async function generate(options: GenerateOptions): Promise<number> {
+  const clock = options.timings ? new StageClock() : undefined;
+  try {
+    return await generateTimed(options, clock);
+  } finally {
+    if (clock) process.stderr.write(`${clock.report()}\n`);
+  }
+}
+
+async function generateTimed(options: GenerateOptions, clock: StageClock | undefined): Promise<number> {
   checkOutputFolder(options.out);
   const configPath = options.config ?? (pathKind(DEFAULT_CONFIG) === "file" ? DEFAULT_CONFIG : undefined);
   const config: GeneratorConfig | undefined = configPath ? await readConfigFile(configPath) : undefined;
@@ -182,6 +202,7 @@ async function generate(options: GenerateOptions): Promise<number> {
     cache,
     paths,
     progress: (stage) => progress.stage(stage),
+    ...(clock ? { clock } : {}),
   });
   progress.done();
   await cache.save();
@@ -196,7 +217,7 @@ async function generate(options: GenerateOptions): Promise<number> {
   for (const warning of warnings) process.stderr.write(`warning: ${oneLine(warning, "?")}\n`);
   const tools = `${result.tools.length} tool${result.tools.length === 1 ? "" : "s"}`;
   if (options.check) {
-    const report = await compareOutput(options.out, result.files);
+    const report = await (clock ?? NO_CLOCK).time("compare with the output folder", () => compareOutput(options.out, result.files));
     const foreign = new Set(foreignFiles(options.out, report));
     const lines = [
       ...report.changed.map((p) => (foreign.has(p) ? `not generated, in the way: ${p}` : `changed: ${p}`)),
@@ -212,7 +233,7 @@ async function generate(options: GenerateOptions): Promise<number> {
     process.stderr.write(`${options.out} is out of date; run \`${again}\`:\n${lines.map((l) => `  ${l}`).join("\n")}\n`);
     return 1;
   }
-  const report = await writeOutput(options.out, result.files);
+  const report = await (clock ?? NO_CLOCK).time("write the output folder", () => writeOutput(options.out, result.files));
   await manifest?.record(result.files);
   const changed = report.changed.length + report.added.length;
   process.stdout.write(

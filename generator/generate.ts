@@ -26,6 +26,7 @@ import { securitySchemes } from "./security.js";
 import { selectOperations } from "./select.js";
 import { upstreamDefaults } from "./servers.js";
 import { shareSchemas } from "./shared-schemas.js";
+import { type Clock, NO_CLOCK } from "./stage-clock.js";
 import type { ToolModel } from "./tool-model.js";
 import { checkBudget, type ToolsListSize, toolsListSize } from "./tools-list.js";
 
@@ -54,6 +55,8 @@ export interface GenerationOptions {
   paths?: GenerationPaths;
   /** Told each stage as it starts (the CLI prints them on a terminal). */
   progress?: (stage: string) => void;
+  /** Times each stage (`--timings`). */
+  clock?: Clock;
 }
 
 /** A config for a run without a config file: every operation, the server named after the document's title. */
@@ -85,22 +88,24 @@ export async function generateFromModel(
   options: GenerationOptions = {},
 ): Promise<GenerationResult> {
   const config = resolveConfig(given);
-  const { documentUrl, cache, paths = DEFAULT_PATHS, progress = () => {} } = options;
+  const { documentUrl, cache, paths = DEFAULT_PATHS, progress = () => {}, clock = NO_CLOCK } = options;
   progress("selecting operations");
-  const entries = selectOperations(model, config);
+  const entries = await clock.time("select operations", () => selectOperations(model, config));
   progress(`building ${entries.length} tool${entries.length === 1 ? "" : "s"}`);
-  const tools = buildTools(model, entries, config);
-  const definitions = tools.map(toolDefinition);
-  const toolsList = toolsListSize(definitions);
+  const tools = await clock.time("tool models", () => buildTools(model, entries, config));
+  const definitions = await clock.time("tool definitions", () => tools.map(toolDefinition));
+  const toolsList = await clock.time("tools/list size", () => toolsListSize(definitions));
   checkBudget(toolsList, config.budget);
-  const pruned = pruneDocument(model.document, entries);
+  const pruned = await clock.time("prune document for types", () => pruneDocument(model.document, entries));
   const structures = new Map<string, SourceFileStructure>();
-  const shared = shareSchemas(tools);
-  tools.forEach((tool, index) => {
-    const definition = definitions[index] ?? toolDefinition(tool);
-    structures.set(`${toolModuleNames(tool).file}.ts`, toolModule(tool, definition, "../api-types.js", shared));
+  await clock.time("module structures", () => {
+    const shared = shareSchemas(tools);
+    tools.forEach((tool, index) => {
+      const definition = definitions[index] ?? toolDefinition(tool);
+      structures.set(`${toolModuleNames(tool).file}.ts`, toolModule(tool, definition, "../api-types.js", shared));
+    });
+    if (shared.constants.length > 0) structures.set("schemas.ts", schemasModule(shared));
   });
-  if (shared.constants.length > 0) structures.set("schemas.ts", schemasModule(shared));
   const { name, version, title, instructions } = config.server;
   const identity = { name, version, ...(title ? { title } : {}), ...(instructions ? { instructions } : {}) };
   const upstream = upstreamDefaults(model, config.baseUrl, documentUrl);
@@ -111,7 +116,10 @@ export async function generateFromModel(
   progress(`rendering types and ${structures.size} modules`);
   const files = new Map<string, string>();
   // The types are rendered on this thread while worker threads render the tool modules.
-  const [types, modules] = await Promise.all([typesModule(pruned, cache), renderModules(structures, cache)]);
+  const [types, modules] = await Promise.all([
+    clock.time("‖ types: openapi-typescript + prettier", () => typesModule(pruned, cache)),
+    clock.time(`‖ modules: ts-morph + prettier (${structures.size}, worker threads)`, () => renderModules(structures, cache)),
+  ]);
   files.set(TYPES_FILE, types);
   for (const [path, text] of modules) files.set(path, text);
   const facts = {
@@ -125,7 +133,7 @@ export async function generateFromModel(
     passthrough: auth.passthrough,
     paths,
   };
-  files.set("README.md", await formatDocument(readmeText(facts), "markdown"));
+  files.set("README.md", await clock.time("README", () => formatDocument(readmeText(facts), "markdown")));
   const description = `MCP server for ${facts.document.title || name}`.slice(0, 300);
   files.set("package.json", packageJsonText({ name, version, description, runtimeVersion: RUNTIME_VERSION }));
   files.set("tsconfig.json", tsconfigText());
@@ -185,12 +193,13 @@ export async function generateFromFile(
   config: GeneratorConfig | ((model: ApiModel) => GeneratorConfig),
   options: Omit<GenerationOptions, "documentUrl"> = {},
 ): Promise<GenerationResult> {
+  const clock = options.clock ?? NO_CLOCK;
   options.progress?.("reading the document");
-  const { document: read, url } = await readDocumentSource(specPath);
+  const { document: read, url } = await clock.time("read and parse document", () => readDocumentSource(specPath));
   const policy = typeof config === "function" ? DEFAULT_REF_POLICY : externalRefPolicy(resolveConfig(config));
-  const raw = await bundleExternalRefs(read, url ?? specPath, policy);
-  const { document, warnings } = await normalizeDocument(raw, specPath);
-  const model = buildApiModel(document);
+  const raw = await clock.time("bundle external references", () => bundleExternalRefs(read, url ?? specPath, policy));
+  const { document, warnings } = await clock.time("normalise (Swagger 2.0, 3.1)", () => normalizeDocument(raw, specPath));
+  const model = await clock.time("build the model", () => buildApiModel(document));
   const chosen = typeof config === "function" ? config(model) : config;
   const result = await generateFromModel(model, chosen, { ...options, ...(url ? { documentUrl: url } : {}) });
   return { ...result, warnings: [...warnings, ...result.warnings] };

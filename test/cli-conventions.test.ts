@@ -137,7 +137,7 @@ describe("command-line conventions", () => {
     expect(result.stderr).toMatch(
       /^note: no oapi-mcp\.config\.yaml: every operation is selected and the server is named "[a-z0-9-]+"; run `oapi-mcp-gen init openapi\.yaml` to choose\n/,
     );
-    const index = await readFile(join(project, "generated/index.ts"), "utf8");
+    const settings = await readFile(join(project, "generated/server-settings.ts"), "utf8");
     const document = parse(await readFile(join(project, "openapi.yaml"), "utf8"));
     const operations = Object.values(document.paths as Record<string, Record<string, unknown>>).flatMap((item) =>
       Object.keys(item).filter((key) => ["get", "put", "post", "delete", "patch", "head", "options", "trace"].includes(key)),
@@ -147,7 +147,7 @@ describe("command-line conventions", () => {
       .toLowerCase()
       .replace(/[^a-z0-9]+/g, "-")
       .replace(/^-|-$/g, "");
-    expect(index).toContain(`name: "${slug}"`);
+    expect(settings).toContain(`name: "${slug}"`);
     const workflow = await readFile(join(project, "generated/deploy/oapi-mcp-check.yml"), "utf8");
     expect(workflow).toContain("npx oapi-mcp-gen openapi.yaml\n          --out generated --check");
   });
@@ -189,6 +189,26 @@ describe("command-line conventions", () => {
     expect(result.stderr).toMatch(
       /^warning: tools\/list has \d+ tools and about \d+ tokens \(over 100 tools or 50000 tokens.*`oapi-mcp-gen init` lists them/m,
     );
+  });
+
+  it("--timings prints each stage and the wall and CPU totals on stderr, leaving stdout as it is", async () => {
+    const project = join(scratch, "timings");
+    await mkdir(project);
+    await copyFile(MEMOS, join(project, "openapi.yaml"));
+    const result = runCli(["openapi.yaml", "--out", "generated", "--quiet", "--timings"], project);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^wrote \d+ tools to generated/);
+    for (const stage of [
+      "read and parse document",
+      "build the model",
+      "tool models",
+      "‖ types: openapi-typescript",
+      "‖ modules: ts-morph",
+      "write the output folder",
+    ]) {
+      expect(result.stderr).toMatch(new RegExp(`^  ${stage.replace(/[+()]/g, "\\$&")}.* +\\d+ ms$`, "m"));
+    }
+    expect(result.stderr).toMatch(/^ {2}total, CPU \(all threads\) +\d+ ms$/m);
   });
 });
 
