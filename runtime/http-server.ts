@@ -7,7 +7,7 @@ import { routeMessage } from "./modern-protocol.js";
 import { checkHost, checkOrigin } from "./origin.js";
 import { FAST_PATH_VERSIONS } from "./protocol-versions.js";
 import { loadStatelessSdk } from "./sdk-loader.js";
-import { answerFast } from "./stateless-exchange.js";
+import { answerFast, isNotification } from "./stateless-exchange.js";
 import type { ToolRuntime } from "./tool-runtime.js";
 
 export { sendJson } from "./json-response.js";
@@ -55,9 +55,9 @@ export function isHealthCheck(req: IncomingMessage): boolean {
 }
 
 /**
- * One stateless exchange. A 2026-07-28 message is answered by the modern exchange; a plain `tools/call`, `tools/list`
- * or `ping` of the 2025 era directly (see stateless-exchange.ts); everything else, and every request the SDK would
- * refuse, goes to a fresh SDK server and transport.
+ * One stateless exchange. A 2026-07-28 message is answered by the modern exchange; a notification, or a plain
+ * `initialize`, `tools/call`, `tools/list` or `ping` of the 2025 era directly (see stateless-exchange.ts); everything
+ * else, and every request the SDK would refuse, goes to a fresh SDK server and transport.
  */
 async function handleMcpPost(runtime: ToolRuntime, policy: HttpPolicy, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const message = await readMessage(req, res, policy.maxRequestBytes);
@@ -65,6 +65,10 @@ async function handleMcpPost(runtime: ToolRuntime, policy: HttpPolicy, req: Inco
   if (message === undefined) return sdkExchange(runtime, policy, req, res);
   const route = routeMessage(message, req.headers);
   if (route.era !== "legacy") return serveModern(modernHostOf(runtime), route, req, res);
+  if (fastPathApplies(req) && isNotification(message)) {
+    res.writeHead(202).end();
+    return;
+  }
   const answer = fastPathApplies(req) ? answerFast(runtime, message, req.headers) : undefined;
   if (answer === undefined) return sdkExchange(runtime, policy, req, res, message);
   sendJsonText(res, 200, await answer);

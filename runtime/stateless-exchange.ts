@@ -4,12 +4,13 @@ import { executeTool } from "./call-tool.js";
 import { callerFromHeaders } from "./caller.js";
 import { isRecord } from "./own-property.js";
 import { invalidParams } from "./protocol-error.js";
+import { FAST_PATH_VERSIONS } from "./protocol-versions.js";
 import type { ToolRuntime } from "./tool-runtime.js";
 
 /** A JSON-RPC request the fast path answers: checked as strictly as the SDK's own schemas would check it. */
 interface FastRequest {
   id: string | number;
-  method: "tools/call" | "tools/list" | "ping";
+  method: "initialize" | "tools/call" | "tools/list" | "ping";
   params: Record<string, unknown>;
 }
 
@@ -19,6 +20,9 @@ export type ExchangeAnswer = Promise<string>;
 const REQUEST_KEYS = new Set(["jsonrpc", "id", "method", "params"]);
 const CALL_KEYS = new Set(["name", "arguments", "_meta"]);
 const LIST_KEYS = new Set(["cursor", "_meta"]);
+const INITIALIZE_KEYS = new Set(["protocolVersion", "capabilities", "clientInfo", "_meta"]);
+const CLIENT_INFO_KEYS = new Set(["name", "version", "title", "websiteUrl", "description"]);
+const CLIENT_CAPABILITIES = new Set(["roots", "sampling", "elicitation", "experimental", "tasks"]);
 
 /** A string or an integer id, as the SDK's `RequestIdSchema` accepts. */
 function isRequestId(value: unknown): value is string | number {
@@ -38,7 +42,7 @@ function hasOnlyKeys(value: Record<string, unknown>, allowed: ReadonlySet<string
 
 /**
  * The request when it is one the fast path answers exactly as the SDK would: a single `tools/call` (name, object
- * arguments, plain `_meta`), `tools/list` or `ping`. Anything else (batches, notifications, `initialize`, odd params,
+ * arguments, plain `_meta`), `tools/list`, `ping` or plain `initialize`. Anything else (batches, odd params,
  * task-augmented calls) returns undefined and goes to the SDK's transport, which stays the authority on edge cases.
  */
 function fastRequest(message: unknown): FastRequest | undefined {
@@ -58,7 +62,54 @@ function fastRequest(message: unknown): FastRequest | undefined {
     return { id, method, params };
   }
   if (method === "ping") return { id, method, params };
+  if (method === "initialize" && isPlainInitialize(params)) return { id, method, params };
   return undefined;
+}
+
+/**
+ * An `initialize` the SDK would accept as it is: a protocol version the fast path knows, capabilities of the kinds a
+ * client declares (each an object), and a client name and version (strings, with the optional title, URL and
+ * description). Anything else, or anything more, is left to the SDK.
+ */
+function isPlainInitialize(params: Record<string, unknown>): boolean {
+  const { protocolVersion, capabilities, clientInfo } = params;
+  if (!hasOnlyKeys(params, INITIALIZE_KEYS) || typeof protocolVersion !== "string" || !FAST_PATH_VERSIONS.has(protocolVersion)) {
+    return false;
+  }
+  if (!isRecord(capabilities) || !hasOnlyKeys(capabilities, CLIENT_CAPABILITIES)) return false;
+  if (!Object.values(capabilities).every(isRecord)) return false;
+  const roots = capabilities.roots;
+  if (isRecord(roots) && !hasOnlyKeys(roots, new Set(["listChanged"]))) return false;
+  if (isRecord(roots) && roots.listChanged !== undefined && typeof roots.listChanged !== "boolean") return false;
+  if (!isRecord(clientInfo) || !hasOnlyKeys(clientInfo, CLIENT_INFO_KEYS)) return false;
+  return Object.values(clientInfo).every((value) => typeof value === "string") && "name" in clientInfo && "version" in clientInfo;
+}
+
+/** The `initialize` result: the requested version (one the SDK supports), tools only, the server's identity. */
+function initializeResult(runtime: ToolRuntime, protocolVersion: string): string {
+  const { name, version, title, instructions } = runtime.identity;
+  return JSON.stringify({
+    protocolVersion,
+    capabilities: { tools: { listChanged: false } },
+    serverInfo: { name, version, ...(title ? { title } : {}) },
+    ...(instructions ? { instructions } : {}),
+  });
+}
+
+/**
+ * Whether a message is a single JSON-RPC notification: the stateless SDK transport accepts it with 202 and no body,
+ * whatever it says (no server state outlives the request).
+ */
+export function isNotification(message: unknown): boolean {
+  return (
+    isRecord(message) &&
+    message.jsonrpc === "2.0" &&
+    !("id" in message) &&
+    typeof message.method === "string" &&
+    message.method.startsWith("notifications/") &&
+    hasOnlyKeys(message, REQUEST_KEYS) &&
+    (message.params === undefined || isRecord(message.params))
+  );
 }
 
 /** `{"jsonrpc":"2.0","id":…,"result":…}` around a result already serialized. */
@@ -88,8 +139,8 @@ function listText(runtime: ToolRuntime): string {
 }
 
 /**
- * Answers a stateless JSON exchange without an SDK server when the message is a plain `tools/call`, `tools/list` or
- * `ping`; undefined when the SDK must answer it. Arguments and results are validated by the tool runtime as on the
+ * Answers a stateless JSON exchange without an SDK server when the message is a plain `initialize`, `tools/call`,
+ * `tools/list` or `ping`; undefined when the SDK must answer it. Arguments and results are validated by the tool runtime as on the
  * SDK path, and the caller's credentials come from this request's own headers.
  */
 export function answerFast(runtime: ToolRuntime, message: unknown, headers: IncomingHttpHeaders): ExchangeAnswer | undefined {
@@ -97,6 +148,7 @@ export function answerFast(runtime: ToolRuntime, message: unknown, headers: Inco
   if (!request) return undefined;
   const { id, method, params } = request;
   if (method === "ping") return Promise.resolve(resultText(id, "{}"));
+  if (method === "initialize") return Promise.resolve(resultText(id, initializeResult(runtime, String(params.protocolVersion))));
   if (method === "tools/list") return Promise.resolve(resultText(id, listText(runtime)));
   const args = isRecord(params.arguments) ? params.arguments : {};
   return callNamedTool(runtime, String(params.name), args, headers).then(

@@ -7,6 +7,8 @@ import { FAST_PATH_VERSIONS } from "../runtime/protocol-versions.js";
 import { answerFast } from "../runtime/stateless-exchange.js";
 import type { ToolDefinition } from "../runtime/tool.js";
 import { createToolRuntime, type ToolRuntime } from "../runtime/tool-runtime.js";
+import { startMemosServer } from "./helpers/memos-server.js";
+import { startUpstream } from "./helpers/upstream.js";
 
 const tool: ToolDefinition = {
   name: "get_item",
@@ -55,6 +57,13 @@ async function sdkAnswer(runtime: ToolRuntime, message: JSONRPCMessage): Promise
 
 const call = (id: number, params: Record<string, unknown>): JSONRPCMessage => ({ jsonrpc: "2.0", id, method: "tools/call", params });
 
+const initialize = (id: number, capabilities: Record<string, unknown>, protocolVersion = "2025-11-25", info = {}): JSONRPCMessage => ({
+  jsonrpc: "2.0",
+  id,
+  method: "initialize",
+  params: { protocolVersion, capabilities, clientInfo: { name: "test", version: "1", ...info } },
+});
+
 describe("the stateless fast path", () => {
   const answered: [string, JSONRPCMessage][] = [
     ["a call that succeeds", call(1, { name: "get_item", arguments: { id: "a1" } })],
@@ -66,6 +75,12 @@ describe("the stateless fast path", () => {
     ["tools/list", { jsonrpc: "2.0", id: 7, method: "tools/list" }],
     ["tools/list with a cursor", { jsonrpc: "2.0", id: 8, method: "tools/list", params: { cursor: "next" } }],
     ["ping", { jsonrpc: "2.0", id: 9, method: "ping" }],
+    ["initialize", initialize(10, {})],
+    ["initialize at an older version", initialize(11, {}, "2025-06-18")],
+    [
+      "initialize with the SDK client's capabilities and a titled client",
+      initialize(12, { roots: { listChanged: true }, sampling: {}, elicitation: {} }, "2025-11-25", { title: "Client" }),
+    ],
   ];
   it.each(answered)("answers %s exactly as the SDK server does", async (_, message) => {
     const { runtime, authorizations } = runtimeWithUpstream();
@@ -77,8 +92,15 @@ describe("the stateless fast path", () => {
   });
 
   const delegated: [string, unknown][] = [
-    ["initialize", { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {} } }],
-    ["a notification", { jsonrpc: "2.0", method: "notifications/initialized" }],
+    [
+      "initialize without clientInfo",
+      { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {} } },
+    ],
+    ["initialize at a version the fast path does not know", initialize(1, {}, "2099-01-01")],
+    ["initialize with an unknown capability", initialize(1, { telepathy: {} })],
+    ["initialize with roots.listChanged not a boolean", initialize(1, { roots: { listChanged: "yes" } })],
+    ["initialize with client icons", initialize(1, {}, "2025-11-25", { icons: [] })],
+    ["a notification (answered 202 before this)", { jsonrpc: "2.0", method: "notifications/initialized" }],
     ["a batch", [call(1, { name: "get_item", arguments: { id: "a1" } })]],
     ["an unknown method", { jsonrpc: "2.0", id: 1, method: "resources/list" }],
     ["a message with an extra member", { ...call(1, { name: "get_item" }), extra: true }],
@@ -102,5 +124,29 @@ describe("the stateless fast path", () => {
 describe("the protocol versions the fast path answers", () => {
   it("are all versions the installed SDK supports", () => {
     expect(SUPPORTED_PROTOCOL_VERSIONS).toEqual(expect.arrayContaining([...FAST_PATH_VERSIONS]));
+  });
+});
+
+describe("notifications on the stateless endpoint", () => {
+  it("are accepted with 202 and no body, as the SDK transport accepts them", async () => {
+    const upstream = await startUpstream();
+    const server = await startMemosServer(upstream.url);
+    try {
+      for (const body of [
+        { jsonrpc: "2.0", method: "notifications/initialized" },
+        { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1, reason: "gone" } },
+      ]) {
+        const response = await fetch(server.url, {
+          method: "POST",
+          headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+          body: JSON.stringify(body),
+        });
+        expect(response.status).toBe(202);
+        expect(await response.text()).toBe("");
+      }
+    } finally {
+      await server.close();
+      await upstream.close();
+    }
   });
 });
