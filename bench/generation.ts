@@ -8,7 +8,7 @@ import { generateFromFile } from "../generator/generate.js";
 import { toolDefinition } from "../templates/tool-module.js";
 import { measureNode } from "./processes.js";
 import { fmt, median, table } from "./stats.js";
-import { listSize, peerTools } from "./tools-list-size.js";
+import { jsonBytes, listSize, peerTools } from "./tools-list-size.js";
 
 const require = createRequire(import.meta.url);
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -57,8 +57,10 @@ export async function benchGeneration(): Promise<string[]> {
   ];
   const rows: string[][] = [];
   const baselineRows: string[][] = [];
+  const ours = new Map<string, { wall: number; cpu: number }>();
   for (const { label, spec, config, runs } of cases) {
     const cold: number[] = [];
+    const coldCpu: number[] = [];
     const coldRss: number[] = [];
     const warm: number[] = [];
     const check: number[] = [];
@@ -69,17 +71,28 @@ export async function benchGeneration(): Promise<string[]> {
       const first = await measureNode(CLI, [spec, "--config", config, "--out", out], { cwd: project });
       if (first.code !== 0) throw new Error(`generation failed: ${first.stderr}`);
       cold.push(first.ms);
+      coldCpu.push(first.cpuMs);
       coldRss.push(first.rssMiB);
       warm.push((await measureNode(CLI, [spec, "--config", config, "--out", out], { cwd: project })).ms);
       check.push((await measureNode(CLI, [spec, "--config", config, "--out", out, "--check"], { cwd: project })).ms);
     }
-    rows.push([label, fmt(median(cold) / 1000, 2), fmt(median(coldRss), 0), fmt(median(warm) / 1000, 2), fmt(median(check) / 1000, 2)]);
+    ours.set(label, { wall: median(cold), cpu: median(coldCpu) });
+    rows.push([
+      label,
+      fmt(median(cold) / 1000, 2),
+      fmt(median(coldCpu) / 1000, 2),
+      fmt(median(coldRss), 0),
+      fmt(median(warm) / 1000, 2),
+      fmt(median(check) / 1000, 2),
+    ]);
     if (BASELINE_CLI) baselineRows.push(await compareWithBaseline(label, spec, config, runs, join(scratch, "baseline"), project, cold));
   }
   const peerRows: string[][] = [];
+  const ratioRows: string[][] = [];
   const sizeRows: string[][] = [];
   for (const [index, { label, spec, runs }] of cases.slice(1).entries()) {
     const times: number[] = [];
+    const cpu: number[] = [];
     const rss: number[] = [];
     let peerOut = "";
     for (let i = 0; i < runs; i++) {
@@ -87,46 +100,55 @@ export async function benchGeneration(): Promise<string[]> {
       const run = await measureNode(PEER, ["-i", spec, "-o", peerOut, "-b", "http://127.0.0.1:9", "-t", "streamable-http"]);
       if (run.code !== 0) throw new Error(`openapi-mcp-generator failed: ${run.stderr.slice(-500)}`);
       times.push(run.ms);
+      cpu.push(run.cpuMs);
       rss.push(run.rssMiB);
     }
-    peerRows.push([label, fmt(median(times) / 1000, 2), fmt(median(rss), 0)]);
+    peerRows.push([label, fmt(median(times) / 1000, 2), fmt(median(cpu) / 1000, 2), fmt(median(rss), 0)]);
+    const own = ours.get(label);
+    if (own) {
+      ratioRows.push([label, fmt(own.wall / median(times), 1), fmt(own.cpu / median(cpu), 1)]);
+    }
     // What tools/list sends: the listed (tolerant) output schema, as the runtime shows it.
-    const ours = (await generateFromFile(spec, { server: { name: "bench" }, select: { all: true } })).tools.map((tool) => {
+    const listed = (await generateFromFile(spec, { server: { name: "bench" }, select: { all: true } })).tools.map((tool) => {
       const definition = toolDefinition(tool);
       const { name, title, description, inputSchema, annotations, _meta } = definition;
       return { name, title, description, inputSchema, outputSchema: listedOutputSchema(definition), annotations, _meta };
     });
     const peer = await peerTools(join(peerOut, "src/index.ts"));
-    const a = listSize(ours);
-    const inputs = listSize(ours.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })));
-    const b = listSize(peer);
+    const whole = listSize(listed);
+    const peerWhole = listSize(peer);
+    const inputs = jsonBytes(listed.map((tool) => tool.inputSchema));
+    const peerInputs = jsonBytes(peer.map((tool) => tool.inputSchema));
     sizeRows.push([
       label,
-      String(ours.length),
-      `${fmt(inputs.bytes / 1024, 0)} KiB`,
-      `${fmt(a.bytes / 1024, 0)} KiB / ${a.tokens}`,
-      `${fmt(a.bytes / ours.length, 0)} B / ${fmt(a.tokens / ours.length, 0)}`,
-      `${fmt(b.bytes / 1024, 0)} KiB / ${b.tokens}`,
-      fmt(inputs.bytes / b.bytes, 2),
-      fmt(a.bytes / b.bytes, 2),
+      String(listed.length),
+      `${fmt(whole.bytes / 1024, 0)} KiB / ${whole.tokens}`,
+      `${fmt(whole.bytes / listed.length, 0)} B / ${fmt(whole.tokens / listed.length, 0)}`,
+      `${fmt(peerWhole.bytes / 1024, 0)} KiB / ${peerWhole.tokens}`,
+      `${fmt(inputs / 1024, 0)} KiB / ${fmt(peerInputs / 1024, 0)} KiB`,
+      fmt(inputs / peerInputs, 2),
+      fmt(whole.bytes / peerWhole.bytes, 2),
     ]);
   }
   await rm(scratch, { recursive: true, force: true });
   process.stdout.write("## Generation (medians; cold = empty output and cache)\n\n");
-  const generation = table(["document", "cold (s)", "cold peak RSS (MiB)", "unchanged (s)", "--check (s)"], rows);
+  const generation = table(["document", "cold (s)", "cold CPU (s)", "cold peak RSS (MiB)", "unchanged (s)", "--check (s)"], rows);
   process.stdout.write("## openapi-mcp-generator@4.0.1 on the same documents (it has no unchanged or --check mode)\n\n");
-  const peerTable = table(["document", "generation (s)", "peak RSS (MiB)"], peerRows);
+  const peerTable = [
+    table(["document", "generation (s)", "CPU (s)", "peak RSS (MiB)"], peerRows),
+    table(["document", "cold wall, ours / peer (target ≤ 5)", "cold CPU, ours / peer (target ≤ 8)"], ratioRows),
+  ].join("\n\n");
   process.stdout.write("## tools/list size (ours includes outputSchema, annotations, title and _meta; tokens ≈ bytes / 4)\n\n");
   const sizes = table(
     [
       "document",
       "tools",
-      "ours, name + description + input schema only",
       "our tools/list (bytes / tokens)",
       "per tool (bytes / tokens)",
-      "peer tools/list (input schemas only)",
-      "input-only / peer (target ≤ 1)",
-      "whole / peer (target ≤ 2)",
+      "peer tools/list (bytes / tokens)",
+      "input schemas: ours / peer's",
+      "input schemas, ours / peer (target ≤ 1)",
+      "whole list, ours / peer (target ≤ 2)",
     ],
     sizeRows,
   );

@@ -3,9 +3,11 @@ import { fileURLToPath } from "node:url";
 
 const PEAK_RSS = fileURLToPath(new URL("./peak-rss.js", import.meta.url));
 
-/** Wall time, peak RSS and output of one process run. */
+/** Wall time, CPU time, peak RSS and output of one process run. */
 export interface Measured {
   ms: number;
+  /** User and system CPU time of every thread. */
+  cpuMs: number;
   rssMiB: number;
   code: number | null;
   stdout: string;
@@ -26,7 +28,8 @@ export function measureNode(script: string, args: string[], options: { cwd?: str
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     child.on("close", (code) => {
       const rss = Number(/BENCH_MAX_RSS_KB=(\d+)/.exec(stderr)?.[1] ?? Number.NaN);
-      resolve({ ms: performance.now() - start, rssMiB: rss / 1024, code, stdout, stderr });
+      const cpu = Number(/BENCH_CPU_US=(\d+)/.exec(stderr)?.[1] ?? Number.NaN);
+      resolve({ ms: performance.now() - start, cpuMs: cpu / 1000, rssMiB: rss / 1024, code, stdout, stderr });
     });
   });
 }
