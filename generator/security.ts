@@ -1,6 +1,5 @@
-import { type SecuritySchemeDefinition, setOwn } from "oapi-mcp-gen-runtime";
+import { type SecuritySchemeDefinition, setOwn, words } from "oapi-mcp-gen-runtime";
 import type { ApiModel, SecuritySchemeModel } from "../openapi/model.js";
-import { words } from "../openapi/words.js";
 
 /** One security scheme as the runtime applies it (the runtime owns the type). */
 export type SchemeModel = SecuritySchemeDefinition;

@@ -1,5 +1,5 @@
+import { words } from "oapi-mcp-gen-runtime";
 import type { JsonObject } from "../openapi/types.js";
-import { words } from "../openapi/words.js";
 import type { ToolModel } from "./tool-model.js";
 
 /** `$defs` schemas that several tools contain word for word, emitted once and referenced by constant name. */

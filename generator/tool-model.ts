@@ -1,7 +1,6 @@
-import { type OutputValidation, type ToolAnnotations as RuntimeToolAnnotations, setOwn } from "oapi-mcp-gen-runtime";
+import { type OutputValidation, type ToolAnnotations as RuntimeToolAnnotations, setOwn, words } from "oapi-mcp-gen-runtime";
 import type { ApiModel, OperationModel } from "../openapi/model.js";
 import type { HttpMethod, JsonObject } from "../openapi/types.js";
-import { words } from "../openapi/words.js";
 import type { AnnotationOverride, OperationOverride } from "./config.js";
 import type { PathPrefixes } from "./config-types.js";
 import { SchemaConverter } from "./json-schema.js";

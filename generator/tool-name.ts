@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { words } from "../openapi/words.js";
+import { words } from "oapi-mcp-gen-runtime";
 
 /** MCP clients accept tool names of this shape; the generator never emits another. */
 export const TOOL_NAME_PATTERN = /^[a-z0-9_]{1,64}$/;

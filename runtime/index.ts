@@ -46,3 +46,4 @@ export { createToolRuntime, type ServerIdentity, type ToolRuntime } from "./tool
 export { buildUpstreamRequest, stripPrefix } from "./upstream-request.js";
 export { parseServerArguments, type ServerCommand, serverUsage } from "./usage.js";
 export { describeErrors, listedOutputSchema } from "./validation.js";
+export { words } from "./words.js";

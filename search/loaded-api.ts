@@ -1,8 +1,8 @@
+import { OperationSearchIndex } from "oapi-mcp-gen-runtime/operation-index";
 import { buildApiModel } from "../openapi/build-model.js";
 import type { ApiModel, OperationModel } from "../openapi/model.js";
 import { referenceWarnings } from "../openapi/reference-warnings.js";
 import type { OpenApiDocument } from "../openapi/types.js";
-import { OperationSearchIndex } from "./search-index.js";
 
 /** What `load_openapi` and `list_apis` say about a document. */
 export interface ApiSummary {

@@ -1,5 +1,5 @@
 import MiniSearch from "minisearch";
-import { words } from "../openapi/words.js";
+import { words } from "./words.js";
 
 /** The searchable text of one operation. */
 export interface SearchableOperation {
