@@ -1,6 +1,6 @@
+import { didYouMean } from "oapi-mcp-gen-runtime";
 import type { ApiModel, OperationModel } from "../openapi/model.js";
 import { DocumentParseError } from "../openapi/parse-error.js";
-import { didYouMean } from "../openapi/suggest.js";
 import { overrideFor, type ResolvedConfig } from "./config.js";
 import { UserError } from "./errors.js";
 import { toolSchemaProblems } from "./schema-check.js";

@@ -123,6 +123,19 @@ export interface GeneratorConfig {
     maxTokens?: number;
   };
   /**
+   * tools: every selected operation is a tool of its own. discovery: the server lists three tools (search_operations, describe_operation, call_operation) over the selected operations, for APIs too large to list. auto: discovery when the selection passes the tools/list budget (budget.maxBytes/maxTokens, or 100 tools or 50,000 tokens when none is set).
+   */
+  mode?: "tools" | "discovery" | "auto";
+  /**
+   * Discovery mode settings.
+   */
+  discovery?: {
+    /**
+     * operationIds listed as tools of their own beside the three discovery tools.
+     */
+    alwaysList?: string[];
+  };
+  /**
    * How tool results are checked.
    */
   output?: {
@@ -325,6 +338,19 @@ export interface ResolvedConfig {
      * Largest tools/list payload, in estimated tokens (bytes / 4).
      */
     maxTokens?: number;
+  };
+  /**
+   * tools: every selected operation is a tool of its own. discovery: the server lists three tools (search_operations, describe_operation, call_operation) over the selected operations, for APIs too large to list. auto: discovery when the selection passes the tools/list budget (budget.maxBytes/maxTokens, or 100 tools or 50,000 tokens when none is set).
+   */
+  mode: "tools" | "discovery" | "auto";
+  /**
+   * Discovery mode settings.
+   */
+  discovery: {
+    /**
+     * operationIds listed as tools of their own beside the three discovery tools.
+     */
+    alwaysList: string[];
   };
   /**
    * How tool results are checked.

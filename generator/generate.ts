@@ -8,6 +8,7 @@ import { normalizeDocument } from "../openapi/normalize.js";
 import { pruneDocument } from "../openapi/prune.js";
 import type { OpenApiDocument } from "../openapi/types.js";
 import { ciWorkflowText, DEFAULT_PATHS, dockerfileText, dockerignoreText, type GenerationPaths } from "../templates/deploy.js";
+import { DISCOVERY_MODULE, discoveryModule } from "../templates/discovery-module.js";
 import { GENERATED_HEADER } from "../templates/header.js";
 import { gitignoreText, packageJsonText, tsconfigText } from "../templates/package.js";
 import { readmeText } from "../templates/readme.js";
@@ -17,6 +18,7 @@ import { serverEntryModule } from "../templates/server-entry.js";
 import { toolDefinition, toolModule, toolModuleNames } from "../templates/tool-module.js";
 import { buildTools } from "./build-tools.js";
 import { type GeneratorConfig, type ResolvedConfig, resolveConfig } from "./config.js";
+import { alwaysListedTools, discoveryData, type ServingMode, servingMode } from "./discovery.js";
 import { FORMAT_FINGERPRINT, formatDocument, formatTypeScript } from "./format.js";
 import { operationTypes } from "./operation-types.js";
 import { packageVersion } from "./package-version.js";
@@ -28,7 +30,7 @@ import { upstreamDefaults } from "./servers.js";
 import { shareSchemas } from "./shared-schemas.js";
 import { type Clock, NO_CLOCK } from "./stage-clock.js";
 import type { ToolModel } from "./tool-model.js";
-import { checkBudget, type ToolsListSize, toolsListSize } from "./tools-list.js";
+import { checkBudget, discoveryListSize, type ToolsListSize, toolsListSize } from "./tools-list.js";
 
 /** The generated tree, by path relative to the output directory, plus what the run noticed. */
 export interface GenerationResult {
@@ -37,7 +39,10 @@ export interface GenerationResult {
   files: Map<string, string>;
   tools: ToolModel[];
   warnings: string[];
+  /** The `tools/list` the generated server answers (in discovery mode, the three discovery tools and alwaysList). */
   toolsList: ToolsListSize;
+  /** How the server lists its operations: each as a tool, or through the discovery tools. */
+  mode: ServingMode;
 }
 
 const TYPES_FILE = "api-types.ts";
@@ -94,7 +99,11 @@ export async function generateFromModel(
   progress(`building ${entries.length} tool${entries.length === 1 ? "" : "s"}`);
   const tools = await clock.time("tool models", () => buildTools(model, entries, config));
   const definitions = await clock.time("tool definitions", () => tools.map(toolDefinition));
-  const toolsList = await clock.time("tools/list size", () => toolsListSize(definitions));
+  const allListed = await clock.time("tools/list size", () => toolsListSize(definitions));
+  const mode = servingMode(config, tools.length, allListed);
+  const { name, version, title, instructions } = config.server;
+  const alwaysList = mode === "discovery" ? alwaysListedTools(config, tools) : [];
+  const toolsList = mode === "discovery" ? discoveryListSize(title ?? name, definitions, alwaysList) : allListed;
   checkBudget(toolsList, config.budget);
   const pruned = await clock.time("prune document for types", () => pruneDocument(model.document, entries));
   const structures = new Map<string, SourceFileStructure>();
@@ -106,13 +115,17 @@ export async function generateFromModel(
     });
     if (shared.constants.length > 0) structures.set("schemas.ts", schemasModule(shared));
   });
-  const { name, version, title, instructions } = config.server;
+  if (mode === "discovery") {
+    const tags = entries.map((entry) => entry.tags);
+    const data = await clock.time("discovery search index", () => discoveryData(definitions, tags, alwaysList));
+    structures.set(`${DISCOVERY_MODULE}.ts`, discoveryModule(data));
+  }
   const identity = { name, version, ...(title ? { title } : {}), ...(instructions ? { instructions } : {}) };
   const upstream = upstreamDefaults(model, config.baseUrl, documentUrl);
   const auth = registryAuth(model, tools, config);
   structures.set(`${SERVER_SETTINGS}.ts`, serverSettingsModule(identity, upstream, auth));
   structures.set("index.ts", registryModule(tools));
-  structures.set("server.ts", serverEntryModule());
+  structures.set("server.ts", serverEntryModule(mode === "discovery"));
   progress(`rendering types and ${structures.size} modules`);
   const files = new Map<string, string>();
   // The types are rendered on this thread while worker threads render the tool modules.
@@ -142,7 +155,7 @@ export async function generateFromModel(
   files.set("deploy/Dockerfile", dockerfileText(name));
   files.set("deploy/oapi-mcp-check.yml", ciWorkflowText(paths));
   const sorted = new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-  return { config, files: sorted, tools, warnings: tools.flatMap((tool) => tool.warnings), toolsList };
+  return { config, files: sorted, tools, warnings: tools.flatMap((tool) => tool.warnings), toolsList, mode };
 }
 
 /**

@@ -1,6 +1,5 @@
-import { defaultStyle, type ParameterBinding } from "oapi-mcp-gen-runtime";
+import { defaultStyle, didYouMean, type ParameterBinding } from "oapi-mcp-gen-runtime";
 import type { OperationModel, ParameterLocation, ParameterModel } from "../openapi/model.js";
-import { didYouMean } from "../openapi/suggest.js";
 import type { JsonObject } from "../openapi/types.js";
 import type { OperationOverride } from "./config.js";
 import type { PathPrefixes } from "./config-types.js";

@@ -1,8 +1,7 @@
-import { type BodyBinding as RuntimeBodyBinding, setOwn } from "oapi-mcp-gen-runtime";
+import { didYouMean, type BodyBinding as RuntimeBodyBinding, setOwn } from "oapi-mcp-gen-runtime";
 import type { EncodingModel, MediaTypeModel, OperationModel } from "../openapi/model.js";
 import type { SchemaObject } from "../openapi/schema.js";
 import type { SchemaCatalog } from "../openapi/schema-catalog.js";
-import { didYouMean } from "../openapi/suggest.js";
 import type { JsonObject } from "../openapi/types.js";
 import type { OperationOverride } from "./config.js";
 import { UserError } from "./errors.js";

@@ -1,6 +1,6 @@
+import { didYouMean } from "oapi-mcp-gen-runtime";
 import picomatch from "picomatch";
 import type { ApiModel, OperationModel } from "../openapi/model.js";
-import { didYouMean } from "../openapi/suggest.js";
 import type { GeneratorConfig, OperationFilter } from "./config.js";
 import { UserError } from "./errors.js";
 

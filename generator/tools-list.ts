@@ -1,4 +1,4 @@
-import { listedOutputSchema, type ToolDefinition } from "oapi-mcp-gen-runtime";
+import { discoveryToolDefinitions, listedOutputSchema, type ToolDefinition } from "oapi-mcp-gen-runtime";
 import type { GeneratorConfig } from "./config.js";
 import { UserError } from "./errors.js";
 
@@ -10,14 +10,23 @@ export interface ToolsListSize {
 }
 
 /** Measures `tools/list` exactly as the runtime lists the tools (from the definitions that are written). */
-export function toolsListSize(definitions: readonly ToolDefinition[]): ToolsListSize {
+export function toolsListSize(definitions: readonly ToolDefinition[], prefix: readonly unknown[] = []): ToolsListSize {
   const listed = definitions.map((definition) => {
     const { name, title, description, inputSchema, annotations, _meta } = definition;
     const outputSchema = listedOutputSchema(definition);
     return { name, title, description, inputSchema, ...(outputSchema ? { outputSchema } : {}), annotations, _meta };
   });
-  const bytes = Buffer.byteLength(JSON.stringify({ tools: listed }));
+  const bytes = Buffer.byteLength(JSON.stringify({ tools: [...prefix, ...listed] }));
   return { bytes, tokens: Math.ceil(bytes / 4) };
+}
+
+/** `tools/list` of a discovery server: the three discovery tools, then the operations listed directly. */
+export function discoveryListSize(apiTitle: string, definitions: readonly ToolDefinition[], alwaysList: readonly string[]): ToolsListSize {
+  const direct = new Set(alwaysList);
+  return toolsListSize(
+    definitions.filter((definition) => direct.has(definition.name)),
+    discoveryToolDefinitions(apiTitle, definitions),
+  );
 }
 
 /** Above these a `tools/list` crowds a model's context: the default warning thresholds. */

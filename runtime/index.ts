@@ -6,6 +6,8 @@
 export { executeTool, type ToolCall } from "./call-tool.js";
 export { callerFromHeaders } from "./caller.js";
 export { type AuthDefinition, type CallerCredentials, CredentialStore, type SecuritySchemeDefinition } from "./credentials.js";
+export { type DiscoveryData, searchableOperation, synopsis } from "./discovery.js";
+export { DISCOVERY_TOOLS, discoveryToolDefinitions, type ListedDiscoveryTool, mostCautious } from "./discovery-tools.js";
 export { EnvironmentError, readServerEnvironment, type ServerEnvironment, type UpstreamDefaults } from "./env.js";
 export {
   createRequestHandler,
@@ -25,6 +27,7 @@ export { invalidParams } from "./protocol-error.js";
 export { wrapStructuredContent } from "./result.js";
 export { runServer, type ServeOptions, startServer, startStdioServer, type ToolSource } from "./serve.js";
 export type { SessionLimits } from "./session-http.js";
+export { closest, didYouMean, excerpt, nearest } from "./suggest.js";
 export { tolerantSchema } from "./tolerant-schema.js";
 export {
   type BodyBinding,

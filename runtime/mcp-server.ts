@@ -1,11 +1,10 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import { callByName } from "./call-by-name.js";
 import { checkedCallParams, LooseCallToolRequestSchema } from "./call-request.js";
-import { executeTool } from "./call-tool.js";
 import { callerFromHeaders } from "./caller.js";
 import type { CallerCredentials } from "./credentials.js";
-import { invalidParams } from "./protocol-error.js";
 import type { ToolRuntime } from "./tool-runtime.js";
 
 /** The SDK validator (used only for elicitation, which these servers never send), built once for all requests. */
@@ -29,12 +28,9 @@ export function createMcpServer(runtime: ToolRuntime, fallback: CallerCredential
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: runtime.listed }));
   server.setRequestHandler(LooseCallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args } = checkedCallParams(request);
-    const tool = runtime.tools.get(name);
-    const validators = await runtime.validators.forTool(name);
-    if (!tool || !validators) throw invalidParams(`Unknown tool: ${name}`);
     const headers = extra.requestInfo?.headers;
     const caller = headers ? callerFromHeaders(headers, runtime.auth.passthrough.headers) : fallback;
-    return executeTool({ runtime, tool, validators, args: args ?? {}, caller });
+    return callByName(runtime, name, args ?? {}, caller);
   });
   return server;
 }

@@ -81,23 +81,34 @@ function termSet(text: string): Set<string> {
   );
 }
 
+const INDEX_OPTIONS = { fields: [...FIELDS], idField: "id", tokenize, processTerm: normalizeTerm };
+
 /**
  * A BM25 index over the operations of one document (MiniSearch), with prefix and light fuzzy matching, re-ranked
  * by how completely the query and an operation's own name or summary cover each other, so `create a gist` puts
  * `gists/create` before `gists/create-comment`.
  */
 export class OperationSearchIndex {
-  private readonly index = new MiniSearch<SearchableOperation>({
-    fields: [...FIELDS],
-    idField: "id",
-    tokenize,
-    processTerm: normalizeTerm,
-  });
+  private readonly index: MiniSearch<SearchableOperation>;
   private readonly names = new Map<number, Set<string>[]>();
 
-  constructor(operations: readonly SearchableOperation[]) {
-    this.index.addAll(operations);
+  /**
+   * Indexes the operations, or loads `stored` (from `serialize()` over the same operations) without re-indexing; the
+   * operations then need only their id, operationId and summary.
+   */
+  constructor(operations: readonly SearchableOperation[], stored?: string) {
+    if (stored === undefined) {
+      this.index = new MiniSearch<SearchableOperation>(INDEX_OPTIONS);
+      this.index.addAll(operations);
+    } else {
+      this.index = MiniSearch.loadJSON<SearchableOperation>(stored, INDEX_OPTIONS);
+    }
     for (const operation of operations) this.names.set(operation.id, [termSet(operation.operationId), termSet(operation.summary)]);
+  }
+
+  /** The index as JSON text, for the constructor's `stored`. */
+  serialize(): string {
+    return JSON.stringify(this.index);
   }
 
   /** Operation ids matching a query, best first, ties broken by document order. */

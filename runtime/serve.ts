@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AuthDefinition } from "./credentials.js";
+import type { DiscoveryData } from "./discovery.js";
 import { EnvironmentError, readServerEnvironment, type ServerEnvironment, type UpstreamDefaults } from "./env.js";
 import { createRequestHandler, type HttpPolicy, isHealthCheck, ListenError, listen, type RunningServer } from "./http-server.js";
 import { sendJson } from "./json-response.js";
@@ -26,13 +27,17 @@ export interface ServeOptions {
   env?: NodeJS.ProcessEnv;
   /** Injected for tests; the global `fetch` otherwise. */
   fetch?: typeof fetch;
+  /** Discovery mode: the generated search index and listing (or how to load them, with the tools). */
+  discovery?: DiscoveryData | (() => Promise<DiscoveryData>);
 }
 
 async function runtimeFor(options: ServeOptions, log: Logger): Promise<ToolRuntime> {
   const { environment: env } = options;
+  const discovery = typeof options.discovery === "function" ? await options.discovery() : options.discovery;
   return createToolRuntime({
     identity: options.identity,
     tools: typeof options.tools === "function" ? await options.tools() : options.tools,
+    ...(discovery ? { discovery } : {}),
     log,
     ...(options.auth ? { auth: options.auth } : {}),
     ...(options.env ? { env: options.env } : {}),

@@ -1,9 +1,8 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { executeTool } from "./call-tool.js";
+import { callByName } from "./call-by-name.js";
 import { callerFromHeaders } from "./caller.js";
 import { isRecord } from "./own-property.js";
-import { invalidParams } from "./protocol-error.js";
 import { FAST_PATH_VERSIONS } from "./protocol-versions.js";
 import type { ToolRuntime } from "./tool-runtime.js";
 
@@ -157,19 +156,12 @@ export function answerFast(runtime: ToolRuntime, message: unknown, headers: Inco
   );
 }
 
-/**
- * Calls a tool by name with the caller's credentials from the request headers; rejects with a JSON-RPC "invalid
- * params" error for an unknown tool (or one whose schemas do not compile). Arguments and results are validated.
- */
-export async function callNamedTool(
+/** Calls a listed tool by name with the caller's credentials from the request headers (see callByName). */
+export function callNamedTool(
   runtime: ToolRuntime,
   name: string,
   args: Record<string, unknown>,
   headers: IncomingHttpHeaders,
 ): Promise<CallToolResult> {
-  const tool = runtime.tools.get(name);
-  const validators = tool ? await runtime.validators.forTool(name) : undefined;
-  if (!tool || !validators) throw invalidParams(`Unknown tool: ${name}`);
-  const caller = callerFromHeaders(headers, runtime.auth.passthrough.headers);
-  return executeTool({ runtime, tool, validators, args, caller });
+  return callByName(runtime, name, args, callerFromHeaders(headers, runtime.auth.passthrough.headers));
 }

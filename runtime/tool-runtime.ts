@@ -1,5 +1,6 @@
 import type { Tool as ListedTool } from "@modelcontextprotocol/sdk/types.js";
 import { type AuthDefinition, CredentialStore } from "./credentials.js";
+import { type DiscoveryData, DiscoveryService } from "./discovery.js";
 import type { Logger } from "./logger.js";
 import type { JsonSchema, ToolDefinition } from "./tool.js";
 import { listedOutputSchema, ValidatorCache } from "./validation.js";
@@ -38,6 +39,10 @@ export interface ToolRuntime {
   validators: ValidatorCache;
   /** The `tools/list` answer, computed once, on first use. */
   readonly listed: ListedTool[];
+  /** A tool as `tools/list` shows it (listed or not), computed once. */
+  listedTool(name: string): ListedTool | undefined;
+  /** In discovery mode: the three discovery tools over the registry, which `tools/list` shows instead of it. */
+  discovery?: DiscoveryService;
 }
 
 /** Without a generated auth definition: pass the caller's Authorization through, nothing else. */
@@ -55,6 +60,8 @@ export function createToolRuntime(options: {
   env?: NodeJS.ProcessEnv;
   /** False when the upstream URL came from the document alone, not from the operator: caller credentials stay home. @default true */
   forwardCaller?: boolean;
+  /** Discovery mode: list three tools that search, describe and call the registry's operations. */
+  discovery?: DiscoveryData;
 }): ToolRuntime {
   const auth = options.auth ?? DEFAULT_AUTH;
   const credentials = new CredentialStore(auth, options.env ?? process.env, {
@@ -78,11 +85,15 @@ export function createToolRuntime(options: {
     return outputs.get(tool.name);
   };
   let listed: ListedTool[] | undefined;
-  const listTools = () =>
-    options.tools.map((tool): ListedTool => {
-      const { name, title, description, inputSchema, annotations, _meta } = tool;
+  const listedForms = new Map<string, ListedTool>();
+  const listedTool = (name: string): ListedTool | undefined => {
+    const tool = tools.get(name);
+    if (!tool) return undefined;
+    let form = listedForms.get(name);
+    if (!form) {
+      const { title, description, inputSchema, annotations, _meta } = tool;
       const outputSchema = shownOutput(tool);
-      return {
+      form = {
         name,
         title,
         description,
@@ -91,8 +102,17 @@ export function createToolRuntime(options: {
         annotations,
         _meta,
       };
-    });
+      listedForms.set(name, form);
+    }
+    return form;
+  };
   const { identity, upstream, log } = options;
+  const discovery = options.discovery ? new DiscoveryService(options.tools, options.discovery, identity.title ?? identity.name) : undefined;
+  const listTools = (): ListedTool[] => {
+    const direct = options.tools.filter((tool) => !discovery || discovery.listsDirectly(tool.name));
+    const own = direct.flatMap((tool) => listedTool(tool.name) ?? []);
+    return discovery ? [...discovery.listed, ...own] : own;
+  };
   const validators = new ValidatorCache(tools, shownOutput);
   return {
     identity,
@@ -106,6 +126,8 @@ export function createToolRuntime(options: {
       listed ??= listTools();
       return listed;
     },
+    listedTool,
+    ...(discovery ? { discovery } : {}),
   };
 }
 

@@ -1,6 +1,6 @@
 import type { Logger } from "oapi-mcp-gen-runtime";
+import { closest, excerpt } from "oapi-mcp-gen-runtime";
 import { errorMessage } from "../openapi/error-detail.js";
-import { closest, excerpt } from "../openapi/suggest.js";
 import type { DocumentParser } from "./document-parser.js";
 import { readSource, type SourcePolicy, type SourceText } from "./load-source.js";
 import { LoadedApi } from "./loaded-api.js";

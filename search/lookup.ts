@@ -1,6 +1,6 @@
+import { closest, excerpt, nearest } from "oapi-mcp-gen-runtime";
 import type { OperationModel } from "../openapi/model.js";
 import type { Schema } from "../openapi/schema.js";
-import { closest, excerpt, nearest } from "../openapi/suggest.js";
 import type { JsonObject } from "../openapi/types.js";
 import { ToolFailure } from "./catalog.js";
 import type { LoadedApi } from "./loaded-api.js";

@@ -1,13 +1,15 @@
 import type { SourceFileStructure } from "ts-morph";
+import { DISCOVERY_MODULE } from "./discovery-module.js";
 import { GENERATED_HEADER, RUNTIME_MODULE } from "./header.js";
 import { SERVER_SETTINGS } from "./registry.js";
 import { Kind } from "./structure-kinds.js";
 
 /**
- * The server entry: reads the environment and serves the registry's tools at `/mcp`. The tool modules are imported
- * once the server listens, so `/health` answers before a large API's thousand modules have loaded.
+ * The server entry: reads the environment and serves the registry's tools at `/mcp` (in discovery mode through the
+ * three discovery tools). The tool modules are imported once the server listens, so `/health` answers before a large
+ * API's thousand modules have loaded.
  */
-export function serverEntryModule(): SourceFileStructure {
+export function serverEntryModule(discovery: boolean): SourceFileStructure {
   return {
     kind: Kind.SourceFile,
     leadingTrivia: GENERATED_HEADER,
@@ -19,7 +21,12 @@ export function serverEntryModule(): SourceFileStructure {
         namedImports: [{ name: "auth" }, { name: "serverIdentity" }, { name: "upstream" }],
       },
       'const tools = async () => (await import("./index.js")).tools;',
-      "await runServer({ identity: serverIdentity, tools, upstream, auth });",
+      ...(discovery
+        ? [
+            `const discovery = async () => (await import("./${DISCOVERY_MODULE}.js")).discovery;`,
+            "await runServer({ identity: serverIdentity, tools, discovery, upstream, auth });",
+          ]
+        : ["await runServer({ identity: serverIdentity, tools, upstream, auth });"]),
     ],
   };
 }

@@ -1,0 +1,46 @@
+import { type DiscoveryData, didYouMean, searchableOperation, type ToolDefinition } from "oapi-mcp-gen-runtime";
+import { OperationSearchIndex } from "oapi-mcp-gen-runtime/operation-index";
+import type { ResolvedConfig } from "./config.js";
+import { UserError } from "./errors.js";
+import type { ToolModel } from "./tool-model.js";
+import { DEFAULT_WARN_TOKENS, DEFAULT_WARN_TOOLS, type ToolsListSize } from "./tools-list.js";
+
+/** How the generated server lists its operations. */
+export type ServingMode = "tools" | "discovery";
+
+/** The mode a run serves in: the configured one, or under `auto` discovery when the tools would pass the budget. */
+export function servingMode(config: ResolvedConfig, toolCount: number, size: ToolsListSize): ServingMode {
+  if (config.mode !== "auto") return config.mode;
+  const { maxBytes, maxTokens } = config.budget ?? {};
+  if (maxBytes !== undefined || maxTokens !== undefined) {
+    return (maxBytes !== undefined && size.bytes > maxBytes) || (maxTokens !== undefined && size.tokens > maxTokens)
+      ? "discovery"
+      : "tools";
+  }
+  return toolCount > DEFAULT_WARN_TOOLS || size.tokens > DEFAULT_WARN_TOKENS ? "discovery" : "tools";
+}
+
+/** The tool names of `discovery.alwaysList` (operationIds); one not among the selected operations is an error. */
+export function alwaysListedTools(config: ResolvedConfig, tools: readonly ToolModel[]): string[] {
+  const byOperationId = new Map(tools.flatMap((tool) => (tool.operationId ? [[tool.operationId, tool.name] as const] : [])));
+  const problems: string[] = [];
+  const names = config.discovery.alwaysList.flatMap((operationId) => {
+    const name = byOperationId.get(operationId);
+    if (name === undefined) {
+      problems.push(`discovery.alwaysList: "${operationId}" is not a selected operation${didYouMean(operationId, byOperationId.keys())}`);
+    }
+    return name === undefined ? [] : [name];
+  });
+  if (problems.length > 0) throw new UserError(problems);
+  return names;
+}
+
+/** What a discovery server loads: the listing and the search index over the tools, built once, here. */
+export function discoveryData(
+  definitions: readonly ToolDefinition[],
+  tags: readonly (readonly string[])[],
+  alwaysList: string[],
+): DiscoveryData {
+  const index = new OperationSearchIndex(definitions.map((definition, id) => searchableOperation(definition, id, tags[id] ?? [])));
+  return { alwaysList, tags: definitions.map((_, id) => [...(tags[id] ?? [])]), index: index.serialize() };
+}

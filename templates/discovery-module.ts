@@ -1,0 +1,26 @@
+import type { DiscoveryData } from "oapi-mcp-gen-runtime";
+import type { SourceFileStructure } from "ts-morph";
+import { GENERATED_HEADER, RUNTIME_MODULE } from "./header.js";
+import { jsonLiteral } from "./literal.js";
+import { CONST, Kind } from "./structure-kinds.js";
+
+/** The module a discovery-mode server loads with its tools: the listing and the prebuilt search index. */
+export const DISCOVERY_MODULE = "discovery";
+
+/** `discovery.ts`: the operations listed directly, each tool's tags and the search index, as data. */
+export function discoveryModule(data: DiscoveryData): SourceFileStructure {
+  return {
+    kind: Kind.SourceFile,
+    leadingTrivia: GENERATED_HEADER,
+    statements: [
+      { kind: Kind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: RUNTIME_MODULE, namedImports: [{ name: "DiscoveryData" }] },
+      {
+        kind: Kind.VariableStatement,
+        isExported: true,
+        declarationKind: CONST,
+        docs: ["Discovery mode: what tools/list shows besides the three discovery tools, and the search index over every tool."],
+        declarations: [{ name: "discovery", type: "DiscoveryData", initializer: jsonLiteral(data) }],
+      },
+    ],
+  };
+}
