@@ -84,6 +84,12 @@ export class DiscoveryService {
     return undefined;
   }
 
+  /** The registry's tools ranked for a query, best first (what `search_operations` pages through). */
+  async rank(query: string): Promise<ToolDefinition[]> {
+    const hits = (await this.searchIndex()).search(query);
+    return hits.flatMap((hit) => this.order[hit.id] ?? []);
+  }
+
   private async search(args: Record<string, unknown>): Promise<CallToolResult> {
     const problem = searchArgumentsProblem(args);
     if (problem) return errorResult(`${DISCOVERY_TOOLS.search}: ${problem}`);

@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { type RunningServer, silentLogger, startServer, type ToolDefinition } from "oapi-mcp-gen-runtime";
+import { type DiscoveryData, type RunningServer, silentLogger, startServer, type ToolDefinition } from "oapi-mcp-gen-runtime";
 import { afterAll, describe, expect, it } from "vitest";
 import { generateFromFile } from "../../generator/generate.js";
 import { writeOutput } from "../../generator/output.js";
@@ -60,5 +60,67 @@ describe("GitHub's document, every operation", () => {
     for (const tool of tools) expect(tool.name).toMatch(/^[a-z0-9_]{1,64}$/);
     // Every schema a client sees compiles under strict Ajv (draft-07 and 2020-12, with formats) without a warning.
     expect(distinctSchemas(tools).flatMap(({ label, schema }) => strictProblems(label, schema))).toEqual([]);
+  }, 600_000);
+});
+
+const DISCOVERY_OUT = join(ROOT, ".tmp/scale-github-discovery");
+
+describe("GitHub's document, every operation, in discovery mode", () => {
+  let server: RunningServer | undefined;
+  afterAll(async () => {
+    await server?.close();
+    await rm(DISCOVERY_OUT, { recursive: true, force: true });
+  });
+
+  it("generates, type-checks, starts, lists three tools in under 6 KB, and finds and calls operations", async () => {
+    const result = await generateFromFile(GITHUB, {
+      server: { name: "github", title: "GitHub" },
+      select: { all: true },
+      mode: "discovery",
+    });
+    expect(result.mode).toBe("discovery");
+    expect(result.toolsList.bytes).toBeLessThan(6 * 1024);
+    await writeOutput(DISCOVERY_OUT, result.files);
+    await writeFile(
+      join(DISCOVERY_OUT, "tsconfig.json"),
+      JSON.stringify({
+        extends: "../../tsconfig.json",
+        compilerOptions: { noEmit: true, rootDir: "../.." },
+        include: [".", "../../runtime"],
+      }),
+    );
+    const tsc = spawnSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", join(DISCOVERY_OUT, "tsconfig.json")], {
+      encoding: "utf8",
+    });
+    expect(tsc.stdout + tsc.stderr).toBe("");
+    const registry = (await import(/* @vite-ignore */ join(DISCOVERY_OUT, "index.ts"))) as { tools: readonly ToolDefinition[] };
+    const data = (await import(/* @vite-ignore */ join(DISCOVERY_OUT, "discovery.ts"))) as { discovery: DiscoveryData };
+    server = await startServer({
+      identity: { name: "github", version: "1", title: "GitHub" },
+      tools: registry.tools,
+      discovery: data.discovery,
+      log: silentLogger,
+      environment: testEnvironment(new URL("http://127.0.0.1:9"), { timeoutMs: 1000 }),
+    });
+    const client = await connectClient(server.url);
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(["search_operations", "describe_operation", "call_operation"]);
+    expect(Buffer.byteLength(JSON.stringify({ tools }))).toBeLessThan(6 * 1024);
+    expect(clientLimitProblems(tools)).toEqual([]);
+    const found = await client.callTool({ name: "search_operations", arguments: { query: "create an issue", limit: 5 } });
+    expect((found.structuredContent as { results: { name: string }[] }).results.map((hit) => hit.name)).toContain("issues_create");
+    const described = await client.callTool({ name: "describe_operation", arguments: { name: "repos_get" } });
+    expect(
+      distinctSchemas([described.structuredContent as { name: string; inputSchema: object; outputSchema?: object }]).flatMap(
+        ({ label, schema }) => strictProblems(label, schema),
+      ),
+    ).toEqual([]);
+    const called = await client.callTool({
+      name: "call_operation",
+      arguments: { name: "repos_get", arguments: { owner: "o", repo: "r" } },
+    });
+    expect(called.isError).toBe(true);
+    expect(JSON.stringify(called.content)).toMatch(/unreachable|connect|refused/i);
+    await client.close();
   }, 600_000);
 });
