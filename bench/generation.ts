@@ -5,6 +5,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { listedOutputSchema } from "oapi-mcp-gen-runtime";
 import { generateFromFile } from "../generator/generate.js";
+import { discoveryListSize } from "../generator/tools-list.js";
+import { discoveryQuality } from "../scripts/discovery-quality.js";
 import { toolDefinition } from "../templates/tool-module.js";
 import { measureNode } from "./processes.js";
 import { fmt, median, table } from "./stats.js";
@@ -89,6 +91,7 @@ export async function benchGeneration(): Promise<string[]> {
   }
   const peerRows: string[][] = [];
   const ratioRows: string[][] = [];
+  const discoveryRows: string[][] = [];
   const sizeRows: string[][] = [];
   for (const [index, { label, spec, runs }] of cases.slice(1).entries()) {
     const times: number[] = [];
@@ -109,8 +112,10 @@ export async function benchGeneration(): Promise<string[]> {
       ratioRows.push([label, fmt(own.wall / median(times), 1), fmt(own.cpu / median(cpu), 1)]);
     }
     // What tools/list sends: the listed (tolerant) output schema, as the runtime shows it.
-    const listed = (await generateFromFile(spec, { server: { name: "bench" }, select: { all: true } })).tools.map((tool) => {
-      const definition = toolDefinition(tool);
+    const definitions = (await generateFromFile(spec, { server: { name: "bench" }, select: { all: true } })).tools.map(toolDefinition);
+    const discovery = discoveryListSize("bench", definitions, []);
+    discoveryRows.push([label, `${fmt(discovery.bytes / 1024, 1)} KiB / ${discovery.tokens}`]);
+    const listed = definitions.map((definition) => {
       const { name, title, description, inputSchema, annotations, _meta } = definition;
       return { name, title, description, inputSchema, outputSchema: listedOutputSchema(definition), annotations, _meta };
     });
@@ -152,7 +157,22 @@ export async function benchGeneration(): Promise<string[]> {
     ],
     sizeRows,
   );
-  if (baselineRows.length === 0) return [generation, peerTable, sizes];
+  const quality = await discoveryQuality();
+  const discovery = [
+    table(["document", "tools/list in discovery mode (bytes / tokens)"], discoveryRows),
+    table(
+      ["labelled queries (test/fixtures/queries/discovery.json)", "hit@1", "hit@5", "MRR"],
+      [
+        [
+          `${quality.queries} over GitHub and Memos, as users phrase them`,
+          fmt(quality.hitAt1, 2),
+          fmt(quality.hitAt5, 2),
+          fmt(quality.mrr, 2),
+        ],
+      ],
+    ),
+  ].join("\n\n");
+  if (baselineRows.length === 0) return [generation, peerTable, sizes, discovery];
   process.stdout.write(`## This build against the baseline build ${BASELINE_CLI} (cold runs, medians)\n\n`);
-  return [generation, peerTable, sizes, table(["document", "this build (s)", "baseline (s)", "this / baseline"], baselineRows)];
+  return [generation, peerTable, sizes, discovery, table(["document", "this build (s)", "baseline (s)", "this / baseline"], baselineRows)];
 }

@@ -16,6 +16,8 @@ export interface SearchableOperation {
 const MAX_QUERY_WORDS = 32;
 const FIELDS = ["path", "operationId", "summary", "description", "tags", "parameters"] as const;
 const BOOST = { operationId: 3, summary: 3, path: 2, tags: 1.5, parameters: 1, description: 0.7 };
+/** Field boosts for the words a query means rather than says (synonyms): half of BOOST. */
+const SYNONYM_BOOST = Object.fromEntries(Object.entries(BOOST).map(([field, boost]) => [field, boost / 2]));
 const STOP_WORDS = new Set([
   "a",
   "an",
@@ -56,6 +58,66 @@ const ABBREVIATIONS: Record<string, string> = {
   authorization: "auth",
   message: "msg",
 };
+
+/**
+ * What users say for what APIs name, query side only (normalised terms): `open`/`new`/`add` → create, `read`/`show`
+ * → get, `remove` → delete, `edit` → update, `reply` → comment. The word itself still counts as much.
+ */
+const SYNONYMS: Record<string, readonly string[]> = {
+  open: ["create"],
+  new: ["create"],
+  add: ["create"],
+  make: ["create"],
+  write: ["create"],
+  post: ["create"],
+  submit: ["create"],
+  upload: ["create"],
+  read: ["get"],
+  fetch: ["get"],
+  show: ["get", "list"],
+  view: ["get"],
+  see: ["get", "list"],
+  retrieve: ["get"],
+  display: ["get"],
+  look: ["get"],
+  find: ["search", "get"],
+  all: ["list"],
+  remove: ["delete"],
+  erase: ["delete"],
+  drop: ["delete"],
+  destroy: ["delete"],
+  edit: ["update"],
+  change: ["update"],
+  modify: ["update"],
+  rename: ["update"],
+  close: ["update"],
+  reply: ["comment", "create"],
+  respond: ["comment", "create"],
+  answer: ["comment", "create"],
+  who: ["user"],
+  pr: ["pull"],
+  react: ["reaction"],
+  emoji: ["reaction"],
+  attach: ["attachment"],
+  login: ["sign"],
+  logon: ["sign"],
+  signin: ["sign"],
+};
+
+/** Words a user says for themself: the API's "authenticated user" (checked before stop words drop `my`). */
+const SELF = new Set(["me", "my", "myself", "mine", "i"]);
+
+/** A query's words, each with the terms it may match: itself (normalised) and what users mean by it. */
+function queryTermGroups(query: string): string[][] {
+  const rewritten = query.replace(/\blog\s*(?:in|on)\b/gi, "sign in");
+  return tokenize(rewritten)
+    .slice(0, MAX_QUERY_WORDS)
+    .flatMap((word) => {
+      if (SELF.has(word.toLowerCase())) return [["authenticated"]];
+      const term = normalizeTerm(word);
+      return term === null ? [] : [[term, ...(SYNONYMS[term] ?? [])]];
+    });
+}
 
 /** Splits text into words at separators and camelCase boundaries (`listRepoIssues` → list, repo, issues). */
 export function tokenize(text: string): string[] {
@@ -114,33 +176,49 @@ export class OperationSearchIndex {
   /** Operation ids matching a query, best first, ties broken by document order. */
   search(query: string): { id: number; score: number }[] {
     // Cost bounds: the first 32 words, prefix matching up to 32 characters, typo tolerance up to 24 (3 edits).
-    const bounded = tokenize(query).slice(0, MAX_QUERY_WORDS).join(" ");
-    const queryTerms = termSet(bounded);
-    const results = this.index.search(bounded, {
-      boost: BOOST,
-      combineWith: "OR",
-      prefix: (term) => term.length >= 3 && term.length <= 32,
-      fuzzy: (term) => (term.length >= 5 && term.length <= 24 ? 0.2 : false),
-      maxFuzzy: 3,
-      weights: { fuzzy: 0.3, prefix: 0.5 },
-    });
+    const groups = queryTermGroups(query);
+    const said = groups.map((group) => group[0] ?? "").join(" ");
+    const meant = [...new Set(groups.flatMap((group) => group.slice(1)))].join(" ");
+    // What the user said counts fully, what it means less: `list open pull requests` still wants pulls/list first.
+    const results = this.index.search(
+      { combineWith: "OR", queries: [{ queries: [said] }, { queries: [meant], boost: SYNONYM_BOOST }] },
+      {
+        boost: BOOST,
+        combineWith: "OR",
+        // The terms are normalised already (and an expansion such as `authenticated` must not be dropped).
+        processTerm: (term) => term,
+        prefix: (term) => term.length >= 3 && term.length <= 32,
+        fuzzy: (term) => (term.length >= 5 && term.length <= 24 ? 0.2 : false),
+        maxFuzzy: 3,
+        weights: { fuzzy: 0.3, prefix: 0.5 },
+      },
+    );
     return results
       .map((result) => {
         const id = Number(result.id);
-        return { id, score: result.score * (1 + 2 * this.coverage(id, queryTerms)) };
+        return { id, score: result.score * (1 + 2 * this.coverage(id, groups)) };
       })
       .sort((a, b) => b.score - a.score || a.id - b.id);
   }
 
-  /** The best, over operationId and summary, of (share of the name matched) × (share of the query matched). */
-  private coverage(id: number, queryTerms: ReadonlySet<string>): number {
-    if (queryTerms.size === 0) return 0;
+  /**
+   * The best, over operationId and summary, of (share of the name matched) × (share of the query's words matched), a
+   * word matching by itself or by what it means.
+   */
+  private coverage(id: number, groups: readonly string[][]): number {
+    if (groups.length === 0) return 0;
+    const said = new Set(groups.map((group) => group[0]));
+    const meant = new Set(groups.flatMap((group) => group.slice(1)));
+    // A word matched by what it means counts half as much as one matched as said.
+    const weight = (term: string) => (said.has(term) ? 1 : meant.has(term) ? 0.5 : 0);
     let best = 0;
     for (const name of this.names.get(id) ?? []) {
       if (name.size === 0) continue;
-      let matched = 0;
-      for (const term of name) if (queryTerms.has(term)) matched++;
-      best = Math.max(best, (matched / name.size) * (matched / queryTerms.size));
+      let matchedName = 0;
+      for (const term of name) matchedName += weight(term);
+      let matchedQuery = 0;
+      for (const group of groups) matchedQuery += Math.max(0, ...group.map((term) => (name.has(term) ? weight(term) : 0)));
+      best = Math.max(best, (matchedName / name.size) * (matchedQuery / groups.length));
     }
     return best;
   }
