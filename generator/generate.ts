@@ -7,6 +7,7 @@ import type { ApiModel } from "../openapi/model.js";
 import { normalizeDocument } from "../openapi/normalize.js";
 import { pruneDocument } from "../openapi/prune.js";
 import type { OpenApiDocument } from "../openapi/types.js";
+import { clientModule } from "../templates/client-module.js";
 import { ciWorkflowText, DEFAULT_PATHS, dockerfileText, dockerignoreText, type GenerationPaths } from "../templates/deploy.js";
 import { DISCOVERY_MODULE, discoveryModule } from "../templates/discovery-module.js";
 import { GENERATED_HEADER } from "../templates/header.js";
@@ -125,6 +126,7 @@ export async function generateFromModel(
   const auth = registryAuth(model, tools, config);
   structures.set(`${SERVER_SETTINGS}.ts`, serverSettingsModule(identity, upstream, auth));
   structures.set("index.ts", registryModule(tools));
+  structures.set("client.ts", clientModule(tools));
   structures.set("server.ts", serverEntryModule(mode === "discovery"));
   progress(`rendering types and ${structures.size} modules`);
   const files = new Map<string, string>();

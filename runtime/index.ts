@@ -45,6 +45,7 @@ export {
   type ToolResult,
   type WithFiles,
 } from "./tool.js";
+export { type ClientOptions, type ClientRegistry, ToolCallError, toolCaller } from "./tool-client.js";
 export { createToolRuntime, type ServerIdentity, type ToolRuntime } from "./tool-runtime.js";
 export { buildUpstreamRequest, stripPrefix } from "./upstream-request.js";
 export { parseServerArguments, type ServerCommand, serverUsage } from "./usage.js";

@@ -1,0 +1,58 @@
+import type { SourceFileStructure } from "ts-morph";
+import type { ToolModel } from "../generator/tool-model.js";
+import { GENERATED_HEADER, RUNTIME_MODULE } from "./header.js";
+import { commentText, propertyKey } from "./literal.js";
+import { SERVER_SETTINGS } from "./registry.js";
+import { CONST, Kind } from "./structure-kinds.js";
+import { toolModuleNames } from "./tool-module.js";
+
+/**
+ * `client.ts`: `createClient(options)` gives a typed method per tool (`client.memo_get_memo({ memo })`), running the
+ * runtime's own execution path for it.
+ */
+export function clientModule(tools: readonly ToolModel[]): SourceFileStructure {
+  const modules = tools.map((tool) => ({ tool, names: toolModuleNames(tool) }));
+  const methods = modules.map(({ tool, names }) => {
+    const doc = commentText(`${tool.method.toUpperCase()} ${tool.path}${tool.operationId ? ` (${tool.operationId})` : ""}: ${tool.title}`);
+    return `/** ${doc} */\n${propertyKey(tool.name)}: (args: ${names.args}) => call(${names.constant}, args),`;
+  });
+  return {
+    kind: Kind.SourceFile,
+    leadingTrivia: GENERATED_HEADER,
+    statements: [
+      {
+        kind: Kind.ImportDeclaration,
+        moduleSpecifier: RUNTIME_MODULE,
+        namedImports: [{ name: "ClientOptions", isTypeOnly: true }, { name: "toolCaller" }],
+      },
+      {
+        kind: Kind.ImportDeclaration,
+        moduleSpecifier: "./index.js",
+        namedImports: [
+          ...modules.flatMap(({ names }) => [{ name: names.args, isTypeOnly: true }, { name: names.constant }]),
+          { name: "tools" },
+        ],
+      },
+      {
+        kind: Kind.ImportDeclaration,
+        moduleSpecifier: `./${SERVER_SETTINGS}.js`,
+        namedImports: [{ name: "auth" }, { name: "serverIdentity" }, { name: "upstream" }],
+      },
+      {
+        kind: Kind.VariableStatement,
+        isExported: true,
+        declarationKind: CONST,
+        docs: [
+          "A typed client of the API: a method per tool, with the tool's validation, request building, credentials and " +
+            "result checking; a failed call rejects with a ToolCallError.",
+        ],
+        declarations: [
+          {
+            name: "createClient",
+            initializer: `(options: ClientOptions = {}) => {\nconst call = toolCaller({ identity: serverIdentity, tools, upstream, auth }, options);\nreturn {\n${methods.join("\n")}\n};\n}`,
+          },
+        ],
+      },
+    ],
+  };
+}
