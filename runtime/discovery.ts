@@ -8,6 +8,7 @@ import { errorResult, successResult } from "./result.js";
 import { nearest } from "./suggest.js";
 import type { JsonSchema, ToolDefinition } from "./tool.js";
 import type { ToolRuntime } from "./tool-runtime.js";
+import { describeErrors } from "./validation.js";
 
 /** What the generator writes for a discovery-mode server (`discovery.ts` beside the registry). */
 export interface DiscoveryData {
@@ -142,6 +143,14 @@ export class DiscoveryService {
     if (!isRecord(given)) return errorResult(`${DISCOVERY_TOOLS.call}: arguments must be an object`);
     const validators = await runtime.validators.forTool(tool.name);
     if (!validators) return errorResult(`${DISCOVERY_TOOLS.call}: ${tool.name} cannot be called`);
+    if (!validators.input(given)) {
+      const errors = validators.input.errors ?? [];
+      const paths = [...new Set(errors.map((error) => error.schemaPath))].slice(0, 5).join(", ");
+      return errorResult(
+        `${DISCOVERY_TOOLS.call}: invalid arguments for ${tool.name}: ${describeErrors(errors)} (inputSchema ${paths}; ` +
+          `${DISCOVERY_TOOLS.describe} shows it)`,
+      );
+    }
     const result = await executeTool({ runtime, tool, validators, args: given, caller });
     return { ...result, _meta: { ...result._meta, operation: tool.name, annotations: tool.annotations } };
   }
