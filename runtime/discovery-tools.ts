@@ -94,7 +94,7 @@ export function discoveryToolDefinitions(apiTitle: string, operations: Iterable<
       title: "Describe an operation",
       description:
         `An operation of ${api} in full: its description, the JSON Schema of its arguments and of its result (with their ` +
-        `$defs), its annotations and the credentials it needs. Pass the name ${DISCOVERY_TOOLS.search} gave.`,
+        `$defs), both as TypeScript types, its annotations and the credentials it needs. Pass the name ${DISCOVERY_TOOLS.search} gave.`,
       inputSchema: {
         type: "object",
         properties: { name: { type: "string", maxLength: 200, description: "The operation's name." } },
@@ -113,6 +113,12 @@ export function discoveryToolDefinitions(apiTitle: string, operations: Iterable<
           outputSchema: { type: "object" },
           annotations: { type: "object" },
           security: { type: "array", items: { type: "object" } },
+          types: {
+            type: "object",
+            description: "The arguments and the result as TypeScript types (display only; the schemas are the contract).",
+            properties: { arguments: { type: "string" }, result: { type: "string" } },
+            required: ["arguments"],
+          },
         },
         required: ["name", "title", "description", "method", "path", "inputSchema", "annotations"],
       },

@@ -5,6 +5,7 @@ import { DISCOVERY_TOOLS, discoveryToolDefinitions, type ListedDiscoveryTool, MA
 import type { OperationSearchIndex, SearchableOperation } from "./operation-index.js";
 import { isRecord } from "./own-property.js";
 import { errorResult, successResult } from "./result.js";
+import { typeText } from "./schema-type-text.js";
 import { nearest } from "./suggest.js";
 import type { JsonSchema, ToolDefinition } from "./tool.js";
 import type { ToolRuntime } from "./tool-runtime.js";
@@ -132,6 +133,10 @@ export class DiscoveryService {
       ...(listed?.outputSchema ? { outputSchema: listed.outputSchema } : {}),
       annotations: tool.annotations,
       ...(tool.security ? { security: tool.security } : {}),
+      types: {
+        arguments: typeText(tool.inputSchema),
+        ...(tool.outputSchema ? { result: typeText(tool.outputSchema) } : {}),
+      },
     });
   }
 

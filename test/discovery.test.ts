@@ -2,10 +2,12 @@ import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { type DiscoveryData, type RunningServer, silentLogger, startServer, type ToolDefinition } from "oapi-mcp-gen-runtime";
+import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import type { GeneratorConfig } from "../generator/config.js";
 import { generateFromFile } from "../generator/generate.js";
+import { typeText } from "../runtime/schema-type-text.js";
 import { ROOT } from "./helpers/cli.js";
 import { writeAndTypecheck } from "./helpers/generated-tree.js";
 import { connectClient, testEnvironment } from "./helpers/memos-server.js";
@@ -33,6 +35,13 @@ async function generateDiscovery(label: string, spec: string, configFile: string
   };
   const data = (await import(/* @vite-ignore */ join(folder, "generated/discovery.ts"))) as { discovery: DiscoveryData };
   return { tools: index.tools, discovery: data.discovery, identity: index.serverIdentity };
+}
+
+/** Syntax errors TypeScript finds in a declaration (the type text describe_operation shows must read as TypeScript). */
+function typeScriptSyntaxErrors(text: string): string[] {
+  const file = ts.createSourceFile("described.ts", text, ts.ScriptTarget.ES2022, false, ts.ScriptKind.TS);
+  const diagnostics = (file as unknown as { parseDiagnostics: ts.Diagnostic[] }).parseDiagnostics;
+  return diagnostics.map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n"));
 }
 
 /** What of an upstream request must be the same whichever tool sent it (a multipart boundary is random per request). */
@@ -109,8 +118,17 @@ for (const { label, spec, config, alwaysList, query } of CASES) {
       for (const tool of generated.tools) {
         const result = await discovery.callTool({ name: "describe_operation", arguments: { name: tool.name } });
         expect(result.isError, tool.name).toBeFalsy();
-        const described = result.structuredContent as { inputSchema: object; outputSchema?: object; method: string; path: string };
+        const described = result.structuredContent as {
+          inputSchema: object;
+          outputSchema?: object;
+          method: string;
+          path: string;
+          types: { arguments: string; result?: string };
+        };
         expect([described.method, described.path]).toEqual([tool._meta.method, tool._meta.path]);
+        for (const text of [described.types.arguments, described.types.result ?? "unknown"]) {
+          expect(typeScriptSyntaxErrors(`type Described = ${text}`), `${tool.name}: ${text}`).toEqual([]);
+        }
         expect(dialectProblems(`${tool.name} input`, described.inputSchema)).toEqual([]);
         if (described.outputSchema) expect(dialectProblems(`${tool.name} output`, described.outputSchema)).toEqual([]);
       }
@@ -183,3 +201,25 @@ for (const { label, spec, config, alwaysList, query } of CASES) {
     }
   });
 }
+
+describe("describe_operation's type text", () => {
+  it("reads a schema as TypeScript: optional members, unions, arrays, enums, records and named $defs", () => {
+    const text = typeText({
+      type: "object",
+      properties: {
+        id: { type: "integer" },
+        "odd-name": { type: ["string", "null"] },
+        tags: { type: "array", items: { anyOf: [{ type: "string" }, { type: "number" }] } },
+        state: { enum: ["open", "closed"] },
+        owner: { $ref: "#/$defs/simple-user" },
+        extra: { type: "object", additionalProperties: { type: "boolean" } },
+      },
+      required: ["id"],
+      $defs: { "simple-user": { type: "object", properties: { login: { type: "string" } }, required: ["login"] } },
+    });
+    expect(text).toBe(
+      '{ id: number; "odd-name"?: string | null; tags?: (string | number)[]; state?: "open" | "closed"; owner?: SimpleUser; ' +
+        "extra?: { [key: string]: boolean } }\ntype SimpleUser = { login: string };",
+    );
+  });
+});
