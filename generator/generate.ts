@@ -147,6 +147,7 @@ export async function generateFromModel(
     schemes: auth.schemes,
     passthrough: auth.passthrough,
     paths,
+    ...(mode === "discovery" ? { discovery: { alwaysList } } : {}),
   };
   files.set("README.md", await clock.time("README", () => formatDocument(readmeText(facts), "markdown")));
   const description = `MCP server for ${facts.document.title || name}`.slice(0, 300);

@@ -16,6 +16,8 @@ export interface ReadmeFacts {
   passthrough: AuthDefinition["passthrough"];
   /** Where the generator read and wrote, as typed in the user's project. */
   paths: GenerationPaths;
+  /** Discovery mode: the operations `tools/list` shows beside the three discovery tools. */
+  discovery?: { alwaysList: readonly string[] };
 }
 
 /** Document text as inert Markdown: one line, markup characters escaped, bounded length. */
@@ -99,6 +101,12 @@ export function readmeText(facts: ReadmeFacts): string {
       : []),
     "## Tools",
     "",
+    ...(facts.discovery
+      ? [
+          `Discovery mode: \`tools/list\` shows \`search_operations\`, \`describe_operation\` and \`call_operation\`${facts.discovery.alwaysList.length > 0 ? `, and ${facts.discovery.alwaysList.map((name) => `\`${name}\``).join(", ")}` : ""}; the operations below are found with \`search_operations\` and run with \`call_operation\`.`,
+          "",
+        ]
+      : []),
     "| tool | operation | hints |",
     "|---|---|---|",
     ...facts.tools.map((tool) => `| \`${tool.name}\` | ${tool.method.toUpperCase()} ${cellCode(tool.path)} | ${hints(tool)} |`),

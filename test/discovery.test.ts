@@ -223,3 +223,26 @@ describe("describe_operation's type text", () => {
     );
   });
 });
+
+describe("choosing the mode", () => {
+  const spec = join(ROOT, "examples/memos/openapi.yaml");
+  const curated = async () => parse(await readFile(join(ROOT, "examples/memos/oapi-mcp.config.yaml"), "utf8")) as GeneratorConfig;
+
+  it("auto keeps tools within the budget and switches to discovery past it, where the budget then applies to the three tools", async () => {
+    const within = await generateFromFile(spec, { ...(await curated()), mode: "auto" });
+    expect(within.mode).toBe("tools");
+    expect([...within.files.keys()]).not.toContain("discovery.ts");
+    const past = await generateFromFile(spec, { ...(await curated()), mode: "auto", budget: { maxTokens: 2_000 } });
+    expect(past.mode).toBe("discovery");
+    expect(past.toolsList.tokens).toBeLessThan(2_000);
+    expect(past.files.get("server.ts")).toContain('await import("./discovery.js")');
+    expect(past.files.get("README.md")).toContain("Discovery mode: `tools/list` shows `search_operations`");
+  }, 120_000);
+
+  it("refuses an alwaysList operationId that is not selected, naming the nearest", async () => {
+    const config = { ...(await curated()), mode: "discovery" as const, discovery: { alwaysList: ["MemoService_ListMemo"] } };
+    await expect(generateFromFile(spec, config)).rejects.toThrow(
+      /discovery.alwaysList: "MemoService_ListMemo" is not a selected operation \(did you mean "MemoService_ListMemos"\?\)/,
+    );
+  }, 120_000);
+});
