@@ -4,7 +4,7 @@ import { GENERATED_HEADER, RUNTIME_MODULE } from "./header.js";
 import { jsonLiteral } from "./literal.js";
 import { CONST, Kind } from "./structure-kinds.js";
 
-/** The module a discovery-mode server loads with its tools: the listing and the prebuilt search index. */
+/** The module a discovery-mode server loads with its tools (server-entry.ts imports it by this name). */
 export const DISCOVERY_MODULE = "discovery";
 
 /** `discovery.ts`: the operations listed directly, each tool's tags and the search index, as data. */

@@ -1,5 +1,4 @@
 import type { SourceFileStructure } from "ts-morph";
-import { DISCOVERY_MODULE } from "./discovery-module.js";
 import { GENERATED_HEADER, RUNTIME_MODULE } from "./header.js";
 import { SERVER_SETTINGS } from "./registry.js";
 import { Kind } from "./structure-kinds.js";
@@ -23,7 +22,7 @@ export function serverEntryModule(discovery: boolean): SourceFileStructure {
       'const tools = async () => (await import("./index.js")).tools;',
       ...(discovery
         ? [
-            `const discovery = async () => (await import("./${DISCOVERY_MODULE}.js")).discovery;`,
+            'const discovery = async () => (await import("./discovery.js")).discovery;',
             "await runServer({ identity: serverIdentity, tools, discovery, upstream, auth });",
           ]
         : ["await runServer({ identity: serverIdentity, tools, upstream, auth });"]),

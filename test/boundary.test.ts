@@ -35,7 +35,7 @@ function packageOf(specifier: string): string {
 
 /** What each source folder may import besides Node built-ins and files of its own folder. */
 const RULES: Record<string, { folders: string[]; typeOnlyFolders?: string[]; packages: string[] }> = {
-  runtime: { folders: [], packages: ["@modelcontextprotocol/sdk", "ajv", "ajv-formats", "re2js"] },
+  runtime: { folders: [], packages: ["@modelcontextprotocol/sdk", "ajv", "ajv-formats", "fastest-levenshtein", "minisearch", "re2js"] },
   openapi: { folders: [], packages: ["yaml", "fastest-levenshtein", "swagger2openapi", "@redocly/openapi-core", "ipaddr.js"] },
   templates: { folders: [], typeOnlyFolders: ["generator", "openapi"], packages: [RUNTIME, "ts-morph"] },
   generator: {

@@ -29,6 +29,8 @@ describe("config validation", () => {
       schemas: { maxBytes: 65536 },
       output: { validate: "warn" },
       externalRefs: { outsideFolder: false, urls: false },
+      mode: "tools",
+      discovery: { alwaysList: [] },
     });
     expect(parseConfig(structuredClone(resolved))).toEqual(resolved);
     expect(resolveConfig(written)).toEqual(resolved);
