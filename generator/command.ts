@@ -211,7 +211,8 @@ async function generateTimed(options: GenerateOptions, clock: StageClock | undef
       `note: no ${DEFAULT_CONFIG}: every operation is selected and the server is named "${result.config.server.name}"; run \`oapi-mcp-gen init ${paths.spec}\` to choose\n`,
     );
   }
-  const size = `tools/list ${Math.round(result.toolsList.bytes / 1024)} KiB, about ${result.toolsList.tokens} tokens`;
+  const mode = result.mode === "discovery" ? "discovery mode, " : "";
+  const size = `${mode}tools/list ${Math.round(result.toolsList.bytes / 1024)} KiB, about ${result.toolsList.tokens} tokens`;
   const warnings = [...result.warnings, ...budgetWarning(result.tools.length, result.toolsList, config?.budget)];
   // Document text reaches warnings: control characters (terminal escape codes) are shown as `?`.
   for (const warning of warnings) process.stderr.write(`warning: ${oneLine(warning, "?")}\n`);

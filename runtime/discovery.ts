@@ -152,7 +152,7 @@ export class DiscoveryService {
       const errors = validators.input.errors ?? [];
       const paths = [...new Set(errors.map((error) => error.schemaPath))].slice(0, 5).join(", ");
       return errorResult(
-        `${DISCOVERY_TOOLS.call}: invalid arguments for ${tool.name}: ${describeErrors(errors)} (inputSchema ${paths}; ` +
+        `${DISCOVERY_TOOLS.call}: Invalid arguments for ${tool.name}: ${describeErrors(errors)} (inputSchema ${paths}; ` +
           `${DISCOVERY_TOOLS.describe} shows it)`,
       );
     }
@@ -163,7 +163,8 @@ export class DiscoveryService {
   /** The registry's tool named by a caller, or an error result with the nearest names. */
   private operation(name: unknown, asking: string): { tool: ToolDefinition } | { error: CallToolResult } {
     if (typeof name !== "string" || name === "") return { error: errorResult(`${asking}: name must be an operation's name`) };
-    const tool = this.order.find((candidate) => candidate.name === name);
+    const tool =
+      this.order.find((candidate) => candidate.name === name) ?? this.order.find((candidate) => candidate._meta.operationId === name);
     if (tool) return { tool };
     const names = this.order.map((candidate) => candidate.name);
     const suggestions = nearest(name, names, 3);

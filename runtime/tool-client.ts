@@ -42,7 +42,7 @@ export class ToolCallError extends Error {
     readonly result: CallToolResult,
   ) {
     const text = result.content.map((part) => (part.type === "text" ? part.text : "")).join("\n");
-    super(`${tool}: ${text}`);
+    super(text.includes(tool) ? text : `${tool}: ${text}`);
   }
 }
 

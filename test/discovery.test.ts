@@ -157,6 +157,9 @@ for (const { label, spec, config, alwaysList, query } of CASES) {
         expect(result.isError).toBe(true);
         expect(JSON.stringify(result.content)).toContain(`Did you mean \\"${first.name}\\"`);
       }
+      const byOperationId = generated.tools.find((tool) => tool._meta.operationId) as ToolDefinition;
+      const described = await discovery.callTool({ name: "describe_operation", arguments: { name: byOperationId._meta.operationId } });
+      expect((described.structuredContent as { name: string }).name).toBe(byOperationId.name);
       const wrongType = await discovery.callTool({ name: "call_operation", arguments: { name: first.name, arguments: { nope: 1 } } });
       expect(wrongType.isError).toBe(true);
       expect(JSON.stringify(wrongType.content)).toMatch(/unknown property \\"nope\\".*inputSchema .*#\/additionalProperties/);
