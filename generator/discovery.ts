@@ -3,7 +3,7 @@ import { OperationSearchIndex } from "oapi-mcp-gen-runtime/operation-index";
 import type { ResolvedConfig } from "./config.js";
 import { UserError } from "./errors.js";
 import type { ToolModel } from "./tool-model.js";
-import { DEFAULT_WARN_TOKENS, DEFAULT_WARN_TOOLS, type ToolsListSize } from "./tools-list.js";
+import { overBudget, type ToolsListSize } from "./tools-list.js";
 
 /** How the generated server lists its operations. */
 export type ServingMode = "tools" | "discovery";
@@ -11,13 +11,7 @@ export type ServingMode = "tools" | "discovery";
 /** The mode a run serves in: the configured one, or under `auto` discovery when the tools would pass the budget. */
 export function servingMode(config: ResolvedConfig, toolCount: number, size: ToolsListSize): ServingMode {
   if (config.mode !== "auto") return config.mode;
-  const { maxBytes, maxTokens } = config.budget ?? {};
-  if (maxBytes !== undefined || maxTokens !== undefined) {
-    return (maxBytes !== undefined && size.bytes > maxBytes) || (maxTokens !== undefined && size.tokens > maxTokens)
-      ? "discovery"
-      : "tools";
-  }
-  return toolCount > DEFAULT_WARN_TOOLS || size.tokens > DEFAULT_WARN_TOKENS ? "discovery" : "tools";
+  return overBudget(toolCount, size, config.budget) ? "discovery" : "tools";
 }
 
 /** The tool names of `discovery.alwaysList` (operationIds); one not among the selected operations is an error. */

@@ -33,10 +33,17 @@ export function discoveryListSize(apiTitle: string, definitions: readonly ToolDe
 export const DEFAULT_WARN_TOOLS = 100;
 export const DEFAULT_WARN_TOKENS = 50_000;
 
+/** Whether a list passes the config's budget, or the default thresholds when the config set none. */
+export function overBudget(toolCount: number, size: ToolsListSize, budget: GeneratorConfig["budget"]): boolean {
+  const { maxBytes, maxTokens } = budget ?? {};
+  if (maxBytes === undefined && maxTokens === undefined) return toolCount > DEFAULT_WARN_TOOLS || size.tokens > DEFAULT_WARN_TOKENS;
+  return (maxBytes !== undefined && size.bytes > maxBytes) || (maxTokens !== undefined && size.tokens > maxTokens);
+}
+
 /** A warning when the list passes the default budget and the config set none of its own. */
 export function budgetWarning(toolCount: number, size: ToolsListSize, budget: GeneratorConfig["budget"]): string[] {
   if (budget?.maxBytes !== undefined || budget?.maxTokens !== undefined) return [];
-  if (toolCount <= DEFAULT_WARN_TOOLS && size.tokens <= DEFAULT_WARN_TOKENS) return [];
+  if (!overBudget(toolCount, size, budget)) return [];
   return [
     `tools/list has ${toolCount} tools and about ${size.tokens} tokens (over ${DEFAULT_WARN_TOOLS} tools or ${DEFAULT_WARN_TOKENS} tokens, more than most clients and models use well); select fewer operations in the config (\`oapi-mcp-gen init\` lists them with their sizes), serve them through three search tools with \`mode: discovery\` (or \`auto\`), or set budget.maxTokens to make this an error`,
   ];

@@ -56,6 +56,8 @@ export class DiscoveryService {
   readonly listed: readonly ListedDiscoveryTool[];
   private readonly order: readonly ToolDefinition[];
   private readonly alwaysListed: ReadonlySet<string>;
+  /** The registry's tools by name and by operationId, for the names callers pass. */
+  private readonly byName: ReadonlyMap<string, ToolDefinition>;
   private index: Promise<OperationSearchIndex> | undefined;
 
   constructor(
@@ -65,6 +67,8 @@ export class DiscoveryService {
   ) {
     this.order = tools;
     this.alwaysListed = new Set(data.alwaysList);
+    const byOperationId = tools.flatMap((tool) => (tool._meta.operationId ? [[tool._meta.operationId, tool] as const] : []));
+    this.byName = new Map([...byOperationId, ...tools.map((tool) => [tool.name, tool] as const)]);
     this.listed = discoveryToolDefinitions(apiTitle, tools);
   }
 
@@ -163,8 +167,7 @@ export class DiscoveryService {
   /** The registry's tool named by a caller, or an error result with the nearest names. */
   private operation(name: unknown, asking: string): { tool: ToolDefinition } | { error: CallToolResult } {
     if (typeof name !== "string" || name === "") return { error: errorResult(`${asking}: name must be an operation's name`) };
-    const tool =
-      this.order.find((candidate) => candidate.name === name) ?? this.order.find((candidate) => candidate._meta.operationId === name);
+    const tool = this.byName.get(name);
     if (tool) return { tool };
     const names = this.order.map((candidate) => candidate.name);
     const suggestions = nearest(name, names, 3);

@@ -65,11 +65,12 @@ async function handleMcpPost(runtime: ToolRuntime, policy: HttpPolicy, req: Inco
   if (message === undefined) return sdkExchange(runtime, policy, req, res);
   const route = routeMessage(message, req.headers);
   if (route.era !== "legacy") return serveModern(modernHostOf(runtime), route, req, res);
-  if (fastPathApplies(req) && isNotification(message)) {
+  const fast = fastPathApplies(req);
+  if (fast && isNotification(message)) {
     res.writeHead(202).end();
     return;
   }
-  const answer = fastPathApplies(req) ? answerFast(runtime, message, req.headers) : undefined;
+  const answer = fast ? answerFast(runtime, message, req.headers) : undefined;
   if (answer === undefined) return sdkExchange(runtime, policy, req, res, message);
   sendJsonText(res, 200, await answer);
 }

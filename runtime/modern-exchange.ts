@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { META, MODERN_VERSIONS, type ModernRequest } from "./modern-protocol.js";
 import { isRecord } from "./own-property.js";
-import { invalidParams } from "./protocol-error.js";
+import { invalidParams, rpcErrorOf } from "./protocol-error.js";
 import type { ServerIdentity } from "./tool-runtime.js";
 
 /** What a server offers the 2026-07-28 exchange: its identity, its tools and how to call one. */
@@ -34,10 +34,8 @@ export async function answerModern(host: ModernHost, request: ModernRequest, hea
     if (result === undefined) return { status: 404, body: errorBody(id, -32601, `Method not found: ${method}`) };
     return { status: 200, body: { jsonrpc: "2.0", id, result: stamped(host.identity, result) } };
   } catch (error) {
-    const fields = isRecord(error) ? error : {};
-    const code = Number.isSafeInteger(fields.code) ? Number(fields.code) : -32603;
-    const message = error instanceof Error && error.message ? error.message : "Internal error";
-    return { status: 200, body: errorBody(id, code, message, fields.data) };
+    const { code, message, data } = rpcErrorOf(error);
+    return { status: 200, body: errorBody(id, code, message, data) };
   }
 }
 

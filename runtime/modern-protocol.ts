@@ -118,22 +118,8 @@ export function routeMessage(message: unknown, headers: IncomingHttpHeaders): Ro
   const problem = envelopeProblem(meta);
   if (problem) return reject(id, 400, -32602, `Invalid params: ${problem}`);
   const claimed = String(meta[META.protocolVersion]);
-  if (versionHeader !== undefined && versionHeader !== claimed) {
-    return reject(
-      id,
-      400,
-      MODERN_ERRORS.headerMismatch,
-      `Header mismatch: MCP-Protocol-Version is ${versionHeader} but _meta names ${claimed}`,
-    );
-  }
-  if (methodHeader !== undefined && methodHeader !== method) {
-    return reject(
-      id,
-      400,
-      MODERN_ERRORS.headerMismatch,
-      `Header mismatch: Mcp-Method is ${methodHeader} but the body's method is ${method}`,
-    );
-  }
+  const mismatch = headerMismatch(id, versionHeader, claimed, methodHeader, method);
+  if (mismatch) return mismatch;
   if (!MODERN_VERSIONS.includes(claimed)) {
     return reject(id, 400, MODERN_ERRORS.unsupportedVersion, `Unsupported protocol version: ${claimed}`, {
       supported: [...MODERN_VERSIONS],
@@ -155,23 +141,25 @@ function routeNotification(
 ): Route {
   const claimed = hasClaim(params) && isRecord(params._meta) ? params._meta[META.protocolVersion] : versionHeader;
   if (typeof claimed !== "string") return reject(null, 400, -32602, `Invalid params: ${META.protocolVersion} must be a string`);
+  return headerMismatch(null, versionHeader, claimed, methodHeader, method) ?? { era: "modern-notification" };
+}
+
+/** A refusal when `MCP-Protocol-Version` or `Mcp-Method` contradicts the body; undefined when they agree or are absent. */
+function headerMismatch(
+  id: string | number | null,
+  versionHeader: string | undefined,
+  claimed: string,
+  methodHeader: string | undefined,
+  method: string,
+): Route | undefined {
+  const code = MODERN_ERRORS.headerMismatch;
   if (versionHeader !== undefined && versionHeader !== claimed) {
-    return reject(
-      null,
-      400,
-      MODERN_ERRORS.headerMismatch,
-      `Header mismatch: MCP-Protocol-Version is ${versionHeader} but _meta names ${claimed}`,
-    );
+    return reject(id, 400, code, `Header mismatch: MCP-Protocol-Version is ${versionHeader} but _meta names ${claimed}`);
   }
   if (methodHeader !== undefined && methodHeader !== method) {
-    return reject(
-      null,
-      400,
-      MODERN_ERRORS.headerMismatch,
-      `Header mismatch: Mcp-Method is ${methodHeader} but the body's method is ${method}`,
-    );
+    return reject(id, 400, code, `Header mismatch: Mcp-Method is ${methodHeader} but the body's method is ${method}`);
   }
-  return { era: "modern-notification" };
+  return undefined;
 }
 
 /** Whether params carry the envelope's protocol-version claim. */

@@ -33,10 +33,13 @@ export interface ServeOptions {
 
 async function runtimeFor(options: ServeOptions, log: Logger): Promise<ToolRuntime> {
   const { environment: env } = options;
-  const discovery = typeof options.discovery === "function" ? await options.discovery() : options.discovery;
+  const [tools, discovery] = await Promise.all([
+    typeof options.tools === "function" ? options.tools() : options.tools,
+    typeof options.discovery === "function" ? options.discovery() : options.discovery,
+  ]);
   return createToolRuntime({
     identity: options.identity,
-    tools: typeof options.tools === "function" ? await options.tools() : options.tools,
+    tools,
     ...(discovery ? { discovery } : {}),
     log,
     ...(options.auth ? { auth: options.auth } : {}),

@@ -3,6 +3,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { callByName } from "./call-by-name.js";
 import { callerFromHeaders } from "./caller.js";
 import { isRecord } from "./own-property.js";
+import { rpcErrorOf } from "./protocol-error.js";
 import { FAST_PATH_VERSIONS } from "./protocol-versions.js";
 import type { ToolRuntime } from "./tool-runtime.js";
 
@@ -118,11 +119,7 @@ function resultText(id: string | number, result: string): string {
 
 /** A JSON-RPC error response for a thrown error, as the SDK's `Protocol` writes it (its code when it has one). */
 function errorText(id: string | number, error: unknown): string {
-  const fields = isRecord(error) ? error : {};
-  const code = Number.isSafeInteger(fields.code) ? fields.code : -32603;
-  const message = error instanceof Error && error.message ? error.message : "Internal error";
-  const data = fields.data;
-  return JSON.stringify({ jsonrpc: "2.0", id, error: { code, message, ...(data !== undefined ? { data } : {}) } });
+  return JSON.stringify({ jsonrpc: "2.0", id, error: rpcErrorOf(error) });
 }
 
 /** The `tools/list` result of a runtime, serialized once: the list never changes while the server runs. */

@@ -2,7 +2,7 @@ import type { SourceFileStructure } from "ts-morph";
 import type { ToolModel } from "../generator/tool-model.js";
 import { GENERATED_HEADER, RUNTIME_MODULE } from "./header.js";
 import { commentText, propertyKey } from "./literal.js";
-import { SERVER_SETTINGS } from "./registry.js";
+import { settingsImport } from "./registry.js";
 import { CONST, Kind } from "./structure-kinds.js";
 import { toolModuleNames } from "./tool-module.js";
 
@@ -33,11 +33,7 @@ export function clientModule(tools: readonly ToolModel[]): SourceFileStructure {
           { name: "tools" },
         ],
       },
-      {
-        kind: Kind.ImportDeclaration,
-        moduleSpecifier: `./${SERVER_SETTINGS}.js`,
-        namedImports: [{ name: "auth" }, { name: "serverIdentity" }, { name: "upstream" }],
-      },
+      settingsImport(),
       {
         kind: Kind.VariableStatement,
         isExported: true,

@@ -1,5 +1,5 @@
 import type { AuthDefinition, ServerIdentity, UpstreamDefaults } from "oapi-mcp-gen-runtime";
-import type { SourceFileStructure } from "ts-morph";
+import type { ImportDeclarationStructure, SourceFileStructure } from "ts-morph";
 import type { ToolModel } from "../generator/tool-model.js";
 import { GENERATED_HEADER, RUNTIME_MODULE } from "./header.js";
 import { jsonLiteral } from "./literal.js";
@@ -8,6 +8,15 @@ import { toolModuleNames } from "./tool-module.js";
 
 /** Identity the generated server reports in `initialize`. */
 export type RegistryIdentity = ServerIdentity;
+
+/** `import { auth, serverIdentity, upstream } from "./server-settings.js"`: what the entry and the client need. */
+export function settingsImport(): ImportDeclarationStructure {
+  return {
+    kind: Kind.ImportDeclaration,
+    moduleSpecifier: `./${SERVER_SETTINGS}.js`,
+    namedImports: [{ name: "auth" }, { name: "serverIdentity" }, { name: "upstream" }],
+  };
+}
 
 /** Security schemes the tools use and the passthrough policy. */
 export type RegistryAuth = AuthDefinition;

@@ -1,6 +1,6 @@
 import type { SourceFileStructure } from "ts-morph";
 import { GENERATED_HEADER, RUNTIME_MODULE } from "./header.js";
-import { SERVER_SETTINGS } from "./registry.js";
+import { settingsImport } from "./registry.js";
 import { Kind } from "./structure-kinds.js";
 
 /**
@@ -14,11 +14,7 @@ export function serverEntryModule(discovery: boolean): SourceFileStructure {
     leadingTrivia: GENERATED_HEADER,
     statements: [
       { kind: Kind.ImportDeclaration, moduleSpecifier: RUNTIME_MODULE, namedImports: [{ name: "runServer" }] },
-      {
-        kind: Kind.ImportDeclaration,
-        moduleSpecifier: `./${SERVER_SETTINGS}.js`,
-        namedImports: [{ name: "auth" }, { name: "serverIdentity" }, { name: "upstream" }],
-      },
+      settingsImport(),
       'const tools = async () => (await import("./index.js")).tools;',
       ...(discovery
         ? [

@@ -26,19 +26,7 @@ describe("GitHub's document, every operation", () => {
   it("generates, type-checks, starts and serves a tools/list the SDK client accepts", async () => {
     const result = await generateFromFile(GITHUB, { server: { name: "github" }, select: { all: true } });
     expect(result.tools.length).toBe(1223);
-    await writeOutput(OUT, result.files);
-    await writeFile(
-      join(OUT, "tsconfig.json"),
-      JSON.stringify({
-        extends: "../../tsconfig.json",
-        compilerOptions: { noEmit: true, rootDir: "../.." },
-        include: [".", "../../runtime"],
-      }),
-    );
-    const tsc = spawnSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", join(OUT, "tsconfig.json")], {
-      encoding: "utf8",
-    });
-    expect(tsc.stdout + tsc.stderr).toBe("");
+    expect(await writeAndTypecheck(OUT, result.files)).toBe("");
     const generated = (await import(/* @vite-ignore */ join(OUT, "index.ts"))) as { tools: readonly ToolDefinition[] };
     server = await startServer({
       identity: { name: "github", version: "1" },
@@ -65,6 +53,15 @@ describe("GitHub's document, every operation", () => {
 
 const DISCOVERY_OUT = join(ROOT, ".tmp/scale-github-discovery");
 
+/** Writes a generated tree and type-checks it with the runtime's sources; tsc's output (empty when clean). */
+async function writeAndTypecheck(out: string, files: Map<string, string>): Promise<string> {
+  await writeOutput(out, files);
+  const tsconfig = { extends: "../../tsconfig.json", compilerOptions: { noEmit: true, rootDir: "../.." }, include: [".", "../../runtime"] };
+  await writeFile(join(out, "tsconfig.json"), JSON.stringify(tsconfig));
+  const tsc = spawnSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", join(out, "tsconfig.json")], { encoding: "utf8" });
+  return tsc.stdout + tsc.stderr;
+}
+
 describe("GitHub's document, every operation, in discovery mode", () => {
   let server: RunningServer | undefined;
   afterAll(async () => {
@@ -80,19 +77,7 @@ describe("GitHub's document, every operation, in discovery mode", () => {
     });
     expect(result.mode).toBe("discovery");
     expect(result.toolsList.bytes).toBeLessThan(6 * 1024);
-    await writeOutput(DISCOVERY_OUT, result.files);
-    await writeFile(
-      join(DISCOVERY_OUT, "tsconfig.json"),
-      JSON.stringify({
-        extends: "../../tsconfig.json",
-        compilerOptions: { noEmit: true, rootDir: "../.." },
-        include: [".", "../../runtime"],
-      }),
-    );
-    const tsc = spawnSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", join(DISCOVERY_OUT, "tsconfig.json")], {
-      encoding: "utf8",
-    });
-    expect(tsc.stdout + tsc.stderr).toBe("");
+    expect(await writeAndTypecheck(DISCOVERY_OUT, result.files)).toBe("");
     const registry = (await import(/* @vite-ignore */ join(DISCOVERY_OUT, "index.ts"))) as { tools: readonly ToolDefinition[] };
     const data = (await import(/* @vite-ignore */ join(DISCOVERY_OUT, "discovery.ts"))) as { discovery: DiscoveryData };
     server = await startServer({
