@@ -36,7 +36,7 @@ export async function fetchText(url: URL, policy: AddressPolicy, limits: FetchLi
   let current = url;
   for (let hop = 0; ; hop++) {
     checkUrl(current, policy);
-    const response = await get(current, policy, deadline, limits);
+    const response = await send(current, policy, deadline, limits, DOCUMENT_REQUEST);
     const status = response.statusCode ?? 0;
     const location = response.headers.location;
     if ([301, 302, 303, 307, 308].includes(status) && location) {
@@ -89,16 +89,29 @@ function guardedLookup(policy: AddressPolicy, port: number): LookupFunction {
   };
 }
 
-function get(url: URL, policy: AddressPolicy, signal: AbortSignal, limits: FetchLimits): Promise<IncomingMessage> {
-  const send = url.protocol === "https:" ? httpsRequest : httpRequest;
+/** What a guarded request sends besides its URL. */
+export interface OutgoingRequest {
+  method: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+function send(
+  url: URL,
+  policy: AddressPolicy,
+  signal: AbortSignal,
+  limits: FetchLimits,
+  outgoing: OutgoingRequest,
+): Promise<IncomingMessage> {
+  const request = url.protocol === "https:" ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
-    const req = send(url, {
-      method: "GET",
+    const req = request(url, {
+      method: outgoing.method,
       // A fresh connection each time: a pooled socket would skip the guarded lookup below.
       agent: false,
       lookup: guardedLookup(policy, portOf(url)),
       signal,
-      headers: { accept: "application/json, application/yaml, text/yaml, */*;q=0.5", "user-agent": "oapi-mcp-gen-search" },
+      headers: outgoing.headers,
     });
     req.on("response", resolve);
     req.on("error", (error) => {
@@ -106,8 +119,57 @@ function get(url: URL, policy: AddressPolicy, signal: AbortSignal, limits: Fetch
       else if (signal.aborted) reject(new FetchError(`timed out after ${limits.timeoutMs} ms`));
       else reject(new FetchError(`cannot fetch ${url.href}: ${errorCode(error) ?? error.message}`));
     });
-    req.end();
+    req.end(outgoing.body);
   });
+}
+
+const DOCUMENT_REQUEST: OutgoingRequest = {
+  method: "GET",
+  headers: { accept: "application/json, application/yaml, text/yaml, */*;q=0.5", "user-agent": "oapi-mcp-gen-search" },
+};
+
+/** An answer to a guarded request: status, headers and the body up to the size cap. */
+export interface GuardedResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+  /** True when the body was longer than the cap and was cut there. */
+  truncated: boolean;
+}
+
+/**
+ * Sends one request under the address policy (checked in the DNS lookup, as for documents) within the time cap,
+ * following no redirect, and reads at most `maxBytes` of the answer.
+ */
+export async function sendGuarded(
+  url: URL,
+  policy: AddressPolicy,
+  limits: FetchLimits,
+  outgoing: OutgoingRequest,
+): Promise<GuardedResponse> {
+  const deadline = AbortSignal.timeout(limits.timeoutMs);
+  checkUrl(url, policy);
+  const response = await send(url, policy, deadline, limits, outgoing);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let truncated = false;
+  try {
+    for await (const data of response) {
+      const chunk = Buffer.isBuffer(data) ? data : Buffer.from(String(data));
+      if (size + chunk.length > limits.maxBytes) {
+        chunks.push(chunk.subarray(0, limits.maxBytes - size));
+        truncated = true;
+        response.destroy();
+        break;
+      }
+      size += chunk.length;
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    if (deadline.aborted) throw new FetchError(`timed out after ${limits.timeoutMs} ms`);
+    throw new FetchError(`answer interrupted: ${errorMessage(error)}`);
+  }
+  return { status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks), truncated };
 }
 
 async function readBody(response: IncomingMessage, maxBytes: number): Promise<string> {

@@ -24,6 +24,7 @@ export { bindsLoopback, checkHost, checkOrigin, hostAllowList, isLoopbackAddress
 export { setOwn } from "./own-property.js";
 export { defaultStyle, styleOf } from "./parameter-style.js";
 export { invalidParams } from "./protocol-error.js";
+export { isJsonMediaType } from "./response-content.js";
 export { wrapStructuredContent } from "./result.js";
 export { runServer, type ServeOptions, startServer, startStdioServer, type ToolSource } from "./serve.js";
 export type { SessionLimits } from "./session-http.js";
@@ -47,7 +48,7 @@ export {
 } from "./tool.js";
 export { type ClientOptions, type ClientRegistry, ToolCallError, toolCaller } from "./tool-client.js";
 export { createToolRuntime, type ServerIdentity, type ToolRuntime } from "./tool-runtime.js";
-export { buildUpstreamRequest, stripPrefix } from "./upstream-request.js";
+export { ArgumentError, buildUpstreamRequest, stripPrefix } from "./upstream-request.js";
 export { parseServerArguments, type ServerCommand, serverUsage } from "./usage.js";
 export { describeErrors, listedOutputSchema } from "./validation.js";
 export { words } from "./words.js";

@@ -7,9 +7,11 @@ import { allowedHostsFrom, parseAllowedHost } from "../openapi/address-policy.js
 import { errorCode, errorMessage } from "../openapi/error-detail.js";
 import { ApiCatalog, ToolFailure } from "./catalog.js";
 import { DocumentParser } from "./document-parser.js";
+import { type CallPolicy, callHosts, readCallCredentials } from "./endpoint-call.js";
 import type { SourcePolicy } from "./load-source.js";
 import { createSearchServer, SEARCH_INSTRUCTIONS, SEARCH_SERVER_INFO } from "./mcp-server.js";
 import { DirectoryStore, defaultStorePath } from "./store.js";
+import type { ToolContext } from "./tools.js";
 
 /** Search arguments are capped at a few KiB each; a request needs no more than this. */
 const MAX_REQUEST_BYTES = 1024 * 1024;
@@ -37,6 +39,8 @@ export interface SearchOptions {
   maxParseMemoryMb: number;
   fetchTimeoutMs: number;
   stdio: boolean;
+  allowCalls: string[];
+  callCredentials?: string;
 }
 
 const collect =
@@ -96,6 +100,23 @@ export function parseSearchArguments(argv: readonly string[]): SearchOptions {
     .option("--max-parse-memory-mb <n>", "heap of the worker that parses a document", integer(64), 1536)
     .option("--fetch-timeout-ms <n>", "time limit for one document download", integer(1), 30_000)
     .option("--stdio", "serve MCP over stdio instead of HTTP", false)
+    .option(
+      "--allow-calls <hosts...>",
+      "enable call_endpoint for these hosts (host: any port; host:port: that port); off by default",
+      (value: string, previous: string[] = []) => {
+        try {
+          parseAllowedHost(value);
+        } catch (error) {
+          throw new InvalidArgumentError(errorMessage(error));
+        }
+        return [...previous, value];
+      },
+      [],
+    )
+    .option(
+      "--call-credentials <file>",
+      'JSON file of headers call_endpoint sends per host: {"host[:port]": {"Authorization": "env:TOKEN"}}',
+    )
     .exitOverride();
   program.parse(argv, { from: "user" });
   const options = program.opts<SearchOptions>();
@@ -130,6 +151,7 @@ async function openCatalog(options: SearchOptions, log: Logger) {
     maxQueuedLoads: 16,
   });
   const catalog = new ApiCatalog(policy, store, log, parser, { maxApis: options.maxApis, maxTotalBytes: options.maxTotalBytes });
+  const context: ToolContext = { catalog, ...(await callPolicy(options)) };
   const restored = catalog.startRestore();
   for (const { name, source } of options.load) {
     const { api, replaced } = await catalog.load(name, source, { trusted: true });
@@ -139,13 +161,34 @@ async function openCatalog(options: SearchOptions, log: Logger) {
       warnings: api.warnings.length,
     });
   }
-  return { catalog, restored, store, parser };
+  return { catalog, context, restored, store, parser };
+}
+
+/** The `call_endpoint` policy, when the operator allowed calls. */
+async function callPolicy(options: SearchOptions): Promise<{ calls?: CallPolicy }> {
+  if (options.allowCalls.length === 0) {
+    if (options.callCredentials) throw new InvalidArgumentError("--call-credentials needs --allow-calls");
+    return {};
+  }
+  let credentials: Map<string, Record<string, string>>;
+  try {
+    credentials = await readCallCredentials(options.callCredentials);
+  } catch (error) {
+    throw new InvalidArgumentError(`--call-credentials: ${errorMessage(error)}`);
+  }
+  return {
+    calls: {
+      hosts: callHosts(options.allowCalls),
+      credentials,
+      limits: { maxBytes: Math.min(options.maxDocumentBytes, 5 * 1024 * 1024), timeoutMs: options.fetchTimeoutMs },
+    },
+  };
 }
 
 /** Serves the search tools over stdio (`--stdio`), for clients that launch servers as processes. */
 export async function startSearchStdio(options: SearchOptions, log: Logger = stderrLogger) {
-  const { catalog, store, parser } = await openCatalog(options, log);
-  const server = createSearchServer(catalog, log);
+  const { catalog, context, store, parser } = await openCatalog(options, log);
+  const server = createSearchServer(context, log);
   await server.connect(new StdioServerTransport());
   log.info("OpenAPI search MCP server on stdio", { apis: catalog.list().length, store: store?.location ?? "memory" });
   return {
@@ -159,7 +202,7 @@ export async function startSearchStdio(options: SearchOptions, log: Logger = std
 
 /** Starts the search server over HTTP; resolves with a stop function once it listens. */
 export async function startSearchServer(options: SearchOptions, log: Logger = stderrLogger) {
-  const { catalog, restored, store, parser } = await openCatalog(options, log);
+  const { catalog, context, restored, store, parser } = await openCatalog(options, log);
   const origins = new Set<string>();
   for (const origin of [...options.allowedOrigin, ...(options.publicUrl ? [options.publicUrl] : [])]) {
     const normalized = normalizeOrigin(origin);
@@ -167,9 +210,9 @@ export async function startSearchServer(options: SearchOptions, log: Logger = st
     origins.add(normalized);
   }
   const allowedHosts = await hostAllowList(options.host, options.publicUrl ? new URL(options.publicUrl) : undefined);
-  const modern = sdkModernHost(() => createSearchServer(catalog, log), { ...SEARCH_SERVER_INFO, instructions: SEARCH_INSTRUCTIONS });
+  const modern = sdkModernHost(() => createSearchServer(context, log), { ...SEARCH_SERVER_INFO, instructions: SEARCH_INSTRUCTIONS });
   const handler = new SessionHttpHandler(
-    () => createSearchServer(catalog, log),
+    () => createSearchServer(context, log),
     () => ({ apis: catalog.list().length }),
     { allowedOrigins: origins, maxRequestBytes: MAX_REQUEST_BYTES, ...(allowedHosts ? { allowedHosts } : {}) },
     { maxSessions: options.maxSessions, idleMs: options.sessionIdleSeconds * 1000, maxPerClient: options.maxSessionsPerClient },

@@ -46,6 +46,11 @@ export class LoadedApi {
     this.warnings = warnings;
   }
 
+  /** What the document is: an OpenAPI (or Swagger) document, or a GraphQL schema read as one. */
+  get kind(): "openapi" | "graphql" {
+    return this.sourceVersion.startsWith("graphql") ? "graphql" : "openapi";
+  }
+
   /** The operations in document order. */
   get operations(): readonly OperationModel[] {
     return this.model.operations;

@@ -67,17 +67,3 @@ export function findTag(api: LoadedApi, tag: string): string {
     `Tag '${excerpt(tag)}' not found in API '${api.name}'.${suggestion ? ` Did you mean '${suggestion}'?` : ""} Available tags: ${listed}${tags.length > 20 ? ", …" : ""}`,
   );
 }
-
-/** One page of a list: an opaque numeric cursor, a limit and the total. */
-export function page<T>(
-  items: readonly T[],
-  limit: number,
-  cursor: string | undefined,
-): { items: T[]; total: number; next_cursor: string | null } {
-  const offset = cursor === undefined || cursor === "" ? 0 : Number(cursor);
-  if (!Number.isInteger(offset) || offset < 0 || offset > items.length)
-    throw new ToolFailure(`invalid cursor '${excerpt(String(cursor), 24)}'`);
-  const slice = items.slice(offset, offset + limit);
-  const next = offset + slice.length;
-  return { items: slice, total: items.length, next_cursor: next < items.length ? String(next) : null };
-}

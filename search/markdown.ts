@@ -3,10 +3,15 @@ import { refName } from "../openapi/refs.js";
 import type { Schema } from "../openapi/schema.js";
 import type { JsonObject, JsonValue } from "../openapi/types.js";
 
-/** Text safe in one Markdown table cell. */
-function cell(value: unknown): string {
+/** Text safe in one Markdown table cell or heading: one line, pipes escaped, no raw HTML. */
+export function cell(value: unknown): string {
   const text = typeof value === "string" ? value : value === undefined || value === null ? "" : JSON.stringify(value);
-  return text.replace(/\r?\n/g, " ").replace(/\|/g, "\\|").trim();
+  return text
+    .replace(/[\r\n\u2028\u2029]+/g, " ")
+    .replace(/\\/g, "\\\\")
+    .replace(/\|/g, "\\|")
+    .replace(/</g, "&lt;")
+    .trim();
 }
 
 /**
@@ -15,8 +20,8 @@ function cell(value: unknown): string {
  */
 function documentText(value: unknown): string {
   return String(value)
-    .split(/\r?\n|[\u2028\u2029]/)
-    .map((line) => `> ${line.replace(/^(\s*)([#>`~=|*+-]|\d+[.)])/, "$1\\$2")}`)
+    .split(/\r\n|[\r\n\u2028\u2029]/)
+    .map((line) => `> ${line.replace(/</g, "&lt;").replace(/^(\s*)([#>`~=|*+-]|\d+[.)])/, "$1\\$2")}`)
     .join("\n");
 }
 
@@ -24,13 +29,55 @@ function documentText(value: unknown): string {
 function typeOf(schema: Schema | undefined): string {
   if (typeof schema !== "object" || schema === null) return "";
   if (schema.ref !== undefined) return schema.ref.startsWith("#/components/schemas/") ? refName(schema.ref) : schema.ref;
-  const type = Array.isArray(schema.type) ? schema.type.join(" \\| ") : (schema.type ?? "");
+  const type = Array.isArray(schema.type) ? schema.type.join(" | ") : (schema.type ?? "");
   if (type === "array" && schema.items !== undefined) return `${typeOf(schema.items)}[]`;
   return schema.format !== undefined ? `${type} (${schema.format})` : type;
 }
 
+/** A fenced code block whose fence is longer than any backtick run in the text, so the text cannot close it. */
+export function codeBlock(language: string, text: string): string {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = "`".repeat(Math.max(3, longest + 1));
+  return `${fence}${language}\n${text}\n${fence}`;
+}
+
 function jsonBlock(value: JsonValue): string {
-  return `\`\`\`json\n${JSON.stringify(value, null, 2).replace(/```/g, "`\u200b``")}\n\`\`\``;
+  return codeBlock("json", JSON.stringify(value, null, 2));
+}
+
+/** The line under a paged table: how many of how many, and the cursor for the next page. */
+function pagingLine(shown: number, paging: { total: number; next_cursor: string | null }): string {
+  const next = paging.next_cursor === null ? "" : ` Next page: cursor \`${cell(paging.next_cursor)}\`.`;
+  return `${shown} of ${paging.total} shown.${next}`;
+}
+
+/** A titled table; every value is one escaped cell. */
+export function tableMarkdown(
+  title: string,
+  columns: readonly string[],
+  rows: readonly (readonly unknown[])[],
+  paging?: { total: number; next_cursor: string | null },
+): string {
+  const lines = [`## ${cell(title)}`, ""];
+  if (paging) lines.push(pagingLine(rows.length, paging), "");
+  if (rows.length === 0) lines.push("(none)");
+  else {
+    lines.push(`| ${columns.map(cell).join(" | ")} |`, `|${columns.map(() => "---").join("|")}|`);
+    for (const row of rows) lines.push(`| ${columns.map((_, index) => cell(row[index])).join(" | ")} |`);
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+/** A titled list of labelled values, then any further sections as written. */
+export function fieldsMarkdown(title: string, fields: readonly (readonly [string, unknown])[], ...sections: string[]): string {
+  const lines = [`## ${cell(title)}`, ""];
+  for (const [label, value] of fields) lines.push(`- **${cell(label)}:** ${cell(value)}`);
+  return [lines.join("\n"), ...sections].join("\n\n").concat("\n");
+}
+
+/** A document's free text under a label, quoted so it cannot forge structure. */
+export function quotedMarkdown(label: string, value: string): string {
+  return value === "" ? "" : `### ${cell(label)}\n\n${documentText(value)}`;
 }
 
 /** One operation (and its JSON view, for the request body) as a Markdown section. */
@@ -90,20 +137,20 @@ export function schemaMarkdown(name: string, schema: Schema, view: JsonObject): 
   return `${lines.join("\n")}\n`;
 }
 
-/** Search or listing results as a Markdown table. */
-export function endpointsMarkdown(title: string, results: readonly JsonObject[], total: number): string {
-  const lines = [
-    `## ${cell(title)}`,
-    "",
-    `${results.length} of ${total} shown.`,
-    "",
-    "| method | path | operationId | summary |",
-    "|---|---|---|---|",
-  ];
-  for (const result of results) {
-    lines.push(
-      `| ${cell(String(result.method).toUpperCase())} | ${cell(result.path)} | ${cell(result.operationId)} | ${cell(result.summary)} |`,
-    );
-  }
-  return `${lines.join("\n")}\n`;
+/** Search or listing results as a Markdown table (with the API column when they come from several). */
+export function endpointsMarkdown(
+  title: string,
+  results: readonly JsonObject[],
+  paging: { total: number; next_cursor: string | null },
+): string {
+  const withApi = results.some((result) => typeof result.api === "string");
+  const columns = [...(withApi ? ["api"] : []), "method", "path", "operationId", "summary"];
+  const rows = results.map((result) => [
+    ...(withApi ? [result.api] : []),
+    String(result.method).toUpperCase(),
+    result.path,
+    result.operationId,
+    result.summary,
+  ]);
+  return tableMarkdown(title, columns, rows, paging);
 }

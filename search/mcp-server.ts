@@ -6,18 +6,24 @@ import { describeErrors, invalidParams } from "oapi-mcp-gen-runtime";
 import { checkedCallParams, LooseCallToolRequestSchema } from "oapi-mcp-gen-runtime/sdk";
 import { DocumentParseError } from "../openapi/parse-error.js";
 import { boundObject } from "./bounded.js";
-import { type ApiCatalog, ToolFailure } from "./catalog.js";
-import { MAX_ANSWER_CHARS, SEARCH_TOOLS, type SearchTool } from "./tools.js";
+import { ToolFailure } from "./catalog.js";
+import { MAX_ANSWER_CHARS, SEARCH_TOOLS, type SearchTool, type ToolContext } from "./tools.js";
 
 const ajv = new Ajv2020({ allErrors: true, strict: false, logger: false, useDefaults: true, ownProperties: true });
 const validators = new Map<SearchTool, ValidateFunction>(SEARCH_TOOLS.map((tool) => [tool, ajv.compile(tool.inputSchema)]));
-const listed = SEARCH_TOOLS.map(({ name, title, description, inputSchema, annotations }) => ({
-  name,
-  title,
-  description,
-  inputSchema,
-  annotations: { title, ...annotations },
-}));
+/** The tools a server offers: `call_endpoint` only when the operator allowed calls. */
+function offered(calls: boolean): SearchTool[] {
+  return SEARCH_TOOLS.filter((tool) => calls || tool.name !== "call_endpoint");
+}
+const listing = (tools: SearchTool[]) =>
+  tools.map(({ name, title, description, inputSchema, annotations }) => ({
+    name,
+    title,
+    description,
+    inputSchema,
+    annotations: { title, ...annotations },
+  }));
+const LISTED = { calls: listing(offered(true)), plain: listing(offered(false)) };
 
 /** Identity of the search server. */
 export const SEARCH_SERVER_INFO = { name: "oapi-mcp-gen-search", version: "0.1.0", title: "OpenAPI search" };
@@ -28,17 +34,17 @@ export const SEARCH_INSTRUCTIONS =
   "with get_operation_by_id, get_schema_details and get_auth_info. Lists are paged (limit, cursor, total).";
 
 /** An SDK low-level server exposing the search tools over one shared catalog. */
-export function createSearchServer(catalog: ApiCatalog, log: Logger): Server {
+export function createSearchServer(context: ToolContext, log: Logger): Server {
   const server = new Server(SEARCH_SERVER_INFO, {
     capabilities: { tools: { listChanged: false } },
     instructions: SEARCH_INSTRUCTIONS,
   });
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: context.calls ? LISTED.calls : LISTED.plain }));
   server.setRequestHandler(LooseCallToolRequestSchema, async (request) => {
     const params = checkedCallParams(request);
     const tool = SEARCH_TOOLS.find((candidate) => candidate.name === params.name);
     if (!tool) throw invalidParams(`Unknown tool: ${params.name}`);
-    return callSearchTool(tool, structuredClone(params.arguments ?? {}), catalog, log);
+    return callSearchTool(tool, structuredClone(params.arguments ?? {}), context, log);
   });
   return server;
 }
@@ -47,14 +53,14 @@ export function createSearchServer(catalog: ApiCatalog, log: Logger): Server {
 export async function callSearchTool(
   tool: SearchTool,
   args: Record<string, unknown>,
-  catalog: ApiCatalog,
+  context: ToolContext,
   log: Logger,
 ): Promise<CallToolResult> {
   const validate = validators.get(tool) ?? ajv.compile(tool.inputSchema);
   if (!validate(args)) return failure(`Invalid arguments for ${tool.name}: ${describeErrors(validate.errors)}`);
   try {
-    await catalog.ready;
-    const answer = await tool.handler(args, catalog);
+    await context.catalog.ready;
+    const answer = await tool.handler(args, context);
     if (answer.markdown !== undefined) {
       const markdown =
         answer.markdown.length > MAX_ANSWER_CHARS

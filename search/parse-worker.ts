@@ -3,12 +3,18 @@ import { DocumentParseError, parseDocumentText } from "../openapi/load.js";
 import { normalizeDocument } from "../openapi/normalize.js";
 import { listOperations } from "../openapi/operations.js";
 import type { ParseRequest, ParseResult } from "./document-parser.js";
+import { graphqlDocument, graphqlKind } from "./graphql-document.js";
 
 /** Parses and normalises a document off the main thread; answers with JSON text (cheaper to pass than objects). */
 async function parse(request: ParseRequest): Promise<ParseResult> {
   try {
-    const raw = parseDocumentText(request.text, request.format, request.label);
-    const { document, sourceVersion, warnings } = await normalizeDocument(raw, request.label);
+    const graphql = graphqlKind(request.text);
+    const raw = graphql
+      ? graphqlDocument(request.text, graphql, request.label)
+      : parseDocumentText(request.text, request.format, request.label);
+    const normalized = await normalizeDocument(raw, request.label);
+    const { document, warnings } = normalized;
+    const sourceVersion = graphql ? `graphql (${graphql === "sdl" ? "SDL" : "introspection"})` : normalized.sourceVersion;
     const operations = listOperations(document).length;
     if (operations > request.maxOperations) {
       return { ok: false, message: `${request.label}: ${operations} operations exceed this server's limit of ${request.maxOperations}` };

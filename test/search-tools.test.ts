@@ -43,9 +43,9 @@ describe("search server tools over a real MCP client", () => {
     await server.close();
   });
 
-  it("offers the ten contract tools (plus compare_apis), tools capability only", async () => {
+  it("offers the ten contract tools (plus compare_apis and build_request; call_endpoint is off), tools capability only", async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual([...CONTRACT_TOOLS, "compare_apis"]);
+    expect(tools.map((tool) => tool.name)).toEqual([...CONTRACT_TOOLS, "compare_apis", "build_request"]);
     expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: false } });
     for (const tool of tools) {
       expect(tool.inputSchema.type).toBe("object");
@@ -162,6 +162,8 @@ describe("search server tools over a real MCP client", () => {
   it("list_tags and get_endpoints_by_tag", async () => {
     expect((await callTool(client, "list_tags", { name: "museum" })).structured).toEqual({
       count: 3,
+      total: 3,
+      next_cursor: null,
       tags: expect.arrayContaining([expect.objectContaining({ name: "Operations", description: expect.any(String) })]),
     });
     const byTag = await callTool(client, "get_endpoints_by_tag", { name: "docker", tag: "container", limit: 5 });

@@ -1,0 +1,126 @@
+import { excerpt } from "oapi-mcp-gen-runtime";
+import type { JsonObject } from "../openapi/types.js";
+import { HTTP_METHODS } from "../openapi/types.js";
+import type { ApiCatalog } from "./catalog.js";
+import { ToolFailure } from "./catalog.js";
+import type { CallPolicy } from "./endpoint-call.js";
+
+/** What a tool handler returns: structured content, or Markdown when asked for. */
+export type ToolAnswer = { structured: JsonObject; markdown?: string };
+
+/** What a handler may use: the shared catalog and, when the operator enabled it, the call policy. */
+export interface ToolContext {
+  catalog: ApiCatalog;
+  calls?: CallPolicy;
+}
+
+/** The input schema of a search tool: an object of named arguments. */
+export type ToolInputSchema = { type: "object"; properties: JsonObject; required?: string[]; additionalProperties: false };
+
+/** One search-server tool: its MCP definition and its handler. */
+export interface SearchTool {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: ToolInputSchema;
+  annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
+  handler(args: Record<string, unknown>, context: ToolContext): Promise<ToolAnswer> | ToolAnswer;
+}
+
+export const DEFAULT_LIMIT = 20;
+const MAX_LIMIT = 200;
+/** Every string argument has a length cap: the work a call causes (matching, suggestions) grows with it. */
+export const MAX_LENGTH = {
+  name: 64,
+  url: 4096,
+  path: 2048,
+  keyword: 512,
+  method: 16,
+  tag: 256,
+  cursor: 16,
+  identifier: 512,
+} as const;
+
+/** A capped string argument. */
+export const text = (maxLength: number, description: string) => ({ type: "string", maxLength, description });
+export const nameArg = text(MAX_LENGTH.name, "Name the API was loaded under (see list_apis).");
+export const cursorArg = text(MAX_LENGTH.cursor, "next_cursor from a previous call, to get the next page.");
+export const methodArg = text(MAX_LENGTH.method, "HTTP method, e.g. GET.");
+/** A page size argument with its own default. */
+export const limitArg = (fallback = DEFAULT_LIMIT) => ({
+  type: "integer",
+  minimum: 1,
+  maximum: MAX_LIMIT,
+  default: fallback,
+  description: "Maximum number of items to return.",
+});
+export const inlineDepthArg = {
+  type: "integer",
+  minimum: 0,
+  maximum: 3,
+  default: 0,
+  description: "Levels of schema $refs to inline (0 keeps $refs and lists them in referenced_schemas).",
+};
+export const formatArg = {
+  type: "string",
+  enum: ["json", "markdown"],
+  default: "json",
+  description: "json (structured) or markdown (a readable export).",
+};
+export const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+
+/** An object of named arguments, none but those listed. */
+export function input(properties: JsonObject, required: string[] = []): ToolInputSchema {
+  return { type: "object", properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false };
+}
+
+/** The page size asked for, else the tool's default. */
+export function limitOf(args: Record<string, unknown>, fallback = DEFAULT_LIMIT): number {
+  return typeof args.limit === "number" ? args.limit : fallback;
+}
+
+/** A string argument, or undefined when it is absent or empty (the input schema already checked its type). */
+export function stringArg(args: Record<string, unknown>, key: string): string | undefined {
+  const value = args[key];
+  return typeof value === "string" && value !== "" ? value : undefined;
+}
+
+/** How many levels of `$ref` a view inlines. */
+export function inlineDepthOf(args: Record<string, unknown>): { inlineDepth: number } {
+  return { inlineDepth: typeof args.inline_depth === "number" ? args.inline_depth : 0 };
+}
+
+/** The answer, with its Markdown export when the caller asked for one. */
+export function answer(args: Record<string, unknown>, structured: JsonObject, markdown: () => string): ToolAnswer {
+  return args.format === "markdown" ? { structured, markdown: markdown() } : { structured };
+}
+
+/** A `method` argument lower-cased, or a failure naming the methods OpenAPI knows. */
+export function methodOf(args: Record<string, unknown>): string | undefined {
+  const method = stringArg(args, "method");
+  if (method === undefined) return undefined;
+  const lower = method.toLowerCase();
+  if ((HTTP_METHODS as readonly string[]).includes(lower)) return lower;
+  throw new ToolFailure(
+    `invalid method '${excerpt(method, 24)}': use one of ${HTTP_METHODS.map((known) => known.toUpperCase()).join(", ")}`,
+  );
+}
+
+/** One page of a list: an opaque numeric cursor, a limit and the total. */
+export function page<T>(
+  items: readonly T[],
+  limit: number,
+  cursor: string | undefined,
+): { items: T[]; total: number; next_cursor: string | null } {
+  const offset = cursor === undefined || cursor === "" ? 0 : Number(cursor);
+  if (!Number.isInteger(offset) || offset < 0 || offset > items.length)
+    throw new ToolFailure(`invalid cursor '${excerpt(String(cursor), 24)}'`);
+  const slice = items.slice(offset, offset + limit);
+  const next = offset + slice.length;
+  return { items: slice, total: items.length, next_cursor: next < items.length ? String(next) : null };
+}
+
+/** One page of a list argument-driven: `limit` (else the default) and `cursor`. */
+export function pageOf<T>(args: Record<string, unknown>, items: readonly T[], fallback = DEFAULT_LIMIT) {
+  return page(items, limitOf(args, fallback), stringArg(args, "cursor"));
+}
