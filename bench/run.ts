@@ -6,6 +6,8 @@ import { writeFile } from "node:fs/promises";
 import { cpus, totalmem } from "node:os";
 import { benchGeneration } from "./generation.js";
 import { benchSearch } from "./search.js";
+import { benchSearchMemory } from "./search-memory.js";
+import { benchSearchQuality } from "./search-quality.js";
 import { benchStartup, benchToolCall } from "./server.js";
 
 const machine = `${cpus()[0]?.model ?? "unknown CPU"} × ${cpus().length}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${process.platform}`;
@@ -20,7 +22,7 @@ const run = async (name: string, title: string, task: () => Promise<string | str
 await run("generation", "Generation and tools/list size", benchGeneration);
 await run("startup", "Generated server cold start", benchStartup);
 await run("toolcall", "Tool-call overhead", benchToolCall);
-await run("search", "Search server", benchSearch);
+await run("search", "Search server", async () => [await benchSearch(), await benchSearchQuality(), await benchSearchMemory()]);
 if (only.size === 0) {
   await writeFile(
     new URL("../../bench/RESULTS.md", import.meta.url),

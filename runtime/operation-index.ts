@@ -1,3 +1,4 @@
+import { distance } from "fastest-levenshtein";
 import MiniSearch from "minisearch";
 import { words } from "./words.js";
 
@@ -72,6 +73,9 @@ const SYNONYMS: Record<string, readonly string[]> = {
   post: ["create"],
   submit: ["create"],
   upload: ["create"],
+  store: ["create"],
+  register: ["create"],
+  save: ["create"],
   read: ["get"],
   fetch: ["get"],
   show: ["get", "list"],
@@ -94,7 +98,8 @@ const SYNONYMS: Record<string, readonly string[]> = {
   reply: ["comment", "create"],
   respond: ["comment", "create"],
   answer: ["comment", "create"],
-  who: ["user"],
+  who: ["user", "get"],
+  current: ["authenticated"],
   pr: ["pull"],
   react: ["reaction"],
   emoji: ["reaction"],
@@ -107,16 +112,94 @@ const SYNONYMS: Record<string, readonly string[]> = {
 /** Words a user says for themself: the API's "authenticated user" (checked before stop words drop `my`). */
 const SELF = new Set(["me", "my", "myself", "mine", "i"]);
 
-/** A query's words, each with the terms it may match: itself (normalised) and what users mean by it. */
-function queryTermGroups(query: string): string[][] {
-  const rewritten = query.replace(/\blog\s*(?:in|on)\b/gi, "sign in");
-  return tokenize(rewritten)
-    .slice(0, MAX_QUERY_WORDS)
-    .flatMap((word) => {
-      if (SELF.has(word.toLowerCase())) return [["authenticated"]];
-      const term = normalizeTerm(word);
-      return term === null ? [] : [[term, ...(SYNONYMS[term] ?? [])]];
-    });
+/** Nouns users put first as verbs: `comment on an issue`, `tag an image`, `share a memo` create something. */
+const LEADING_VERBS = new Set([
+  "comment",
+  "label",
+  "tag",
+  "share",
+  "bookmark",
+  "message",
+  "invite",
+  "pin",
+  "fork",
+  "star",
+  "follow",
+  "watch",
+  "lock",
+]);
+
+let meanings: Map<string, string[]> | undefined;
+
+/** What a word, as the user wrote it (lower-cased), means besides itself: SYNONYMS, normalised once. */
+function meaningsOf(word: string): string[] {
+  meanings ??= new Map(Object.entries(SYNONYMS).map(([said, meant]) => [said, meant.map((item) => normalizeTerm(item) ?? item)]));
+  return meanings.get(word) ?? [];
+}
+
+const AUTHENTICATED = "authenticat";
+const CREATE = "creat";
+
+/**
+ * A query's words, each with the terms it may match: itself (normalised, or the index's word it misspells) and what
+ * users mean by it.
+ */
+function queryTermGroups(query: string, correct: (term: string, word: string) => string): string[][] {
+  const rewritten = query
+    .replace(/\blog\s*(?:in|on)\b/gi, "sign in")
+    .replace(/\b(?:signed|logged)[\s-]+in\b/gi, "authenticated")
+    .replace(/\bPRs?\b/g, "pull request");
+  const said = tokenize(rewritten).slice(0, MAX_QUERY_WORDS);
+  const groups = said.flatMap((word) => {
+    const lower = word.toLowerCase();
+    if (SELF.has(lower)) return [[AUTHENTICATED]];
+    const term = normalizeTerm(word);
+    return term === null ? [] : [[correct(term, lower), ...meaningsOf(lower)]];
+  });
+  const first = groups[0];
+  if (first !== undefined && LEADING_VERBS.has(said[0]?.toLowerCase() ?? "") && groups.length > 1) first.push(CREATE);
+  return groups;
+}
+
+/** Hits scoring under this share of the best one are cut off. */
+const RELEVANCE_FLOOR = 0.05;
+
+/** True when a name word is one edit from, or begins with, a word of four letters or more that the query says. */
+function nearlySaid(term: string, said: ReadonlySet<string | undefined>): boolean {
+  if (term.length < 4) return false;
+  for (const word of said) {
+    if (word === undefined || word.length < 4) continue;
+    if (term.startsWith(word) || (Math.abs(term.length - word.length) <= 1 && distance(term, word) <= 1)) return true;
+  }
+  return false;
+}
+
+/** The HTTP methods that carry out what an action word asks for (normalised terms). */
+const ACTION_METHODS: Record<string, readonly string[]> = {
+  creat: ["post", "put"],
+  get: ["get", "head"],
+  list: ["get"],
+  search: ["get", "post"],
+  download: ["get"],
+  updat: ["patch", "put", "post"],
+  set: ["put", "post", "patch"],
+  delet: ["delete"],
+};
+
+/** The methods the query's action asks for, said or meant; undefined when it names no action. */
+function wantedMethods(groups: readonly string[][]): ReadonlySet<string> | undefined {
+  for (const layer of [0, 1]) {
+    const terms = groups.flatMap((group) => (layer === 0 ? group.slice(0, 1) : group.slice(1)));
+    const methods = terms.flatMap((term) => ACTION_METHODS[term] ?? []);
+    if (methods.length > 0) return new Set(methods);
+  }
+  return undefined;
+}
+
+/** How an operation's method agrees with the action asked for: a query without one is most often a read. */
+function methodFactor(method: string, wanted: ReadonlySet<string> | undefined): number {
+  if (wanted === undefined) return method === "get" ? 1.1 : 1;
+  return wanted.has(method) ? 1.25 : 0.8;
 }
 
 /** Splits text into words at separators and camelCase boundaries (`listRepoIssues` → list, repo, issues). */
@@ -124,15 +207,48 @@ export function tokenize(text: string): string[] {
   return words(text);
 }
 
-/** Lower-cases, drops stop words, folds simple English plurals and common abbreviations. */
+/** Words whose `-ing` or `-ed` ending is not a suffix. */
+const NOT_INFLECTED = new Set([
+  "string",
+  "thing",
+  "setting",
+  "spring",
+  "nothing",
+  "something",
+  "everything",
+  "anything",
+  "during",
+  "ceiling",
+  "sibling",
+  "morning",
+  "evening",
+  "embed",
+  "hundred",
+]);
+
+/**
+ * Light English stemming, the same on both sides of the index: `-ing` and `-ed` come off (a doubled final consonant
+ * with them: running → run), then a final `-e` (create, created, creating → creat).
+ */
+function stem(word: string): string {
+  let base = word;
+  if (!NOT_INFLECTED.has(word)) {
+    if (word.length >= 6 && word.endsWith("ing")) base = word.slice(0, -3);
+    else if (word.length >= 6 && word.endsWith("ed") && !word.endsWith("eed")) base = word.slice(0, -2);
+    if (base !== word && /([bgmnprt])\1$/.test(base)) base = base.slice(0, -1);
+  }
+  return base.length >= 5 && base.endsWith("e") ? base.slice(0, -1) : base;
+}
+
+/** Lower-cases, drops stop words, folds simple English plurals, common abbreviations and `-ing`/`-ed`/`-e` endings. */
 export function normalizeTerm(term: string): string | null {
   const lower = term.toLowerCase();
   if (STOP_WORDS.has(lower)) return null;
-  let stem = lower;
-  if (stem.length > 4 && stem.endsWith("ies")) stem = `${stem.slice(0, -3)}y`;
-  else if (stem.length > 4 && /(ches|shes|sses|xes)$/.test(stem)) stem = stem.slice(0, -2);
-  else if (stem.length > 3 && stem.endsWith("s") && !/(ss|us|is)$/.test(stem)) stem = stem.slice(0, -1);
-  return ABBREVIATIONS[stem] ?? stem;
+  let singular = lower;
+  if (singular.length > 4 && singular.endsWith("ies")) singular = `${singular.slice(0, -3)}y`;
+  else if (singular.length > 4 && /(ches|shes|sses|xes)$/.test(singular)) singular = singular.slice(0, -2);
+  else if (singular.length > 3 && singular.endsWith("s") && !/(ss|us|is)$/.test(singular)) singular = singular.slice(0, -1);
+  return ABBREVIATIONS[singular] ?? stem(singular);
 }
 
 function termSet(text: string): Set<string> {
@@ -153,6 +269,10 @@ const INDEX_OPTIONS = { fields: [...FIELDS], idField: "id", tokenize, processTer
 export class OperationSearchIndex {
   private readonly index: MiniSearch<SearchableOperation>;
   private readonly names = new Map<number, Set<string>[]>();
+  private readonly methods = new Map<number, string>();
+  /** Every word of the indexed text as written (lower-cased) → its normalised term, for correcting misspelt queries. */
+  private readonly vocabulary = new Map<string, string>();
+  private readonly terms = new Set<string>();
 
   /**
    * Indexes the operations, or loads `stored` (from `serialize()` over the same operations) without re-indexing; the
@@ -165,7 +285,18 @@ export class OperationSearchIndex {
     } else {
       this.index = MiniSearch.loadJSON<SearchableOperation>(stored, INDEX_OPTIONS);
     }
-    for (const operation of operations) this.names.set(operation.id, [termSet(operation.operationId), termSet(operation.summary)]);
+    for (const operation of operations) {
+      this.names.set(operation.id, [termSet(operation.operationId), termSet(operation.summary)]);
+      this.methods.set(operation.id, operation.method.toLowerCase());
+      for (const field of FIELDS) {
+        for (const word of tokenize(operation[field])) {
+          const term = normalizeTerm(word);
+          if (term === null) continue;
+          this.terms.add(term);
+          if (word.length >= 4 && word.length <= 24) this.vocabulary.set(word, term);
+        }
+      }
+    }
   }
 
   /** The index as JSON text, for the constructor's `stored`. */
@@ -175,8 +306,8 @@ export class OperationSearchIndex {
 
   /** Operation ids matching a query, best first, ties broken by document order. */
   search(query: string): { id: number; score: number }[] {
-    // Cost bounds: the first 32 words, prefix matching up to 32 characters, typo tolerance up to 24 (3 edits).
-    const groups = queryTermGroups(query);
+    // Cost bounds: the first 32 words, prefix matching up to 32 characters, typo tolerance from 4 to 24 (1 to 3 edits).
+    const groups = queryTermGroups(query, (term, word) => this.corrected(term, word));
     const said = groups.map((group) => group[0] ?? "").join(" ");
     const meant = [...new Set(groups.flatMap((group) => group.slice(1)))].join(" ");
     // What the user said counts fully, what it means less: `list open pull requests` still wants pulls/list first.
@@ -188,17 +319,41 @@ export class OperationSearchIndex {
         // The terms are normalised already (and an expansion such as `authenticated` must not be dropped).
         processTerm: (term) => term,
         prefix: (term) => term.length >= 3 && term.length <= 32,
-        fuzzy: (term) => (term.length >= 5 && term.length <= 24 ? 0.2 : false),
+        fuzzy: (term) => (term.length < 4 || term.length > 24 ? false : term.length < 8 ? 1 : 0.2),
         maxFuzzy: 3,
         weights: { fuzzy: 0.3, prefix: 0.5 },
       },
     );
-    return results
+    const wanted = wantedMethods(groups);
+    const terms = new Set(groups.flat());
+    // A hit that matched only by typo tolerance or prefix is weak: it is dropped when some hit matched a word itself.
+    const exact = results.filter((result) => result.terms.some((term) => terms.has(term)));
+    const ranked = (exact.length > 0 ? exact : results)
       .map((result) => {
         const id = Number(result.id);
-        return { id, score: result.score * (1 + 2 * this.coverage(id, groups)) };
+        return { id, score: result.score * (1 + 2 * this.coverage(id, groups)) * methodFactor(this.methods.get(id) ?? "", wanted) };
       })
       .sort((a, b) => b.score - a.score || a.id - b.id);
+    // The relevance cut-off: far weaker hits than the best one drop out.
+    const floor = (ranked[0]?.score ?? 0) * RELEVANCE_FLOOR;
+    return ranked.filter((hit) => hit.score >= floor);
+  }
+
+  /** A query term the index has, else the term of the indexed word one edit (two from eight letters) from what was typed. */
+  private corrected(term: string, word: string): string {
+    if (this.terms.has(term) || word.length < 4 || word.length > 24) return term;
+    const allowed = word.length >= 8 ? 2 : 1;
+    let best: string | undefined;
+    let bestDistance = allowed + 1;
+    for (const [known, knownTerm] of this.vocabulary) {
+      if (Math.abs(known.length - word.length) > allowed) continue;
+      const edits = distance(known, word);
+      if (edits < bestDistance) {
+        best = knownTerm;
+        bestDistance = edits;
+      }
+    }
+    return best ?? term;
   }
 
   /**
@@ -210,7 +365,9 @@ export class OperationSearchIndex {
     const said = new Set(groups.map((group) => group[0]));
     const meant = new Set(groups.flatMap((group) => group.slice(1)));
     // A word matched by what it means counts half as much as one matched as said.
-    const weight = (term: string) => (said.has(term) ? 1 : meant.has(term) ? 0.5 : 0);
+    const exactWeight = (term: string) => (said.has(term) ? 1 : meant.has(term) ? 0.5 : 0);
+    // A name word the query misspelt (one edit) or began counts half as much as the word said.
+    const weight = (term: string) => exactWeight(term) || (nearlySaid(term, said) ? 0.5 : 0);
     let best = 0;
     for (const name of this.names.get(id) ?? []) {
       if (name.size === 0) continue;

@@ -1,6 +1,7 @@
 import { realpath } from "node:fs/promises";
+import { setFlagsFromString } from "node:v8";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { Command, CommanderError, InvalidArgumentError } from "commander";
+import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { bindsLoopback, hostAllowList, type Logger, listen, normalizeOrigin, stderrLogger } from "oapi-mcp-gen-runtime";
 import { SessionHttpHandler, sdkModernHost } from "oapi-mcp-gen-runtime/sdk";
 import { allowedHostsFrom, parseAllowedHost } from "../openapi/address-policy.js";
@@ -41,6 +42,7 @@ export interface SearchOptions {
   stdio: boolean;
   allowCalls: string[];
   callCredentials?: string;
+  heap: "size" | "speed";
 }
 
 const collect =
@@ -112,6 +114,14 @@ export function parseSearchArguments(argv: readonly string[]): SearchOptions {
         return [...previous, value];
       },
       [],
+    )
+    .addOption(
+      new Option(
+        "--heap <mode>",
+        "size: V8 favours memory (a loaded document costs about half the RSS, loads about 20% slower); speed: V8's defaults",
+      )
+        .choices(["size", "speed"])
+        .default("size"),
     )
     .option(
       "--call-credentials <file>",
@@ -250,6 +260,8 @@ export async function runSearch(argv: readonly string[]): Promise<number | undef
     }
     throw error;
   }
+  // Set before any document is read: the documents this server holds are most of its memory.
+  if (options.heap === "size") setFlagsFromString("--optimize-for-size");
   try {
     const server = options.stdio ? await startSearchStdio(options) : await startSearchServer(options);
     const stop = (signal: string) => {

@@ -2,8 +2,8 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { DocumentFormat } from "../openapi/load.js";
-import { parseOpenApiJson } from "../openapi/normalize.js";
-import type { OpenApiDocument } from "../openapi/types.js";
+import { DocumentParseError } from "../openapi/parse-error.js";
+import { isOpenApiDocument, type OpenApiDocument } from "../openapi/types.js";
 
 /** What a load may cost: the parse happens in a worker with its own heap and time limit, one at a time. */
 export interface ParseBudget {
@@ -15,6 +15,8 @@ export interface ParseBudget {
   parseTimeoutMs: number;
   /** Loads waiting for the worker beyond the running one; more are refused at once. @default 16 */
   maxQueuedLoads: number;
+  /** How long an idle worker is kept before it is stopped and its memory returned. @default 2000 */
+  idleMs?: number;
 }
 
 /** One parse job, as the worker receives it. */
@@ -27,7 +29,7 @@ export interface ParseRequest {
 }
 
 /** What the worker answers. */
-export type ParseResult = { ok: true; json: string; sourceVersion: string; warnings: string[] } | { ok: false; message: string };
+export type ParseResult = { ok: true; document: unknown; sourceVersion: string; warnings: string[] } | { ok: false; message: string };
 
 /** A parsed, normalised document. */
 export interface ParsedDocument {
@@ -64,15 +66,34 @@ export class DocumentParser {
   parse(text: string, format: DocumentFormat, label: string): Promise<ParsedDocument> {
     if (this.waiting > this.budget.maxQueuedLoads) throw new ParseFailure("the server is busy loading other documents; try again shortly");
     this.waiting++;
+    clearTimeout(this.idle);
     const run = this.queue.then(() => this.inWorker({ text, format, label, maxOperations: this.budget.maxOperations }));
-    this.queue = run.catch(() => {}).finally(() => this.waiting--);
+    this.queue = run
+      .catch(() => {})
+      .finally(() => {
+        if (--this.waiting === 0) this.stopWhenIdle();
+      });
     return run;
   }
 
   private worker: Worker | undefined;
+  private idle: NodeJS.Timeout | undefined;
+
+  /** A parse leaves its garbage in the worker's heap: an idle worker is stopped, so that memory goes back. */
+  private stopWhenIdle(): void {
+    clearTimeout(this.idle);
+    this.idle = setTimeout(() => {
+      if (this.waiting > 0) return;
+      const worker = this.worker;
+      this.worker = undefined;
+      void worker?.terminate();
+    }, this.budget.idleMs ?? 2000);
+    this.idle.unref();
+  }
 
   /** Stops the worker (the server is closing). */
   async close(): Promise<void> {
+    clearTimeout(this.idle);
     const worker = this.worker;
     this.worker = undefined;
     await worker?.terminate();
@@ -108,7 +129,7 @@ export class DocumentParser {
           if (!result.ok) return reject(new ParseFailure(result.message));
           try {
             resolve({
-              document: parseOpenApiJson(result.json, request.label),
+              document: openApiDocument(result.document, request.label),
               sourceVersion: result.sourceVersion,
               warnings: result.warnings,
             });
@@ -146,4 +167,10 @@ export class DocumentParser {
       worker.postMessage(request);
     });
   }
+}
+
+/** The worker's document, checked to be one. */
+function openApiDocument(value: unknown, label: string): OpenApiDocument {
+  if (!isOpenApiDocument(value)) throw new DocumentParseError(`${label}: not an OpenAPI document`);
+  return value;
 }

@@ -1,7 +1,6 @@
 import { OperationSearchIndex } from "oapi-mcp-gen-runtime/operation-index";
 import { buildApiModel } from "../openapi/build-model.js";
 import type { ApiModel, OperationModel } from "../openapi/model.js";
-import { referenceWarnings } from "../openapi/reference-warnings.js";
 import type { OpenApiDocument } from "../openapi/types.js";
 
 /** What `load_openapi` and `list_apis` say about a document. */
@@ -30,6 +29,7 @@ export class LoadedApi {
     readonly loadedAt: string,
     loadWarnings: readonly string[],
   ) {
+    // The kind (OpenAPI or GraphQL) is told by the source version; see kind().
     this.model = buildApiModel(document);
     const warnings = [...loadWarnings];
     const duplicates = new Set<string>();
@@ -42,7 +42,6 @@ export class LoadedApi {
     if (missing > 0) warnings.push(`${missing} operation(s) have no operationId; find them with search_endpoints or get_path_details`);
     if (duplicates.size > 0)
       warnings.push(`duplicate operationIds (the first occurrence is indexed): ${[...duplicates].slice(0, 10).join(", ")}`);
-    warnings.push(...referenceWarnings(document));
     this.warnings = warnings;
   }
 
