@@ -161,6 +161,9 @@ function queryTermGroups(query: string, correct: (term: string, word: string) =>
   return groups;
 }
 
+/** How many of the best text-score hits are re-ranked (a catalogue of many documents can match thousands). */
+const MAX_RERANKED = 2000;
+
 /** Hits scoring under this share of the best one are cut off. */
 const RELEVANCE_FLOOR = 0.05;
 
@@ -270,8 +273,8 @@ export class OperationSearchIndex {
   private readonly index: MiniSearch<SearchableOperation>;
   private readonly names = new Map<number, Set<string>[]>();
   private readonly methods = new Map<number, string>();
-  /** Every word of the indexed text as written (lower-cased) → its normalised term, for correcting misspelt queries. */
-  private readonly vocabulary = new Map<string, string>();
+  /** Words of the indexed text as written (lower-cased) → their normalised term, by length, to correct misspelt queries. */
+  private readonly vocabulary = new Map<number, Map<string, string>>();
   private readonly terms = new Set<string>();
 
   /**
@@ -285,6 +288,26 @@ export class OperationSearchIndex {
     } else {
       this.index = MiniSearch.loadJSON<SearchableOperation>(stored, INDEX_OPTIONS);
     }
+    this.remember(operations);
+  }
+
+  /** Adds operations (ids not in the index yet): a catalogue grows as documents load. */
+  add(operations: readonly SearchableOperation[]): void {
+    this.index.addAll(operations);
+    this.remember(operations);
+  }
+
+  /** Removes operations by id (a document replaced or dropped); their words stay known for spelling correction. */
+  remove(ids: readonly number[]): void {
+    for (const id of ids) {
+      if (!this.methods.has(id)) continue;
+      this.index.discard(id);
+      this.names.delete(id);
+      this.methods.delete(id);
+    }
+  }
+
+  private remember(operations: readonly SearchableOperation[]): void {
     for (const operation of operations) {
       this.names.set(operation.id, [termSet(operation.operationId), termSet(operation.summary)]);
       this.methods.set(operation.id, operation.method.toLowerCase());
@@ -293,7 +316,10 @@ export class OperationSearchIndex {
           const term = normalizeTerm(word);
           if (term === null) continue;
           this.terms.add(term);
-          if (word.length >= 4 && word.length <= 24) this.vocabulary.set(word, term);
+          if (word.length < 4 || word.length > 24) continue;
+          let sameLength = this.vocabulary.get(word.length);
+          if (!sameLength) this.vocabulary.set(word.length, (sameLength = new Map()));
+          sameLength.set(word, term);
         }
       }
     }
@@ -328,7 +354,9 @@ export class OperationSearchIndex {
     const terms = new Set(groups.flat());
     // A hit that matched only by typo tolerance or prefix is weak: it is dropped when some hit matched a word itself.
     const exact = results.filter((result) => result.terms.some((term) => terms.has(term)));
+    // Re-ranking is bounded: only the best hits by text score can reach the top after it.
     const ranked = (exact.length > 0 ? exact : results)
+      .slice(0, MAX_RERANKED)
       .map((result) => {
         const id = Number(result.id);
         return { id, score: result.score * (1 + 2 * this.coverage(id, groups)) * methodFactor(this.methods.get(id) ?? "", wanted) };
@@ -345,12 +373,13 @@ export class OperationSearchIndex {
     const allowed = word.length >= 8 ? 2 : 1;
     let best: string | undefined;
     let bestDistance = allowed + 1;
-    for (const [known, knownTerm] of this.vocabulary) {
-      if (Math.abs(known.length - word.length) > allowed) continue;
-      const edits = distance(known, word);
-      if (edits < bestDistance) {
-        best = knownTerm;
-        bestDistance = edits;
+    for (let length = word.length - allowed; length <= word.length + allowed; length++) {
+      for (const [known, knownTerm] of this.vocabulary.get(length) ?? []) {
+        const edits = distance(known, word);
+        if (edits < bestDistance) {
+          best = knownTerm;
+          bestDistance = edits;
+        }
       }
     }
     return best ?? term;

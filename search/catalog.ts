@@ -1,6 +1,7 @@
 import type { Logger } from "oapi-mcp-gen-runtime";
 import { closest, excerpt } from "oapi-mcp-gen-runtime";
 import { errorMessage } from "../openapi/error-detail.js";
+import { type CatalogueHit, CatalogueIndex } from "./catalogue-index.js";
 import type { DocumentParser } from "./document-parser.js";
 import { readSource, type SourcePolicy, type SourceText } from "./load-source.js";
 import { LoadedApi } from "./loaded-api.js";
@@ -106,6 +107,15 @@ export class ApiCatalog {
 
   private add(name: string, api: LoadedApi, bytes: number): void {
     this.apis.set(name, { api, bytes });
+    this.catalogue?.put(api);
+  }
+
+  private catalogue: CatalogueIndex | undefined;
+
+  /** Searches every loaded API at once (the catalogue index is built on first use, then kept up to date). */
+  searchAll(query: string): CatalogueHit[] {
+    this.catalogue ??= new CatalogueIndex(this.list());
+    return this.catalogue.search(query);
   }
 
   /** A loaded API by name, or a failure naming what exists. */

@@ -1,4 +1,4 @@
-import { OperationSearchIndex } from "oapi-mcp-gen-runtime/operation-index";
+import { OperationSearchIndex, type SearchableOperation } from "oapi-mcp-gen-runtime/operation-index";
 import { buildApiModel } from "../openapi/build-model.js";
 import type { ApiModel, OperationModel } from "../openapi/model.js";
 import type { OpenApiDocument } from "../openapi/types.js";
@@ -76,21 +76,24 @@ export class LoadedApi {
 
   /** The ranked full-text index, built on first use. */
   index(): OperationSearchIndex {
-    this.searchIndex ??= new OperationSearchIndex(
-      this.operations.map((operation) => ({
-        id: operation.index,
-        path: operation.path,
-        method: operation.method,
-        operationId: operation.operationId ?? "",
-        summary: operation.summary ?? "",
-        description: operation.description ?? "",
-        tags: operation.tags.join(" "),
-        parameters: operation.parameters
-          .filter((parameter) => !parameter.synthesized)
-          .map((parameter) => parameter.name)
-          .join(" "),
-      })),
-    );
+    this.searchIndex ??= new OperationSearchIndex(this.searchable());
     return this.searchIndex;
+  }
+
+  /** What the search index holds of each operation; ids are the operations' positions plus `base`. */
+  searchable(base = 0): SearchableOperation[] {
+    return this.operations.map((operation) => ({
+      id: base + operation.index,
+      path: operation.path,
+      method: operation.method,
+      operationId: operation.operationId ?? "",
+      summary: operation.summary ?? "",
+      description: operation.description ?? "",
+      tags: operation.tags.join(" "),
+      parameters: operation.parameters
+        .filter((parameter) => !parameter.synthesized)
+        .map((parameter) => parameter.name)
+        .join(" "),
+    }));
   }
 }

@@ -37,10 +37,23 @@ function overview({ api, record, score }: Hit, withApi: boolean): JsonObject {
   };
 }
 
-/** The operations of the APIs searched that pass the filters: ranked by the keyword, else in catalog and document order. */
-function hits(apis: readonly LoadedApi[], keyword: string, keep: (api: LoadedApi, record: OperationModel) => boolean): Hit[] {
+/**
+ * The operations of the APIs searched that pass the filters: ranked by the keyword (one API's own index, or the
+ * catalogue's across every API), else in catalog and document order.
+ */
+function hits(
+  catalog: ApiCatalog,
+  apis: readonly LoadedApi[],
+  named: boolean,
+  keyword: string,
+  keep: (api: LoadedApi, record: OperationModel) => boolean,
+): Hit[] {
   if (keyword === "") return apis.flatMap((api) => api.operations.filter((record) => keep(api, record)).map((record) => ({ api, record })));
-  const found = apis.flatMap((api) =>
+  if (!named) {
+    const searched = new Set(apis);
+    return catalog.searchAll(keyword).filter((hit) => searched.has(hit.api) && keep(hit.api, hit.record));
+  }
+  return apis.flatMap((api) =>
     api
       .index()
       .search(keyword)
@@ -49,8 +62,6 @@ function hits(apis: readonly LoadedApi[], keyword: string, keep: (api: LoadedApi
         return record && keep(api, record) ? [{ api, record, score: hit.score }] : [];
       }),
   );
-  // One API's order is the index's; across APIs, by score (ties by catalog order, which is by name).
-  return apis.length === 1 ? found : found.sort((a, b) => (b.score ?? 0) - (a.score ?? 0));
 }
 
 /** The APIs a search covers: the one named, else every loaded API (the catalogue). */
@@ -106,7 +117,7 @@ export const searchEndpoints: SearchTool = {
       return (!method || record.method === method) && (!tag || record.tags.includes(tag));
     };
     const keyword = typeof args.keyword === "string" ? args.keyword.trim() : "";
-    const { items, total, next_cursor } = pageOf(args, hits(apis, keyword, keep));
+    const { items, total, next_cursor } = pageOf(args, hits(catalog, apis, name !== undefined, keyword, keep));
     const results = items.map((hit) => overview(hit, name === undefined));
     const scope = name ?? "every loaded API";
     const title = keyword ? `Search '${keyword}' in ${scope}` : `Endpoints of ${scope}`;

@@ -170,6 +170,15 @@ describe("the complete search server: paging, filters, Markdown, catalogue, Grap
       api: "memos",
       operationId: "MemoService_CreateMemo",
     });
+    // The catalogue index follows a reload: what the new version has is found, what it dropped is not.
+    expect((await callTool(client, "load_openapi", { name: "swap", url: LIBRARY })).isError).toBe(false);
+    const before = await callTool(client, "search_endpoints", { keyword: "look up an author by id", limit: 50 });
+    expect(before.structured.results).toContainEqual(expect.objectContaining({ api: "swap", operationId: "query.author" }));
+    expect((await callTool(client, "load_openapi", { name: "swap", url: LIBRARY_V2 })).isError).toBe(false);
+    const after = await callTool(client, "search_endpoints", { keyword: "look up an author by id", limit: 50 });
+    expect(after.structured.results).not.toContainEqual(expect.objectContaining({ api: "swap", operationId: "query.author" }));
+    const renew = await callTool(client, "search_endpoints", { keyword: "renew a loan", limit: 3 });
+    expect(renew.structured.results).toContainEqual(expect.objectContaining({ api: "swap", operationId: "mutation.renewLoan" }));
     const planets = await callTool(client, "search_endpoints", { keyword: "planet", method: "DELETE" });
     expect(planets.structured.results).toEqual([expect.objectContaining({ api: "galaxy", operationId: "deletePlanet" })]);
     const markdown = await callTool(client, "search_endpoints", { keyword: "add a book", format: "markdown", limit: 3 });
@@ -466,6 +475,14 @@ describe("call_endpoint with --allow-calls 127.0.0.1", () => {
       parameters: { eventId: "x" },
     });
     expect(result.structured).toMatchObject({ status: 404, body: "no such route" });
+    const markdown = await callTool(client, "call_endpoint", {
+      name: "museum",
+      operation_id: "getMuseumHours",
+      base_url: upstream.url.href,
+      format: "markdown",
+    });
+    expect(markdown.text).toMatch(/^## GET http:\/\/127\.0\.0\.1:\d+\/museum-hours\n/);
+    expect(markdown.text).toContain("- **status:** 200");
   });
 
   it("refuses hosts the operator did not allow, whatever base_url says", async () => {

@@ -1,0 +1,55 @@
+import { OperationSearchIndex } from "oapi-mcp-gen-runtime/operation-index";
+import type { OperationModel } from "../openapi/model.js";
+import type { LoadedApi } from "./loaded-api.js";
+
+/** One operation found across the catalogue, with the API it belongs to. */
+export interface CatalogueHit {
+  api: LoadedApi;
+  record: OperationModel;
+  score: number;
+}
+
+/**
+ * One search index over the operations of every loaded API, kept up to date as documents load and are replaced: a
+ * query across the catalogue is one search, not one per document. Each API owns a range of ids.
+ */
+export class CatalogueIndex {
+  private readonly index = new OperationSearchIndex([]);
+  private readonly ranges = new Map<string, { api: LoadedApi; base: number }>();
+  /** The API owning each id (ids are never reused). */
+  private readonly owners: (LoadedApi | undefined)[] = [];
+
+  constructor(apis: readonly LoadedApi[]) {
+    for (const api of apis) this.put(api);
+  }
+
+  /** Adds an API, replacing what was indexed under its name. */
+  put(api: LoadedApi): void {
+    this.drop(api.name);
+    const base = this.owners.length;
+    this.owners.length += api.operations.length;
+    this.owners.fill(api, base);
+    this.ranges.set(api.name, { api, base });
+    this.index.add(api.searchable(base));
+  }
+
+  /** Removes the API indexed under a name. */
+  drop(name: string): void {
+    const range = this.ranges.get(name);
+    if (!range) return;
+    const ids = range.api.operations.map((operation) => range.base + operation.index);
+    this.index.remove(ids);
+    this.owners.fill(undefined, range.base, range.base + range.api.operations.length);
+    this.ranges.delete(name);
+  }
+
+  /** Operations of every API matching a query, best first. */
+  search(query: string): CatalogueHit[] {
+    return this.index.search(query).flatMap(({ id, score }) => {
+      const api = this.owners[id];
+      const range = api && this.ranges.get(api.name);
+      const record = range?.api === api ? api?.operations[id - (range?.base ?? 0)] : undefined;
+      return api && record ? [{ api, record, score }] : [];
+    });
+  }
+}
