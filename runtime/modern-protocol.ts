@@ -84,12 +84,12 @@ export function decodeHeaderValue(value: string): string | undefined {
 }
 
 /**
- * Routes one parsed POST body. A message whose `_meta` claims a protocol version, or that is sent with a 2026-era
+ * Routes one parsed POST body (or, with `transport` "stdio", one line of a stdio stream, which has no headers). A message whose `_meta` claims a protocol version, or that is sent with a 2026-era
  * `MCP-Protocol-Version` header, is a 2026-07-28 message: its envelope and the standard headers (`MCP-Protocol-Version`,
  * `Mcp-Method`, `Mcp-Name`) are checked against the body, and a mismatch is refused with 400. Everything else,
  * `initialize` included, belongs to the 2025 era and is answered as before.
  */
-export function routeMessage(message: unknown, headers: IncomingHttpHeaders): Route {
+export function routeMessage(message: unknown, headers: IncomingHttpHeaders, transport: "http" | "stdio" = "http"): Route {
   const versionHeader = headerValue(headers, "mcp-protocol-version");
   const methodHeader = headerValue(headers, "mcp-method");
   if (Array.isArray(message)) {
@@ -127,7 +127,8 @@ export function routeMessage(message: unknown, headers: IncomingHttpHeaders): Ro
     });
   }
   if (id === null) return reject(null, 400, -32600, "Invalid Request: the id must be a string or an integer");
-  const headerProblem = standardHeaderProblem(method, params, headers, versionHeader, methodHeader);
+  // Over stdio there are no headers: the envelope alone says what the message is.
+  const headerProblem = transport === "http" ? standardHeaderProblem(method, params, headers, versionHeader, methodHeader) : undefined;
   if (headerProblem) return reject(id, 400, MODERN_ERRORS.headerMismatch, `Header mismatch: ${headerProblem}`);
   return { era: "modern", request: { id, method, params } };
 }

@@ -317,8 +317,8 @@ export class OperationSearchIndex {
           if (term === null) continue;
           this.terms.add(term);
           if (word.length < 4 || word.length > 24) continue;
-          let sameLength = this.vocabulary.get(word.length);
-          if (!sameLength) this.vocabulary.set(word.length, (sameLength = new Map()));
+          const sameLength = this.vocabulary.get(word.length) ?? new Map<string, string>();
+          this.vocabulary.set(word.length, sameLength);
           sameLength.set(word, term);
         }
       }

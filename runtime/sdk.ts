@@ -4,5 +4,6 @@
  */
 export { checkedCallParams, LooseCallToolRequestSchema } from "./call-request.js";
 export { createMcpServer } from "./mcp-server.js";
+export { serveModernOnStdio } from "./modern-stdio.js";
 export { type ClosableModernHost, sdkModernHost } from "./sdk-modern-host.js";
 export { SessionHttpHandler } from "./session-http.js";

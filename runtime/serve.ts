@@ -140,12 +140,16 @@ export async function startStdioServer(options: ServeOptions): Promise<{ close()
   const log = options.log ?? stderrLogger;
   const runtime = await runtimeFor(options, log);
   const authorization = options.environment.upstreamAuthorization;
-  const [{ createMcpServer }, { StdioServerTransport }] = await Promise.all([
+  const [{ createMcpServer }, { StdioServerTransport }, { serveModernOnStdio }, { modernHostOf }] = await Promise.all([
     import("./mcp-server.js"),
     import("@modelcontextprotocol/sdk/server/stdio.js"),
+    import("./modern-stdio.js"),
+    import("./modern-host.js"),
   ]);
   const server = createMcpServer(runtime, authorization ? { authorization } : {});
-  await server.connect(new StdioServerTransport());
+  const transport = new StdioServerTransport();
+  await server.connect(transport);
+  serveModernOnStdio(transport, modernHostOf(runtime), authorization ? { authorization } : {});
   void runtime.validators.warmUp();
   log.info("MCP server on stdio", {
     server: options.identity.name,

@@ -3,7 +3,7 @@ import { setFlagsFromString } from "node:v8";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { bindsLoopback, hostAllowList, type Logger, listen, normalizeOrigin, stderrLogger } from "oapi-mcp-gen-runtime";
-import { SessionHttpHandler, sdkModernHost } from "oapi-mcp-gen-runtime/sdk";
+import { SessionHttpHandler, sdkModernHost, serveModernOnStdio } from "oapi-mcp-gen-runtime/sdk";
 import { allowedHostsFrom, parseAllowedHost } from "../openapi/address-policy.js";
 import { errorCode, errorMessage } from "../openapi/error-detail.js";
 import { ApiCatalog, ToolFailure } from "./catalog.js";
@@ -199,12 +199,16 @@ async function callPolicy(options: SearchOptions): Promise<{ calls?: CallPolicy 
 export async function startSearchStdio(options: SearchOptions, log: Logger = stderrLogger) {
   const { catalog, context, store, parser } = await openCatalog(options, log);
   const server = createSearchServer(context, log);
-  await server.connect(new StdioServerTransport());
+  const transport = new StdioServerTransport();
+  await server.connect(transport);
+  const modern = sdkModernHost(() => createSearchServer(context, log), { ...SEARCH_SERVER_INFO, instructions: SEARCH_INSTRUCTIONS });
+  serveModernOnStdio(transport, modern);
   log.info("OpenAPI search MCP server on stdio", { apis: catalog.list().length, store: store?.location ?? "memory" });
   return {
     catalog,
     close: async () => {
       await server.close();
+      await modern.close();
       await parser.close();
     },
   };

@@ -64,7 +64,9 @@ export async function buildRequest(api: LoadedApi, operation: OperationModel, in
     if (parameter.in === "header" && (IGNORED_HEADERS.has(parameter.name.toLowerCase()) || !HEADER_NAME.test(parameter.name))) continue;
     const value = parameterValue(parameter, input.parameters, unresolved, placeholders);
     if (value === undefined) continue;
-    const argument = `p${index}`;
+    // Errors name the argument: the parameter's name, with its location when another parameter shares the name.
+    const shared = parameter.name === "body" || operation.parameters.some((other, at) => at !== index && other.name === parameter.name);
+    const argument = shared ? `${parameter.in} ${parameter.name}` : parameter.name;
     bindings.push(binding(parameter, argument));
     args[argument] = value;
   }
