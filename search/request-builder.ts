@@ -1,4 +1,11 @@
-import { type BodyBinding, buildUpstreamRequest, type HttpBinding, isJsonMediaType, type ParameterBinding } from "oapi-mcp-gen-runtime";
+import {
+  type BodyBinding,
+  buildUpstreamRequest,
+  excerpt,
+  type HttpBinding,
+  isJsonMediaType,
+  type ParameterBinding,
+} from "oapi-mcp-gen-runtime";
 import type { MediaTypeModel, OperationModel, ParameterModel } from "../openapi/model.js";
 import { isJsonObject, type JsonValue } from "../openapi/types.js";
 import { ToolFailure } from "./catalog.js";
@@ -58,6 +65,13 @@ export async function buildRequest(api: LoadedApi, operation: OperationModel, in
   const unresolved: Unresolved[] = [];
   const placeholders = new Placeholders();
   const base = baseUrl(api, input.baseUrl, unresolved, placeholders);
+  const known = new Set(operation.parameters.map((parameter) => parameter.name));
+  const unknown = Object.keys(input.parameters).filter((name) => !known.has(name));
+  if (unknown.length > 0)
+    throw new ToolFailure(
+      `unknown parameter${unknown.length > 1 ? "s" : ""} ${unknown.map((name) => `'${excerpt(name, 40)}'`).join(", ")}; ` +
+        `${operation.method.toUpperCase()} ${operation.path} takes ${[...known].join(", ") || "no parameters"}`,
+    );
   const args: Record<string, unknown> = {};
   const bindings: ParameterBinding[] = [];
   for (const [index, parameter] of operation.parameters.entries()) {

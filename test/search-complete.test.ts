@@ -451,7 +451,7 @@ describe("call_endpoint with --allow-calls 127.0.0.1", () => {
       name: "museum",
       operation_id: "getMuseumHours",
       base_url: upstream.url.href,
-      parameters: { startDate: "2024-01-02", Authorization: "Bearer caller-token" },
+      parameters: { startDate: "2024-01-02" },
     });
     expect(result.isError, result.text).toBe(false);
     expect(result.structured).toMatchObject({ status: 200, credentials_used: true, truncated: false });
@@ -459,6 +459,16 @@ describe("call_endpoint with --allow-calls 127.0.0.1", () => {
     const received = upstream.requests.at(-1);
     expect(received?.path).toBe("/museum-hours");
     expect(received?.headers.authorization).toBe("Bearer operator-secret");
+    // A caller cannot slip credentials in as a parameter the operation does not declare.
+    const sent = upstream.requests.length;
+    const smuggled = await callTool(client, "call_endpoint", {
+      name: "museum",
+      operation_id: "getMuseumHours",
+      base_url: upstream.url.href,
+      parameters: { Authorization: "Bearer caller-token" },
+    });
+    expect(smuggled.structured.message).toMatch(/unknown parameter 'Authorization'; GET \/museum-hours takes startDate, page, limit/);
+    expect(upstream.requests.length).toBe(sent);
     const missing = await callTool(client, "call_endpoint", {
       name: "memos",
       operation_id: "MemoService_GetMemo",
