@@ -162,7 +162,7 @@ function queryTermGroups(query: string, correct: (term: string, word: string) =>
 }
 
 /** How many of the best text-score hits are re-ranked (a catalogue of many documents can match thousands). */
-const MAX_RERANKED = 2000;
+const MAX_RERANKED = 500;
 
 /** Hits scoring under this share of the best one are cut off. */
 const RELEVANCE_FLOOR = 0.05;
@@ -344,8 +344,10 @@ export class OperationSearchIndex {
         combineWith: "OR",
         // The terms are normalised already (and an expansion such as `authenticated` must not be dropped).
         processTerm: (term) => term,
-        prefix: (term) => term.length >= 3 && term.length <= 32,
-        fuzzy: (term) => (term.length < 4 || term.length > 24 ? false : term.length < 8 ? 1 : 0.2),
+        // A word the index has is matched as it is; only unknown words are expanded (prefix, then typos): expanding
+        // every word costs a walk over the whole vocabulary, which a catalogue of many documents makes large.
+        prefix: (term) => !this.terms.has(term) && term.length >= 3 && term.length <= 32,
+        fuzzy: (term) => (this.terms.has(term) || term.length < 4 || term.length > 24 ? false : term.length < 8 ? 1 : 0.2),
         maxFuzzy: 3,
         weights: { fuzzy: 0.3, prefix: 0.5 },
       },

@@ -113,7 +113,7 @@ export class ApiCatalog {
   private catalogue: CatalogueIndex | undefined;
 
   /** Searches every loaded API at once (the catalogue index is built on first use, then kept up to date). */
-  searchAll(query: string): CatalogueHit[] {
+  searchAll(query: string): Promise<CatalogueHit[]> {
     this.catalogue ??= new CatalogueIndex(this.list());
     return this.catalogue.search(query);
   }

@@ -2,6 +2,9 @@ import { OperationSearchIndex } from "oapi-mcp-gen-runtime/operation-index";
 import type { OperationModel } from "../openapi/model.js";
 import type { LoadedApi } from "./loaded-api.js";
 
+/** Operations indexed between two yields to the event loop. */
+const SLICE = 1000;
+
 /** One operation found across the catalogue, with the API it belongs to. */
 export interface CatalogueHit {
   api: LoadedApi;
@@ -19,18 +22,32 @@ export class CatalogueIndex {
   /** The API owning each id (ids are never reused). */
   private readonly owners: (LoadedApi | undefined)[] = [];
 
+  /** Indexing still to do, in order; a search waits for it. */
+  private pending: Promise<void> = Promise.resolve();
+
   constructor(apis: readonly LoadedApi[]) {
     for (const api of apis) this.put(api);
   }
 
-  /** Adds an API, replacing what was indexed under its name. */
+  /**
+   * Adds an API, replacing what was indexed under its name. Indexing runs a slice at a time, in the order of the
+   * calls, so that thousands of operations never hold up other requests.
+   */
   put(api: LoadedApi): void {
+    this.pending = this.pending.then(() => this.indexed(api));
+  }
+
+  private async indexed(api: LoadedApi): Promise<void> {
     this.drop(api.name);
     const base = this.owners.length;
     this.owners.length += api.operations.length;
     this.owners.fill(api, base);
     this.ranges.set(api.name, { api, base });
-    this.index.add(api.searchable(base));
+    const searchable = api.searchable(base);
+    for (let start = 0; start < searchable.length; start += SLICE) {
+      this.index.add(searchable.slice(start, start + SLICE));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
   }
 
   /** Removes the API indexed under a name. */
@@ -43,8 +60,9 @@ export class CatalogueIndex {
     this.ranges.delete(name);
   }
 
-  /** Operations of every API matching a query, best first. */
-  search(query: string): CatalogueHit[] {
+  /** Operations of every API matching a query, best first, once the indexing asked for so far is done. */
+  async search(query: string): Promise<CatalogueHit[]> {
+    await this.pending;
     return this.index.search(query).flatMap(({ id, score }) => {
       const api = this.owners[id];
       const range = api && this.ranges.get(api.name);

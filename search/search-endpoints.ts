@@ -41,17 +41,17 @@ function overview({ api, record, score }: Hit, withApi: boolean): JsonObject {
  * The operations of the APIs searched that pass the filters: ranked by the keyword (one API's own index, or the
  * catalogue's across every API), else in catalog and document order.
  */
-function hits(
+async function hits(
   catalog: ApiCatalog,
   apis: readonly LoadedApi[],
   named: boolean,
   keyword: string,
   keep: (api: LoadedApi, record: OperationModel) => boolean,
-): Hit[] {
+): Promise<Hit[]> {
   if (keyword === "") return apis.flatMap((api) => api.operations.filter((record) => keep(api, record)).map((record) => ({ api, record })));
   if (!named) {
     const searched = new Set(apis);
-    return catalog.searchAll(keyword).filter((hit) => searched.has(hit.api) && keep(hit.api, hit.record));
+    return (await catalog.searchAll(keyword)).filter((hit) => searched.has(hit.api) && keep(hit.api, hit.record));
   }
   return apis.flatMap((api) =>
     api
@@ -107,7 +107,7 @@ export const searchEndpoints: SearchTool = {
     format: formatArg,
   }),
   annotations: READ_ONLY,
-  handler(args, { catalog }) {
+  async handler(args, { catalog }) {
     const name = stringArg(args, "name");
     const method = methodOf(args);
     const tagArg = stringArg(args, "tag");
@@ -117,7 +117,7 @@ export const searchEndpoints: SearchTool = {
       return (!method || record.method === method) && (!tag || record.tags.includes(tag));
     };
     const keyword = typeof args.keyword === "string" ? args.keyword.trim() : "";
-    const { items, total, next_cursor } = pageOf(args, hits(catalog, apis, name !== undefined, keyword, keep));
+    const { items, total, next_cursor } = pageOf(args, await hits(catalog, apis, name !== undefined, keyword, keep));
     const results = items.map((hit) => overview(hit, name === undefined));
     const scope = name ?? "every loaded API";
     const title = keyword ? `Search '${keyword}' in ${scope}` : `Endpoints of ${scope}`;
