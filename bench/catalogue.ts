@@ -78,6 +78,10 @@ export async function benchCatalogue(): Promise<string> {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     const url = new URL(/"url":"([^"]+)"/.exec(log)?.[1] ?? "");
+    child.on("exit", (code, signal) => {
+      process.stderr.write(`search server exited (${code ?? signal}) while the bench ran:\n${log.slice(-4000)}\n`);
+      process.exit(1);
+    });
     const loader = await connectClient(url);
     const prober = await connectClient(url);
     const health = new URL("/health", url);
@@ -154,6 +158,7 @@ export async function benchCatalogue(): Promise<string> {
       ],
     )}\n\nRefused: ${failures.length === 0 ? "none" : ""}\n${failures.map((failure) => `- ${failure}`).join("\n")}`;
   } finally {
+    child.removeAllListeners("exit");
     child.kill();
   }
 }

@@ -193,7 +193,7 @@ const ACTION_METHODS: Record<string, readonly string[]> = {
 function wantedMethods(groups: readonly string[][]): ReadonlySet<string> | undefined {
   for (const layer of [0, 1]) {
     const terms = groups.flatMap((group) => (layer === 0 ? group.slice(0, 1) : group.slice(1)));
-    const methods = terms.flatMap((term) => ACTION_METHODS[term] ?? []);
+    const methods = terms.flatMap((term) => (Object.hasOwn(ACTION_METHODS, term) ? (ACTION_METHODS[term] ?? []) : []));
     if (methods.length > 0) return new Set(methods);
   }
   return undefined;
@@ -251,7 +251,8 @@ export function normalizeTerm(term: string): string | null {
   if (singular.length > 4 && singular.endsWith("ies")) singular = `${singular.slice(0, -3)}y`;
   else if (singular.length > 4 && /(ches|shes|sses|xes)$/.test(singular)) singular = singular.slice(0, -2);
   else if (singular.length > 3 && singular.endsWith("s") && !/(ss|us|is)$/.test(singular)) singular = singular.slice(0, -1);
-  return ABBREVIATIONS[singular] ?? stem(singular);
+  // Own keys only: a document's `constructor` or `__proto__` is a word, not a property of the table.
+  return (Object.hasOwn(ABBREVIATIONS, singular) ? ABBREVIATIONS[singular] : undefined) ?? stem(singular);
 }
 
 function termSet(text: string): Set<string> {

@@ -34,7 +34,8 @@ export class CatalogueIndex {
    * calls, so that thousands of operations never hold up other requests.
    */
   put(api: LoadedApi): void {
-    this.pending = this.pending.then(() => this.indexed(api));
+    // A document the index cannot take stays searchable on its own (search_endpoints with its name); the others go on.
+    this.pending = this.pending.then(() => this.indexed(api)).catch(() => this.drop(api.name));
   }
 
   private async indexed(api: LoadedApi): Promise<void> {

@@ -32,6 +32,14 @@ const HOSTILE = {
   },
   security: [{ "key|x": [] }],
   paths: {
+    "/objects": {
+      get: {
+        operationId: "constructor",
+        summary: "toString hasOwnProperty __proto__ constructor valueOf",
+        description: "Words that are also names of Object.prototype's properties.",
+        responses: { "200": { description: "ok" } },
+      },
+    },
     "/things/{id}": {
       get: {
         operationId: "get`Thing`",
@@ -184,6 +192,16 @@ describe("the complete search server: paging, filters, Markdown, catalogue, Grap
     const markdown = await callTool(client, "search_endpoints", { keyword: "add a book", format: "markdown", limit: 3 });
     expect(markdown.text).toMatch(/\| api \| method \| path \| operationId \| summary \|/);
     expect(markdown.text).toMatch(/\| library(-introspection)? \| POST \| \/mutation\/addBook \| mutation\.addBook \|/);
+  });
+
+  it("indexes and searches words that name Object.prototype's properties like any other word", async () => {
+    for (const keyword of ["constructor", "toString", "__proto__ hasOwnProperty"]) {
+      const everywhere = await callTool(client, "search_endpoints", { keyword, limit: 3 });
+      expect(everywhere.isError, everywhere.text).toBe(false);
+      expect(everywhere.structured.results).toContainEqual(expect.objectContaining({ api: "hostile", operationId: "constructor" }));
+      const named = await callTool(client, "search_endpoints", { name: "hostile", keyword });
+      expect((named.structured.results as { operationId: string }[])[0]?.operationId).toBe("constructor");
+    }
   });
 
   it("exports every tool as Markdown, and a hostile document cannot forge its structure", async () => {
