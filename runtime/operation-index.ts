@@ -152,7 +152,8 @@ function queryTermGroups(query: string, correct: (term: string, word: string) =>
   const said = tokenize(rewritten).slice(0, MAX_QUERY_WORDS);
   const groups = said.flatMap((word) => {
     const lower = word.toLowerCase();
-    if (SELF.has(lower)) return [[AUTHENTICATED]];
+    // The API's words for the caller: the authenticated user, `me` in paths (`/auth/me`), the current user.
+    if (SELF.has(lower)) return [[AUTHENTICATED, "me", "current"]];
     const term = normalizeTerm(word);
     return term === null ? [] : [[correct(term, lower), ...meaningsOf(lower)]];
   });
@@ -255,6 +256,11 @@ export function normalizeTerm(term: string): string | null {
   return (Object.hasOwn(ABBREVIATIONS, singular) ? ABBREVIATIONS[singular] : undefined) ?? stem(singular);
 }
 
+/** An operationId without a gRPC-style service namespace (`MemoService_CreateMemo` → `CreateMemo`): it names no action. */
+function withoutNamespace(operationId: string): string {
+  return operationId.replace(/(^|\s)[A-Za-z0-9]*Service_/g, "$1");
+}
+
 function termSet(text: string): Set<string> {
   return new Set(
     tokenize(text)
@@ -310,7 +316,7 @@ export class OperationSearchIndex {
 
   private remember(operations: readonly SearchableOperation[]): void {
     for (const operation of operations) {
-      this.names.set(operation.id, [termSet(operation.operationId), termSet(operation.summary)]);
+      this.names.set(operation.id, [termSet(withoutNamespace(operation.operationId)), termSet(operation.summary)]);
       this.methods.set(operation.id, operation.method.toLowerCase());
       for (const field of FIELDS) {
         for (const word of tokenize(operation[field])) {
@@ -345,9 +351,9 @@ export class OperationSearchIndex {
         combineWith: "OR",
         // The terms are normalised already (and an expansion such as `authenticated` must not be dropped).
         processTerm: (term) => term,
-        // A word the index has is matched as it is; only unknown words are expanded (prefix, then typos): expanding
-        // every word costs a walk over the whole vocabulary, which a catalogue of many documents makes large.
-        prefix: (term) => !this.terms.has(term) && term.length >= 3 && term.length <= 32,
+        // Prefixes reach other forms (protect → protection); typos are looked for only in words the index lacks: a
+        // fuzzy walk over the vocabulary is the costly part, and a catalogue of many documents makes it large.
+        prefix: (term) => term.length >= 3 && term.length <= 32,
         fuzzy: (term) => (this.terms.has(term) || term.length < 4 || term.length > 24 ? false : term.length < 8 ? 1 : 0.2),
         maxFuzzy: 3,
         weights: { fuzzy: 0.3, prefix: 0.5 },

@@ -65,14 +65,15 @@ export interface CallReport {
   credentials_used: boolean;
 }
 
-const SENT_UNRESOLVED = new Set(["body", "credentials"]);
+/** Placeholders a call may still carry: the credentials, which the operator's configuration supplies. */
+const SENT_UNRESOLVED = new Set(["credentials"]);
 
 /** Sends a built request to an allowed host, with the operator's credentials for it and nobody else's. */
 export async function callEndpoint(request: BuiltRequest, policy: CallPolicy): Promise<CallReport> {
   const blocking = request.unresolved.filter((mark) => !SENT_UNRESOLVED.has(mark.where));
   if (blocking.length > 0)
     throw new ToolFailure(
-      `cannot call: values are missing (${blocking.map((mark) => `${mark.where} ${mark.name}`).join(", ")}); pass them in parameters or base_url`,
+      `cannot call: values are missing (${blocking.map((mark) => `${mark.where} ${mark.name}`).join(", ")}); pass them in parameters, body or base_url`,
     );
   const url = new URL(request.url);
   const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase();
@@ -81,9 +82,10 @@ export async function callEndpoint(request: BuiltRequest, policy: CallPolicy): P
   if (ports === undefined || (ports !== "any port" && !ports.has(port)))
     throw new ToolFailure(`calls to ${url.host} are not allowed; this server may call: ${[...policy.hosts.keys()].join(", ")}`);
   const headers = withoutCredentials(request);
-  const own = policy.credentials.get(`${host}:${port}`) ?? policy.credentials.get(host);
+  // A public operation gets no credential: the operator's secret goes only where the document asks for one.
+  const own = request.public ? undefined : (policy.credentials.get(`${host}:${port}`) ?? policy.credentials.get(host));
   for (const [name, value] of Object.entries(own ?? {})) headers[name] = value;
-  for (const slot of request.credentials) if (slot.in === "query") url.searchParams.delete(slot.name);
+  for (const slot of request.credentials) if (slot.in === "query") url.search = withoutQueryPair(url.search, slot.name);
   const started = performance.now();
   let answer: Awaited<ReturnType<typeof sendGuarded>>;
   try {
@@ -132,4 +134,11 @@ function bodyOf(bytes: Buffer, contentType: string, truncated: boolean): JsonVal
   }
   if (/^text\/|xml|yaml|javascript|x-www-form-urlencoded/i.test(contentType) || !text.includes("\uFFFD")) return text;
   return `[${bytes.length} bytes of ${contentType || "binary data"}]`;
+}
+
+/** A query string without the pairs named `name` (the rest kept as written). */
+function withoutQueryPair(search: string, name: string): string {
+  const pairs = search.replace(/^\?/, "").split("&");
+  const kept = pairs.filter((pair) => pair !== "" && decodeURIComponent(pair.split("=")[0] ?? "") !== name);
+  return kept.length > 0 ? `?${kept.join("&")}` : "";
 }

@@ -84,7 +84,8 @@ function toOpenApi(schema: GraphQLSchema, kind: string): OpenApiDocument {
   }
   const schemas: JsonObject = {};
   for (const type of Object.values(schema.getTypeMap())) {
-    if (type.name.startsWith("__")) continue;
+    // Introspection types and the built-in scalars (inlined as JSON types) are not the schema's own.
+    if (type.name.startsWith("__") || Object.hasOwn(SCALARS, type.name)) continue;
     schemas[type.name] = namedTypeSchema(type);
   }
   return {
@@ -101,18 +102,26 @@ function operation(operationType: string, root: GraphQLObjectType, field: GraphQ
   const variables: JsonObject = {};
   for (const arg of args) variables[arg.name] = argumentSchema(arg);
   const required = args.filter((arg) => isNonNullType(arg.type) && arg.defaultValue === undefined).map((arg) => arg.name);
-  const query = operationText(operationType, field);
-  const signature = args.map((arg) => `${arg.name}: ${String(arg.type)}`).join(", ");
-  const description = [field.description ?? "", args.length > 0 ? `Arguments: ${signature}.` : "", `Returns ${String(field.type)}.`]
-    .filter((line) => line !== "")
-    .join("\n\n");
+  const signature = `${field.name}${args.length > 0 ? `(${args.map((arg) => `${arg.name}: ${String(arg.type)}`).join(", ")})` : ""}: ${String(field.type)}`;
+  const streamed =
+    operationType === "subscription"
+      ? "A subscription: results are pushed over a streaming transport (WebSocket or Server-Sent Events), not answered by one POST."
+      : "";
+  // Arguments and the return type live in the request body and response schemas, so a comparison names what changed.
+  const description = [field.description ?? "", streamed].filter((line) => line !== "").join("\n\n");
   return {
     operationId: `${operationType}.${field.name}`,
     summary: (field.description ?? `${operationType} ${field.name}`).split("\n")[0] ?? "",
-    description,
+    ...(description !== "" ? { description } : {}),
     tags: [root.name],
     ...(field.deprecationReason ? { deprecated: true } : {}),
-    "x-graphql": { operationType, field: field.name, query },
+    "x-graphql": {
+      operationType,
+      field: field.name,
+      signature,
+      arguments: args.map((arg) => arg.name),
+      query: operationText(operationType, field),
+    },
     requestBody: {
       required: true,
       content: {
@@ -121,7 +130,7 @@ function operation(operationType: string, root: GraphQLObjectType, field: GraphQ
             type: "object",
             required: ["query", ...(required.length > 0 ? ["variables"] : [])],
             properties: {
-              query: { type: "string", const: query },
+              query: { type: "string", description: `The GraphQL operation, e.g. x-graphql.query (${signature}).` },
               variables: { type: "object", properties: variables, ...(required.length > 0 ? { required } : {}) },
             },
           },
@@ -181,13 +190,13 @@ function typeSchema(type: GraphQLOutputType | GraphQLInputType): JsonObject {
   if (isNonNullType(type)) return typeSchema(type.ofType);
   if (isListType(type)) return { type: "array", items: typeSchema(type.ofType as GraphQLOutputType) };
   const named = getNamedType(type);
-  const scalar = SCALARS[named.name];
+  const scalar = Object.hasOwn(SCALARS, named.name) ? SCALARS[named.name] : undefined;
   return scalar ? { ...scalar } : { $ref: `#/components/schemas/${named.name}` };
 }
 
 function namedTypeSchema(type: GraphQLNamedType): JsonObject {
   const description: JsonObject = type.description ? { description: type.description } : {};
-  if (isScalarType(type)) return { ...(SCALARS[type.name] ?? { type: "string" }), ...description, "x-graphql-kind": "scalar" };
+  if (isScalarType(type)) return { type: "string", ...description, "x-graphql-kind": "scalar" };
   if (isEnumType(type))
     return { type: "string", enum: type.getValues().map((value) => value.name), ...description, "x-graphql-kind": "enum" };
   if (isUnionType(type))

@@ -11,7 +11,16 @@ export function cell(value: unknown): string {
     .replace(/\\/g, "\\\\")
     .replace(/\|/g, "\\|")
     .replace(/</g, "&lt;")
+    .replace(/\[/g, "\\[")
     .trim();
+}
+
+/** Text as one inline code span: on one line, fenced by more backticks than it holds. */
+export function codeSpan(value: string): string {
+  const text = value.replace(/[\r\n\u2028\u2029]+/g, " ");
+  const fence = "`".repeat(Math.max(1, ...(text.match(/`+/g) ?? []).map((run) => run.length + 1)));
+  const pad = text.startsWith("`") || text.endsWith("`") ? " " : "";
+  return `${fence}${pad}${text}${pad}${fence}`;
 }
 
 /**
@@ -21,7 +30,13 @@ export function cell(value: unknown): string {
 function documentText(value: unknown): string {
   return String(value)
     .split(/\r\n|[\r\n\u2028\u2029]/)
-    .map((line) => `> ${line.replace(/</g, "&lt;").replace(/^(\s*)([#>`~=|*+-]|\d+[.)])/, "$1\\$2")}`)
+    .map(
+      (line) =>
+        `> ${line
+          .replace(/</g, "&lt;")
+          .replace(/\[/g, "\\[")
+          .replace(/^(\s*)([#>`~=|*+-]|\d+[.)])/, "$1\\$2")}`,
+    )
     .join("\n");
 }
 
@@ -29,6 +44,7 @@ function documentText(value: unknown): string {
 function typeOf(schema: Schema | undefined): string {
   if (typeof schema !== "object" || schema === null) return "";
   if (schema.ref !== undefined) return schema.ref.startsWith("#/components/schemas/") ? refName(schema.ref) : schema.ref;
+  if (schema.allOf?.length === 1) return typeOf(schema.allOf[0]);
   const type = Array.isArray(schema.type) ? schema.type.join(" | ") : (schema.type ?? "");
   if (type === "array" && schema.items !== undefined) return `${typeOf(schema.items)}[]`;
   return schema.format !== undefined ? `${type} (${schema.format})` : type;
@@ -83,7 +99,7 @@ export function quotedMarkdown(label: string, value: string): string {
 /** One operation (and its JSON view, for the request body) as a Markdown section. */
 export function operationMarkdown(operation: OperationModel, view: JsonObject): string {
   const lines = [`## ${operation.method.toUpperCase()} ${cell(operation.path)}`, ""];
-  if (operation.operationId) lines.push(`**operationId:** \`${cell(operation.operationId)}\``, "");
+  if (operation.operationId) lines.push(`**operationId:** ${codeSpan(operation.operationId)}`, "");
   if (operation.deprecated) lines.push("**Deprecated.**", "");
   if (operation.summary) lines.push(documentText(operation.summary), "");
   if (operation.description && operation.description !== operation.summary) lines.push(documentText(operation.description), "");

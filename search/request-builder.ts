@@ -37,6 +37,8 @@ export interface BuiltRequest {
   body: string | null;
   credentials: CredentialSlot[];
   unresolved: Unresolved[];
+  /** True when the operation needs no credential. */
+  public: boolean;
 }
 
 /** Headers OpenAPI says a parameter may not declare: the request's own negotiation and credentials decide them. */
@@ -65,17 +67,28 @@ export async function buildRequest(api: LoadedApi, operation: OperationModel, in
   const unresolved: Unresolved[] = [];
   const placeholders = new Placeholders();
   const base = baseUrl(api, input.baseUrl, unresolved, placeholders);
-  const known = new Set(operation.parameters.map((parameter) => parameter.name));
+  const graphql = graphqlField(operation);
+  const known = new Set(graphql ? graphql.arguments : operation.parameters.map((parameter) => parameter.name));
   const unknown = Object.keys(input.parameters).filter((name) => !known.has(name));
   if (unknown.length > 0)
     throw new ToolFailure(
       `unknown parameter${unknown.length > 1 ? "s" : ""} ${unknown.map((name) => `'${excerpt(name, 40)}'`).join(", ")}; ` +
-        `${operation.method.toUpperCase()} ${operation.path} takes ${[...known].join(", ") || "no parameters"}`,
+        (graphql
+          ? `${operation.operationId ?? operation.path} takes the variables ${[...known].join(", ") || "(none)"}`
+          : `${operation.method.toUpperCase()} ${operation.path} takes ${[...known].join(", ") || "no parameters"}`),
     );
   const args: Record<string, unknown> = {};
   const bindings: ParameterBinding[] = [];
+  const overrides: Record<string, string> = {};
   for (const [index, parameter] of operation.parameters.entries()) {
-    if (parameter.in === "header" && (IGNORED_HEADERS.has(parameter.name.toLowerCase()) || !HEADER_NAME.test(parameter.name))) continue;
+    if (parameter.in === "header" && IGNORED_HEADERS.has(parameter.name.toLowerCase())) {
+      // OpenAPI ignores these as parameters; a value the caller gives for Accept or Content-Type still wins.
+      const given = Object.hasOwn(input.parameters, parameter.name) ? input.parameters[parameter.name] : undefined;
+      if (given !== undefined && parameter.name.toLowerCase() !== "authorization")
+        overrides[parameter.name.toLowerCase()] = headerText(given);
+      continue;
+    }
+    if (parameter.in === "header" && !HEADER_NAME.test(parameter.name)) continue;
     const value = parameterValue(parameter, input.parameters, unresolved, placeholders);
     if (value === undefined) continue;
     // Errors name the argument: the parameter's name, with its location when another parameter shares the name.
@@ -86,11 +99,12 @@ export async function buildRequest(api: LoadedApi, operation: OperationModel, in
   }
   const media = chosenMedia(operation);
   const body = media === undefined ? undefined : bodyBinding(media, unresolved);
-  if (media !== undefined && body !== undefined) args.body = input.body ?? mediaSample(api, operation, media, unresolved);
+  if (graphql) args.body = input.body ?? graphqlBody(api, operation, graphql, input.parameters, unresolved);
+  else if (media !== undefined && body !== undefined) args.body = input.body ?? mediaSample(api, operation, media, unresolved);
   const http: HttpBinding = {
     method: operation.method.toUpperCase() as HttpBinding["method"],
     // A GraphQL field is sent to the endpoint itself (the base URL), its operation in the body.
-    path: isJsonObject(operation.declared["x-graphql"]) ? "" : operation.path,
+    path: graphql ? "" : operation.path,
     parameters: bindings,
     ...(body ? { body } : {}),
     response: "json",
@@ -104,11 +118,13 @@ export async function buildRequest(api: LoadedApi, operation: OperationModel, in
   const credentials = credentialSlots(api, operation, placeholders, unresolved);
   for (const slot of credentials) {
     if (slot.in === "header") request.headers[slot.name.toLowerCase()] = slot.value;
-    else if (slot.in === "query") request.url.searchParams.append(slot.name, slot.value);
+    // Appended as text: re-serialising searchParams would re-encode the styled query the parameters produced.
+    else if (slot.in === "query")
+      request.url.search = `${request.url.search ? `${request.url.search}&` : "?"}${encodeURIComponent(slot.name)}=${slot.value}`;
     else request.headers.cookie = [request.headers.cookie, `${slot.name}=${slot.value}`].filter(Boolean).join("; ");
   }
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(request.headers)) headers[name] = placeholders.render(value);
+  for (const [name, value] of Object.entries({ ...request.headers, ...overrides })) headers[name] = placeholders.render(value);
   return {
     method: request.method,
     url: placeholders.render(request.url.href),
@@ -116,6 +132,7 @@ export async function buildRequest(api: LoadedApi, operation: OperationModel, in
     body: request.body === undefined ? null : placeholders.render(String(request.body)),
     credentials: credentials.map((slot) => ({ ...slot, value: placeholders.render(slot.value) })),
     unresolved,
+    public: operation.security.public,
   };
 }
 
@@ -192,8 +209,43 @@ function bodyBinding(media: MediaTypeModel, unresolved: Unresolved[]): BodyBindi
   if (isJsonMediaType(type)) return { mediaType: media.mediaType, kind: "json" };
   if (type === "application/x-www-form-urlencoded") return { mediaType: media.mediaType, kind: "form" };
   if (type.startsWith("text/")) return { mediaType: media.mediaType, kind: "text" };
-  unresolved.push({ where: "body", name: "/", reason: `a ${media.mediaType} body is not built here; attach the content yourself` });
+  unresolved.push({
+    where: "body",
+    name: "/",
+    reason: `bodies of type ${media.mediaType} are not built here; attach the content yourself`,
+  });
   return undefined;
+}
+
+/** A header value the caller gave, as text on one line. */
+function headerText(value: unknown): string {
+  const text = typeof value === "string" ? value : JSON.stringify(value);
+  if (/[\r\n\0]/.test(text)) throw new ToolFailure("header values must not contain line breaks");
+  return text;
+}
+
+/** What a GraphQL operation of the document carries: its operation text and argument names. */
+function graphqlField(operation: OperationModel): { query: string; arguments: string[] } | undefined {
+  const field = operation.declared["x-graphql"];
+  if (!isJsonObject(field) || typeof field.query !== "string") return undefined;
+  const names = Array.isArray(field.arguments) ? field.arguments.filter((name): name is string => typeof name === "string") : [];
+  return { query: field.query, arguments: names };
+}
+
+/** A GraphQL request body: the operation, and its variables from the caller's values, else from their schemas. */
+function graphqlBody(
+  api: LoadedApi,
+  operation: OperationModel,
+  field: { query: string; arguments: string[] },
+  given: Record<string, unknown>,
+  unresolved: Unresolved[],
+): JsonValue {
+  const schema = operation.requestBody?.content[0]?.schema;
+  const resolved = typeof schema === "object" && schema !== null ? schema.properties?.get("variables") : undefined;
+  const sampled = new SampleBuilder(api.model.schemas, unresolved, (name) => !Object.hasOwn(given, name)).build(resolved, "/variables");
+  const variables = isJsonObject(sampled) ? { ...sampled } : {};
+  for (const name of field.arguments) if (Object.hasOwn(given, name)) variables[name] = given[name] as JsonValue;
+  return { query: field.query, variables };
 }
 
 /** The media type's own example (or first named example), else a sample built from its schema. */
@@ -241,6 +293,8 @@ function slotOf(
   parameterName: string | undefined,
   placeholders: Placeholders,
 ): CredentialSlot | undefined {
+  // A header or cookie name the document spells wrongly (line breaks, spaces) would forge the rendered request.
+  if (type === "apiKey" && parameterName && location !== "query" && !HEADER_NAME.test(parameterName)) return undefined;
   if (type === "apiKey" && parameterName && (location === "header" || location === "query" || location === "cookie"))
     return { scheme: schemeName, in: location, name: parameterName, value: placeholders.token("api_key") };
   if (type === "http" && httpScheme === "basic")
@@ -252,7 +306,8 @@ function slotOf(
 
 /** The request as a curl command (single-quoted for a POSIX shell). */
 export function curlCommand(request: BuiltRequest): string {
-  const lines = [`curl -X ${request.method} ${shellQuote(request.url)}`];
+  // -g: the {placeholders} of a URL are text, not curl's globbing patterns.
+  const lines = [`curl -g -X ${request.method} ${shellQuote(request.url)}`];
   for (const [name, value] of Object.entries(request.headers)) lines.push(`-H ${shellQuote(`${name}: ${value}`)}`);
   if (request.body !== null) lines.push(`--data-raw ${shellQuote(request.body)}`);
   return lines.join(" \\\n  ");

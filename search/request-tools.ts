@@ -136,7 +136,13 @@ export const REQUEST_TOOLS: SearchTool[] = [
             ["content type", report.content_type],
             ["elapsed", `${report.elapsed_ms} ms`],
             ["truncated", report.truncated ? "yes" : "no"],
+            ["operator credentials sent", report.credentials_used ? "yes" : "no"],
           ],
+          tableMarkdown(
+            "Request headers",
+            ["header", "value"],
+            Object.entries(report.request.headers).map(([header, value]) => [header, value]),
+          ),
           `### Body\n\n${codeBlock(typeof report.body === "string" ? "" : "json", typeof report.body === "string" ? report.body : JSON.stringify(report.body, null, 2))}`,
         ),
       );

@@ -20,6 +20,8 @@ export class SampleBuilder {
   constructor(
     private readonly schemas: SchemaCatalog,
     private readonly unresolved: Unresolved[],
+    /** Which top-level properties to build (the others the caller gives). */
+    private readonly wanted: (property: string) => boolean = () => true,
   ) {}
 
   /** A sample of `schema`; `pointer` names its place in the body (`/user/name`) for the marks. */
@@ -41,7 +43,7 @@ export class SampleBuilder {
     return this.mark(
       pointer,
       `no example or default (string${object.format ? `, ${object.format}` : ""})`,
-      `<${placeholderName(pointer)}>`,
+      `{${placeholderName(pointer)}}`,
     );
   }
 
@@ -51,6 +53,7 @@ export class SampleBuilder {
     const properties = [...(object.properties ?? [])];
     const required = new Set(object.required ?? []);
     const chosen = properties.filter(([name, property]) => {
+      if (depth === 0 && !this.wanted(name)) return false;
       const resolved = this.resolve(property);
       if (resolved?.readOnly) return false;
       return required.size > 0 ? required.has(name) : resolved !== undefined && documented(resolved) !== undefined;
@@ -92,7 +95,8 @@ export function documented(schema: SchemaObject): JsonValue | undefined {
   if (Array.isArray(examples) && examples.length > 0) return examples[0];
   if (fallback !== undefined) return fallback;
   if (constant !== undefined) return constant;
-  if (Array.isArray(values) && values.length > 0) return values[0];
+  // Protocol Buffers' enums begin with a "no value" entry (`STATE_UNSPECIFIED`): the first real one is a better guess.
+  if (Array.isArray(values) && values.length > 0) return values.find((value) => !/(^|_)UNSPECIFIED$/.test(String(value))) ?? values[0];
   return undefined;
 }
 

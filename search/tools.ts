@@ -1,5 +1,5 @@
 import { setOwn } from "oapi-mcp-gen-runtime";
-import type { JsonObject } from "../openapi/types.js";
+import { isJsonObject, type JsonObject } from "../openapi/types.js";
 import { DEFAULT_MAX_CHARS } from "./bounded.js";
 import { ToolFailure } from "./catalog.js";
 import { compareApis } from "./compare.js";
@@ -10,7 +10,6 @@ import { searchEndpoints } from "./search-endpoints.js";
 import {
   answer,
   cursorArg,
-  DEFAULT_LIMIT,
   formatArg,
   inlineDepthArg,
   inlineDepthOf,
@@ -66,7 +65,7 @@ export const SEARCH_TOOLS: SearchTool[] = [
           [
             ["title", title],
             ["version", version],
-            ["source", api.sourceVersion],
+            ["document version", api.sourceVersion],
             ["operations", api.operations.length],
             ["paths", paths_count],
             ["tags", tags_count],
@@ -149,7 +148,7 @@ export const SEARCH_TOOLS: SearchTool[] = [
             [...model.securitySchemes].map(([schemeName, scheme]) => [
               schemeName,
               scheme.type,
-              scheme.in !== undefined ? `${scheme.in}: ${scheme.parameterName ?? ""}` : (scheme.scheme ?? ""),
+              whereCredential(scheme.declared),
               scheme.description,
             ]),
           ),
@@ -351,8 +350,20 @@ export const SEARCH_TOOLS: SearchTool[] = [
   ...REQUEST_TOOLS,
 ];
 
-/** The default page size of lists. */
-export { DEFAULT_LIMIT };
-
 /** The answer-size budget of every tool. */
 export const MAX_ANSWER_CHARS = DEFAULT_MAX_CHARS;
+
+/** Where a security scheme's credential goes, or how it is obtained, for the Markdown table. */
+function whereCredential(scheme: JsonObject): string {
+  if (scheme.type === "apiKey") return `${String(scheme.in ?? "")}: ${String(scheme.name ?? "")}`;
+  if (scheme.type === "http") return `Authorization: ${String(scheme.scheme ?? "")}`;
+  if (scheme.type === "openIdConnect") return `OpenID Connect: ${String(scheme.openIdConnectUrl ?? "")}`;
+  if (scheme.type === "oauth2" && isJsonObject(scheme.flows)) {
+    const flows = Object.entries(scheme.flows).map(([flow, details]) => {
+      const urls = isJsonObject(details) ? [details.authorizationUrl, details.tokenUrl].filter((url) => typeof url === "string") : [];
+      return `${flow}${urls.length > 0 ? ` (${urls.join(", ")})` : ""}`;
+    });
+    return `OAuth 2.0: ${flows.join("; ")}`;
+  }
+  return String(scheme.type ?? "");
+}

@@ -400,6 +400,31 @@ describe("build_request on the shared documents: the curl command sends the oper
     expect(Object.keys(body.variables)).toEqual(["bookId", "memberId", "due"]);
   });
 
+  it("GraphQL variables come from parameters; unknown ones are refused naming the arguments", async () => {
+    const { built, received } = await replay({ name: "library", operation_id: "query.book", parameters: { id: "42" } });
+    expect(JSON.parse(received.body)).toEqual({
+      query: expect.stringMatching(/^query Book\(\$id: ID!\) \{ book\(id: \$id\)/),
+      variables: { id: "42" },
+    });
+    expect(built.unresolved).toEqual([]);
+    const unknown = await callTool(client, "build_request", { name: "library", operation_id: "query.book", parameters: { isbn: "x" } });
+    expect(unknown.structured.message).toMatch(/unknown parameter 'isbn'; query\.book takes the variables id/);
+    const scalar = await callTool(client, "get_schema_details", { name: "library", schema_name: "String" });
+    expect(scalar.isError).toBe(true);
+  });
+
+  it("keeps {placeholders} literal in curl, honours a caller's Content-Type, guesses past Protocol Buffers' UNSPECIFIED", async () => {
+    const { built, received } = await replay({ name: "memos", operation_id: "MemoService_UpdateMemo" });
+    expect(built.curl).toMatch(/^curl -g -X PATCH /);
+    expect(received.path).toBe("/api/v1/memos/%7Bmemo%7D");
+    const created = await callTool(client, "build_request", { name: "memos", operation_id: "MemoService_CreateMemo" });
+    const body = JSON.parse(created.structured.body as string);
+    expect(body.state).not.toMatch(/UNSPECIFIED/);
+    expect(JSON.stringify(body)).not.toMatch(/[<>]/);
+    const tar = await replay({ name: "docker", operation_id: "ImageBuild", parameters: { "Content-type": "application/x-tar" } });
+    expect(tar.received.headers["content-type"]).toBe("application/x-tar");
+  });
+
   it("refuses what cannot be built, clearly", async () => {
     const wrong = await callTool(client, "build_request", { name: "memos", method: "PUT", path: "/api/v1/memos" });
     expect(wrong.structured.message).toMatch(/PUT \/api\/v1\/memos is not an operation; \/api\/v1\/memos has GET, POST/);
@@ -493,6 +518,14 @@ describe("call_endpoint with --allow-calls 127.0.0.1", () => {
       base_url: upstream.url.href,
     });
     expect(missing.structured.message).toMatch(/cannot call: values are missing \(path memo\)/);
+    // A body with placeholders in it is not sent either: the caller passes the body.
+    const unbuilt = await callTool(client, "call_endpoint", {
+      name: "memos",
+      operation_id: "MemoService_CreateMemo",
+      base_url: upstream.url.href,
+    });
+    expect(unbuilt.structured.message).toMatch(/cannot call: values are missing \(.*body \/content/);
+    expect(upstream.requests.length).toBe(sent);
   });
 
   it("reports an upstream error status as the answer it is", async () => {
