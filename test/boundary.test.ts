@@ -44,7 +44,7 @@ const RULES: Record<string, { folders: string[]; typeOnlyFolders?: string[]; pac
   },
   search: {
     folders: ["openapi"],
-    packages: [RUNTIME, "@modelcontextprotocol/sdk", "ajv", "commander", "fastest-levenshtein", "minisearch", "yaml"],
+    packages: [RUNTIME, "@modelcontextprotocol/sdk", "ajv", "commander", "fastest-levenshtein", "graphql", "minisearch", "yaml"],
   },
 };
 

@@ -38,12 +38,14 @@ describe("the generated server as a process", () => {
     const run = startProcess({ API_BASE_URL: upstream.url.href, PORT: String(port) });
     const health = new URL(`http://127.0.0.1:${port}/health`);
     let body: unknown;
-    for (let attempt = 0; attempt < 100 && body === undefined; attempt++) {
+    // The server listens first and loads its tools after (`/health` says "loading" meanwhile).
+    const loading = (value: unknown) => value === undefined || (value as { status?: string }).status === "loading";
+    for (let attempt = 0; attempt < 100 && loading(body); attempt++) {
       body = await fetch(health).then(
         (response) => response.json(),
         () => undefined,
       );
-      if (body === undefined) await new Promise((resolve) => setTimeout(resolve, 50));
+      if (loading(body)) await new Promise((resolve) => setTimeout(resolve, 50));
     }
     expect(body).toEqual({ status: "ok", server: "memos", tools: 17 });
     expect(run.stderr()).toMatch(/"message":"MCP server listening".*"url":"http:\/\/127\.0\.0\.1:\d+\/mcp"/);
