@@ -23,7 +23,27 @@ const LOCATIONS: readonly ParameterLocation[] = ["path", "query", "header", "coo
 
 /** Reads a document once into the model both systems use; throws a DocumentParseError naming the place it cannot read. */
 export function buildApiModel(document: OpenApiDocument): ApiModel {
-  const operations = listOperations(document).map((entry, index) => operationModel(document, entry, index));
+  return assemble(
+    document,
+    listOperations(document).map((entry, index) => operationModel(document, entry, index)),
+  );
+}
+
+/**
+ * The same model, read a slice of operations at a time with a turn of the event loop between slices: a server
+ * reading a document of thousands of operations keeps answering meanwhile.
+ */
+export async function buildApiModelInSlices(document: OpenApiDocument, slice = 500): Promise<ApiModel> {
+  const entries = listOperations(document);
+  const operations: OperationModel[] = [];
+  for (const [index, entry] of entries.entries()) {
+    if (index > 0 && index % slice === 0) await new Promise((resolve) => setImmediate(resolve));
+    operations.push(operationModel(document, entry, index));
+  }
+  return assemble(document, operations);
+}
+
+function assemble(document: OpenApiDocument, operations: OperationModel[]): ApiModel {
   const info = isJsonObject(document.info) ? document.info : {};
   return {
     document,

@@ -1,5 +1,6 @@
 import type { Logger } from "oapi-mcp-gen-runtime";
 import { closest, excerpt } from "oapi-mcp-gen-runtime";
+import { buildApiModelInSlices } from "../openapi/build-model.js";
 import { errorMessage } from "../openapi/error-detail.js";
 import { type CatalogueHit, CatalogueIndex } from "./catalogue-index.js";
 import type { DocumentParser } from "./document-parser.js";
@@ -55,9 +56,11 @@ export class ApiCatalog {
         this.checkRoom(stored.name, Buffer.byteLength(stored.text));
         const parsed = await this.parser.parse(stored.text, stored.format, `'${stored.name}'`);
         if (this.apis.has(stored.name)) continue; // loaded anew while this one was parsing
+        const model = await buildApiModelInSlices(parsed.document);
+        if (this.apis.has(stored.name)) continue;
         this.add(
           stored.name,
-          new LoadedApi(stored.name, parsed.document, parsed.sourceVersion, stored.origin, stored.loadedAt, parsed.warnings),
+          new LoadedApi(stored.name, parsed.document, parsed.sourceVersion, stored.origin, stored.loadedAt, parsed.warnings, model),
           Buffer.byteLength(stored.text),
         );
       } catch (error) {
@@ -77,7 +80,9 @@ export class ApiCatalog {
       text = await readSource(source, this.policy, options);
       this.checkRoom(name, Buffer.byteLength(text.text));
       const parsed = await this.parser.parse(text.text, text.format, `'${name}'`);
-      api = new LoadedApi(name, parsed.document, parsed.sourceVersion, text.origin, new Date().toISOString(), parsed.warnings);
+      // Read a slice at a time: a document of thousands of operations must not hold up other requests.
+      const model = await buildApiModelInSlices(parsed.document);
+      api = new LoadedApi(name, parsed.document, parsed.sourceVersion, text.origin, new Date().toISOString(), parsed.warnings, model);
     } catch (error) {
       const kept = this.apis.has(name) ? ` The previously loaded '${name}' is kept.` : "";
       throw new ToolFailure(`Failed to load '${name}': ${errorMessage(error)}${kept}`);

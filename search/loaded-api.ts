@@ -29,9 +29,10 @@ export class LoadedApi {
     readonly origin: string,
     readonly loadedAt: string,
     loadWarnings: readonly string[],
+    model?: ApiModel,
   ) {
     // The kind (OpenAPI or GraphQL) is told by the source version; see kind().
-    this.model = buildApiModel(document);
+    this.model = model ?? buildApiModel(document);
     const warnings = [...loadWarnings];
     const duplicates = new Set<string>();
     for (const operation of this.operations) {

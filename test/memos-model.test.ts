@@ -4,7 +4,7 @@ import type { GeneratorConfig, ResolvedConfig } from "../generator/config.js";
 import { UserError } from "../generator/errors.js";
 import { selectOperations } from "../generator/select.js";
 import type { ToolModel } from "../generator/tool-model.js";
-import { buildApiModel } from "../openapi/build-model.js";
+import { buildApiModel, buildApiModelInSlices } from "../openapi/build-model.js";
 import type { ApiModel } from "../openapi/model.js";
 import type { JsonObject } from "../openapi/types.js";
 import { loadMemos } from "./helpers/memos-model.js";
@@ -33,6 +33,12 @@ describe("Memos tool model", () => {
   beforeAll(async () => {
     ({ model, config } = await loadMemos());
     tools = buildTools(model, selectOperations(model, config), config);
+  });
+
+  it("reads the same model a slice at a time (the search server's way) as at once", async () => {
+    const sliced = await buildApiModelInSlices(model.document, 7);
+    expect(sliced).toEqual(buildApiModel(model.document));
+    expect(sliced.operations.map((operation) => operation.index)).toEqual(model.operations.map((_, index) => index));
   });
 
   it("finds every curated operationId in the document", () => {
