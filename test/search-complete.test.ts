@@ -6,6 +6,7 @@ import { promisify } from "node:util";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
+import { heapMode, parseSearchArguments } from "../search/command.js";
 import { callTool, connectClient, DOCKER, FIXTURES, GALAXY, MEMOS, MUSEUM, startSearch } from "./helpers/search-server.js";
 import { startUpstream } from "./helpers/upstream.js";
 
@@ -551,5 +552,14 @@ describe("call_endpoint with --allow-calls 127.0.0.1", () => {
       const result = await callTool(client, "call_endpoint", { name: "museum", operation_id: "getMuseumHours", base_url: base });
       expect(result.structured.message, base).toMatch(/calls to .* are not allowed; this server may call: 127\.0\.0\.1/);
     }
+  });
+});
+
+describe("--heap", () => {
+  it("auto favours memory at the default total size and V8's speed tuning for a server allowed a catalogue", () => {
+    expect(heapMode(parseSearchArguments([]))).toBe("size");
+    expect(heapMode(parseSearchArguments(["--max-total-bytes", String(2 ** 31)]))).toBe("speed");
+    expect(heapMode(parseSearchArguments(["--heap", "size", "--max-total-bytes", String(2 ** 31)]))).toBe("size");
+    expect(() => parseSearchArguments(["--heap", "tiny"])).toThrow();
   });
 });
