@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { readFile, stat } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
-import { fmt, table } from "./stats.js";
+import { fmt, median, table } from "./stats.js";
 
 const CLI = fileURLToPath(new URL("../generator/cli.js", import.meta.url));
 const GITHUB = createRequire(import.meta.url).resolve("@octokit/openapi/generated/api.github.com.json");
@@ -36,8 +36,10 @@ export async function benchSearchMemory(): Promise<string> {
   const documentMiB = (await stat(GITHUB)).size / 2 ** 20;
   const rows: string[][] = [];
   for (const heap of ["size", "speed"]) {
-    const empty = await serverRss(["--heap", heap]);
-    const loaded = await serverRss(["--heap", heap, "--load", `github=${GITHUB}`]);
+    // The median of three processes each: what a process keeps after a load varies by several MiB from run to run.
+    const empty = median([await serverRss(["--heap", heap]), await serverRss(["--heap", heap]), await serverRss(["--heap", heap])]);
+    const load = ["--heap", heap, "--load", `github=${GITHUB}`];
+    const loaded = median([await serverRss(load), await serverRss(load), await serverRss(load)]);
     rows.push([
       `--heap ${heap}`,
       fmt(empty, 0),
@@ -48,7 +50,7 @@ export async function benchSearchMemory(): Promise<string> {
     ]);
   }
   process.stdout.write(`### Search server memory (GitHub's document, ${fmt(documentMiB, 1)} MiB)\n\n`);
-  return `### Memory (GitHub's document, ${fmt(documentMiB, 1)} MiB on disk; target: what loading it adds ≤ 5× its size)\n\n${table(
+  return `### Memory (GitHub's document, ${fmt(documentMiB, 1)} MiB on disk; target: what loading it adds ≤ 5× its size; medians of 3 processes)\n\n${table(
     ["process", "RSS empty (MiB)", "RSS loaded (MiB)", "added (MiB)", "added ÷ document", "RSS ÷ document"],
     rows,
   )}`;

@@ -16,7 +16,7 @@ export class SchemaCatalog {
   constructor(private readonly document: JsonObject) {
     const components = isJsonObject(document.components) ? document.components : {};
     const schemas = isJsonObject(components.schemas) ? components.schemas : {};
-    this.named = new Map(Object.entries(schemas).map(([name, value]) => [name, readSchema(value)]));
+    this.named = new NamedSchemas(schemas);
   }
 
   /** The schema a local reference points at; undefined when it points nowhere. */
@@ -105,5 +105,45 @@ export class SchemaCatalog {
     }
     if (schema.allOf) return schema.allOf.some((branch) => this.admitsOnlyObjects(branch));
     return schema.properties !== undefined;
+  }
+}
+
+/**
+ * The component schemas by name, each read when first asked for: a server that holds a document reads only the
+ * schemas its callers look at (GitHub's document has 900), while iterating reads them all, in document order.
+ */
+class NamedSchemas implements ReadonlyMap<string, Schema> {
+  constructor(private readonly written: JsonObject) {}
+
+  get size(): number {
+    return Object.keys(this.written).length;
+  }
+
+  get(name: string): Schema | undefined {
+    return Object.hasOwn(this.written, name) ? readSchema(this.written[name]) : undefined;
+  }
+
+  has(name: string): boolean {
+    return Object.hasOwn(this.written, name);
+  }
+
+  keys(): MapIterator<string> {
+    return Object.keys(this.written)[Symbol.iterator]();
+  }
+
+  *values(): MapIterator<Schema> {
+    for (const value of Object.values(this.written)) yield readSchema(value);
+  }
+
+  *entries(): MapIterator<[string, Schema]> {
+    for (const [name, value] of Object.entries(this.written)) yield [name, readSchema(value)];
+  }
+
+  [Symbol.iterator](): MapIterator<[string, Schema]> {
+    return this.entries();
+  }
+
+  forEach(callback: (value: Schema, key: string, map: ReadonlyMap<string, Schema>) => void): void {
+    for (const [name, schema] of this.entries()) callback(schema, name, this);
   }
 }
