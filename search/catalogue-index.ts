@@ -17,15 +17,21 @@ export interface CatalogueHit {
  * query across the catalogue is one search, not one per document. Each API owns a range of ids.
  */
 export class CatalogueIndex {
-  private readonly index = new OperationSearchIndex([]);
+  private index = new OperationSearchIndex([]);
   private readonly ranges = new Map<string, { api: LoadedApi; base: number }>();
-  /** The API owning each id (ids are never reused). */
-  private readonly owners: (LoadedApi | undefined)[] = [];
+  /** The API owning each id; a replaced API's ids are not reused until the index is rebuilt. */
+  private owners: (LoadedApi | undefined)[] = [];
+  /** Operations of the APIs indexed now. */
+  private live = 0;
 
   /** Indexing still to do, in order; a search waits for it. */
   private pending: Promise<void> = Promise.resolve();
 
-  constructor(apis: readonly LoadedApi[]) {
+  /** `slack`: how many retired ids (of replaced documents) are kept before the index is rebuilt without them. */
+  constructor(
+    apis: readonly LoadedApi[],
+    private readonly slack = 100_000,
+  ) {
     for (const api of apis) this.put(api);
   }
 
@@ -40,10 +46,27 @@ export class CatalogueIndex {
 
   private async indexed(api: LoadedApi): Promise<void> {
     this.drop(api.name);
+    // Reloading the same documents again and again must not grow the index (nor its id table) without bound.
+    if (this.owners.length - this.live > this.slack) await this.rebuild();
+    await this.append(api);
+  }
+
+  /** Indexes every current API afresh, so retired ids and their words are gone. */
+  private async rebuild(): Promise<void> {
+    const apis = [...this.ranges.values()].map((range) => range.api);
+    this.index = new OperationSearchIndex([]);
+    this.owners = [];
+    this.ranges.clear();
+    this.live = 0;
+    for (const api of apis) await this.append(api);
+  }
+
+  private async append(api: LoadedApi): Promise<void> {
     const base = this.owners.length;
     this.owners.length += api.operations.length;
     this.owners.fill(api, base);
     this.ranges.set(api.name, { api, base });
+    this.live += api.operations.length;
     const searchable = api.searchable(base);
     for (let start = 0; start < searchable.length; start += SLICE) {
       this.index.add(searchable.slice(start, start + SLICE));
@@ -59,6 +82,12 @@ export class CatalogueIndex {
     this.index.remove(ids);
     this.owners.fill(undefined, range.base, range.base + range.api.operations.length);
     this.ranges.delete(name);
+    this.live -= range.api.operations.length;
+  }
+
+  /** How many ids the index has handed out, retired ones included (for tests of its bound). */
+  get idsInUse(): number {
+    return this.owners.length;
   }
 
   /** Operations of every API matching a query, best first, once the indexing asked for so far is done. */
