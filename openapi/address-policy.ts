@@ -62,22 +62,40 @@ export function parseAllowedHost(text: string): AllowedHost {
   return { host, ports: number === undefined ? DEFAULT_PORTS : [number] };
 }
 
-/** Allowed host entries (`host`, `host:port`, `[v6]:port`) as the policy's per-host ports. */
-export function allowedHostsFrom(entries: Iterable<string>): AllowedHosts {
-  const hosts = new Map<string, Set<number>>();
-  for (const { host, ports } of Array.from(entries, parseAllowedHost)) {
-    hosts.set(host, new Set([...(hosts.get(host) ?? []), ...ports]));
+/** Whether a host entry names its port (`host:port`, `[v6]:port`); a bare IPv6 literal does not. */
+function namesPort(text: string): boolean {
+  return isIP(text) !== 6 && HOST_PORT.exec(text)?.groups?.port !== undefined;
+}
+
+/**
+ * Allowed host entries (`host`, `host:port`, `[v6]:port`) as the policy's per-host ports. A bare host allows ports 80
+ * and 443, or any port when `bareHost` says so.
+ */
+export function allowedHostsFrom(entries: Iterable<string>, bareHost: "web ports" | "any port" = "web ports"): AllowedHosts {
+  const hosts = new Map<string, Set<number> | "any port">();
+  for (const entry of entries) {
+    const { host, ports } = parseAllowedHost(entry);
+    const known = hosts.get(host);
+    if (known === "any port" || (bareHost === "any port" && !namesPort(entry))) hosts.set(host, "any port");
+    else hosts.set(host, new Set([...(known ?? []), ...ports]));
   }
   return hosts;
+}
+
+/** The port a URL connects to: its own, else 443 for https and 80 for http. */
+export function urlPort(url: URL): number {
+  return url.port ? Number(url.port) : url.protocol === "https:" ? 443 : 80;
+}
+
+/** Whether a host (name or IP literal, lower-cased, IPv6 without brackets) is allowed on a port. */
+export function hostAllowed(hosts: AllowedHosts, host: string, port: number): boolean {
+  const ports = hosts.get(host);
+  return ports === "any port" || ports?.has(port) === true;
 }
 
 /** Whether a resolved address may be contacted on a port for a given host name under the policy. */
 export function mayConnect(hostname: string, address: string, port: number, policy: AddressPolicy): boolean {
   if (policy.allowPrivate) return true;
   const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
-  const allowed = (key: string) => {
-    const ports = policy.allowedHosts.get(key);
-    return ports === "any port" || ports?.has(port) === true;
-  };
-  return allowed(host) || allowed(address) || !isRefusedAddress(address);
+  return hostAllowed(policy.allowedHosts, host, port) || hostAllowed(policy.allowedHosts, address, port) || !isRefusedAddress(address);
 }

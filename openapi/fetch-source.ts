@@ -2,7 +2,7 @@ import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { isIP, type LookupFunction } from "node:net";
-import { type AddressPolicy, mayConnect } from "./address-policy.js";
+import { type AddressPolicy, mayConnect, urlPort } from "./address-policy.js";
 import { errorCode, errorMessage } from "./error-detail.js";
 
 /** Caps on one document download. */
@@ -59,12 +59,7 @@ function checkUrl(url: URL, policy: AddressPolicy): void {
     throw new FetchError(`only http and https URLs are allowed, not ${url.protocol}`);
   if (url.username || url.password) throw new FetchError("URLs with credentials are not allowed");
   const host = url.hostname.replace(/^\[|\]$/g, "");
-  if (isIP(host) !== 0 && !mayConnect(host, host, portOf(url), policy)) throw refused(url.hostname, host);
-}
-
-/** The port a URL connects to: its own, else 443 for https and 80 for http. */
-function portOf(url: URL): number {
-  return url.port ? Number(url.port) : url.protocol === "https:" ? 443 : 80;
+  if (isIP(host) !== 0 && !mayConnect(host, host, urlPort(url), policy)) throw refused(url.hostname, host);
 }
 
 function refused(hostname: string, address: string): FetchError {
@@ -109,7 +104,7 @@ function send(
       method: outgoing.method,
       // A fresh connection each time: a pooled socket would skip the guarded lookup below.
       agent: false,
-      lookup: guardedLookup(policy, portOf(url)),
+      lookup: guardedLookup(policy, urlPort(url)),
       signal,
       headers: outgoing.headers,
     });
@@ -150,26 +145,30 @@ export async function sendGuarded(
   const deadline = AbortSignal.timeout(limits.timeoutMs);
   checkUrl(url, policy);
   const response = await send(url, policy, deadline, limits, outgoing);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let truncated = false;
   try {
-    for await (const data of response) {
-      const chunk = Buffer.isBuffer(data) ? data : Buffer.from(String(data));
-      if (size + chunk.length > limits.maxBytes) {
-        chunks.push(chunk.subarray(0, limits.maxBytes - size));
-        truncated = true;
-        response.destroy();
-        break;
-      }
-      size += chunk.length;
-      chunks.push(chunk);
-    }
+    const { body, truncated } = await readCapped(response, limits.maxBytes);
+    return { status: response.statusCode ?? 0, headers: response.headers, body, truncated };
   } catch (error) {
     if (deadline.aborted) throw new FetchError(`timed out after ${limits.timeoutMs} ms`);
     throw new FetchError(`answer interrupted: ${errorMessage(error)}`);
   }
-  return { status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks), truncated };
+}
+
+/** At most `maxBytes` of a response body, and whether there was more (the rest is not read). */
+async function readCapped(response: IncomingMessage, maxBytes: number): Promise<{ body: Buffer; truncated: boolean }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const data of response) {
+    const chunk = Buffer.isBuffer(data) ? data : Buffer.from(String(data));
+    if (size + chunk.length > maxBytes) {
+      chunks.push(chunk.subarray(0, maxBytes - size));
+      response.destroy();
+      return { body: Buffer.concat(chunks), truncated: true };
+    }
+    size += chunk.length;
+    chunks.push(chunk);
+  }
+  return { body: Buffer.concat(chunks), truncated: false };
 }
 
 async function readBody(response: IncomingMessage, maxBytes: number): Promise<string> {
@@ -178,21 +177,12 @@ async function readBody(response: IncomingMessage, maxBytes: number): Promise<st
     response.destroy();
     throw new FetchError(`document larger than the ${maxBytes}-byte limit`);
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
+  let read: { body: Buffer; truncated: boolean };
   try {
-    for await (const data of response) {
-      const chunk = Buffer.isBuffer(data) ? data : Buffer.from(String(data));
-      size += chunk.length;
-      if (size > maxBytes) {
-        response.destroy();
-        throw new FetchError(`document larger than the ${maxBytes}-byte limit`);
-      }
-      chunks.push(chunk);
-    }
+    read = await readCapped(response, maxBytes);
   } catch (error) {
-    if (error instanceof FetchError) throw error;
     throw new FetchError(`download interrupted: ${errorMessage(error)}`);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  if (read.truncated) throw new FetchError(`document larger than the ${maxBytes}-byte limit`);
+  return read.body.toString("utf8");
 }

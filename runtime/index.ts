@@ -48,7 +48,7 @@ export {
 } from "./tool.js";
 export { type ClientOptions, type ClientRegistry, ToolCallError, toolCaller } from "./tool-client.js";
 export { createToolRuntime, type ServerIdentity, type ToolRuntime } from "./tool-runtime.js";
-export { ArgumentError, buildUpstreamRequest, stripPrefix } from "./upstream-request.js";
+export { buildUpstreamRequest, stripPrefix } from "./upstream-request.js";
 export { parseServerArguments, type ServerCommand, serverUsage } from "./usage.js";
 export { describeErrors, listedOutputSchema } from "./validation.js";
 export { words } from "./words.js";

@@ -45,20 +45,20 @@ const STOP_WORDS = new Set([
   "my",
 ]);
 /** Long forms API names often abbreviate, folded to the short form. */
-const ABBREVIATIONS: Record<string, string> = {
-  repository: "repo",
-  organization: "org",
-  organisation: "org",
-  configuration: "config",
-  application: "app",
-  environment: "env",
-  information: "info",
-  identifier: "id",
-  administrator: "admin",
-  authentication: "auth",
-  authorization: "auth",
-  message: "msg",
-};
+const ABBREVIATIONS: ReadonlyMap<string, string> = new Map([
+  ["repository", "repo"],
+  ["organization", "org"],
+  ["organisation", "org"],
+  ["configuration", "config"],
+  ["application", "app"],
+  ["environment", "env"],
+  ["information", "info"],
+  ["identifier", "id"],
+  ["administrator", "admin"],
+  ["authentication", "auth"],
+  ["authorization", "auth"],
+  ["message", "msg"],
+]);
 
 /**
  * What users say for what APIs name, query side only (normalised terms): `open`/`new`/`add` → create, `read`/`show`
@@ -179,22 +179,22 @@ function nearlySaid(term: string, said: ReadonlySet<string | undefined>): boolea
 }
 
 /** The HTTP methods that carry out what an action word asks for (normalised terms). */
-const ACTION_METHODS: Record<string, readonly string[]> = {
-  creat: ["post", "put"],
-  get: ["get", "head"],
-  list: ["get"],
-  search: ["get", "post"],
-  download: ["get"],
-  updat: ["patch", "put", "post"],
-  set: ["put", "post", "patch"],
-  delet: ["delete"],
-};
+const ACTION_METHODS: ReadonlyMap<string, readonly string[]> = new Map<string, readonly string[]>([
+  ["creat", ["post", "put"]],
+  ["get", ["get", "head"]],
+  ["list", ["get"]],
+  ["search", ["get", "post"]],
+  ["download", ["get"]],
+  ["updat", ["patch", "put", "post"]],
+  ["set", ["put", "post", "patch"]],
+  ["delet", ["delete"]],
+]);
 
 /** The methods the query's action asks for, said or meant; undefined when it names no action. */
 function wantedMethods(groups: readonly string[][]): ReadonlySet<string> | undefined {
   for (const layer of [0, 1]) {
     const terms = groups.flatMap((group) => (layer === 0 ? group.slice(0, 1) : group.slice(1)));
-    const methods = terms.flatMap((term) => (Object.hasOwn(ACTION_METHODS, term) ? (ACTION_METHODS[term] ?? []) : []));
+    const methods = terms.flatMap((term) => ACTION_METHODS.get(term) ?? []);
     if (methods.length > 0) return new Set(methods);
   }
   return undefined;
@@ -252,8 +252,8 @@ export function normalizeTerm(term: string): string | null {
   if (singular.length > 4 && singular.endsWith("ies")) singular = `${singular.slice(0, -3)}y`;
   else if (singular.length > 4 && /(ches|shes|sses|xes)$/.test(singular)) singular = singular.slice(0, -2);
   else if (singular.length > 3 && singular.endsWith("s") && !/(ss|us|is)$/.test(singular)) singular = singular.slice(0, -1);
-  // Own keys only: a document's `constructor` or `__proto__` is a word, not a property of the table.
-  return (Object.hasOwn(ABBREVIATIONS, singular) ? ABBREVIATIONS[singular] : undefined) ?? stem(singular);
+  // The tables are Maps: a document's `constructor` or `__proto__` is a word, not a property of an object.
+  return ABBREVIATIONS.get(singular) ?? stem(singular);
 }
 
 /** An operationId without a gRPC-style service namespace (`MemoService_CreateMemo` → `CreateMemo`): it names no action. */

@@ -54,15 +54,9 @@ export class ApiCatalog {
         if (!API_NAME_PATTERN.test(stored.name)) throw new Error("not a valid API name");
         if (this.apis.has(stored.name)) continue; // loaded anew (--load) while restoring
         this.checkRoom(stored.name, Buffer.byteLength(stored.text));
-        const parsed = await this.parser.parse(stored.text, stored.format, `'${stored.name}'`);
-        if (this.apis.has(stored.name)) continue; // loaded anew while this one was parsing
-        const model = await buildApiModelInSlices(parsed.document);
-        if (this.apis.has(stored.name)) continue;
-        this.add(
-          stored.name,
-          new LoadedApi(stored.name, parsed.document, parsed.sourceVersion, stored.origin, stored.loadedAt, parsed.warnings, model),
-          Buffer.byteLength(stored.text),
-        );
+        const api = await this.read(stored.name, stored, stored.loadedAt);
+        if (this.apis.has(stored.name)) continue; // loaded anew while this one was read
+        this.add(stored.name, api, Buffer.byteLength(stored.text));
       } catch (error) {
         this.log.warn("stored document not restored", { name: excerpt(stored.name), error: errorMessage(error) });
       }
@@ -79,10 +73,7 @@ export class ApiCatalog {
     try {
       text = await readSource(source, this.policy, options);
       this.checkRoom(name, Buffer.byteLength(text.text));
-      const parsed = await this.parser.parse(text.text, text.format, `'${name}'`);
-      // Read a slice at a time: a document of thousands of operations must not hold up other requests.
-      const model = await buildApiModelInSlices(parsed.document);
-      api = new LoadedApi(name, parsed.document, parsed.sourceVersion, text.origin, new Date().toISOString(), parsed.warnings, model);
+      api = await this.read(name, text, new Date().toISOString());
     } catch (error) {
       const kept = this.apis.has(name) ? ` The previously loaded '${name}' is kept.` : "";
       throw new ToolFailure(`Failed to load '${name}': ${errorMessage(error)}${kept}`);
@@ -94,6 +85,16 @@ export class ApiCatalog {
       await this.store.save(stored).catch((error: Error) => this.log.warn("could not persist document", { name, error: error.message }));
     }
     return { api, replaced };
+  }
+
+  /**
+   * Parses a document's text (in the worker) and reads its model a slice at a time, so a document of thousands of
+   * operations does not hold up other requests.
+   */
+  private async read(name: string, source: Pick<SourceText, "text" | "format" | "origin">, loadedAt: string): Promise<LoadedApi> {
+    const parsed = await this.parser.parse(source.text, source.format, `'${name}'`);
+    const model = await buildApiModelInSlices(parsed.document);
+    return new LoadedApi(name, parsed.document, parsed.sourceVersion, source.origin, loadedAt, parsed.warnings, model);
   }
 
   /** Fails when a document of `bytes` under `name` would exceed the number or total size of loaded documents. */

@@ -8,7 +8,7 @@ import { allowedHostsFrom, parseAllowedHost } from "../openapi/address-policy.js
 import { errorCode, errorMessage } from "../openapi/error-detail.js";
 import { ApiCatalog, ToolFailure } from "./catalog.js";
 import { DocumentParser } from "./document-parser.js";
-import { type CallPolicy, callHosts, readCallCredentials } from "./endpoint-call.js";
+import { type CallPolicy, readCallCredentials } from "./endpoint-call.js";
 import type { SourcePolicy } from "./load-source.js";
 import { createSearchServer, SEARCH_INSTRUCTIONS, SEARCH_SERVER_INFO } from "./mcp-server.js";
 import { DirectoryStore, defaultStorePath } from "./store.js";
@@ -56,6 +56,15 @@ const integer = (min: number) => (value: string) => {
   if (!Number.isInteger(number) || number < min) throw new InvalidArgumentError(`expected an integer ≥ ${min}`);
   return number;
 };
+/** A `host`, `host:port` or `[v6]:port` argument, checked. */
+const hostEntry = (value: string) => {
+  try {
+    parseAllowedHost(value);
+  } catch (error) {
+    throw new InvalidArgumentError(errorMessage(error));
+  }
+  return value;
+};
 const loadSpec = (value: string) => {
   const at = value.indexOf("=");
   if (at <= 0 || at === value.length - 1) throw new InvalidArgumentError("expected NAME=URL_OR_PATH");
@@ -75,14 +84,7 @@ export function parseSearchArguments(argv: readonly string[]): SearchOptions {
     .option(
       "--allow-host <host[:port]>",
       "allow fetching from this host (on ports 80 and 443, or on the given port) even if it resolves to a private address (repeatable)",
-      collect((value) => {
-        try {
-          parseAllowedHost(value);
-        } catch (error) {
-          throw new InvalidArgumentError(errorMessage(error));
-        }
-        return value;
-      }),
+      collect(hostEntry),
       [],
     )
     .option("--allow-private", "allow fetching from loopback, private and link-local addresses", false)
@@ -108,14 +110,7 @@ export function parseSearchArguments(argv: readonly string[]): SearchOptions {
     .option(
       "--allow-calls <hosts...>",
       "enable call_endpoint for these hosts (host: any port; host:port: that port); off by default",
-      (value: string, previous: string[] = []) => {
-        try {
-          parseAllowedHost(value);
-        } catch (error) {
-          throw new InvalidArgumentError(errorMessage(error));
-        }
-        return [...previous, value];
-      },
+      collect(hostEntry),
       [],
     )
     .addOption(
@@ -192,7 +187,7 @@ async function callPolicy(options: SearchOptions): Promise<{ calls?: CallPolicy 
   }
   return {
     calls: {
-      hosts: callHosts(options.allowCalls),
+      hosts: allowedHostsFrom(options.allowCalls, "any port"),
       credentials,
       limits: { maxBytes: Math.min(options.maxDocumentBytes, 5 * 1024 * 1024), timeoutMs: options.fetchTimeoutMs },
     },

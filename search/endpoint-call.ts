@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { isJsonMediaType } from "oapi-mcp-gen-runtime";
-import { type AllowedHosts, parseAllowedHost } from "../openapi/address-policy.js";
+import { type AllowedHosts, hostAllowed, urlPort } from "../openapi/address-policy.js";
 import { FetchError, type FetchLimits, sendGuarded } from "../openapi/fetch-source.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "../openapi/types.js";
 import { ToolFailure } from "./catalog.js";
@@ -13,19 +13,6 @@ export interface CallPolicy {
   /** Headers the operator attaches to calls to a host (`host` or `host:port`). */
   credentials: ReadonlyMap<string, Readonly<Record<string, string>>>;
   limits: Pick<FetchLimits, "maxBytes" | "timeoutMs">;
-}
-
-/** `--allow-calls` entries as allowed hosts: `host` on any port, `host:port` on that port. */
-export function callHosts(entries: readonly string[]): AllowedHosts {
-  const hosts = new Map<string, Set<number> | "any port">();
-  for (const entry of entries) {
-    const { host, ports } = parseAllowedHost(entry);
-    const bare = !/^(?:\[[^\]]+\]|[^:[\]]+):\d+$/.test(entry);
-    const known = hosts.get(host);
-    if (bare || known === "any port") hosts.set(host, "any port");
-    else hosts.set(host, new Set([...(known ?? []), ...ports]));
-  }
-  return hosts;
 }
 
 /**
@@ -77,9 +64,8 @@ export async function callEndpoint(request: BuiltRequest, policy: CallPolicy): P
     );
   const url = new URL(request.url);
   const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase();
-  const port = url.port ? Number(url.port) : url.protocol === "https:" ? 443 : 80;
-  const ports = policy.hosts.get(host);
-  if (ports === undefined || (ports !== "any port" && !ports.has(port)))
+  const port = urlPort(url);
+  if (!hostAllowed(policy.hosts, host, port))
     throw new ToolFailure(`calls to ${url.host} are not allowed; this server may call: ${[...policy.hosts.keys()].join(", ")}`);
   const headers = withoutCredentials(request);
   // A public operation gets no credential: the operator's secret goes only where the document asks for one.

@@ -2,7 +2,7 @@ import { OperationSearchIndex, type SearchableOperation } from "oapi-mcp-gen-run
 import { buildApiModel } from "../openapi/build-model.js";
 import type { ApiModel, OperationModel } from "../openapi/model.js";
 import type { OpenApiDocument } from "../openapi/types.js";
-import { isJsonObject } from "../openapi/types.js";
+import { graphqlField } from "./graphql-field.js";
 
 /** What `load_openapi` and `list_apis` say about a document. */
 export interface ApiSummary {
@@ -94,15 +94,8 @@ export class LoadedApi {
       tags: operation.tags.join(" "),
       parameters: [
         ...operation.parameters.filter((parameter) => !parameter.synthesized).map((parameter) => parameter.name),
-        ...graphqlArguments(operation),
+        ...(graphqlField(operation)?.arguments ?? []),
       ].join(" "),
     }));
   }
-}
-
-/** The argument names of a GraphQL field read as an operation (none for an OpenAPI operation). */
-function graphqlArguments(operation: OperationModel): string[] {
-  const field = operation.declared["x-graphql"];
-  const names = isJsonObject(field) && Array.isArray(field.arguments) ? field.arguments : [];
-  return names.filter((name): name is string => typeof name === "string");
 }

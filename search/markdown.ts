@@ -15,10 +15,15 @@ export function cell(value: unknown): string {
     .trim();
 }
 
+/** The longest run of backticks in a text: a fence must be longer for the text not to close it. */
+function longestBacktickRun(text: string): number {
+  return Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+}
+
 /** Text as one inline code span: on one line, fenced by more backticks than it holds. */
-export function codeSpan(value: string): string {
+function codeSpan(value: string): string {
   const text = value.replace(/[\r\n\u2028\u2029]+/g, " ");
-  const fence = "`".repeat(Math.max(1, ...(text.match(/`+/g) ?? []).map((run) => run.length + 1)));
+  const fence = "`".repeat(longestBacktickRun(text) + 1);
   const pad = text.startsWith("`") || text.endsWith("`") ? " " : "";
   return `${fence}${pad}${text}${pad}${fence}`;
 }
@@ -52,8 +57,7 @@ function typeOf(schema: Schema | undefined): string {
 
 /** A fenced code block whose fence is longer than any backtick run in the text, so the text cannot close it. */
 export function codeBlock(language: string, text: string): string {
-  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
-  const fence = "`".repeat(Math.max(3, longest + 1));
+  const fence = "`".repeat(Math.max(3, longestBacktickRun(text) + 1));
   return `${fence}${language}\n${text}\n${fence}`;
 }
 

@@ -6,9 +6,11 @@ import {
   isJsonMediaType,
   type ParameterBinding,
 } from "oapi-mcp-gen-runtime";
+import { errorMessage } from "../openapi/error-detail.js";
 import type { MediaTypeModel, OperationModel, ParameterModel } from "../openapi/model.js";
 import { isJsonObject, type JsonValue } from "../openapi/types.js";
 import { ToolFailure } from "./catalog.js";
+import { type GraphqlField, graphqlField } from "./graphql-field.js";
 import type { LoadedApi } from "./loaded-api.js";
 import { documented, SampleBuilder, type Unresolved } from "./sample-value.js";
 
@@ -68,15 +70,7 @@ export async function buildRequest(api: LoadedApi, operation: OperationModel, in
   const placeholders = new Placeholders();
   const base = baseUrl(api, input.baseUrl, unresolved, placeholders);
   const graphql = graphqlField(operation);
-  const known = new Set(graphql ? graphql.arguments : operation.parameters.map((parameter) => parameter.name));
-  const unknown = Object.keys(input.parameters).filter((name) => !known.has(name));
-  if (unknown.length > 0)
-    throw new ToolFailure(
-      `unknown parameter${unknown.length > 1 ? "s" : ""} ${unknown.map((name) => `'${excerpt(name, 40)}'`).join(", ")}; ` +
-        (graphql
-          ? `${operation.operationId ?? operation.path} takes the variables ${[...known].join(", ") || "(none)"}`
-          : `${operation.method.toUpperCase()} ${operation.path} takes ${[...known].join(", ") || "no parameters"}`),
-    );
+  refuseUnknownNames(operation, graphql, input.parameters);
   const args: Record<string, unknown> = {};
   const bindings: ParameterBinding[] = [];
   const overrides: Record<string, string> = {};
@@ -113,16 +107,10 @@ export async function buildRequest(api: LoadedApi, operation: OperationModel, in
   try {
     request = await buildUpstreamRequest(http, args, base);
   } catch (error) {
-    throw new ToolFailure(`cannot build the request: ${error instanceof Error ? error.message : String(error)}`);
+    throw new ToolFailure(`cannot build the request: ${errorMessage(error)}`);
   }
   const credentials = credentialSlots(api, operation, placeholders, unresolved);
-  for (const slot of credentials) {
-    if (slot.in === "header") request.headers[slot.name.toLowerCase()] = slot.value;
-    // Appended as text: re-serialising searchParams would re-encode the styled query the parameters produced.
-    else if (slot.in === "query")
-      request.url.search = `${request.url.search ? `${request.url.search}&` : "?"}${encodeURIComponent(slot.name)}=${slot.value}`;
-    else request.headers.cookie = [request.headers.cookie, `${slot.name}=${slot.value}`].filter(Boolean).join("; ");
-  }
+  for (const slot of credentials) placeCredential(request, slot);
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries({ ...request.headers, ...overrides })) headers[name] = placeholders.render(value);
   return {
@@ -134,6 +122,27 @@ export async function buildRequest(api: LoadedApi, operation: OperationModel, in
     unresolved,
     public: operation.security.public,
   };
+}
+
+/** Refuses parameter (or GraphQL variable) names the operation does not declare, naming those it does. */
+function refuseUnknownNames(operation: OperationModel, graphql: GraphqlField | undefined, given: Record<string, unknown>): void {
+  const known = graphql ? graphql.arguments : operation.parameters.map((parameter) => parameter.name);
+  const unknown = Object.keys(given).filter((name) => !known.includes(name));
+  if (unknown.length === 0) return;
+  const takes = graphql
+    ? `${operation.operationId ?? operation.path} takes the variables ${known.join(", ") || "(none)"}`
+    : `${operation.method.toUpperCase()} ${operation.path} takes ${known.join(", ") || "no parameters"}`;
+  throw new ToolFailure(
+    `unknown parameter${unknown.length > 1 ? "s" : ""} ${unknown.map((name) => `'${excerpt(name, 40)}'`).join(", ")}; ${takes}`,
+  );
+}
+
+/** Puts a credential placeholder where its scheme says (a query pair is appended as text, keeping the styled query). */
+function placeCredential(request: { url: URL; headers: Record<string, string> }, slot: CredentialSlot): void {
+  if (slot.in === "header") request.headers[slot.name.toLowerCase()] = slot.value;
+  else if (slot.in === "query")
+    request.url.search = `${request.url.search ? `${request.url.search}&` : "?"}${encodeURIComponent(slot.name)}=${slot.value}`;
+  else request.headers.cookie = [request.headers.cookie, `${slot.name}=${slot.value}`].filter(Boolean).join("; ");
 }
 
 /** The base URL: the caller's, else the document's first server with its variables' defaults. */
@@ -224,19 +233,11 @@ function headerText(value: unknown): string {
   return text;
 }
 
-/** What a GraphQL operation of the document carries: its operation text and argument names. */
-function graphqlField(operation: OperationModel): { query: string; arguments: string[] } | undefined {
-  const field = operation.declared["x-graphql"];
-  if (!isJsonObject(field) || typeof field.query !== "string") return undefined;
-  const names = Array.isArray(field.arguments) ? field.arguments.filter((name): name is string => typeof name === "string") : [];
-  return { query: field.query, arguments: names };
-}
-
 /** A GraphQL request body: the operation, and its variables from the caller's values, else from their schemas. */
 function graphqlBody(
   api: LoadedApi,
   operation: OperationModel,
-  field: { query: string; arguments: string[] },
+  field: GraphqlField,
   given: Record<string, unknown>,
   unresolved: Unresolved[],
 ): JsonValue {

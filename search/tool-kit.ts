@@ -15,7 +15,7 @@ export interface ToolContext {
 }
 
 /** The input schema of a search tool: an object of named arguments. */
-export type ToolInputSchema = { type: "object"; properties: JsonObject; required?: string[]; additionalProperties: false };
+type ToolInputSchema = { type: "object"; properties: JsonObject; required?: string[]; additionalProperties: false };
 
 /** One search-server tool: its MCP definition and its handler. */
 export interface SearchTool {
@@ -27,7 +27,7 @@ export interface SearchTool {
   handler(args: Record<string, unknown>, context: ToolContext): Promise<ToolAnswer> | ToolAnswer;
 }
 
-export const DEFAULT_LIMIT = 20;
+const DEFAULT_LIMIT = 20;
 const MAX_LIMIT = 200;
 /** Every string argument has a length cap: the work a call causes (matching, suggestions) grows with it. */
 export const MAX_LENGTH = {

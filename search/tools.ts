@@ -1,4 +1,5 @@
 import { setOwn } from "oapi-mcp-gen-runtime";
+import type { SecuritySchemeModel } from "../openapi/model.js";
 import { isJsonObject, type JsonObject } from "../openapi/types.js";
 import { DEFAULT_MAX_CHARS } from "./bounded.js";
 import { ToolFailure } from "./catalog.js";
@@ -148,7 +149,7 @@ export const SEARCH_TOOLS: SearchTool[] = [
             [...model.securitySchemes].map(([schemeName, scheme]) => [
               schemeName,
               scheme.type,
-              whereCredential(scheme.declared),
+              whereCredential(scheme),
               scheme.description,
             ]),
           ),
@@ -354,16 +355,17 @@ export const SEARCH_TOOLS: SearchTool[] = [
 export const MAX_ANSWER_CHARS = DEFAULT_MAX_CHARS;
 
 /** Where a security scheme's credential goes, or how it is obtained, for the Markdown table. */
-function whereCredential(scheme: JsonObject): string {
-  if (scheme.type === "apiKey") return `${String(scheme.in ?? "")}: ${String(scheme.name ?? "")}`;
-  if (scheme.type === "http") return `Authorization: ${String(scheme.scheme ?? "")}`;
-  if (scheme.type === "openIdConnect") return `OpenID Connect: ${String(scheme.openIdConnectUrl ?? "")}`;
-  if (scheme.type === "oauth2" && isJsonObject(scheme.flows)) {
-    const flows = Object.entries(scheme.flows).map(([flow, details]) => {
+function whereCredential(scheme: SecuritySchemeModel): string {
+  const { declared } = scheme;
+  if (scheme.type === "apiKey") return `${scheme.in ?? ""}: ${scheme.parameterName ?? ""}`;
+  if (scheme.type === "http") return `Authorization: ${scheme.scheme ?? ""}`;
+  if (scheme.type === "openIdConnect") return `OpenID Connect: ${String(declared.openIdConnectUrl ?? "")}`;
+  if (scheme.type === "oauth2" && isJsonObject(declared.flows)) {
+    const flows = Object.entries(declared.flows).map(([flow, details]) => {
       const urls = isJsonObject(details) ? [details.authorizationUrl, details.tokenUrl].filter((url) => typeof url === "string") : [];
       return `${flow}${urls.length > 0 ? ` (${urls.join(", ")})` : ""}`;
     });
     return `OAuth 2.0: ${flows.join("; ")}`;
   }
-  return String(scheme.type ?? "");
+  return scheme.type;
 }

@@ -7,7 +7,17 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { heapMode, parseSearchArguments } from "../search/command.js";
-import { callTool, connectClient, DOCKER, FIXTURES, GALAXY, MEMOS, MUSEUM, startSearch } from "./helpers/search-server.js";
+import {
+  callTool,
+  connectClient,
+  FIXTURES,
+  fileRoots,
+  loadApis,
+  MEMOS,
+  MUSEUM,
+  SHARED_DOCUMENTS,
+  startSearch,
+} from "./helpers/search-server.js";
 import { startUpstream } from "./helpers/upstream.js";
 
 const run = promisify(execFile);
@@ -88,29 +98,15 @@ describe("the complete search server: paging, filters, Markdown, catalogue, Grap
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), "search-complete-"));
     await writeFile(join(dir, "hostile.yaml"), stringify(HOSTILE));
-    server = await startSearch([
-      "--memory",
-      "--files-root",
-      FIXTURES,
-      "--files-root",
-      new URL("../examples", import.meta.url).pathname,
-      "--files-root",
-      dir,
-    ]);
+    server = await startSearch(["--memory", ...fileRoots(dir)]);
     client = await connectClient(server.url);
-    for (const [name, url] of [
-      ["memos", MEMOS],
-      ["docker", DOCKER],
-      ["galaxy", GALAXY],
-      ["museum", MUSEUM],
+    await loadApis(client, [
+      ...SHARED_DOCUMENTS,
       ["hostile", join(dir, "hostile.yaml")],
       ["library", LIBRARY],
       ["library-v2", LIBRARY_V2],
       ["library-introspection", LIBRARY_INTROSPECTION],
-    ]) {
-      const loaded = await callTool(client, "load_openapi", { name, url });
-      expect(loaded.isError, loaded.text).toBe(false);
-    }
+    ]);
   });
   afterAll(async () => {
     await client.close();
@@ -292,16 +288,9 @@ describe("build_request on the shared documents: the curl command sends the oper
   let upstream: Awaited<ReturnType<typeof startUpstream>>;
 
   beforeAll(async () => {
-    server = await startSearch(["--memory", "--files-root", FIXTURES, "--files-root", new URL("../examples", import.meta.url).pathname]);
+    server = await startSearch(["--memory", ...fileRoots()]);
     client = await connectClient(server.url);
-    for (const [name, url] of [
-      ["memos", MEMOS],
-      ["docker", DOCKER],
-      ["galaxy", GALAXY],
-      ["museum", MUSEUM],
-      ["library", LIBRARY],
-    ])
-      expect((await callTool(client, "load_openapi", { name, url })).isError).toBe(false);
+    await loadApis(client, [...SHARED_DOCUMENTS, ["library", LIBRARY]]);
     upstream = await startUpstream();
   });
   afterAll(async () => {
@@ -466,20 +455,12 @@ describe("call_endpoint with --allow-calls 127.0.0.1", () => {
     const credentials = join(dir, "credentials.json");
     await writeFile(credentials, JSON.stringify({ "127.0.0.1": { Authorization: "env:MUSEUM_TEST_TOKEN" } }));
     process.env.MUSEUM_TEST_TOKEN = "Bearer operator-secret";
-    server = await startSearch([
-      "--memory",
-      "--files-root",
-      FIXTURES,
-      "--files-root",
-      new URL("../examples", import.meta.url).pathname,
-      "--allow-calls",
-      "127.0.0.1",
-      "--call-credentials",
-      credentials,
-    ]);
+    server = await startSearch(["--memory", ...fileRoots(), "--allow-calls", "127.0.0.1", "--call-credentials", credentials]);
     client = await connectClient(server.url);
-    expect((await callTool(client, "load_openapi", { name: "museum", url: MUSEUM })).isError).toBe(false);
-    expect((await callTool(client, "load_openapi", { name: "memos", url: MEMOS })).isError).toBe(false);
+    await loadApis(client, [
+      ["museum", MUSEUM],
+      ["memos", MEMOS],
+    ]);
   });
   afterAll(async () => {
     await client.close();

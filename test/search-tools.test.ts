@@ -1,6 +1,6 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { callTool, connectClient, DOCKER, GALAXY, MEMOS, MUSEUM, startSearch } from "./helpers/search-server.js";
+import { callTool, connectClient, DOCKER, loadApis, MEMOS, SHARED_DOCUMENTS, startSearch } from "./helpers/search-server.js";
 
 const CONTRACT_TOOLS = [
   "load_openapi",
@@ -28,15 +28,7 @@ describe("search server tools over a real MCP client", () => {
       new URL("../examples", import.meta.url).pathname,
     ]);
     client = await connectClient(server.url);
-    for (const [name, url] of [
-      ["memos", MEMOS],
-      ["docker", DOCKER],
-      ["galaxy", GALAXY],
-      ["museum", MUSEUM],
-    ]) {
-      const loaded = await callTool(client, "load_openapi", { name, url });
-      expect(loaded.isError, loaded.text).toBe(false);
-    }
+    await loadApis(client, SHARED_DOCUMENTS);
   });
   afterAll(async () => {
     await client.close();

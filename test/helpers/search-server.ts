@@ -1,4 +1,5 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { expect } from "vitest";
 import { silentLogger } from "../../runtime/logger.js";
 import { parseSearchArguments, startSearchServer } from "../../search/command.js";
 import { connectClient } from "./memos-server.js";
@@ -8,6 +9,16 @@ export const MEMOS = new URL("../../examples/memos/openapi.yaml", import.meta.ur
 export const DOCKER = `${FIXTURES}docker-engine/swagger.yaml`;
 export const GALAXY = `${FIXTURES}scalar-galaxy/openapi.yaml`;
 export const MUSEUM = `${FIXTURES}redocly-museum/openapi.yaml`;
+/** The four shared OpenAPI documents, by the names the tests load them under. */
+export const SHARED_DOCUMENTS: [name: string, path: string][] = [
+  ["memos", MEMOS],
+  ["docker", DOCKER],
+  ["galaxy", GALAXY],
+  ["museum", MUSEUM],
+];
+/** Search-server arguments letting load_openapi read the test fixtures and the examples (and any other folders). */
+export const fileRoots = (...more: string[]) =>
+  [FIXTURES, new URL("../../examples", import.meta.url).pathname, ...more].flatMap((root) => ["--files-root", root]);
 
 /** Starts the search server in-process on a free loopback port with CLI-style arguments. */
 export async function startSearch(args: string[] = []) {
@@ -19,6 +30,14 @@ export async function callTool(client: Client, name: string, args: Record<string
   const result = await client.callTool({ name, arguments: args });
   const text = (result.content as { type: string; text: string }[])[0]?.text ?? "";
   return { structured: result.structuredContent as Record<string, unknown>, isError: result.isError === true, text };
+}
+
+/** Loads documents through load_openapi, each expected to load. */
+export async function loadApis(client: Client, documents: readonly (readonly [name: string, url: string])[]) {
+  for (const [name, url] of documents) {
+    const loaded = await callTool(client, "load_openapi", { name, url });
+    expect(loaded.isError, loaded.text).toBe(false);
+  }
 }
 
 export { connectClient };

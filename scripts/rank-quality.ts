@@ -1,0 +1,44 @@
+import { readFile } from "node:fs/promises";
+
+/** How well a search ranks labelled queries: hits at 1 and 5, mean reciprocal rank, and each query missed at rank 1. */
+export interface RankQuality {
+  queries: number;
+  hitAt1: number;
+  hitAt5: number;
+  mrr: number;
+  misses: string[];
+}
+
+/** A labelled query: the API it is asked of, what a user types, and the operationId that answers it. */
+export type LabelledQuery = [api: string, query: string, expected: string];
+
+/** Reads a labelled query set (`{ "queries": [[api, query, operationId], …] }`). */
+export async function labelledQueries(file: URL): Promise<LabelledQuery[]> {
+  return (JSON.parse(await readFile(file, "utf8")) as { queries: LabelledQuery[] }).queries;
+}
+
+/**
+ * Scores a search on labelled queries. `topFive` answers with the operationIds of its first five results; it throws
+ * when the API has no operation with the expected id (the set would be wrong, not the search).
+ */
+export async function rankQuality(
+  queries: readonly LabelledQuery[],
+  topFive: (api: string, query: string, expected: string) => Promise<(string | undefined)[]>,
+): Promise<RankQuality> {
+  let hitAt1 = 0;
+  let hitAt5 = 0;
+  let reciprocal = 0;
+  const misses: string[] = [];
+  for (const [api, query, expected] of queries) {
+    const ranked = await topFive(api, query, expected);
+    const rank = ranked.indexOf(expected) + 1;
+    if (rank === 1) hitAt1++;
+    if (rank > 0) {
+      hitAt5++;
+      reciprocal += 1 / rank;
+    }
+    if (rank !== 1) misses.push(`${api}: "${query}" → ${expected} at ${rank || ">5"} (got ${ranked.join(", ")})`);
+  }
+  const count = queries.length;
+  return { queries: count, hitAt1: hitAt1 / count, hitAt5: hitAt5 / count, mrr: reciprocal / count, misses };
+}
