@@ -1,3 +1,4 @@
+import type { GlobalContext, OpenAPI3 } from "openapi-typescript";
 import type { OpenApiDocument } from "../openapi/types.js";
 import { typingInput } from "../openapi/typing-input.js";
 import { UserError } from "./errors.js";
@@ -12,17 +13,55 @@ export async function operationTypes(document: OpenApiDocument): Promise<string>
     );
   }
   // Loaded on demand: it takes half a second, and a run whose types come from the render cache never needs it.
-  const { default: openapiTS, astToString } = await import("openapi-typescript");
+  const { astToString, resolveRef, scanDiscriminators, transformSchema } = await import("openapi-typescript");
   try {
-    const ast = await openapiTS(input.document as unknown as Parameters<typeof openapiTS>[0], {
-      silent: true,
-      alphabetize: false,
-      exportType: true,
-    });
-    return input.restore(astToString(ast));
+    const schema = input.document as unknown as OpenAPI3;
+    return input.restore(astToString(transformSchema(schema, typingContext(schema, { resolveRef, scanDiscriminators }))));
   } catch (error) {
     // openapi-typescript rejects some documents (references it cannot resolve); that is the document's problem.
     const message = (error instanceof Error ? error.message : String(error)).split("\n")[0] ?? "";
     throw new UserError(`openapi-typescript cannot type the selected operations: ${message.slice(0, 300)}`);
   }
+}
+
+/**
+ * openapi-typescript's settings as its `openapiTS` entry point sets them for `{ exportType: true, silent: true }`,
+ * without the Redocly lint-and-bundle pass it runs first (a second or more on a large document): the document reaching
+ * here is already bundled (no external `$ref`) and read by the generator's own loader.
+ */
+function typingContext(
+  schema: OpenAPI3,
+  lib: Pick<typeof import("openapi-typescript"), "resolveRef" | "scanDiscriminators">,
+): GlobalContext {
+  return {
+    additionalProperties: false,
+    alphabetize: false,
+    arrayLength: false,
+    defaultNonNullable: true,
+    discriminators: lib.scanDiscriminators(schema, { silent: true }),
+    emptyObjectsUnknown: false,
+    enum: false,
+    enumValues: false,
+    conditionalEnums: false,
+    dedupeEnums: false,
+    excludeDeprecated: false,
+    exportType: true,
+    immutable: false,
+    injectFooter: [],
+    pathParamsAsTypes: false,
+    postTransform: undefined,
+    propertiesRequiredByDefault: false,
+    rootTypes: false,
+    rootTypesNoSchemaPrefix: false,
+    rootTypesKeepCasing: false,
+    // Read only by the Redocly pass this skips.
+    redoc: undefined as unknown as GlobalContext["redoc"],
+    silent: true,
+    transform: undefined,
+    transformProperty: undefined,
+    makePathsEnum: false,
+    generatePathParams: false,
+    readWriteMarkers: false,
+    resolve: ($ref) => lib.resolveRef(schema, $ref, { silent: true }),
+  };
 }

@@ -42,11 +42,11 @@ export function checkOutputFolder(outDir: string): void {
 export async function compareOutput(outDir: string, files: ReadonlyMap<string, string>): Promise<OutputReport> {
   const changed: string[] = [];
   const added: string[] = [];
-  for (const [path, content] of files) {
+  await inBatches([...files], async ([path, content]) => {
     const existing = await readFile(join(outDir, path), "utf8").catch(() => undefined);
     if (existing === undefined) added.push(path);
     else if (existing !== content) changed.push(path);
-  }
+  });
   const stale = generatedFilesIn(outDir).filter((path) => !files.has(path));
   return { changed: changed.sort(codePointCompare), added: added.sort(codePointCompare), stale: stale.sort(codePointCompare) };
 }
@@ -54,6 +54,16 @@ export async function compareOutput(outDir: string, files: ReadonlyMap<string, s
 /** Files at paths the output needs that the generator did not write (they would be overwritten). */
 export function foreignFiles(outDir: string, report: OutputReport): string[] {
   return report.changed.filter((path) => !isGeneratedFile(join(outDir, path)));
+}
+
+/** Files read or written at once: a large API's thousand modules, one by one, wait on each other. */
+const FILES_IN_FLIGHT = 32;
+
+/** Runs `task` over `items`, at most FILES_IN_FLIGHT at a time. */
+async function inBatches<T>(items: readonly T[], task: (item: T) => Promise<unknown>): Promise<void> {
+  for (let start = 0; start < items.length; start += FILES_IN_FLIGHT) {
+    await Promise.all(items.slice(start, start + FILES_IN_FLIGHT).map(task));
+  }
 }
 
 /**
@@ -71,11 +81,9 @@ export async function writeOutput(outDir: string, files: ReadonlyMap<string, str
       ),
     );
   }
-  for (const path of [...report.changed, ...report.added]) {
-    const target = join(outDir, path);
-    await mkdir(dirname(target), { recursive: true });
-    await writeFile(target, files.get(path) ?? "");
-  }
+  const writes = [...report.changed, ...report.added];
+  for (const folder of new Set(writes.map((path) => dirname(join(outDir, path))))) await mkdir(folder, { recursive: true });
+  await inBatches(writes, (path) => writeFile(join(outDir, path), files.get(path) ?? ""));
   for (const path of report.stale) await rm(join(outDir, path));
   return report;
 }
