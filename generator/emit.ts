@@ -1,4 +1,9 @@
-import { printStructure, type SourceFileStructure } from "ts-morph";
+import { createRequire } from "node:module";
+import type { SourceFileStructure } from "ts-morph";
+
+// Required, not imported: ts-morph and TypeScript are CommonJS, and an ESM import of them first scans their 9 MB of
+// source for export names.
+const { printStructure } = createRequire(import.meta.url)("ts-morph") as typeof import("ts-morph");
 
 /** Prints ts-morph source-file structures to text (the structure printer alone: nothing is parsed back). */
 export function printStructures(files: ReadonlyMap<string, SourceFileStructure>): Map<string, string> {

@@ -1,3 +1,4 @@
+import { createRequire } from "node:module";
 import type { GlobalContext, OpenAPI3 } from "openapi-typescript";
 import type { OpenApiDocument } from "../openapi/types.js";
 import { typingInput } from "../openapi/typing-input.js";
@@ -12,8 +13,10 @@ export async function operationTypes(document: OpenApiDocument): Promise<string>
       `external $ref ${first} cannot be followed; bundle the document into one file first (for example with \`redocly bundle\`)`,
     );
   }
-  // Loaded on demand: it takes half a second, and a run whose types come from the render cache never needs it.
-  const { astToString, resolveRef, scanDiscriminators, transformSchema } = await import("openapi-typescript");
+  // Loaded on demand (a run whose types come from the render cache never needs it), and required: its CommonJS build
+  // loads TypeScript without Node's ESM loader scanning TypeScript's source first (a quarter of a second less).
+  const openapiTs = createRequire(import.meta.url)("openapi-typescript") as typeof import("openapi-typescript");
+  const { astToString, resolveRef, scanDiscriminators, transformSchema } = openapiTs;
   try {
     const schema = input.document as unknown as OpenAPI3;
     return input.restore(astToString(transformSchema(schema, typingContext(schema, { resolveRef, scanDiscriminators }))));
