@@ -1,4 +1,5 @@
 import { isRecord, setOwn } from "./own-property.js";
+import { mergeEquivalentDefinitions } from "./shared-definitions.js";
 import type { JsonSchema } from "./tool.js";
 
 /** Value constraints a reader of a result does not need, and that real APIs break without breaking their clients. */
@@ -23,6 +24,9 @@ const VALUE_CONSTRAINTS = [
 /** Sample values: they illustrate a result a client receives anyway, and were a fifth of GitHub's tools/list. */
 const SAMPLES = ["examples", "example"];
 
+/** Annotations that say nothing about a result: every value in one was read. */
+const REQUEST_ONLY = ["readOnly"];
+
 /** Keywords holding one subschema, and those holding a map or a list of them. */
 const SUBSCHEMA = ["items", "additionalProperties", "contains", "propertyNames", "unevaluatedItems", "unevaluatedProperties"];
 const SUBSCHEMA_MAPS = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"];
@@ -36,10 +40,10 @@ const VALUE_SUBSCHEMA = new Set(["items", "additionalProperties", "unevaluatedIt
  * null, no property is required, no closed object refuses extra properties, no value constraint applies and no
  * sample values are listed. Real
  * APIs return nulls their documents omit and leave out fields a `fields=` selection dropped; those results still
- * conform. The root stays an object (MCP requires it).
+ * conform. The root stays an object (MCP requires it). Definitions that then say the same thing are listed once.
  */
 export function tolerantSchema(schema: JsonSchema): JsonSchema {
-  return relaxSchema(schema, false);
+  return mergeEquivalentDefinitions(relaxSchema(schema, false));
 }
 
 /** The relaxed form of a value that may be a schema node (anything else stays as it is). */
@@ -55,7 +59,7 @@ function relax(node: unknown, isValue = true): unknown {
 function relaxSchema(node: JsonSchema, isValue: boolean): JsonSchema {
   const out: JsonSchema = {};
   for (const [key, value] of Object.entries(node)) {
-    if (VALUE_CONSTRAINTS.includes(key) || SAMPLES.includes(key)) continue;
+    if (VALUE_CONSTRAINTS.includes(key) || SAMPLES.includes(key) || REQUEST_ONLY.includes(key)) continue;
     if (key === "additionalProperties" && value === false) continue;
     if (key === "not" || key === "if" || key === "then" || key === "else" || key === "const") setOwn(out, key, value);
     else if (SUBSCHEMA.includes(key)) setOwn(out, key, relax(value, VALUE_SUBSCHEMA.has(key)));

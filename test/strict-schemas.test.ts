@@ -1,5 +1,6 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { listedOutputSchema, type ToolDefinition, tolerantSchema } from "oapi-mcp-gen-runtime";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { tools as memosTools } from "../generated/index.js";
@@ -34,6 +35,44 @@ describe("the tolerant output schema", () => {
       allOf: [{ type: "object", properties: { extra: { type: ["string", "null"] } } }],
       $defs: { person: { type: "object", properties: { name: { type: ["string", "null"] } } } },
     });
+  });
+
+  it("lists definitions that then say the same thing once, their references renamed, and drops readOnly", () => {
+    const person = { type: "object", properties: { name: { type: "string", readOnly: true }, boss: { $ref: "#/$defs/nullable-person" } } };
+    const documented = {
+      type: "object",
+      properties: {
+        author: { $ref: "#/$defs/person" },
+        editor: { $ref: "#/$defs/nullable-person" },
+        team: { type: "array", items: { $ref: "#/$defs/team" } },
+      },
+      $defs: {
+        person,
+        "nullable-person": { ...person, type: ["object", "null"] },
+        team: { type: "object", properties: { lead: { $ref: "#/$defs/nullable-person" } } },
+      },
+    };
+    const listed = tolerantSchema(documented);
+    const orNull = (ref: string) => ({ anyOf: [{ $ref: ref }, { type: "null" }] });
+    expect(listed).toEqual({
+      type: "object",
+      properties: {
+        author: orNull("#/$defs/person"),
+        editor: orNull("#/$defs/person"),
+        team: { type: ["array", "null"], items: orNull("#/$defs/team") },
+      },
+      $defs: {
+        person: { type: "object", properties: { name: { type: ["string", "null"] }, boss: orNull("#/$defs/person") } },
+        team: { type: "object", properties: { lead: orNull("#/$defs/person") } },
+      },
+    });
+    // What the document admits, the listed schema admits (null included wherever a definition is used).
+    const ajv = new Ajv2020({ strict: false });
+    const validate = ajv.compile(listed);
+    for (const value of [{ author: null, editor: { name: "a", boss: null } }, { team: [{ lead: null }, null] }, {}]) {
+      expect(validate(value)).toBe(true);
+    }
+    expect(validate({ author: { name: 1 } })).toBe(false);
   });
 });
 
