@@ -44,7 +44,11 @@ const ERROR_BODY_BYTES = 64 * 1024;
 /** Sends the request, follows redirects by hand (dropping credentials off-origin), and reads a bounded body. */
 export async function fetchUpstream(request: UpstreamRequest, options: UpstreamOptions): Promise<UpstreamOutcome> {
   const send = options.fetch ?? fetch;
-  const signal = AbortSignal.timeout(options.timeoutMs);
+  // A controller and a timer cleared on return, not AbortSignal.timeout: that one stays weakly tracked until collected,
+  // a cost on every call of a busy server.
+  const timeout = new AbortController();
+  const timer = setTimeout(() => timeout.abort(), options.timeoutMs).unref();
+  const { signal } = timeout;
   const origin = request.url.origin;
   let url = request.url;
   let method = request.method;
@@ -76,6 +80,8 @@ export async function fetchUpstream(request: UpstreamRequest, options: UpstreamO
   } catch (error) {
     if (signal.aborted) return { kind: "timeout", timeoutMs: options.timeoutMs };
     return { kind: "unreachable", detail: describeNetworkError(error) };
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -100,8 +106,10 @@ async function readBody(response: Response, limit: number, mode: ReadMode): Prom
   }
   const retryAfter =
     response.status === 429 || response.status === 503 ? response.headers.get("retry-after")?.trim().slice(0, 64) : undefined;
-  if (mode === "buffer" && Number.isFinite(declared) && response.headers.has("content-length")) {
-    // HTTP framing holds the body to its declared length, so it is read in one piece.
+  const encoded = (response.headers.get("content-encoding") ?? "identity").trim().toLowerCase() !== "identity";
+  if (mode === "buffer" && Number.isFinite(declared) && response.headers.has("content-length") && !encoded) {
+    // HTTP framing holds the body to its declared length, so it is read in one piece. Not a compressed body: its
+    // length is the compressed one, and what it inflates to is counted while streaming.
     const body = Buffer.from(await response.arrayBuffer());
     return {
       kind: "response",

@@ -1,3 +1,4 @@
+import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fetchUpstream } from "../runtime/upstream.js";
 import { sendJson, startUpstream } from "./helpers/upstream.js";
@@ -16,6 +17,19 @@ describe("fetch executor", () => {
       if (request.path === "/loop") return res.writeHead(302, { location: "/loop" }).end();
       if (request.path === "/see-other") return res.writeHead(303, { location: "/final" }).end();
       if (request.path === "/big") return sendJson(res, 200, { data: "x".repeat(5_000) });
+      if (request.path === "/gzip-bomb") {
+        // 64 MiB of spaces in 64 KiB: small by its Content-Length, large once inflated.
+        const bomb = gzipSync(Buffer.alloc(64 * 1024 * 1024, 32));
+        return res
+          .writeHead(200, { "content-type": "application/json", "content-encoding": "gzip", "content-length": bomb.length })
+          .end(bomb);
+      }
+      if (request.path === "/gzip-small") {
+        const small = gzipSync(JSON.stringify({ small: true }));
+        return res
+          .writeHead(200, { "content-type": "application/json", "content-encoding": "gzip", "content-length": small.length })
+          .end(small);
+      }
       if (request.path === "/chunked-big") {
         res.writeHead(200, { "content-type": "application/json" });
         for (let i = 0; i < 50; i++) res.write("x".repeat(100));
@@ -63,5 +77,13 @@ describe("fetch executor", () => {
   it("caps the response size by Content-Length and while streaming", async () => {
     expect(await fetchUpstream(request("/big"), options)).toEqual({ kind: "too-large", limitBytes: 1_000 });
     expect(await fetchUpstream(request("/chunked-big"), options)).toEqual({ kind: "too-large", limitBytes: 1_000 });
+  });
+
+  it("caps a compressed body by what it inflates to, not by its Content-Length", async () => {
+    // The compressed body (about 64 KiB) is under the cap; what it inflates to is a thousand times over.
+    const capped = { ...options, maxResponseBytes: 100_000 };
+    expect(await fetchUpstream(request("/gzip-bomb"), capped)).toEqual({ kind: "too-large", limitBytes: 100_000 });
+    const small = await fetchUpstream(request("/gzip-small"), options);
+    expect(small.kind === "response" && JSON.parse(small.body.toString("utf8"))).toEqual({ small: true });
   });
 });
