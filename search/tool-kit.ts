@@ -107,17 +107,36 @@ export function methodOf(args: Record<string, unknown>): string | undefined {
 }
 
 /** One page of a list: an opaque numeric cursor, a limit and the total. */
-export function page<T>(
+function page<T>(
   items: readonly T[],
   limit: number,
   cursor: string | undefined,
 ): { items: T[]; total: number; next_cursor: string | null } {
-  const offset = cursor === undefined || cursor === "" ? 0 : Number(cursor);
-  if (!Number.isInteger(offset) || offset < 0 || offset > items.length)
-    throw new ToolFailure(`invalid cursor '${excerpt(String(cursor), 24)}'`);
+  const offset = cursorOffset(cursor, items.length);
   const slice = items.slice(offset, offset + limit);
   const next = offset + slice.length;
   return { items: slice, total: items.length, next_cursor: next < items.length ? String(next) : null };
+}
+
+/** Where a cursor points in a list of `length` items; a cursor that is not an offset within it is refused. */
+function cursorOffset(cursor: string | undefined, length: number): number {
+  const offset = cursor === undefined || cursor === "" ? 0 : Number(cursor);
+  if (!Number.isInteger(offset) || offset < 0 || offset > length) throw new ToolFailure(`invalid cursor '${excerpt(String(cursor), 24)}'`);
+  return offset;
+}
+
+/** One page of each of several lists, moved on together by one cursor until the longest one ends. */
+export function pagesOf<L extends Record<string, readonly unknown[]>>(
+  args: Record<string, unknown>,
+  lists: L,
+): { pages: { [K in keyof L]: { total: number; items: L[K][number][] } }; next_cursor: string | null } {
+  const limit = limitOf(args);
+  const longest = Math.max(0, ...Object.values(lists).map((list) => list.length));
+  const offset = cursorOffset(stringArg(args, "cursor"), longest);
+  const pages = Object.fromEntries(
+    Object.entries(lists).map(([name, list]) => [name, { total: list.length, items: list.slice(offset, offset + limit) }]),
+  ) as { [K in keyof L]: { total: number; items: L[K][number][] } };
+  return { pages, next_cursor: offset + limit < longest ? String(offset + limit) : null };
 }
 
 /** One page of a list argument-driven: `limit` (else the default) and `cursor`. */

@@ -16,14 +16,12 @@ import {
   inlineDepthOf,
   input,
   limitArg,
-  limitOf,
   MAX_LENGTH,
   nameArg,
-  page,
   pageOf,
+  pagesOf,
   READ_ONLY,
   type SearchTool,
-  stringArg,
   text,
 } from "./tool-kit.js";
 import { operationView, schemaView } from "./views.js";
@@ -307,15 +305,12 @@ export const SEARCH_TOOLS: SearchTool[] = [
       const target = catalog.get(String(args.target));
       if (base === target) throw new ToolFailure("base and target are the same API");
       const comparison = compareApis(base, target);
-      const longest = Math.max(comparison.added.length, comparison.removed.length, comparison.changed.length);
-      const { next_cursor } = page(Array.from({ length: longest }), limitOf(args), stringArg(args, "cursor"));
-      const cut = <T>(list: T[]) => {
-        const offset = Math.min(Number(stringArg(args, "cursor") ?? 0), list.length);
-        return { total: list.length, items: list.slice(offset, offset + limitOf(args)) };
-      };
-      const added = cut(comparison.added);
-      const removed = cut(comparison.removed);
-      const changed = cut(comparison.changed);
+      const { pages, next_cursor } = pagesOf(args, {
+        added: comparison.added,
+        removed: comparison.removed,
+        changed: comparison.changed,
+      });
+      const { added, removed, changed } = pages;
       const structured: JsonObject = {
         base: base.name,
         target: target.name,
