@@ -1,7 +1,8 @@
 /**
  * The tool-call baseline: a bare `node:http` server that parses a JSON-RPC `tools/call` for `memo_list_memos`, makes
- * the same upstream `fetch` the generated server makes and writes the JSON-RPC result. No MCP, no validation: the
- * physical limit of a proxy on this machine. Run as its own process with PORT and API_BASE_URL.
+ * the upstream call with `fetch` and writes the JSON-RPC result. No MCP, no validation: the limit of a fetch-based
+ * proxy on this machine (the generated server calls upstream over pooled `node:http` connections, which cost less than
+ * `fetch`, so it may beat this). Run as its own process with PORT and API_BASE_URL.
  */
 import { createServer } from "node:http";
 

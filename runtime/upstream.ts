@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { type Exchange, fetchSender, nodeSender } from "./http-exchange.js";
 import type { UpstreamRequest } from "./upstream-request.js";
 
 /** How a successful response body is read. */
@@ -43,7 +44,7 @@ const ERROR_BODY_BYTES = 64 * 1024;
 
 /** Sends the request, follows redirects by hand (dropping credentials off-origin), and reads a bounded body. */
 export async function fetchUpstream(request: UpstreamRequest, options: UpstreamOptions): Promise<UpstreamOutcome> {
-  const send = options.fetch ?? fetch;
+  const send = options.fetch ? fetchSender(options.fetch) : nodeSender;
   // A controller and a timer cleared on return, not AbortSignal.timeout: that one stays weakly tracked until collected,
   // a cost on every call of a busy server.
   const timeout = new AbortController();
@@ -58,15 +59,15 @@ export async function fetchUpstream(request: UpstreamRequest, options: UpstreamO
       const sameOrigin = url.origin === origin;
       const headers = sameOrigin ? withCredentials(request.headers, options.credentials) : withoutCookies(request.headers);
       if (body === undefined) delete headers["content-type"];
-      const response = await send(url, { method, headers, body, redirect: "manual", signal });
-      const location = response.headers.get("location");
+      const response = await send(url, { method, headers, body, signal });
+      const location = response.header("location");
       if (!REDIRECT_STATUSES.has(response.status) || location === null) {
         const ok = response.status >= 200 && response.status <= 299;
         return ok
           ? await readBody(response, options.maxResponseBytes, options.readMode ?? "buffer")
           : await readBody(response, ERROR_BODY_BYTES, "text");
       }
-      await response.body?.cancel();
+      await response.discard();
       if (hop >= (options.maxRedirects ?? 5)) return { kind: "redirect", detail: `more than ${options.maxRedirects ?? 5} redirects` };
       const next = new URL(location, url);
       if (next.protocol !== "http:" && next.protocol !== "https:")
@@ -97,58 +98,41 @@ function withoutCookies(headers: Record<string, string>): Record<string, string>
   return rest;
 }
 
-async function readBody(response: Response, limit: number, mode: ReadMode): Promise<UpstreamOutcome> {
-  const contentType = response.headers.get("content-type") ?? "";
-  const declared = Number(response.headers.get("content-length"));
-  if (mode === "buffer" && Number.isFinite(declared) && declared > limit) {
-    await response.body?.cancel();
+async function readBody(response: Exchange, limit: number, mode: ReadMode): Promise<UpstreamOutcome> {
+  const contentType = response.header("content-type") ?? "";
+  const declared = Number(response.header("content-length") ?? Number.NaN);
+  // A compressed body's length says nothing of what it inflates to, which is counted as it is read.
+  const identity = (response.header("content-encoding") ?? "identity").trim().toLowerCase() === "identity";
+  if (mode === "buffer" && identity && declared > limit) {
+    await response.discard();
     return { kind: "too-large", limitBytes: limit };
   }
-  const retryAfter =
-    response.status === 429 || response.status === 503 ? response.headers.get("retry-after")?.trim().slice(0, 64) : undefined;
-  const encoded = (response.headers.get("content-encoding") ?? "identity").trim().toLowerCase() !== "identity";
-  if (mode === "buffer" && Number.isFinite(declared) && response.headers.has("content-length") && !encoded) {
-    // HTTP framing holds the body to its declared length, so it is read in one piece. Not a compressed body: its
-    // length is the compressed one, and what it inflates to is counted while streaming.
-    const body = Buffer.from(await response.arrayBuffer());
-    return {
-      kind: "response",
-      status: response.status,
-      contentType,
-      body,
-      truncated: false,
-      size: body.byteLength,
-      ...(retryAfter ? { retryAfter } : {}),
-    };
-  }
+  const retryAfter = response.status === 429 || response.status === 503 ? response.header("retry-after")?.trim().slice(0, 64) : undefined;
   const chunks: Buffer[] = [];
   const hash = mode === "digest" || mode === "blob" ? createHash("sha256") : undefined;
   let size = 0;
   let truncated = false;
-  if (response.body) {
-    // undici types the body as `ReadableStream<any>`; its chunks are bytes.
-    for await (const chunk of response.body) {
-      if (!(chunk instanceof Uint8Array)) throw new TypeError("the response body is not a byte stream");
-      size += chunk.byteLength;
-      if (hash) {
-        hash.update(chunk);
-        if (mode === "blob" && !truncated) {
-          if (size > limit) {
-            chunks.length = 0;
-            truncated = true;
-          } else chunks.push(Buffer.from(chunk));
-        }
-        continue;
+  for await (const chunk of response.body) {
+    if (!(chunk instanceof Uint8Array)) throw new TypeError("the response body is not a byte stream");
+    size += chunk.byteLength;
+    if (hash) {
+      hash.update(chunk);
+      if (mode === "blob" && !truncated) {
+        if (size > limit) {
+          chunks.length = 0;
+          truncated = true;
+        } else chunks.push(bytes(chunk));
       }
-      if (size > limit) {
-        // Leaving the loop cancels the stream, so the rest of the body is never read.
-        if (mode === "buffer") return { kind: "too-large", limitBytes: limit };
-        chunks.push(Buffer.from(chunk).subarray(0, chunk.byteLength - (size - limit)));
-        truncated = true;
-        break;
-      }
-      chunks.push(Buffer.from(chunk));
+      continue;
     }
+    if (size > limit) {
+      // Leaving the loop cancels the stream, so the rest of the body is never read.
+      if (mode === "buffer") return { kind: "too-large", limitBytes: limit };
+      chunks.push(bytes(chunk).subarray(0, chunk.byteLength - (size - limit)));
+      truncated = true;
+      break;
+    }
+    chunks.push(bytes(chunk));
   }
   const sha256 = hash?.digest("hex");
   return {
@@ -161,6 +145,11 @@ async function readBody(response: Response, limit: number, mode: ReadMode): Prom
     ...(sha256 ? { sha256 } : {}),
     ...(retryAfter ? { retryAfter } : {}),
   };
+}
+
+/** A chunk as a Buffer, without copying one that already is. */
+function bytes(chunk: Uint8Array): Buffer {
+  return Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
 }
 
 function describeNetworkError(error: unknown): string {
