@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { Command, CommanderError, Option } from "commander";
@@ -34,7 +35,7 @@ export interface GenerateOptions {
 /** The command the user asked for. */
 export type CliCommand =
   | { kind: "generate"; options: GenerateOptions }
-  | { kind: "init"; spec: string; config: string; force: boolean }
+  | { kind: "init"; spec: string | undefined; config: string; force: boolean }
   | { kind: "done"; exitCode: number };
 
 const EXAMPLES = `
@@ -52,8 +53,21 @@ The OpenAPI search MCP server:
 const version = packageVersion("oapi-mcp-gen");
 const runtimeVersion = packageVersion("oapi-mcp-gen-runtime");
 
+/** The names `init` looks for when it is given no document. */
+const DOCUMENT_NAMES = ["openapi.yaml", "openapi.yml", "openapi.json", "swagger.yaml", "swagger.yml", "swagger.json"];
+
+/** The OpenAPI document in the working folder, by its usual names. */
+function documentHere(): string {
+  const found = DOCUMENT_NAMES.find((name) => existsSync(name));
+  if (found === undefined) throw new UserError(`no OpenAPI document given, and none here named ${DOCUMENT_NAMES.join(", ")}`);
+  return found;
+}
+
 /** The commander program; `actions` receive what was parsed. */
-function program(onGenerate: (options: GenerateOptions) => void, onInit: (spec: string, config: string, force: boolean) => void): Command {
+function program(
+  onGenerate: (options: GenerateOptions) => void,
+  onInit: (spec: string | undefined, config: string, force: boolean) => void,
+): Command {
   const root = new Command()
     .name("oapi-mcp-gen")
     .usage("<spec> --out <dir> [options]")
@@ -94,11 +108,13 @@ function program(onGenerate: (options: GenerateOptions) => void, onInit: (spec: 
   root
     .command("init")
     .description("write a commented config listing every operation by tag, with a default selection")
-    .argument("<spec>", "the OpenAPI document")
+    .argument("[spec]", `the OpenAPI document (default: the first of ${DOCUMENT_NAMES.join(", ")} here)`)
     .addOption(new Option("-c, --config <file>", "where to write the config").default(DEFAULT_CONFIG))
     .option("--force", "replace an existing config file")
     .exitOverride()
-    .action((spec: string, options: { config: string; force?: boolean }) => onInit(spec, options.config, options.force === true));
+    .action((spec: string | undefined, options: { config: string; force?: boolean }) =>
+      onInit(spec, options.config, options.force === true),
+    );
   return root;
 }
 
@@ -129,7 +145,7 @@ export async function run(argv: readonly string[]): Promise<number> {
   try {
     if (command.kind === "init") {
       const { initConfig } = await import("./init.js");
-      process.stdout.write(await initConfig(command.spec, command.config, command.force));
+      process.stdout.write(await initConfig(command.spec ?? documentHere(), command.config, command.force));
       return 0;
     }
     return await generate(command.options);

@@ -23,7 +23,7 @@ export class StageClock {
   /** The stages in the order they finished, then the run's wall time and CPU time (every thread). */
   report(): string {
     const cpu = process.cpuUsage(this.cpuAtStart);
-    const width = Math.max(...this.stages.map((stage) => stage.name.length), 20);
+    const width = Math.max(...this.stages.map((stage) => stage.name.length), "total, CPU (all threads)".length);
     const line = (name: string, ms: number) => `  ${name.padEnd(width)}  ${ms.toFixed(0).padStart(7)} ms`;
     return [
       "timings (stages marked ‖ run side by side):",

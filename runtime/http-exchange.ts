@@ -76,8 +76,10 @@ function sendOnce(url: URL, init: ExchangeInit, headers: Record<string, string>,
   return new Promise((resolve, reject) => {
     const req = request(url, { method: init.method, headers, agent, signal: init.signal });
     req.once("response", (response) => resolve(exchange(response)));
-    req.once("error", (error: NodeJS.ErrnoException) => {
-      reject(req.reusedSocket && error.code === "ECONNRESET" ? new StaleConnection(error.message, { cause: error }) : error);
+    // Every error is heard (a request can fail again after its answer began, when the call times out); the first decides.
+    req.on("error", (error: NodeJS.ErrnoException) => {
+      const stale = req.reusedSocket && (error.code === "ECONNRESET" || error.code === "EPIPE");
+      reject(stale ? new StaleConnection(error.message, { cause: error }) : error);
     });
     req.end(payload);
   });
@@ -108,7 +110,9 @@ function exchange(response: IncomingMessage): Exchange {
     .trim()
     .toLowerCase();
   const inflate = inflaterFor(encoding);
-  // pipeline ends the inflater with an error when the connection fails, so a read never waits on a dead socket.
+  // pipeline ends the inflater with an error when the connection fails, so a read never waits on a dead socket. A
+  // failure before reading begins is heard here and surfaces when the body is read.
+  response.on("error", () => {});
   const body = inflate ? pipeline(response, inflate, () => {}) : response;
   return {
     status: response.statusCode ?? 0,

@@ -206,7 +206,8 @@ export async function runServer(
     log.info("shutting down", { signal });
     const force = setTimeout(() => process.exit(0), drainMs);
     force.unref();
-    void running.close().then(() => clearTimeout(force));
+    // Drained: exit now rather than wait for idle timers and pooled upstream connections to wind down.
+    void running.close().then(() => process.exit(0));
   };
   process.once("SIGTERM", () => stop("SIGTERM"));
   process.once("SIGINT", () => stop("SIGINT"));

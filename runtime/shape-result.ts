@@ -105,11 +105,24 @@ function checkResult(
     const message = `The upstream response does not match the output schema of ${tool.name}: ${describeErrors(output.errors)}`;
     return { result: errorResult(message, JSON.stringify(structured)), problem: message };
   }
-  if (!documented(structured)) {
-    log.warn("upstream result differs from the document", { tool: tool.name, first: describeErrors(documented.errors, 1) });
-  }
+  if (!documented(structured)) logDifference(log, tool.name, describeErrors(documented.errors, 1));
   if (output(structured)) return success();
   return { result: { content: [...blocks, { type: "text", text: JSON.stringify(structured) }] } };
+}
+
+/** Differences already logged, per logger: a busy server meets the same one on every call. */
+const loggedDifferences = new WeakMap<Logger, Set<string>>();
+/** Differences remembered per logger; past this many, new ones are logged every time (never dropped). */
+const MAX_REMEMBERED_DIFFERENCES = 1_000;
+
+/** Logs where a result differs from the document, once per tool and difference. */
+function logDifference(log: Logger, tool: string, first: string): void {
+  const seen = loggedDifferences.get(log) ?? new Set<string>();
+  loggedDifferences.set(log, seen);
+  const key = `${tool}\u0000${first}`;
+  if (seen.has(key)) return;
+  if (seen.size < MAX_REMEMBERED_DIFFERENCES) seen.add(key);
+  log.warn("upstream result differs from the document", { tool, first, repeats: "not logged again" });
 }
 
 function hasOwnConstructor(value: unknown): boolean {

@@ -82,9 +82,17 @@ describe("command-line conventions", () => {
     expect(await readdir(join(scratch, "parent"))).toEqual(["app"]);
     expect(runCli(["init", "openapi.yaml", "--config", "custom.yaml"], project).status).toBe(0);
     expect((await readdir(project)).sort()).toEqual(["custom.yaml", "openapi.yaml"]);
+    // Without a document, init takes the one the folder holds by its usual name.
+    expect(runCli(["init", "--config", "found.yaml"], project).status).toBe(0);
+    expect(await readFile(join(project, "found.yaml"), "utf8")).toBe(await readFile(join(project, "custom.yaml"), "utf8"));
+    expect(runCli(["init"], join(scratch, "parent"))).toMatchObject({
+      status: 1,
+      stderr:
+        "error: no OpenAPI document given, and none here named openapi.yaml, openapi.yml, openapi.json, swagger.yaml, swagger.yml, swagger.json\n",
+    });
     const help = runCli(["help", "init"], project);
     expect(help.status).toBe(0);
-    expect(help.stdout).toMatch(/Usage: oapi-mcp-gen init \[options\] <spec>/);
+    expect(help.stdout).toMatch(/Usage: oapi-mcp-gen init \[options\] \[spec\]/);
   });
 
   it("never overwrites a file it did not write: names each one and writes nothing", async () => {
