@@ -208,7 +208,9 @@ async function generateTimed(options: GenerateOptions, clock: StageClock | undef
     documentBytes && !multiFile
       ? await RunManifest.open(options.out, documentBytes, { config: config ?? "all", paths, runtimeVersion })
       : undefined;
-  if (manifest && (await manifest.isCurrent(options.out))) {
+  const unchanged =
+    manifest !== undefined && (await (clock ?? NO_CLOCK).time("compare inputs with the last run", () => manifest.isCurrent(options.out)));
+  if (unchanged) {
     process.stdout.write(`${options.out} is up to date (unchanged inputs${options.check ? "" : "; 0 files changed"})\n`);
     return 0;
   }

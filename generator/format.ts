@@ -1,4 +1,6 @@
+import { createHash } from "node:crypto";
 import { format, version } from "prettier";
+import type { RenderCache } from "./render-cache.js";
 
 /** Prettier options pinned here, so no user or repository config changes the output. */
 const PRETTIER_OPTIONS = {
@@ -19,8 +21,18 @@ const PRETTIER_OPTIONS = {
 export const FORMAT_FINGERPRINT = `prettier ${version} ${JSON.stringify(PRETTIER_OPTIONS)}`;
 
 /** Formats a generated Markdown or YAML file with prettier. */
-export async function formatDocument(text: string, parser: "markdown" | "yaml"): Promise<string> {
+async function formatDocument(text: string, parser: "markdown" | "yaml"): Promise<string> {
   return format(text, { parser, printWidth: 100, proseWrap: "preserve", endOfLine: "lf" });
+}
+
+/** formatDocument through the render cache: a large API's README takes prettier half a second. */
+export async function formatDocumentCached(text: string, parser: "markdown" | "yaml", cache?: RenderCache): Promise<string> {
+  const key = createHash("sha256").update(`${FORMAT_FINGERPRINT} ${parser}\u0000${text}`).digest("hex");
+  const hit = cache?.get(key);
+  if (hit !== undefined) return hit;
+  const formatted = await formatDocument(text, parser);
+  cache?.set(key, formatted);
+  return formatted;
 }
 
 /** Formats generated TypeScript with prettier. */

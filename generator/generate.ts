@@ -20,7 +20,7 @@ import { toolDefinition, toolModule, toolModuleNames } from "../templates/tool-m
 import { buildTools } from "./build-tools.js";
 import { type GeneratorConfig, type ResolvedConfig, resolveConfig } from "./config.js";
 import { alwaysListedTools, discoveryData, type ServingMode, servingMode } from "./discovery.js";
-import { FORMAT_FINGERPRINT, formatDocument, formatTypeScript } from "./format.js";
+import { FORMAT_FINGERPRINT, formatDocumentCached, formatTypeScript } from "./format.js";
 import { operationTypes } from "./operation-types.js";
 import { packageVersion } from "./package-version.js";
 import { renderModules } from "./render.js";
@@ -149,7 +149,7 @@ export async function generateFromModel(
     paths,
     ...(mode === "discovery" ? { discovery: { alwaysList } } : {}),
   };
-  files.set("README.md", await clock.time("README", () => formatDocument(readmeText(facts), "markdown")));
+  files.set("README.md", await clock.time("README", () => formatDocumentCached(readmeText(facts), "markdown", cache)));
   const description = `MCP server for ${facts.document.title || name}`.slice(0, 300);
   files.set("package.json", packageJsonText({ name, version, description, runtimeVersion: RUNTIME_VERSION }));
   files.set("tsconfig.json", tsconfigText());
