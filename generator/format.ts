@@ -35,6 +35,44 @@ export async function formatDocumentCached(text: string, parser: "markdown" | "y
   return formatted;
 }
 
+/**
+ * The top-level statements of printed TypeScript, each with the comment lines just above it: a new part starts at an
+ * unindented `export` line. Prettier formats top-level statements one by one, so the parts formatted apart join into
+ * what the whole would format to.
+ */
+export function topLevelParts(text: string): string[] {
+  const lines = text.split("\n");
+  const parts: string[] = [];
+  let start = 0;
+  for (let index = 1; index < lines.length; index++) {
+    if (!lines[index]?.startsWith("export ")) continue;
+    let first = index;
+    while (first > start && /^(\/\*\*|\/\/| \*)/.test(lines[first - 1] ?? "")) first--;
+    if (first === start) continue;
+    parts.push(`${lines.slice(start, first).join("\n")}\n`);
+    start = first;
+  }
+  parts.push(lines.slice(start).join("\n"));
+  return parts;
+}
+
+/**
+ * Formats a large generated module one top-level statement at a time through the render cache: when an API changes,
+ * only the statements it touched (openapi-typescript's `components`, say, and not `paths` or `operations`) are formatted
+ * again.
+ */
+export async function formatTypeScriptInParts(text: string, cache?: RenderCache): Promise<string> {
+  const formatted: string[] = [];
+  for (const part of topLevelParts(text)) {
+    const key = createHash("sha256").update(`${FORMAT_FINGERPRINT} part\u0000${part}`).digest("hex");
+    const hit = cache?.get(key);
+    const text = hit ?? (await formatTypeScript(part));
+    if (hit === undefined) cache?.set(key, text);
+    formatted.push(text);
+  }
+  return formatted.join("");
+}
+
 /** Formats generated TypeScript with prettier. */
 export async function formatTypeScript(text: string): Promise<string> {
   return format(text, PRETTIER_OPTIONS);

@@ -20,7 +20,7 @@ import { toolDefinition, toolModule, toolModuleNames } from "../templates/tool-m
 import { buildTools } from "./build-tools.js";
 import { type GeneratorConfig, type ResolvedConfig, resolveConfig } from "./config.js";
 import { alwaysListedTools, discoveryData, type ServingMode, servingMode } from "./discovery.js";
-import { FORMAT_FINGERPRINT, formatDocumentCached, formatTypeScript } from "./format.js";
+import { FORMAT_FINGERPRINT, formatDocumentCached, formatTypeScriptInParts } from "./format.js";
 import { operationTypes } from "./operation-types.js";
 import { packageVersion } from "./package-version.js";
 import { renderModules } from "./render.js";
@@ -184,7 +184,7 @@ async function typesModule(pruned: OpenApiDocument, cache?: RenderCache): Promis
     .digest("hex");
   const cached = cache?.get(key);
   if (cached !== undefined) return cached;
-  const text = await formatTypeScript(`${GENERATED_HEADER}${await operationTypes(pruned)}`);
+  const text = await formatTypeScriptInParts(`${GENERATED_HEADER}${await operationTypes(pruned)}`, cache);
   cache?.set(key, text);
   return text;
 }
