@@ -6,6 +6,8 @@ import { fileURLToPath } from "node:url";
 import { listedOutputSchema } from "oapi-mcp-gen-runtime";
 import { generateFromFile } from "../generator/generate.js";
 import { discoveryListSize } from "../generator/tools-list.js";
+import { readDocumentFile } from "../openapi/load.js";
+import type { JsonObject } from "../openapi/types.js";
 import { discoveryQuality } from "../scripts/discovery-quality.js";
 import { toolDefinition } from "../templates/tool-module.js";
 import { measureNode } from "./processes.js";
@@ -33,6 +35,24 @@ async function compareWithBaseline(label: string, spec: string, config: string, 
     times.push(run.ms);
   }
   return [label, fmt(median(ours) / 1000, 2), fmt(median(times) / 1000, 2), fmt(median(ours) / median(times), 2)];
+}
+
+/**
+ * The document with one word added to a property description of its most referenced component schema (Memos' memo,
+ * GitHub's simple user): an API change that reaches many tools' schemas and the types, not the tool list.
+ */
+function withOneSchemaChanged(document: JsonObject): JsonObject {
+  const changed = structuredClone(document);
+  const schemas = ((changed.components as JsonObject | undefined)?.schemas ?? {}) as Record<string, JsonObject>;
+  const text = JSON.stringify(document);
+  const uses = (name: string) => text.split(`"#/components/schemas/${name}"`).length;
+  const [name] = Object.keys(schemas)
+    .filter((key) => typeof schemas[key]?.properties === "object")
+    .sort((a, b) => uses(b) - uses(a));
+  const property = name ? Object.values(schemas[name]?.properties as Record<string, JsonObject>)[0] : undefined;
+  if (!property) throw new Error("no component schema with properties to change");
+  property.description = `${typeof property.description === "string" ? property.description : ""} (changed)`;
+  return changed;
 }
 
 interface Case {
@@ -66,17 +86,27 @@ export async function benchGeneration(): Promise<string[]> {
     const coldRss: number[] = [];
     const warm: number[] = [];
     const check: number[] = [];
+    const changed: number[] = [];
+    // The document as a copy of its own, so one of its schemas can then change as an API change would change it.
+    const { document } = await readDocumentFile(spec);
+    const copy = join(scratch, "document.json");
     for (let i = 0; i < runs; i++) {
       const out = join(scratch, `out-${i}`);
       await rm(out, { recursive: true, force: true });
       await rm(join(project, "node_modules/.cache"), { recursive: true, force: true });
-      const first = await measureNode(CLI, [spec, "--config", config, "--out", out], { cwd: project });
+      await writeFile(copy, JSON.stringify(document));
+      const first = await measureNode(CLI, [copy, "--config", config, "--out", out], { cwd: project });
       if (first.code !== 0) throw new Error(`generation failed: ${first.stderr}`);
       cold.push(first.ms);
       coldCpu.push(first.cpuMs);
       coldRss.push(first.rssMiB);
-      warm.push((await measureNode(CLI, [spec, "--config", config, "--out", out], { cwd: project })).ms);
-      check.push((await measureNode(CLI, [spec, "--config", config, "--out", out, "--check"], { cwd: project })).ms);
+      warm.push((await measureNode(CLI, [copy, "--config", config, "--out", out], { cwd: project })).ms);
+      check.push((await measureNode(CLI, [copy, "--config", config, "--out", out, "--check"], { cwd: project })).ms);
+      await writeFile(copy, JSON.stringify(withOneSchemaChanged(document)));
+      const again = await measureNode(CLI, [copy, "--config", config, "--out", out], { cwd: project });
+      if (again.code !== 0 || !/[1-9]\d* files? changed/.test(again.stdout))
+        throw new Error(`the changed schema changed nothing: ${again.stdout}`);
+      changed.push(again.ms);
     }
     ours.set(label, { wall: median(cold), cpu: median(coldCpu) });
     rows.push([
@@ -86,6 +116,7 @@ export async function benchGeneration(): Promise<string[]> {
       fmt(median(coldRss), 0),
       fmt(median(warm) / 1000, 2),
       fmt(median(check) / 1000, 2),
+      fmt(median(changed) / 1000, 2),
     ]);
     if (BASELINE_CLI) baselineRows.push(await compareWithBaseline(label, spec, config, runs, join(scratch, "baseline"), project, cold));
   }
@@ -137,7 +168,10 @@ export async function benchGeneration(): Promise<string[]> {
   }
   await rm(scratch, { recursive: true, force: true });
   process.stdout.write("## Generation (medians; cold = empty output and cache)\n\n");
-  const generation = table(["document", "cold (s)", "cold CPU (s)", "cold peak RSS (MiB)", "unchanged (s)", "--check (s)"], rows);
+  const generation = table(
+    ["document", "cold (s)", "cold CPU (s)", "cold peak RSS (MiB)", "unchanged (s)", "--check (s)", "one schema changed (s)"],
+    rows,
+  );
   process.stdout.write("## openapi-mcp-generator@4.0.1 on the same documents (it has no unchanged or --check mode)\n\n");
   const peerTable = [
     table(["document", "generation (s)", "CPU (s)", "peak RSS (MiB)"], peerRows),
