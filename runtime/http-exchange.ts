@@ -2,6 +2,7 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { pipeline, type Transform } from "node:stream";
 import { constants, createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
+import { setOwn } from "./own-property.js";
 
 /** What is sent: the upstream request's method, headers and body, and the signal that ends it. */
 export interface ExchangeInit {
@@ -88,7 +89,8 @@ function sendOnce(url: URL, init: ExchangeInit, headers: Record<string, string>,
 /** The body as bytes, with the headers it needs (its length; a form's type and a multipart boundary). */
 async function encodeBody(init: ExchangeInit): Promise<{ headers: Record<string, string>; payload: Buffer | undefined }> {
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(init.headers)) headers[name.toLowerCase()] = value;
+  // A header a document names `__proto__` stays a header.
+  for (const [name, value] of Object.entries(init.headers)) setOwn(headers, name.toLowerCase(), value);
   const { body } = init;
   let payload: Buffer | undefined;
   if (typeof body === "string") payload = Buffer.from(body, "utf8");

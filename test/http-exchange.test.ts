@@ -26,7 +26,7 @@ describe("the runtime's upstream client (node:http, pooled)", () => {
       if (request.path === "/echo") {
         return res
           .writeHead(200, { "content-type": "application/json" })
-          .end(JSON.stringify({ headers: request.headers, body: request.body }));
+          .end(JSON.stringify({ headers: request.headers, rawHeaders: request.rawHeaders, body: request.body }));
       }
       const encode = encoders[encoding];
       const body = encode(Buffer.from(JSON.stringify({ encoding })));
@@ -54,6 +54,9 @@ describe("the runtime's upstream client (node:http, pooled)", () => {
       "accept-encoding": "gzip, deflate, br",
       accept: "application/json",
     });
+    const odd = JSON.parse('{"accept":"application/json","__proto__":"kept"}') as Record<string, string>;
+    const named = json(await fetchUpstream({ method: "GET", url: new URL("/echo", api.url), headers: odd }, options));
+    expect(named.rawHeaders.join("\n")).toContain("__proto__\nkept");
     const form = new URLSearchParams({ q: "a b" });
     const sent = json(await fetchUpstream({ ...get(new URL("/echo", api.url).href, "POST"), body: form }, options));
     expect(sent.body).toBe("q=a+b");

@@ -9,6 +9,8 @@ export interface RecordedRequest {
   /** The query string as it arrived (`?…`, or empty). */
   search: string;
   headers: IncomingHttpHeaders;
+  /** Header names and values as they arrived, alternating (what `headers` cannot hold, such as `__proto__`). */
+  rawHeaders: string[];
   body: string;
 }
 
@@ -30,6 +32,7 @@ export async function startUpstream(responder: Responder = (_, res) => sendJson(
         query: url.searchParams,
         search: url.search,
         headers: req.headers,
+        rawHeaders: req.rawHeaders,
         body: Buffer.concat(chunks).toString(),
       };
       requests.push(recorded);
