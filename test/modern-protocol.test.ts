@@ -93,7 +93,7 @@ describe("MCP 2026-07-28 on the generated server, beside 2025-11-25", () => {
     const modern = await post(server.url, request(3, "tools/call", args), { authorization: "Bearer modern" });
     const legacy = await postLegacy(server.url, { jsonrpc: "2.0", id: 3, method: "tools/call", params: args }, "Bearer legacy");
     const [first, second] = upstream.requests.slice(-2) as [RecordedRequest, RecordedRequest];
-    expect({ ...first, headers: undefined }).toEqual({ ...second, headers: undefined });
+    expect({ ...first, headers: undefined, rawHeaders: undefined }).toEqual({ ...second, headers: undefined, rawHeaders: undefined });
     expect([first.headers.authorization, second.headers.authorization]).toEqual(["Bearer modern", "Bearer legacy"]);
     const { resultType, _meta, ...result } = modern.body.result as Record<string, unknown>;
     expect(resultType).toBe("complete");
