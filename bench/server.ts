@@ -206,9 +206,9 @@ export async function benchToolCall(): Promise<string> {
     await post(port)();
     return true;
   });
-  const server = await startProcess(join(ROOT, "dist/generated/server.js"), env, async (port) =>
-    fetch(`http://127.0.0.1:${port}/health`).then((r) => r.ok),
-  );
+  const healthy = async (port: number) => fetch(`http://127.0.0.1:${port}/health`).then((r) => r.ok);
+  const server = await startProcess(join(ROOT, "dist/generated/server.js"), env, healthy);
+  const onFetch = await startProcess(join(ROOT, "dist/bench/fetch-server.js"), env, healthy);
   try {
     const load = { connections: 32, duration: 10 };
     const loaded = async (port: number) => {
@@ -220,6 +220,7 @@ export async function benchToolCall(): Promise<string> {
     const direct = await autocannon({ url: `${upstreamUrl}/api/v1/memos?pageSize=1`, ...load });
     const bare = await loaded(forwarder.port);
     const ours = await loaded(server.port);
+    const viaFetch = await loaded(onFetch.port);
     const bareOne = await sequentialLatency(post(forwarder.port), 2000);
     const oursOne = await sequentialLatency(post(server.port), 2000);
     const row = (label: string, result: autocannon.Result) => [
@@ -242,6 +243,8 @@ export async function benchToolCall(): Promise<string> {
             signed(ours.latency.p50 - bare.latency.p50, 1),
             signed(ours.latency.p99 - bare.latency.p99, 1),
           ],
+          row("(b′) the same server calling upstream with fetch", viaFetch),
+          ["b / b′ (the runtime's own upstream client against fetch)", fmt(ours.requests.average / viaFetch.requests.average, 2), "", ""],
         ],
       )}`,
       `1 connection, 2,000 sequential calls (fetch, keep-alive):\n\n${table(
@@ -254,7 +257,7 @@ export async function benchToolCall(): Promise<string> {
       )}`,
     ].join("\n\n");
   } finally {
-    await Promise.all([forwarder.stop(), server.stop()]);
+    await Promise.all([forwarder.stop(), server.stop(), onFetch.stop()]);
     upstream.close();
   }
 }
