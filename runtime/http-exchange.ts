@@ -41,11 +41,13 @@ export function fetchSender(send: typeof fetch): Send {
   };
 }
 
-/** Pooled connections to the upstream API; the most recently used first, so idle ones age out. */
-const AGENTS = {
-  "http:": new HttpAgent({ keepAlive: true, scheduling: "lifo" }),
-  "https:": new HttpsAgent({ keepAlive: true, scheduling: "lifo" }),
-};
+/**
+ * Pooled connections to the upstream API, the most recently used first. One idle for 4 s is closed (an answer's
+ * `Keep-Alive: timeout=N` closes it a second before N): a server closes idle ones too (Node's after 5 s), and a
+ * request sent on one it has just closed fails, which only idempotent methods may retry.
+ */
+const POOL = { keepAlive: true, scheduling: "lifo", timeout: 4_000 } as const;
+const AGENTS = { "http:": new HttpAgent(POOL), "https:": new HttpsAgent(POOL) };
 /** What a plain request would send (fetch sends the like); a tool's own headers win. */
 const DEFAULT_HEADERS = { accept: "*/*", "accept-encoding": "gzip, deflate, br", "user-agent": "oapi-mcp-gen-runtime" };
 /** Methods that may be sent again when a pooled connection turns out closed before any answer. */

@@ -1,3 +1,4 @@
+import { createServer as createHttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createServer, type Server } from "node:net";
 import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
@@ -111,5 +112,27 @@ describe("a pooled connection the upstream closed", () => {
     const posted = await fetchUpstream(get(url, "POST", "{}"), options);
     expect(posted).toMatchObject({ kind: "unreachable" });
     expect(String((posted as { detail: string }).detail)).toMatch(/ECONNRESET|socket hang up/);
+  });
+});
+
+describe("idle pooled connections", () => {
+  it("are closed before the server's announced keep-alive timeout runs out, so a POST never meets a closed one", async () => {
+    const sockets = new Set<unknown>();
+    const server = createHttpServer((req, res) => {
+      sockets.add(req.socket);
+      res.writeHead(200, { "content-type": "application/json" }).end("{}");
+    });
+    server.keepAliveTimeout = 2_000; // announced as `Keep-Alive: timeout=2`
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+      expect(await fetchUpstream(get(url), options)).toMatchObject({ kind: "response", status: 200 });
+      await new Promise((resolve) => setTimeout(resolve, 1_400)); // past the hint less a second, short of the server's 2 s
+      expect(await fetchUpstream(get(url, "POST", "{}"), options)).toMatchObject({ kind: "response", status: 200 });
+      expect(sockets.size).toBe(2);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });
