@@ -68,9 +68,11 @@ export async function formatTypeScriptInParts(text: string, cache?: RenderCache)
   for (const part of topLevelParts(text)) {
     const key = createHash("sha256").update(`${FORMAT_FINGERPRINT} part\u0000${part}`).digest("hex");
     const hit = cache?.get(key);
-    const text = hit ?? (await formatTypeScript(part));
-    if (hit === undefined) cache?.set(key, text);
-    formatted.push(text);
+    // A part that does not parse on its own (a split inside a statement) sends the whole module to prettier instead.
+    const done = hit ?? (await formatTypeScript(part).catch(() => undefined));
+    if (done === undefined) return formatTypeScript(text);
+    if (hit === undefined) cache?.set(key, done);
+    formatted.push(done);
   }
   return formatted.join("");
 }

@@ -18,6 +18,13 @@ describe("formatting generated types one top-level statement at a time", () => {
     expect(topLevelParts(text).join("")).toBe(text);
   });
 
+  it("formats the whole module when a part does not parse on its own", async () => {
+    // An unindented `export` inside a template literal: the split lands inside a statement.
+    const text = "export const a = `\nexport const b = 1;\n`;\nexport const c = { d: 1 };\n";
+    expect(topLevelParts(text)).toHaveLength(3);
+    expect(await formatTypeScriptInParts(text)).toBe(await formatTypeScript(text));
+  });
+
   it("gives what formatting the whole module gives, and serves unchanged statements from the render cache", async () => {
     for (const path of DOCUMENTS) {
       const { document } = await normalizeDocument((await readDocumentFile(path)).document, path);
