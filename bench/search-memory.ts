@@ -1,9 +1,8 @@
 import { stat } from "node:fs/promises";
-import { createRequire } from "node:module";
+import { GITHUB } from "./generation.js";
 import { startSearchProcess } from "./search-process.js";
 import { fmt, median, table } from "./stats.js";
 
-const GITHUB = createRequire(import.meta.url).resolve("@octokit/openapi/generated/api.github.com.json");
 /** Long enough for the idle parse worker to stop (2 s) and the heap to settle. */
 const SETTLE_MS = 4000;
 

@@ -1,12 +1,11 @@
 import { readFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { silentLogger } from "oapi-mcp-gen-runtime";
 import { ApiCatalog } from "../search/catalog.js";
 import { DocumentParser } from "../search/document-parser.js";
 import type { LoadedApi } from "../search/loaded-api.js";
+import { GITHUB } from "./generation.js";
 import { fmt, median, percentile, table, timeRuns } from "./stats.js";
 
-const GITHUB = createRequire(import.meta.url).resolve("@octokit/openapi/generated/api.github.com.json");
 const QUERIES = [
   "create an issue",
   "merge a pull request",

@@ -1,6 +1,5 @@
-import { createHash } from "node:crypto";
 import { format, version } from "prettier";
-import type { RenderCache } from "./render-cache.js";
+import { cachedText, contentKey, type RenderCache } from "./render-cache.js";
 
 /** Prettier options pinned here, so no user or repository config changes the output. */
 const PRETTIER_OPTIONS = {
@@ -29,12 +28,7 @@ async function formatDocument(text: string, parser: "markdown" | "yaml"): Promis
 
 /** formatDocument through the render cache: a large API's README takes prettier half a second. */
 export async function formatDocumentCached(text: string, parser: "markdown" | "yaml", cache?: RenderCache): Promise<string> {
-  const key = createHash("sha256").update(`${FORMAT_FINGERPRINT} ${parser}\u0000${text}`).digest("hex");
-  const hit = cache?.get(key);
-  if (hit !== undefined) return hit;
-  const formatted = await formatDocument(text, parser);
-  cache?.set(key, formatted);
-  return formatted;
+  return cachedText(cache, contentKey(`${FORMAT_FINGERPRINT} ${parser}`, text), () => formatDocument(text, parser));
 }
 
 /**
@@ -66,12 +60,11 @@ export function topLevelParts(text: string): string[] {
 export async function formatTypeScriptInParts(text: string, cache?: RenderCache): Promise<string> {
   const formatted: string[] = [];
   for (const part of topLevelParts(text)) {
-    const key = createHash("sha256").update(`${FORMAT_FINGERPRINT} part\u0000${part}`).digest("hex");
-    const hit = cache?.get(key);
     // A part that does not parse on its own (a split inside a statement) sends the whole module to prettier instead.
-    const done = hit ?? (await formatTypeScript(part).catch(() => undefined));
+    const done = await cachedText(cache, contentKey(`${FORMAT_FINGERPRINT} part`, part), () => formatTypeScript(part)).catch(
+      () => undefined,
+    );
     if (done === undefined) return formatTypeScript(text);
-    if (hit === undefined) cache?.set(key, done);
     formatted.push(done);
   }
   return formatted.join("");

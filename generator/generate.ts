@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import type { SourceFileStructure } from "ts-morph";
 import { buildApiModel } from "../openapi/build-model.js";
 import { bundleExternalRefs, type ExternalRefPolicy } from "../openapi/bundle.js";
@@ -24,7 +23,7 @@ import { FORMAT_FINGERPRINT, formatDocumentCached, formatTypeScriptInParts } fro
 import { operationTypes } from "./operation-types.js";
 import { packageVersion } from "./package-version.js";
 import { renderModules } from "./render.js";
-import type { RenderCache } from "./render-cache.js";
+import { cachedText, contentKey, type RenderCache } from "./render-cache.js";
 import { securitySchemes } from "./security.js";
 import { selectOperations } from "./select.js";
 import { upstreamDefaults } from "./servers.js";
@@ -179,14 +178,9 @@ function registryAuth(model: ApiModel, tools: readonly ToolModel[], config: Reso
 
 /** The openapi-typescript module of the pruned document, formatted; cached by content and tool versions. */
 async function typesModule(pruned: OpenApiDocument, cache?: RenderCache): Promise<string> {
-  const key = createHash("sha256")
-    .update(`${TYPES_FINGERPRINT}\u0000${JSON.stringify(pruned)}`)
-    .digest("hex");
-  const cached = cache?.get(key);
-  if (cached !== undefined) return cached;
-  const text = await formatTypeScriptInParts(`${GENERATED_HEADER}${await operationTypes(pruned)}`, cache);
-  cache?.set(key, text);
-  return text;
+  return cachedText(cache, contentKey(TYPES_FINGERPRINT, JSON.stringify(pruned)), async () =>
+    formatTypeScriptInParts(`${GENERATED_HEADER}${await operationTypes(pruned)}`, cache),
+  );
 }
 
 /** Files in the document's folder only: what a run without a config follows. */

@@ -58,3 +58,17 @@ function textsOf(value: unknown): Map<string, string> {
   for (const [key, text] of Object.entries(value)) if (typeof text === "string") texts.set(key, text);
   return texts;
 }
+
+/** A cache key: what decides a rendering (tool versions and settings), then the content rendered. */
+export function contentKey(settings: string, content: string): string {
+  return createHash("sha256").update(`${settings}\u0000${content}`).digest("hex");
+}
+
+/** The text the cache holds under `key`, else what `render` makes, kept under the key for the next run. */
+export async function cachedText(cache: RenderCache | undefined, key: string, render: () => Promise<string>): Promise<string> {
+  const hit = cache?.get(key);
+  if (hit !== undefined) return hit;
+  const text = await render();
+  cache?.set(key, text);
+  return text;
+}

@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
@@ -6,7 +5,7 @@ import { Worker } from "node:worker_threads";
 import type { SourceFileStructure } from "ts-morph";
 import { FORMAT_FINGERPRINT } from "./format.js";
 import { packageVersion } from "./package-version.js";
-import type { RenderCache } from "./render-cache.js";
+import { contentKey, type RenderCache } from "./render-cache.js";
 
 const tsMorphVersion = packageVersion("ts-morph");
 /** Everything besides a structure that decides its rendered text. */
@@ -17,7 +16,7 @@ const POOL_THRESHOLD = 64;
 
 /** The cache key of a structure: its content and the renderer's versions and settings. */
 export function renderKey(structure: SourceFileStructure): string {
-  return createHash("sha256").update(RENDER_FINGERPRINT).update("\u0000").update(JSON.stringify(structure)).digest("hex");
+  return contentKey(RENDER_FINGERPRINT, JSON.stringify(structure));
 }
 
 /** Render threads: `OAPI_MCP_GEN_WORKERS` (0 or 1 renders in-process), else the cores available, at most 4. */

@@ -1,5 +1,5 @@
 import type { OperationModel } from "./model.js";
-import { collectRefs, resolvePointer } from "./refs.js";
+import { collectRefs, encodeToken, resolvePointer } from "./refs.js";
 import { isJsonObject, type JsonObject, type JsonValue, type OpenApiDocument } from "./types.js";
 
 /** A copy of the document holding only the selected operations and the components they reach. */
@@ -45,12 +45,8 @@ function pickComponents(document: OpenApiDocument, reached: ReadonlySet<string>)
   const out: JsonObject = {};
   for (const [kind, group] of Object.entries(document.components)) {
     if (!isJsonObject(group)) continue;
-    const kept = Object.entries(group).filter(([name]) => reached.has(`#/components/${kind}/${escapeToken(name)}`));
+    const kept = Object.entries(group).filter(([name]) => reached.has(`#/components/${kind}/${encodeToken(name)}`));
     if (kept.length > 0) out[kind] = Object.fromEntries(kept);
   }
   return Object.keys(out).length > 0 ? out : undefined;
-}
-
-function escapeToken(name: string): string {
-  return name.replace(/~/g, "~0").replace(/\//g, "~1");
 }

@@ -2,8 +2,13 @@ import { DocumentParseError } from "./parse-error.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "./types.js";
 
 /** Decodes one JSON Pointer token. @see https://www.rfc-editor.org/rfc/rfc6901 */
-function decodeToken(token: string): string {
+export function decodeToken(token: string): string {
   return token.replace(/~1/g, "/").replace(/~0/g, "~");
+}
+
+/** Encodes a name as one JSON Pointer token (`a/b` → `a~1b`). */
+export function encodeToken(name: string): string {
+  return name.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
 /** Looks up a local `#/…` reference; undefined when it points nowhere or is not local. */
@@ -60,7 +65,7 @@ export function derefObject(document: JsonValue, node: JsonValue | undefined): J
 
 /** The reference a discriminator mapping value stands for: a `#…` pointer, a schema name, or another file. */
 export function mappingRef(value: string): string {
-  return value.startsWith("#") || /[/.]/.test(value) ? value : `#/components/schemas/${value.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+  return value.startsWith("#") || /[/.]/.test(value) ? value : `#/components/schemas/${encodeToken(value)}`;
 }
 
 /** Calls `visit` with every `$ref` string below a node (iteratively, so deep documents cannot overflow the stack). */

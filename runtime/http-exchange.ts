@@ -19,6 +19,8 @@ export interface Exchange {
   header(name: string): string | null;
   /** The body's bytes, decompressed when the response says it is compressed. */
   body: AsyncIterable<Uint8Array>;
+  /** How many bytes `body` will yield, when the response says so: its Content-Length, unless it is compressed. */
+  length: number | undefined;
   /** Stops reading: the rest of the body is dropped. */
   discard(): Promise<void>;
 }
@@ -34,6 +36,8 @@ export function fetchSender(send: typeof fetch): Send {
       status: response.status,
       header: (name) => response.headers.get(name),
       body: response.body ?? (async function* () {})(),
+      // fetch inflates what it was sent compressed: the declared length is then the compressed one.
+      length: declaredLength(response.headers.get("content-length"), response.headers.get("content-encoding")),
       discard: async () => {
         await response.body?.cancel();
       },
@@ -125,11 +129,19 @@ function exchange(response: IncomingMessage): Exchange {
       return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
     },
     body,
+    length: inflate ? undefined : declaredLength(response.headers["content-length"], null),
     discard: async () => {
       response.destroy();
       inflate?.destroy();
     },
   };
+}
+
+/** A Content-Length as a number of bytes, unless the body is encoded (then what it inflates to is unknown). */
+function declaredLength(contentLength: string | null | undefined, encoding: string | null): number | undefined {
+  if (encoding !== null && encoding.trim().toLowerCase() !== "identity") return undefined;
+  const length = Number(contentLength ?? Number.NaN);
+  return Number.isInteger(length) && length >= 0 ? length : undefined;
 }
 
 /**

@@ -27,6 +27,9 @@ const SAMPLES = ["examples", "example"];
 /** Annotations that say nothing about a result: every value in one was read. */
 const REQUEST_ONLY = ["readOnly"];
 
+/** What the tolerant form leaves out, looked up once per keyword of every node. */
+const LEFT_OUT = new Set([...VALUE_CONSTRAINTS, ...SAMPLES, ...REQUEST_ONLY]);
+
 /** Keywords holding one subschema, and those holding a map or a list of them. */
 const SUBSCHEMA = ["items", "additionalProperties", "contains", "propertyNames", "unevaluatedItems", "unevaluatedProperties"];
 const SUBSCHEMA_MAPS = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"];
@@ -59,7 +62,7 @@ function relax(node: unknown, isValue = true): unknown {
 function relaxSchema(node: JsonSchema, isValue: boolean): JsonSchema {
   const out: JsonSchema = {};
   for (const [key, value] of Object.entries(node)) {
-    if (VALUE_CONSTRAINTS.includes(key) || SAMPLES.includes(key) || REQUEST_ONLY.includes(key)) continue;
+    if (LEFT_OUT.has(key)) continue;
     if (key === "additionalProperties" && value === false) continue;
     if (key === "not" || key === "if" || key === "then" || key === "else" || key === "const") setOwn(out, key, value);
     else if (SUBSCHEMA.includes(key)) setOwn(out, key, relax(value, VALUE_SUBSCHEMA.has(key)));

@@ -100,10 +100,8 @@ function withoutCookies(headers: Record<string, string>): Record<string, string>
 
 async function readBody(response: Exchange, limit: number, mode: ReadMode): Promise<UpstreamOutcome> {
   const contentType = response.header("content-type") ?? "";
-  const declared = Number(response.header("content-length") ?? Number.NaN);
-  // A compressed body's length says nothing of what it inflates to, which is counted as it is read.
-  const identity = (response.header("content-encoding") ?? "identity").trim().toLowerCase() === "identity";
-  if (mode === "buffer" && identity && declared > limit) {
+  // A compressed body has no length here: what it inflates to is counted as it is read.
+  if (mode === "buffer" && response.length !== undefined && response.length > limit) {
     await response.discard();
     return { kind: "too-large", limitBytes: limit };
   }

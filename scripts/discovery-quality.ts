@@ -1,30 +1,18 @@
-import { createRequire } from "node:module";
-import { fileURLToPath } from "node:url";
 import { buildTools } from "../generator/build-tools.js";
 import { resolveConfig } from "../generator/config.js";
 import { discoveryData } from "../generator/discovery.js";
 import { selectOperations } from "../generator/select.js";
 import { buildApiModel } from "../openapi/build-model.js";
-import { readDocumentSource } from "../openapi/load.js";
-import { normalizeDocument } from "../openapi/normalize.js";
 import { DiscoveryService } from "../runtime/discovery.js";
 import { toolDefinition } from "../templates/tool-module.js";
-import { labelledQueries, type RankQuality, rankQuality } from "./rank-quality.js";
-
-/** The repository root, from the source (scripts/) or the build (dist/scripts/). */
-const ROOT = new URL(import.meta.url.includes("/dist/scripts/") ? "../../" : "../", import.meta.url);
-const DOCUMENTS: Record<string, string> = {
-  github: createRequire(import.meta.url).resolve("@octokit/openapi/generated/api.github.com.json"),
-  memos: fileURLToPath(new URL("examples/memos/openapi.yaml", ROOT)),
-};
+import { labelledQueries, qualityDocument, type RankQuality, ROOT, rankQuality } from "./rank-quality.js";
 
 /** How well `search_operations` finds the labelled operations. */
 export type DiscoveryQuality = RankQuality;
 
 /** A discovery server's search over every operation of a document, built as the generator builds it. */
 async function discoveryFor(name: string): Promise<{ service: DiscoveryService; operationIds: Map<string, string> }> {
-  const { document: read } = await readDocumentSource(DOCUMENTS[name] as string);
-  const { document } = await normalizeDocument(read, name);
+  const { document } = await qualityDocument(name);
   const model = buildApiModel(document);
   const config = resolveConfig({ server: { name }, select: { all: true }, mode: "discovery" });
   const entries = selectOperations(model, config);

@@ -1,4 +1,28 @@
 import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+import { readDocumentSource } from "../openapi/load.js";
+import { type NormalizedDocument, normalizeDocument } from "../openapi/normalize.js";
+
+/** The repository root, from the source (scripts/) or the build (dist/scripts/). */
+export const ROOT = new URL(import.meta.url.includes("/dist/scripts/") ? "../../" : "../", import.meta.url);
+
+/** The documents the labelled query sets ask of, by the name the sets use. */
+export const QUALITY_DOCUMENTS: Readonly<Record<string, string>> = {
+  github: createRequire(import.meta.url).resolve("@octokit/openapi/generated/api.github.com.json"),
+  memos: fileURLToPath(new URL("examples/memos/openapi.yaml", ROOT)),
+  docker: fileURLToPath(new URL("test/fixtures/docker-engine/swagger.yaml", ROOT)),
+  museum: fileURLToPath(new URL("test/fixtures/redocly-museum/openapi.yaml", ROOT)),
+  galaxy: fileURLToPath(new URL("test/fixtures/scalar-galaxy/openapi.yaml", ROOT)),
+};
+
+/** One of those documents, read and normalised. */
+export async function qualityDocument(name: string): Promise<NormalizedDocument> {
+  const path = QUALITY_DOCUMENTS[name];
+  if (path === undefined) throw new Error(`no document named ${name} for the labelled queries`);
+  const { document } = await readDocumentSource(path);
+  return normalizeDocument(document, name);
+}
 
 /** How well a search ranks labelled queries: hits at 1 and 5, mean reciprocal rank, and each query missed at rank 1. */
 export interface RankQuality {

@@ -1,19 +1,6 @@
-import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
-import { readDocumentSource } from "../openapi/load.js";
-import { normalizeDocument } from "../openapi/normalize.js";
 import { LoadedApi } from "../search/loaded-api.js";
-import { labelledQueries, type RankQuality, rankQuality } from "./rank-quality.js";
-
-/** The repository root, from the source (scripts/) or the build (dist/scripts/). */
-const ROOT = new URL(import.meta.url.includes("/dist/scripts/") ? "../../" : "../", import.meta.url);
-const DOCUMENTS: Record<string, string> = {
-  github: createRequire(import.meta.url).resolve("@octokit/openapi/generated/api.github.com.json"),
-  memos: fileURLToPath(new URL("examples/memos/openapi.yaml", ROOT)),
-  docker: fileURLToPath(new URL("test/fixtures/docker-engine/swagger.yaml", ROOT)),
-  museum: fileURLToPath(new URL("test/fixtures/redocly-museum/openapi.yaml", ROOT)),
-  galaxy: fileURLToPath(new URL("test/fixtures/scalar-galaxy/openapi.yaml", ROOT)),
-};
+import { labelledQueries, qualityDocument, type RankQuality, ROOT, rankQuality } from "./rank-quality.js";
 
 /** How well `search_endpoints` finds the labelled operations, and over how many documents. */
 export interface SearchQuality extends RankQuality {
@@ -21,8 +8,7 @@ export interface SearchQuality extends RankQuality {
 }
 
 async function loadApi(name: string): Promise<LoadedApi> {
-  const { document: read } = await readDocumentSource(DOCUMENTS[name] as string);
-  const { document, sourceVersion } = await normalizeDocument(read, name);
+  const { document, sourceVersion } = await qualityDocument(name);
   return new LoadedApi(name, document, sourceVersion, name, "", []);
 }
 

@@ -3,14 +3,14 @@ import { setFlagsFromString } from "node:v8";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { bindsLoopback, hostAllowList, type Logger, listen, normalizeOrigin, stderrLogger } from "oapi-mcp-gen-runtime";
-import { SessionHttpHandler, sdkModernHost, serveModernOnStdio } from "oapi-mcp-gen-runtime/sdk";
+import { SessionHttpHandler, serveModernOnStdio } from "oapi-mcp-gen-runtime/sdk";
 import { allowedHostsFrom, parseAllowedHost } from "../openapi/address-policy.js";
 import { errorCode, errorMessage } from "../openapi/error-detail.js";
 import { ApiCatalog, ToolFailure } from "./catalog.js";
 import { DocumentParser } from "./document-parser.js";
 import { type CallPolicy, readCallCredentials } from "./endpoint-call.js";
 import type { SourcePolicy } from "./load-source.js";
-import { createSearchServer, SEARCH_INSTRUCTIONS, SEARCH_SERVER_INFO } from "./mcp-server.js";
+import { createSearchServer, searchModernHost } from "./mcp-server.js";
 import { DirectoryStore, defaultStorePath } from "./store.js";
 import type { ToolContext } from "./tools.js";
 
@@ -200,7 +200,7 @@ export async function startSearchStdio(options: SearchOptions, log: Logger = std
   const server = createSearchServer(context, log);
   const transport = new StdioServerTransport();
   await server.connect(transport);
-  const modern = sdkModernHost(() => createSearchServer(context, log), { ...SEARCH_SERVER_INFO, instructions: SEARCH_INSTRUCTIONS });
+  const modern = searchModernHost(context, log);
   serveModernOnStdio(transport, modern);
   log.info("OpenAPI search MCP server on stdio", { apis: catalog.list().length, store: store?.location ?? "memory" });
   return {
@@ -223,7 +223,7 @@ export async function startSearchServer(options: SearchOptions, log: Logger = st
     origins.add(normalized);
   }
   const allowedHosts = await hostAllowList(options.host, options.publicUrl ? new URL(options.publicUrl) : undefined);
-  const modern = sdkModernHost(() => createSearchServer(context, log), { ...SEARCH_SERVER_INFO, instructions: SEARCH_INSTRUCTIONS });
+  const modern = searchModernHost(context, log);
   const handler = new SessionHttpHandler(
     () => createSearchServer(context, log),
     () => ({ apis: catalog.list().length }),

@@ -102,7 +102,7 @@ function operation(operationType: string, root: GraphQLObjectType, field: GraphQ
   const variables: JsonObject = {};
   for (const arg of args) variables[arg.name] = argumentSchema(arg);
   const required = args.filter((arg) => isNonNullType(arg.type) && arg.defaultValue === undefined).map((arg) => arg.name);
-  const signature = `${field.name}${args.length > 0 ? `(${args.map((arg) => `${arg.name}: ${String(arg.type)}`).join(", ")})` : ""}: ${String(field.type)}`;
+  const signature = `${field.name}${args.length > 0 ? `(${argumentList(args)})` : ""}: ${String(field.type)}`;
   const streamed =
     operationType === "subscription"
       ? "A subscription: results are pushed over a streaming transport (WebSocket or Server-Sent Events), not answered by one POST."
@@ -178,6 +178,11 @@ function selectionOf(type: GraphQLOutputType, depth: number): string {
   return ` { ${parts.length > 0 ? parts.join(" ") : "__typename"} }`;
 }
 
+/** Arguments as GraphQL writes them: `id: ID!, first: Int`. */
+function argumentList(args: readonly GraphQLArgument[]): string {
+  return args.map((arg) => `${arg.name}: ${String(arg.type)}`).join(", ");
+}
+
 function argumentSchema(arg: GraphQLArgument): JsonObject {
   const schema = typeSchema(arg.type);
   if (arg.description) schema.description = arg.description;
@@ -209,10 +214,7 @@ function namedTypeSchema(type: GraphQLNamedType): JsonObject {
   const properties: JsonObject = {};
   for (const field of fields) {
     const schema = typeSchema(field.type);
-    const args =
-      "args" in field && field.args.length > 0
-        ? ` Arguments: ${field.args.map((arg: GraphQLArgument) => `${arg.name}: ${String(arg.type)}`).join(", ")}.`
-        : "";
+    const args = "args" in field && field.args.length > 0 ? ` Arguments: ${argumentList(field.args)}.` : "";
     const text = `${field.description ?? ""}${args}`.trim();
     properties[field.name] = text ? (schema.$ref ? { allOf: [schema], description: text } : { ...schema, description: text }) : schema;
   }

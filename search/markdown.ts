@@ -81,11 +81,17 @@ export function tableMarkdown(
   const lines = [`## ${cell(title)}`, ""];
   if (paging) lines.push(pagingLine(rows.length, paging), "");
   if (rows.length === 0) lines.push("(none)");
-  else {
-    lines.push(`| ${columns.map(cell).join(" | ")} |`, `|${columns.map(() => "---").join("|")}|`);
-    for (const row of rows) lines.push(`| ${columns.map((_, index) => cell(row[index])).join(" | ")} |`);
-  }
+  else lines.push(...tableLines(columns, rows));
   return `${lines.join("\n")}\n`;
+}
+
+/** A table's lines: the header, the rule, and a row of escaped cells each. */
+function tableLines(columns: readonly string[], rows: readonly (readonly unknown[])[]): string[] {
+  return [
+    `| ${columns.map(cell).join(" | ")} |`,
+    `|${columns.map(() => "---").join("|")}|`,
+    ...rows.map((row) => `| ${columns.map((_, index) => cell(row[index])).join(" | ")} |`),
+  ];
 }
 
 /** A titled list of labelled values, then any further sections as written. */
@@ -108,12 +114,14 @@ export function operationMarkdown(operation: OperationModel, view: JsonObject): 
   if (operation.summary) lines.push(documentText(operation.summary), "");
   if (operation.description && operation.description !== operation.summary) lines.push(documentText(operation.description), "");
   if (operation.parameters.length > 0) {
-    lines.push("### Parameters", "", "| name | in | required | type | description |", "|---|---|---|---|---|");
-    for (const p of operation.parameters)
-      lines.push(
-        `| ${cell(p.name)} | ${cell(p.in)} | ${p.required ? "yes" : "no"} | ${cell(typeOf(p.schema ?? p.content?.schema))} | ${cell(p.description)} |`,
-      );
-    lines.push("");
+    const rows = operation.parameters.map((p) => [
+      p.name,
+      p.in,
+      p.required ? "yes" : "no",
+      typeOf(p.schema ?? p.content?.schema),
+      p.description,
+    ]);
+    lines.push("### Parameters", "", ...tableLines(["name", "in", "required", "type", "description"], rows), "");
   }
   if (view.requestBody !== null && view.requestBody !== undefined) lines.push("### Request body", "", jsonBlock(view.requestBody), "");
   if (operation.responses.length > 0) {
@@ -130,7 +138,7 @@ export function operationMarkdown(operation: OperationModel, view: JsonObject): 
   lines.push(
     "### Security",
     "",
-    security.public ? "Public (no authentication required)." : `\`${JSON.stringify(security.requirements)}\``,
+    security.public ? "Public (no authentication required)." : codeSpan(JSON.stringify(security.requirements)),
     "",
   );
   return lines.join("\n");
@@ -144,16 +152,17 @@ export function schemaMarkdown(name: string, schema: Schema, view: JsonObject): 
   if (typeof description === "string") lines.push(documentText(description), "");
   const required = new Set(object?.required ?? []);
   if (object?.properties) {
-    lines.push("| property | type | required | description |", "|---|---|---|---|");
-    for (const [property, value] of object.properties) {
-      const text = typeof value === "object" && value !== null ? value.keywords.description : undefined;
-      lines.push(`| ${cell(property)} | ${cell(typeOf(value))} | ${required.has(property) ? "yes" : "no"} | ${cell(text)} |`);
-    }
-    lines.push("");
+    const rows = [...object.properties].map(([property, value]) => [
+      property,
+      typeOf(value),
+      required.has(property) ? "yes" : "no",
+      typeof value === "object" && value !== null ? value.keywords.description : undefined,
+    ]);
+    lines.push(...tableLines(["property", "type", "required", "description"], rows), "");
   }
   const { schema_name: _, referenced_schemas: refs, ...body } = view;
   lines.push(jsonBlock(body));
-  if (Array.isArray(refs) && refs.length > 0) lines.push("", `Referenced schemas: ${refs.map((ref) => `\`${cell(ref)}\``).join(", ")}`);
+  if (Array.isArray(refs) && refs.length > 0) lines.push("", `Referenced schemas: ${refs.map((ref) => codeSpan(String(ref))).join(", ")}`);
   return `${lines.join("\n")}\n`;
 }
 

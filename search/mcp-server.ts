@@ -3,7 +3,7 @@ import { type CallToolResult, ListToolsRequestSchema } from "@modelcontextprotoc
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import type { Logger } from "oapi-mcp-gen-runtime";
 import { describeErrors, invalidParams } from "oapi-mcp-gen-runtime";
-import { checkedCallParams, LooseCallToolRequestSchema } from "oapi-mcp-gen-runtime/sdk";
+import { type ClosableModernHost, checkedCallParams, LooseCallToolRequestSchema, sdkModernHost } from "oapi-mcp-gen-runtime/sdk";
 import { DocumentParseError } from "../openapi/parse-error.js";
 import { boundObject } from "./bounded.js";
 import { ToolFailure } from "./catalog.js";
@@ -32,6 +32,11 @@ export const SEARCH_SERVER_INFO = { name: "oapi-mcp-gen-search", version: "0.1.0
 export const SEARCH_INSTRUCTIONS =
   "Load OpenAPI documents with load_openapi, then find endpoints with search_endpoints and read exactly what you need " +
   "with get_operation_by_id, get_schema_details and get_auth_info. Lists are paged (limit, cursor, total).";
+
+/** The 2026-07-28 exchange of the search server, over servers made as `createSearchServer` makes them. */
+export function searchModernHost(context: ToolContext, log: Logger): ClosableModernHost {
+  return sdkModernHost(() => createSearchServer(context, log), { ...SEARCH_SERVER_INFO, instructions: SEARCH_INSTRUCTIONS });
+}
 
 /** An SDK low-level server exposing the search tools over one shared catalog. */
 export function createSearchServer(context: ToolContext, log: Logger): Server {

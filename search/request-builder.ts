@@ -7,7 +7,7 @@ import {
   type ParameterBinding,
 } from "oapi-mcp-gen-runtime";
 import { errorMessage } from "../openapi/error-detail.js";
-import type { MediaTypeModel, OperationModel, ParameterModel } from "../openapi/model.js";
+import type { MediaTypeModel, OperationModel, ParameterModel, SecuritySchemeModel } from "../openapi/model.js";
 import { isJsonObject, type JsonValue } from "../openapi/types.js";
 import { ToolFailure } from "./catalog.js";
 import { type GraphqlField, graphqlField } from "./graphql-field.js";
@@ -278,7 +278,7 @@ function credentialSlots(
   for (const schemeName of Object.keys(requirement)) {
     const scheme = api.model.securitySchemes.get(schemeName);
     if (!scheme) continue;
-    const slot = slotOf(schemeName, scheme.type, scheme.scheme, scheme.in, scheme.parameterName, placeholders);
+    const slot = slotOf(schemeName, scheme, placeholders);
     if (!slot) continue;
     unresolved.push({ where: "credentials", name: schemeName, reason: `put your ${scheme.type} credential in ${slot.in} '${slot.name}'` });
     slots.push(slot);
@@ -286,19 +286,14 @@ function credentialSlots(
   return slots;
 }
 
-function slotOf(
-  schemeName: string,
-  type: string,
-  httpScheme: string | undefined,
-  location: string | undefined,
-  parameterName: string | undefined,
-  placeholders: Placeholders,
-): CredentialSlot | undefined {
+/** Where a scheme's credential goes, with a placeholder for it; undefined for a scheme without one place. */
+function slotOf(schemeName: string, scheme: SecuritySchemeModel, placeholders: Placeholders): CredentialSlot | undefined {
+  const { type, in: location, parameterName } = scheme;
   // A header or cookie name the document spells wrongly (line breaks, spaces) would forge the rendered request.
   if (type === "apiKey" && parameterName && location !== "query" && !HEADER_NAME.test(parameterName)) return undefined;
   if (type === "apiKey" && parameterName && (location === "header" || location === "query" || location === "cookie"))
     return { scheme: schemeName, in: location, name: parameterName, value: placeholders.token("api_key") };
-  if (type === "http" && httpScheme === "basic")
+  if (type === "http" && scheme.scheme === "basic")
     return { scheme: schemeName, in: "header", name: "Authorization", value: `Basic ${placeholders.token("base64_user_password")}` };
   if (type === "http" || type === "oauth2" || type === "openIdConnect")
     return { scheme: schemeName, in: "header", name: "Authorization", value: `Bearer ${placeholders.token("token")}` };

@@ -84,6 +84,7 @@ export const REQUEST_TOOLS: SearchTool[] = [
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     async handler(args, context) {
       const { operation, request } = await built(args, context);
+      const [curl, fetch, http] = [curlCommand(request), fetchCode(request), httpMessage(request)];
       const structured: JsonObject = {
         operation_id: operation.operationId ?? null,
         method: request.method,
@@ -92,9 +93,9 @@ export const REQUEST_TOOLS: SearchTool[] = [
         body: request.body,
         credentials: request.credentials.map((slot) => ({ ...slot })),
         unresolved: request.unresolved.map((mark) => ({ ...mark })),
-        curl: curlCommand(request),
-        fetch: fetchCode(request),
-        http: httpMessage(request),
+        curl,
+        fetch,
+        http,
       };
       return answer(args, structured, () =>
         fieldsMarkdown(
@@ -108,9 +109,9 @@ export const REQUEST_TOOLS: SearchTool[] = [
             ["where", "name", "reason"],
             request.unresolved.map((mark) => [mark.where, mark.name, mark.reason]),
           ),
-          `### curl\n\n${codeBlock("sh", curlCommand(request))}`,
-          `### fetch\n\n${codeBlock("js", fetchCode(request))}`,
-          `### HTTP\n\n${codeBlock("http", httpMessage(request).replace(/\r\n/g, "\n"))}`,
+          `### curl\n\n${codeBlock("sh", curl)}`,
+          `### fetch\n\n${codeBlock("js", fetch)}`,
+          `### HTTP\n\n${codeBlock("http", http.replace(/\r\n/g, "\n"))}`,
         ),
       );
     },

@@ -1,3 +1,5 @@
+import { setOwn } from "oapi-mcp-gen-runtime";
+import { decodeToken, encodeToken } from "../openapi/refs.js";
 import type { Schema, SchemaObject } from "../openapi/schema.js";
 import type { SchemaCatalog } from "../openapi/schema-catalog.js";
 import type { JsonObject, JsonValue } from "../openapi/types.js";
@@ -58,13 +60,7 @@ export class SampleBuilder {
       if (resolved?.readOnly) return false;
       return required.size > 0 ? required.has(name) : resolved !== undefined && documented(resolved) !== undefined;
     });
-    for (const [name, property] of chosen)
-      Object.defineProperty(result, name, {
-        value: this.build(property, `${pointer}/${escapePointer(name)}`, depth + 1),
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
+    for (const [name, property] of chosen) setOwn(result, name, this.build(property, `${pointer}/${encodeToken(name)}`, depth + 1));
     return result;
   }
 
@@ -113,9 +109,5 @@ function placeholderName(pointer: string): string {
     .split("/")
     .filter((segment) => segment !== "" && !/^\d+$/.test(segment))
     .pop();
-  return last === undefined ? "value" : last.replace(/~1/g, "/").replace(/~0/g, "~");
-}
-
-function escapePointer(name: string): string {
-  return name.replace(/~/g, "~0").replace(/\//g, "~1");
+  return last === undefined ? "value" : decodeToken(last);
 }

@@ -74,9 +74,9 @@ export function input(properties: JsonObject, required: string[] = []): ToolInpu
   return { type: "object", properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false };
 }
 
-/** The page size asked for, else the tool's default. */
-export function limitOf(args: Record<string, unknown>, fallback = DEFAULT_LIMIT): number {
-  return typeof args.limit === "number" ? args.limit : fallback;
+/** The page size asked for (validation fills in the tool's default). */
+function limitOf(args: Record<string, unknown>): number {
+  return typeof args.limit === "number" ? args.limit : DEFAULT_LIMIT;
 }
 
 /** A string argument, or undefined when it is absent or empty (the input schema already checked its type). */
@@ -106,18 +106,6 @@ export function methodOf(args: Record<string, unknown>): string | undefined {
   );
 }
 
-/** One page of a list: an opaque numeric cursor, a limit and the total. */
-function page<T>(
-  items: readonly T[],
-  limit: number,
-  cursor: string | undefined,
-): { items: T[]; total: number; next_cursor: string | null } {
-  const offset = cursorOffset(cursor, items.length);
-  const slice = items.slice(offset, offset + limit);
-  const next = offset + slice.length;
-  return { items: slice, total: items.length, next_cursor: next < items.length ? String(next) : null };
-}
-
 /** Where a cursor points in a list of `length` items; a cursor that is not an offset within it is refused. */
 function cursorOffset(cursor: string | undefined, length: number): number {
   const offset = cursor === undefined || cursor === "" ? 0 : Number(cursor);
@@ -139,7 +127,11 @@ export function pagesOf<L extends Record<string, readonly unknown[]>>(
   return { pages, next_cursor: offset + limit < longest ? String(offset + limit) : null };
 }
 
-/** One page of a list argument-driven: `limit` (else the default) and `cursor`. */
-export function pageOf<T>(args: Record<string, unknown>, items: readonly T[], fallback = DEFAULT_LIMIT) {
-  return page(items, limitOf(args, fallback), stringArg(args, "cursor"));
+/**
+ * One page of a list: `limit` (the input schema's default fills it in when the caller gives none) and an opaque
+ * numeric `cursor`, with the total.
+ */
+export function pageOf<T>(args: Record<string, unknown>, items: readonly T[]) {
+  const { pages, next_cursor } = pagesOf(args, { items });
+  return { ...pages.items, next_cursor };
 }

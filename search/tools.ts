@@ -172,7 +172,7 @@ export const SEARCH_TOOLS: SearchTool[] = [
       const methods = new Map<string, string[]>();
       for (const record of api.operations) methods.set(record.path, [...(methods.get(record.path) ?? []), record.method]);
       const all = api.model.paths.map((path) => ({ path, methods: methods.get(path) ?? [] }));
-      const { items, total, next_cursor } = pageOf(args, all, 100);
+      const { items, total, next_cursor } = pageOf(args, all);
       return answer(args, { count: items.length, total, next_cursor, paths: items }, () =>
         tableMarkdown(
           `Paths of ${api.name}`,
@@ -241,7 +241,7 @@ export const SEARCH_TOOLS: SearchTool[] = [
       const counts = new Map<string, number>();
       for (const record of api.operations) for (const tag of record.tags) counts.set(tag, (counts.get(tag) ?? 0) + 1);
       const all = api.tags().map((tag) => ({ ...tag, operations_count: counts.get(tag.name) ?? 0 }));
-      const { items, total, next_cursor } = pageOf(args, all, 50);
+      const { items, total, next_cursor } = pageOf(args, all);
       return answer(args, { count: items.length, total, next_cursor, tags: items }, () =>
         tableMarkdown(
           `Tags of ${api.name}`,
@@ -271,7 +271,7 @@ export const SEARCH_TOOLS: SearchTool[] = [
       const api = catalog.get(String(args.name));
       const tag = findTag(api, String(args.tag));
       const all = api.operations.filter((record) => record.tags.includes(tag));
-      const { items, total, next_cursor } = pageOf(args, all, 50);
+      const { items, total, next_cursor } = pageOf(args, all);
       const endpoints = items.map(({ path, method, operationId, summary }) => ({
         path,
         method,
