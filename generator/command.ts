@@ -201,21 +201,22 @@ async function generateTimed(options: GenerateOptions, clock: StageClock | undef
     ...(configPath ? { config: asTyped(configPath, root) } : {}),
   };
   const progress = new Progress(process.stderr, !options.quiet);
-  const documentBytes = /^https?:\/\//i.test(options.spec) ? undefined : await readFile(options.spec).catch(() => undefined);
-  // A multi-file document may change in a file the manifest never saw: such runs always generate.
-  const multiFile = documentBytes !== undefined && mayHaveExternalRefs(documentBytes.toString("utf8"));
-  const manifest =
-    documentBytes && !multiFile
+  const timed = clock ?? NO_CLOCK;
+  const manifest = await timed.time("hash the inputs", async () => {
+    const documentBytes = /^https?:\/\//i.test(options.spec) ? undefined : await readFile(options.spec).catch(() => undefined);
+    // A multi-file document may change in a file the manifest never saw: such runs always generate.
+    const multiFile = documentBytes !== undefined && mayHaveExternalRefs(documentBytes.toString("utf8"));
+    return documentBytes && !multiFile
       ? await RunManifest.open(options.out, documentBytes, { config: config ?? "all", paths, runtimeVersion })
       : undefined;
-  const unchanged =
-    manifest !== undefined && (await (clock ?? NO_CLOCK).time("compare inputs with the last run", () => manifest.isCurrent(options.out)));
+  });
+  const unchanged = manifest !== undefined && (await timed.time("compare inputs with the last run", () => manifest.isCurrent(options.out)));
   if (unchanged) {
     process.stdout.write(`${options.out} is up to date (unchanged inputs${options.check ? "" : "; 0 files changed"})\n`);
     return 0;
   }
-  const cache = await RenderCache.open(options.out);
-  const { defaultConfigFor, generateFromFile } = await import("./generate.js");
+  const cache = await timed.time("open the render cache", () => RenderCache.open(options.out));
+  const { defaultConfigFor, generateFromFile } = await timed.time("load the generator", () => import("./generate.js"));
   const result = await generateFromFile(options.spec, config ?? defaultConfigFor, {
     cache,
     paths,
@@ -223,7 +224,7 @@ async function generateTimed(options: GenerateOptions, clock: StageClock | undef
     ...(clock ? { clock } : {}),
   });
   progress.done();
-  await cache.save();
+  await timed.time("save the render cache", () => cache.save());
   if (!config) {
     process.stderr.write(
       `note: no ${DEFAULT_CONFIG}: every operation is selected and the server is named "${result.config.server.name}"; run \`oapi-mcp-gen init ${paths.spec}\` to choose\n`,
@@ -252,8 +253,8 @@ async function generateTimed(options: GenerateOptions, clock: StageClock | undef
     process.stderr.write(`${options.out} is out of date; run \`${again}\`:\n${lines.map((l) => `  ${l}`).join("\n")}\n`);
     return 1;
   }
-  const report = await (clock ?? NO_CLOCK).time("write the output folder", () => writeOutput(options.out, result.files));
-  await manifest?.record(result.files);
+  const report = await timed.time("write the output folder", () => writeOutput(options.out, result.files));
+  await timed.time("record the run", () => manifest?.record(result.files));
   const changed = report.changed.length + report.added.length;
   process.stdout.write(
     `wrote ${tools} to ${options.out} (${changed} file${changed === 1 ? "" : "s"} changed, ${report.stale.length} removed; ${size})\n`,

@@ -22,13 +22,13 @@ const PRETTIER_OPTIONS = {
 export const FORMAT_FINGERPRINT = `prettier ${version} ${JSON.stringify(PRETTIER_OPTIONS)}`;
 
 /** Formats a generated Markdown or YAML file with prettier. */
-async function formatDocument(text: string, parser: "markdown" | "yaml"): Promise<string> {
+export async function formatDocument(text: string, parser: "markdown" | "yaml"): Promise<string> {
   return format(text, { parser, printWidth: 100, proseWrap: "preserve", endOfLine: "lf" });
 }
 
-/** formatDocument through the render cache: a large API's README takes prettier half a second. */
-export async function formatDocumentCached(text: string, parser: "markdown" | "yaml", cache?: RenderCache): Promise<string> {
-  return cachedText(cache, contentKey(`${FORMAT_FINGERPRINT} ${parser}`, text), () => formatDocument(text, parser));
+/** The render-cache key of a formatted Markdown or YAML file. */
+export function documentKey(text: string, parser: "markdown" | "yaml"): string {
+  return contentKey(`${FORMAT_FINGERPRINT} ${parser}`, text);
 }
 
 /**

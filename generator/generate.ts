@@ -1,4 +1,3 @@
-import type { SourceFileStructure } from "ts-morph";
 import { buildApiModel } from "../openapi/build-model.js";
 import { bundleExternalRefs, type ExternalRefPolicy } from "../openapi/bundle.js";
 import { readDocumentSource } from "../openapi/load.js";
@@ -10,6 +9,7 @@ import { clientModule } from "../templates/client-module.js";
 import { ciWorkflowText, DEFAULT_PATHS, dockerfileText, dockerignoreText, type GenerationPaths } from "../templates/deploy.js";
 import { DISCOVERY_MODULE, discoveryModule } from "../templates/discovery-module.js";
 import { GENERATED_HEADER } from "../templates/header.js";
+import type { ModuleSource } from "../templates/literal-slots.js";
 import { gitignoreText, packageJsonText, tsconfigText } from "../templates/package.js";
 import { readmeText } from "../templates/readme.js";
 import { type RegistryAuth, registryModule, SERVER_SETTINGS, serverSettingsModule } from "../templates/registry.js";
@@ -19,8 +19,7 @@ import { toolDefinition, toolModule, toolModuleNames } from "../templates/tool-m
 import { buildTools } from "./build-tools.js";
 import { type GeneratorConfig, type ResolvedConfig, resolveConfig } from "./config.js";
 import { alwaysListedTools, discoveryData, type ServingMode, servingMode } from "./discovery.js";
-import { FORMAT_FINGERPRINT, formatDocumentCached, formatTypeScriptInParts } from "./format.js";
-import { operationTypes } from "./operation-types.js";
+import { documentKey, FORMAT_FINGERPRINT } from "./format.js";
 import { packageVersion } from "./package-version.js";
 import { renderModules } from "./render.js";
 import { cachedText, contentKey, type RenderCache } from "./render-cache.js";
@@ -28,6 +27,7 @@ import { securitySchemes } from "./security.js";
 import { selectOperations } from "./select.js";
 import { upstreamDefaults } from "./servers.js";
 import { shareSchemas } from "./shared-schemas.js";
+import { SideThread } from "./side-thread.js";
 import { type Clock, NO_CLOCK } from "./stage-clock.js";
 import type { ToolModel } from "./tool-model.js";
 import { checkBudget, discoveryListSize, type ToolsListSize, toolsListSize } from "./tools-list.js";
@@ -49,7 +49,7 @@ const TYPES_FILE = "api-types.ts";
 const openapiTsVersion = packageVersion("openapi-typescript");
 /** The runtime this generator writes code for; the generated package depends on its minor line. */
 export const RUNTIME_VERSION = packageVersion("oapi-mcp-gen-runtime");
-const TYPES_FINGERPRINT = `openapi-typescript ${openapiTsVersion} ${FORMAT_FINGERPRINT}`;
+const TYPES_FINGERPRINT = `openapi-typescript ${openapiTsVersion} ${FORMAT_FINGERPRINT} member layout 1`;
 
 /** How a run is carried out: where its inputs came from, its render cache, and who hears about its stages. */
 export interface GenerationOptions {
@@ -92,10 +92,37 @@ export async function generateFromModel(
   given: GeneratorConfig,
   options: GenerationOptions = {},
 ): Promise<GenerationResult> {
+  const side = new SideThread();
+  try {
+    return await generateBeside(side, model, given, options);
+  } finally {
+    side.close();
+  }
+}
+
+/** A promise awaited later: its failure is not reported as unhandled before then. */
+function later<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => {});
+  return promise;
+}
+
+/** The pipeline, with the types and the README made on a side thread while this thread builds and renders the tools. */
+async function generateBeside(
+  side: SideThread,
+  model: ApiModel,
+  given: GeneratorConfig,
+  options: GenerationOptions,
+): Promise<GenerationResult> {
   const config = resolveConfig(given);
   const { documentUrl, cache, paths = DEFAULT_PATHS, progress = () => {}, clock = NO_CLOCK } = options;
   progress("selecting operations");
   const entries = await clock.time("select operations", () => selectOperations(model, config));
+  const pruned = await clock.time("prune document for types", () => pruneDocument(model.document, entries));
+  const types = later(
+    clock.time("‖ types: openapi-typescript + layout (side thread)", () =>
+      cachedText(cache, contentKey(TYPES_FINGERPRINT, JSON.stringify(pruned)), () => side.run({ kind: "types", document: pruned })),
+    ),
+  );
   progress(`building ${entries.length} tool${entries.length === 1 ? "" : "s"}`);
   const tools = await clock.time("tool models", () => buildTools(model, entries, config));
   const definitions = await clock.time("tool definitions", () => tools.map(toolDefinition));
@@ -105,8 +132,7 @@ export async function generateFromModel(
   const alwaysList = mode === "discovery" ? alwaysListedTools(config, tools) : [];
   const toolsList = mode === "discovery" ? discoveryListSize(title ?? name, definitions, alwaysList) : allListed;
   checkBudget(toolsList, config.budget);
-  const pruned = await clock.time("prune document for types", () => pruneDocument(model.document, entries));
-  const structures = new Map<string, SourceFileStructure>();
+  const structures = new Map<string, ModuleSource>();
   await clock.time("module structures", () => {
     const shared = shareSchemas(tools);
     tools.forEach((tool, index) => {
@@ -124,18 +150,10 @@ export async function generateFromModel(
   const upstream = upstreamDefaults(model, config.baseUrl, documentUrl);
   const auth = registryAuth(model, tools, config);
   structures.set(`${SERVER_SETTINGS}.ts`, serverSettingsModule(identity, upstream, auth));
-  structures.set("index.ts", registryModule(tools));
-  structures.set("client.ts", clientModule(tools));
-  structures.set("server.ts", serverEntryModule(mode === "discovery"));
+  structures.set("index.ts", { structure: registryModule(tools), literals: [] });
+  structures.set("client.ts", { structure: clientModule(tools), literals: [] });
+  structures.set("server.ts", { structure: serverEntryModule(mode === "discovery"), literals: [] });
   progress(`rendering types and ${structures.size} modules`);
-  const files = new Map<string, string>();
-  // The types are rendered on this thread while worker threads render the tool modules.
-  const [types, modules] = await Promise.all([
-    clock.time("‖ types: openapi-typescript + prettier", () => typesModule(pruned, cache)),
-    clock.time(`‖ modules: ts-morph + prettier (${structures.size}, worker threads)`, () => renderModules(structures, cache)),
-  ]);
-  files.set(TYPES_FILE, types);
-  for (const [path, text] of modules) files.set(path, text);
   const facts = {
     name,
     version,
@@ -148,7 +166,19 @@ export async function generateFromModel(
     paths,
     ...(mode === "discovery" ? { discovery: { alwaysList } } : {}),
   };
-  files.set("README.md", await clock.time("README", () => formatDocumentCached(readmeText(facts), "markdown", cache)));
+  const readme = readmeText(facts);
+  const formattedReadme = later(
+    clock.time("‖ README (side thread)", () =>
+      cachedText(cache, documentKey(readme, "markdown"), () => side.run({ kind: "markdown", text: readme })),
+    ),
+  );
+  // This thread (and worker threads, on more cores) render the modules meanwhile.
+  const modules = await clock.time(`‖ modules: ts-morph + prettier + layout (${structures.size})`, () => renderModules(structures, cache));
+  const files = new Map<string, string>([
+    [TYPES_FILE, await types],
+    ["README.md", await formattedReadme],
+  ]);
+  for (const [path, text] of modules) files.set(path, text);
   const description = `MCP server for ${facts.document.title || name}`.slice(0, 300);
   files.set("package.json", packageJsonText({ name, version, description, runtimeVersion: RUNTIME_VERSION }));
   files.set("tsconfig.json", tsconfigText());
@@ -174,13 +204,6 @@ function registryAuth(model: ApiModel, tools: readonly ToolModel[], config: Reso
     ...(all ? { apply: "all" as const } : {}),
     passthrough: { authorization: passthrough.authorization, headers: passthrough.headers },
   };
-}
-
-/** The openapi-typescript module of the pruned document, formatted; cached by content and tool versions. */
-async function typesModule(pruned: OpenApiDocument, cache?: RenderCache): Promise<string> {
-  return cachedText(cache, contentKey(TYPES_FINGERPRINT, JSON.stringify(pruned)), async () =>
-    formatTypeScriptInParts(`${GENERATED_HEADER}${await operationTypes(pruned)}`, cache),
-  );
 }
 
 /** Files in the document's folder only: what a run without a config follows. */

@@ -1,11 +1,8 @@
-/** Worker thread: prints and formats its share of module structures and posts the texts back. */
+/** Worker thread: renders its share of modules and posts the texts back. */
 import { parentPort, workerData } from "node:worker_threads";
-import type { SourceFileStructure } from "ts-morph";
-import { printStructures } from "./emit.js";
-import { formatTypeScript } from "./format.js";
+import type { ModuleSource } from "../templates/literal-slots.js";
+import { renderModules } from "./emit.js";
 
-const share = workerData as [string, SourceFileStructure][];
-const printed = printStructures(new Map(share));
-const texts: [string, string][] = [];
-for (const [path, text] of printed) texts.push([path, await formatTypeScript(text)]);
-parentPort?.postMessage(texts);
+const share = workerData as [string, ModuleSource][];
+const texts = await renderModules(share.map(([, source]) => source));
+parentPort?.postMessage(share.map(([path], index) => [path, texts[index] ?? ""]));

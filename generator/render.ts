@@ -2,38 +2,38 @@ import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
-import type { SourceFileStructure } from "ts-morph";
+import type { ModuleSource } from "../templates/literal-slots.js";
 import { FORMAT_FINGERPRINT } from "./format.js";
 import { packageVersion } from "./package-version.js";
 import { contentKey, type RenderCache } from "./render-cache.js";
 
 const tsMorphVersion = packageVersion("ts-morph");
 /** Everything besides a structure that decides its rendered text. */
-const RENDER_FINGERPRINT = `ts-morph ${tsMorphVersion} ${FORMAT_FINGERPRINT}`;
+const RENDER_FINGERPRINT = `ts-morph ${tsMorphVersion} ${FORMAT_FINGERPRINT} literal slots 1`;
 const WORKER = new URL("./render-worker.js", import.meta.url);
 /** Below this many modules to render, worker start-up costs more than it saves. */
 const POOL_THRESHOLD = 64;
 
-/** The cache key of a structure: its content and the renderer's versions and settings. */
-export function renderKey(structure: SourceFileStructure): string {
-  return contentKey(RENDER_FINGERPRINT, JSON.stringify(structure));
+/** The cache key of a module: its structure, its slots' values and the renderer's versions and settings. */
+export function renderKey(source: ModuleSource): string {
+  return contentKey(RENDER_FINGERPRINT, JSON.stringify(source));
 }
 
-/** Render threads: `OAPI_MCP_GEN_WORKERS` (0 or 1 renders in-process), else the cores available, at most 4. */
+/**
+ * Render threads: `OAPI_MCP_GEN_WORKERS` (0 or 1 renders in-process), else the cores available besides the side
+ * thread's (generator/side-thread.ts), at most 4.
+ */
 function workerCount(): number {
   const configured = Number(process.env.OAPI_MCP_GEN_WORKERS);
   return process.env.OAPI_MCP_GEN_WORKERS && Number.isInteger(configured) && configured >= 0
     ? configured
-    : Math.min(availableParallelism(), 4);
+    : Math.min(availableParallelism() - 1, 4);
 }
 
-/** Prints (ts-morph) and formats (prettier) structures; cached modules are not rendered again. */
-export async function renderModules(
-  structures: ReadonlyMap<string, SourceFileStructure>,
-  cache?: RenderCache,
-): Promise<Map<string, string>> {
+/** Prints (ts-morph) and formats (prettier and the literal layout) modules; cached modules are not rendered again. */
+export async function renderModules(structures: ReadonlyMap<string, ModuleSource>, cache?: RenderCache): Promise<Map<string, string>> {
   const rendered = new Map<string, string>();
-  const misses: [string, SourceFileStructure, string][] = [];
+  const misses: [string, ModuleSource, string][] = [];
   for (const [path, structure] of structures) {
     const key = renderKey(structure);
     const hit = cache?.get(key);
@@ -52,18 +52,16 @@ export async function renderModules(
   return new Map([...structures.keys()].map((path) => [path, rendered.get(path) ?? ""]));
 }
 
-async function renderHere(items: readonly [string, SourceFileStructure, string][]): Promise<Map<string, string>> {
+async function renderHere(items: readonly [string, ModuleSource, string][]): Promise<Map<string, string>> {
   if (items.length === 0) return new Map();
-  const [{ printStructures }, { formatTypeScript }] = await Promise.all([import("./emit.js"), import("./format.js")]);
-  const printed = printStructures(new Map(items.map(([path, structure]) => [path, structure])));
-  const out = new Map<string, string>();
-  for (const [path, text] of printed) out.set(path, await formatTypeScript(text));
-  return out;
+  const { renderModules: render } = await import("./emit.js");
+  const texts = await render(items.map(([, source]) => source));
+  return new Map(items.map(([path], index) => [path, texts[index] ?? ""]));
 }
 
 /** Splits the work over worker threads, each printing and formatting its share. */
-async function renderInPool(items: readonly [string, SourceFileStructure, string][], count: number): Promise<Map<string, string>> {
-  const shares: [string, SourceFileStructure][][] = Array.from({ length: count }, () => []);
+async function renderInPool(items: readonly [string, ModuleSource, string][], count: number): Promise<Map<string, string>> {
+  const shares: [string, ModuleSource][][] = Array.from({ length: count }, () => []);
   items.forEach(([path, structure], index) => {
     shares[index % count]?.push([path, structure]);
   });

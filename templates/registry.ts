@@ -2,7 +2,7 @@ import type { AuthDefinition, ServerIdentity, UpstreamDefaults } from "oapi-mcp-
 import type { ImportDeclarationStructure, SourceFileStructure } from "ts-morph";
 import type { ToolModel } from "../generator/tool-model.js";
 import { GENERATED_HEADER, RUNTIME_MODULE } from "./header.js";
-import { jsonLiteral } from "./literal.js";
+import { LiteralSlots, type ModuleSource } from "./literal-slots.js";
 import { CONST, Kind } from "./structure-kinds.js";
 import { toolModuleNames } from "./tool-module.js";
 
@@ -25,8 +25,9 @@ export type RegistryAuth = AuthDefinition;
 export const SERVER_SETTINGS = "server-settings";
 
 /** The server's settings, apart from its tools: what `server.ts` needs before the tool modules load. */
-export function serverSettingsModule(identity: RegistryIdentity, upstream: UpstreamDefaults, auth: RegistryAuth): SourceFileStructure {
-  return {
+export function serverSettingsModule(identity: RegistryIdentity, upstream: UpstreamDefaults, auth: RegistryAuth): ModuleSource {
+  const slots = new LiteralSlots();
+  return slots.module({
     kind: Kind.SourceFile,
     leadingTrivia: GENERATED_HEADER,
     statements: [
@@ -41,24 +42,24 @@ export function serverSettingsModule(identity: RegistryIdentity, upstream: Upstr
         isExported: true,
         declarationKind: CONST,
         docs: ["Name, version and instructions reported in `initialize`."],
-        declarations: [{ name: "serverIdentity", type: "ServerIdentity", initializer: jsonLiteral(identity) }],
+        declarations: [{ name: "serverIdentity", type: "ServerIdentity", initializer: slots.value(identity) }],
       },
       {
         kind: Kind.VariableStatement,
         isExported: true,
         declarationKind: CONST,
         docs: ["The upstream base URL used when API_BASE_URL is not set (from the document's servers or the config)."],
-        declarations: [{ name: "upstream", type: "UpstreamDefaults", initializer: jsonLiteral(upstream) }],
+        declarations: [{ name: "upstream", type: "UpstreamDefaults", initializer: slots.value(upstream) }],
       },
       {
         kind: Kind.VariableStatement,
         isExported: true,
         declarationKind: CONST,
         docs: ["Security schemes (credentials from the environment variables named in `env`) and what callers may pass through."],
-        declarations: [{ name: "auth", type: "AuthDefinition", initializer: jsonLiteral(auth) }],
+        declarations: [{ name: "auth", type: "AuthDefinition", initializer: slots.value(auth) }],
       },
     ],
-  };
+  });
 }
 
 /** The registry index: every tool, in allowlist order, with the server's settings. */

@@ -1,12 +1,12 @@
-import type { SourceFileStructure } from "ts-morph";
 import type { SharedSchemas } from "../generator/shared-schemas.js";
 import { GENERATED_HEADER, RUNTIME_MODULE } from "./header.js";
-import { jsonLiteral } from "./literal.js";
+import { LiteralSlots, type ModuleSource } from "./literal-slots.js";
 import { CONST, Kind } from "./structure-kinds.js";
 
 /** The shared `$defs` schemas: each one written once, referenced by every tool that contains it. */
-export function schemasModule(shared: SharedSchemas): SourceFileStructure {
-  return {
+export function schemasModule(shared: SharedSchemas): ModuleSource {
+  const slots = new LiteralSlots();
+  return slots.module({
     kind: Kind.SourceFile,
     leadingTrivia: GENERATED_HEADER,
     statements: [
@@ -15,8 +15,8 @@ export function schemasModule(shared: SharedSchemas): SourceFileStructure {
         kind: Kind.VariableStatement,
         isExported: true,
         declarationKind: CONST,
-        declarations: [{ name, type: "JsonSchema", initializer: jsonLiteral(schema) }],
+        declarations: [{ name, type: "JsonSchema", initializer: slots.value(schema) }],
       })),
     ],
-  };
+  });
 }

@@ -1,10 +1,11 @@
 import { type JsonSchema, setOwn, type ToolDefinition } from "oapi-mcp-gen-runtime";
-import type { SourceFileStructure } from "ts-morph";
+import { util } from "prettier";
 import type { SharedSchemas } from "../generator/shared-schemas.js";
 import type { ToolModel } from "../generator/tool-model.js";
 import type { HttpMethod } from "../openapi/types.js";
 import { GENERATED_HEADER, RUNTIME_MODULE } from "./header.js";
-import { camelIdentifier, commentText, Identifier, jsonLiteral, pascalIdentifier, stringLiteral } from "./literal.js";
+import { camelIdentifier, commentText, Identifier, pascalIdentifier, stringLiteral } from "./literal.js";
+import { LiteralSlots, type ModuleSource, PRINT_WIDTH } from "./literal-slots.js";
 import { CONST, Kind } from "./structure-kinds.js";
 
 /** Exported names of one tool module. */
@@ -14,10 +15,10 @@ export function toolModuleNames(tool: ToolModel) {
 }
 
 /** The module of one tool: its argument and result types (from openapi-typescript) and its definition. */
-export function toolModule(tool: ToolModel, plain: ToolDefinition, typesModule: string, shared?: SharedSchemas): SourceFileStructure {
+export function toolModule(tool: ToolModel, plain: ToolDefinition, typesModule: string, shared?: SharedSchemas): ModuleSource {
   const names = toolModuleNames(tool);
-  const args = argsType(tool);
-  const result = resultType(tool);
+  const args = argsType(tool, names.args);
+  const result = resultType(tool, names.result);
   // Only modules whose types mention the operation declare it (so `noUnusedLocals` projects compile them too).
   const usesOperation = args.usesOperation || result.usesOperation;
   const used = new Set<string>();
@@ -29,7 +30,8 @@ export function toolModule(tool: ToolModel, plain: ToolDefinition, typesModule: 
       }
     : plain;
   const route = `${tool.method.toUpperCase()} ${tool.path}`;
-  return {
+  const slots = new LiteralSlots();
+  return slots.module({
     kind: Kind.SourceFile,
     leadingTrivia: GENERATED_HEADER,
     statements: [
@@ -69,12 +71,12 @@ export function toolModule(tool: ToolModel, plain: ToolDefinition, typesModule: 
         declarations: [
           {
             name: names.constant,
-            initializer: `defineTool<${names.args}, ${names.result}>(${jsonLiteral(definition)})`,
+            initializer: `defineTool<${names.args}, ${names.result}>(${slots.value(definition)})`,
           },
         ],
       },
     ],
-  };
+  });
 }
 
 /** The request line's method name of each OpenAPI method key. */
@@ -157,28 +159,44 @@ interface TypeText {
   usesOperation: boolean;
 }
 
-function argsType(tool: ToolModel): TypeText {
+/** A type member's key as prettier prints it: bare when it is a name, else a string literal. */
+function memberKey(key: string): string {
+  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? key : stringLiteral(key);
+}
+
+/**
+ * The type literal of `export type name = …;` as prettier lays it out: on one line when the statement fits, else a
+ * member a line.
+ */
+function typeLiteral(name: string, members: readonly string[]): string {
+  const flat = `{ ${members.join("; ")} }`;
+  if (util.getStringWidth(`export type ${name} = ${flat};`) <= PRINT_WIDTH) return flat;
+  return `{\n${members.map((member) => `  ${member};`).join("\n")}\n}`;
+}
+
+function argsType(tool: ToolModel, name: string): TypeText {
   const members = tool.parameters.map((p) => {
     const optional = p.required ? "" : "?";
-    return `${stringLiteral(p.argument)}${optional}: NonNullable<Operation["parameters"][${stringLiteral(p.in)}]>[${stringLiteral(p.name)}];`;
+    return `${memberKey(p.argument)}${optional}: NonNullable<Operation["parameters"][${stringLiteral(p.in)}]>[${stringLiteral(p.name)}]`;
   });
   const body = tool.body;
-  if (body) members.push(`body${body.required ? "" : "?"}: ${bodyType(body)};`);
+  if (body) members.push(`body${body.required ? "" : "?"}: ${bodyType(body)}`);
   const bodyUsesOperation = body !== undefined && body.kind !== "binary" && body.kind !== "text";
   return {
-    text: members.length === 0 ? "Record<string, never>" : `{ ${members.join(" ")} }`,
+    text: members.length === 0 ? "Record<string, never>" : typeLiteral(name, members),
     usesOperation: tool.parameters.length > 0 || bodyUsesOperation,
   };
 }
 
-function resultType(tool: ToolModel): TypeText {
+function resultType(tool: ToolModel, name: string): TypeText {
   const { response } = tool;
-  if (response.kind === "text") return { text: "{ result: string; truncated?: boolean }", usesOperation: false };
-  if (response.kind === "binary") return { text: "{ contentType: string; size: number; sha256: string }", usesOperation: false };
+  if (response.kind === "text") return { text: typeLiteral(name, ["result: string", "truncated?: boolean"]), usesOperation: false };
+  if (response.kind === "binary")
+    return { text: typeLiteral(name, ["contentType: string", "size: number", "sha256: string"]), usesOperation: false };
   if (response.kind === "empty" || response.status === undefined || response.mediaType === undefined)
-    return { text: "{ ok?: boolean }", usesOperation: false };
+    return { text: typeLiteral(name, ["ok?: boolean"]), usesOperation: false };
   const payload = `Operation["responses"][${stringLiteral(response.status)}]["content"][${stringLiteral(response.mediaType)}]`;
-  return { text: response.wrapped ? `{ result: ${payload} }` : payload, usesOperation: true };
+  return { text: response.wrapped ? typeLiteral(name, [`result: ${payload}`]) : payload, usesOperation: true };
 }
 
 function union(names: readonly string[]): string {

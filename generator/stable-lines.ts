@@ -1,0 +1,51 @@
+/**
+ * Lines of generated TypeScript that prettier prints as they are (bar their indent): the shapes TypeScript's printer,
+ * ts-morph and the templates write when a line fits. Anything else is left to prettier.
+ */
+import { util } from "prettier";
+
+const PRINT_WIDTH = 100;
+/** A string literal prettier prints as it is: double quotes, no escaped double quote in it. */
+const STRING = String.raw`"(?:[^"\\]|\\[^"])*"`;
+/** A member's key: a name, a quoted name prettier would not unquote, or a whole number. */
+const KEY = String.raw`(?:[A-Za-z_$][\w$]*|${STRING}|0|[1-9]\d*)`;
+/** A member that opens a type spanning lines. */
+const OPENER = new RegExp(
+  String.raw`^(?:export type [A-Za-z_$][\w$]* = |export interface [A-Za-z_$][\w$]* |(?:readonly )?${KEY}\??: |\[[A-Za-z_$][\w$]*: string\]: )\{$`,
+);
+/** A member on one line, its type left to TYPE_TOKEN. */
+const MEMBER = new RegExp(String.raw`^(?:export type [A-Za-z_$][\w$]* = |(?:readonly )?${KEY}\??: |\[[A-Za-z_$][\w$]*: string\]: )(.+);$`);
+/** The tokens of a one-line type prettier prints as TypeScript does, with the spacing both use. */
+const TYPE_TOKEN = new RegExp(
+  String.raw`${STRING}|-?(?:0|[1-9]\d*)(?:\.\d*[1-9])?(?![\w.])|[A-Za-z_$][\w$]*| \| | & |, |\[\]|\[|\]|<|>|\(|\)`,
+  "y",
+);
+/** A quoted key that is a name: prettier unquotes it. */
+const QUOTED_NAME = /^(?:readonly )?"[A-Za-z_$][\w$]*"\??:/;
+
+/** Whether prettier prints a one-line type as it is: known tokens only, parentheses only around an array's item type. */
+export function isPlainType(type: string): boolean {
+  TYPE_TOKEN.lastIndex = 0;
+  let depth = 0;
+  while (TYPE_TOKEN.lastIndex < type.length) {
+    const match = TYPE_TOKEN.exec(type);
+    if (!match) return false;
+    if (match[0] === "(") depth++;
+    if (match[0] === ")") {
+      depth--;
+      if (!type.startsWith("[]", TYPE_TOKEN.lastIndex)) return false;
+    }
+    if (depth < 0) return false;
+  }
+  return depth === 0 && !/\(\(|\( |\(-?[\w"]+\)/.test(type);
+}
+
+/** Whether prettier leaves a code line (indent stripped) as it is, bar its indent. */
+export function isStableLine(text: string, depth: number): boolean {
+  if (depth * 2 + util.getStringWidth(text) > PRINT_WIDTH) return false;
+  if (text === "}" || text === "};" || text === "}[];") return true;
+  if (QUOTED_NAME.test(text)) return false;
+  if (OPENER.test(text)) return true;
+  const type = MEMBER.exec(text)?.[1];
+  return type !== undefined && isPlainType(type);
+}

@@ -1,0 +1,120 @@
+/**
+ * The top-level statements of a printed module that prettier would print as they are, or (a tool's `defineTool` call
+ * around its slot) as modelled here: the rest of a module is left to prettier. What a tool module's skeleton holds:
+ * comments, imports, type aliases (the templates write type literals as prettier lays them out) and the definition.
+ */
+import { util } from "prettier";
+import { SLOT_FILL, slotKey } from "../templates/literal-slots.js";
+import { isPlainType, isStableLine } from "./stable-lines.js";
+
+const PRINT_WIDTH = 100;
+
+/** The printed module's top-level statements, each with its lines; a comment line is a statement of its own. */
+export function statementsOf(text: string): string[][] {
+  const statements: string[][] = [];
+  for (const line of text.replace(/\n$/, "").split("\n")) {
+    const continues = line === "" || /^[\s})\]>]/.test(line);
+    const last = statements.at(-1);
+    if (continues && last && !isComment(last)) last.push(line);
+    else statements.push([line]);
+  }
+  return statements;
+}
+
+/** Whether a statement is a line comment or a one-line block comment. */
+function isComment(lines: readonly string[]): boolean {
+  const [line] = lines;
+  return lines.length === 1 && line !== undefined && (line.startsWith("//") || (line.startsWith("/*") && line.endsWith("*/")));
+}
+
+/** An import or a re-export of named bindings. */
+const NAMED = /^((?:import|export)(?: type)?) \{ ((?:type )?[A-Za-z_$][\w$]*(?:, (?:type )?[A-Za-z_$][\w$]*)*) \} (from "[^"\\]*";)$/;
+/** A type alias on one line, its type left to isPlainType. */
+const ALIAS = /^(?:export )?type [A-Za-z_$][\w$]* = (.+);$/;
+/** A type alias whose type literal is on one line. */
+const FLAT_LITERAL = /^(?:export )?type [A-Za-z_$][\w$]* = \{ (.+) \};$/;
+/** A one-line member of a type literal. */
+const MEMBER = /^(?:[A-Za-z_$][\w$]*|"(?:[^"\\]|\\[^"])*")\??: (.+)$/;
+/** A tool's definition as the template prints it around its slot. */
+const DEFINITION = new RegExp(
+  String.raw`^export const ([A-Za-z_$][\w$]*) = defineTool<([A-Za-z_$][\w$]*), ([A-Za-z_$][\w$]*)>\(\{\s*(${slotKey(0).replace("0", "\\d+")}): "${SLOT_FILL}" \}\);$`,
+);
+
+/** A shared schema as the template prints it around its slot. */
+const SCHEMA = new RegExp(
+  String.raw`^export const ([A-Za-z_$][\w$]*): JsonSchema = \{\s*(${slotKey(0).replace("0", "\\d+")}): "${SLOT_FILL}" \};$`,
+);
+
+/** A slot's placeholder as prettier lays it out, two columns in. */
+function slotLines(key: string): string {
+  return `  ${key}:\n    "${SLOT_FILL}",`;
+}
+
+/** A shared schema with its slot's placeholder, laid out as prettier lays it out. */
+function schemaLayout(name: string, key: string): string | undefined {
+  const head = `export const ${name}: JsonSchema = {`;
+  return head.length <= PRINT_WIDTH ? `${head}\n${slotLines(key)}\n};` : undefined;
+}
+
+/** Whether a type literal member (`key?: type`) prints as it is. */
+function isPlainMember(member: string): boolean {
+  const type = MEMBER.exec(member)?.[1];
+  return type !== undefined && !/^"[A-Za-z_$][\w$]*"/.test(member) && isPlainType(type);
+}
+
+/** A tool's definition with its slot's placeholder, laid out as prettier lays it out. */
+function definitionLayout(name: string, args: string, result: string, key: string): string | undefined {
+  const head = `export const ${name} = defineTool<${args}, ${result}>({`;
+  const slot = `${slotLines(key)}\n});`;
+  if (head.length <= PRINT_WIDTH) return `${head}\n${slot}`;
+  // The type arguments break, one a line, when the call's first line does not fit.
+  if (`export const ${name} = defineTool<`.length > PRINT_WIDTH || `  ${result}`.length > PRINT_WIDTH) return undefined;
+  return `export const ${name} = defineTool<\n  ${args},\n  ${result}\n>({\n${slot}`;
+}
+
+/** Named imports or re-exports as prettier lays them out: on one line when it fits or names one binding. */
+function namedLayout(keyword: string, names: string, from: string): string {
+  const line = `${keyword} { ${names} } ${from}`;
+  if (line.length <= PRINT_WIDTH || !names.includes(", ")) return line;
+  return `${keyword} {\n${names
+    .split(", ")
+    .map((name) => `  ${name},`)
+    .join("\n")}\n} ${from}`;
+}
+
+/** A one-line type alias as prettier lays it out; a type that cannot break moves under a statement too wide. */
+function aliasLayout(line: string, type: string): string | undefined {
+  if (!isPlainType(type)) return undefined;
+  if (util.getStringWidth(line) <= PRINT_WIDTH) return line;
+  // Names and indexes only (`Operation["responses"]["200"]…`): nothing in the type can break.
+  if (!/^[A-Za-z_$][\w$]*(?:\["(?:[^"\\]|\\[^"])*"\])*$/.test(type)) return undefined;
+  return `${line.slice(0, line.length - type.length - 2)}\n  ${type};`;
+}
+
+/** The statement as prettier prints it, when it is of a shape modelled here; undefined otherwise. */
+export function stableStatement(lines: readonly string[]): string | undefined {
+  const text = lines.join("\n");
+  if (isComment(lines)) return text;
+  if (/[^\u0000-\u007f]/.test(text)) return undefined;
+  const definition = DEFINITION.exec(text);
+  if (definition) return definitionLayout(definition[1] ?? "", definition[2] ?? "", definition[3] ?? "", definition[4] ?? "");
+  const schema = SCHEMA.exec(text);
+  if (schema) return schemaLayout(schema[1] ?? "", schema[2] ?? "");
+  const [first = "", ...rest] = lines;
+  if (rest.length === 0) {
+    const named = NAMED.exec(first);
+    if (named) return namedLayout(named[1] ?? "", named[2] ?? "", named[3] ?? "");
+    const flat = FLAT_LITERAL.exec(first)?.[1];
+    if (flat !== undefined) return first.length <= PRINT_WIDTH && flat.split("; ").every(isPlainMember) ? text : undefined;
+    const alias = ALIAS.exec(first)?.[1];
+    if (alias !== undefined) return aliasLayout(first, alias);
+  }
+  // A type alias whose literal has a member a line: prettier keeps it broken.
+  if (/^(?:export )?type [A-Za-z_$][\w$]* = \{$/.test(first) && rest.at(-1)?.trim() === "};") {
+    const members = rest.slice(0, -1).map((line) => line.trim());
+    if (members.every((member) => member.endsWith(";") && isStableLine(member, 1))) {
+      return [first, ...members.map((member) => `  ${member}`), "};"].join("\n");
+    }
+  }
+  return undefined;
+}

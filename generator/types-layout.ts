@@ -1,0 +1,138 @@
+/**
+ * Formats openapi-typescript's printed module the way prettier does, without handing prettier 4 MB: TypeScript's
+ * printer already puts every member of a type on its own line, and prettier only re-indents such a line (four spaces to
+ * two, JSDoc lines aligned under their `/**`) unless it is too wide or holds a type that spans lines. Members with such a
+ * line go to prettier, in one call, each inside a wrapper at its own depth; a line of any other shape sends the whole
+ * module to prettier.
+ */
+import { formatTypeScript } from "./format.js";
+import { isStableLine } from "./stable-lines.js";
+
+/** Separates the wrapped members formatted in one prettier call. */
+const BOUNDARY = "// @oapi-mcp-gen member boundary";
+
+/** A run of lines, inclusive, that prettier formats: one member and everything in it. */
+type Range = [start: number, end: number];
+
+/** The depth of a code line from its four-space indent; undefined for an indent TypeScript's printer does not make. */
+function depthOf(line: string): number | undefined {
+  const spaces = line.length - line.trimStart().length;
+  return spaces % 4 === 0 ? spaces / 4 : undefined;
+}
+
+/**
+ * The member holding line `at` at its depth: back to the line that starts it (not a closing line), on to the line
+ * that ends it (`;` at that depth). Comment lines are skipped: `code` says which lines are code.
+ */
+function memberRange(lines: readonly string[], code: readonly boolean[], at: number, depth: number): Range | undefined {
+  const indent = " ".repeat(depth * 4);
+  const sameDepth = (index: number) => code[index] && lines[index]?.startsWith(indent) && lines[index]?.[indent.length] !== " ";
+  let start = at;
+  while (!(sameDepth(start) && !lines[start]?.trimStart().startsWith("}"))) {
+    start--;
+    if (start < 0) return undefined;
+  }
+  let end = at;
+  while (!(sameDepth(end) && lines[end]?.endsWith(";"))) {
+    end++;
+    if (end >= lines.length) return depth === 0 ? [start, lines.length - 1] : undefined;
+  }
+  return [start, end];
+}
+
+/** The outermost ranges, in order (a range inside another is formatted with it). */
+function outermost(ranges: Range[]): Range[] {
+  const sorted = ranges.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
+  const kept: Range[] = [];
+  for (const range of sorted) {
+    const last = kept.at(-1);
+    if (last && range[0] <= last[1]) last[1] = Math.max(last[1], range[1]);
+    else kept.push(range);
+  }
+  return kept;
+}
+
+/** A member's lines inside type literals nested to its depth, so prettier indents it as it stands in the module. */
+function wrapped(lines: readonly string[], [start, end]: Range, depth: number): string {
+  const open = depth === 0 ? [] : ["type __Member = {", ...Array.from({ length: depth - 1 }, () => "m: {")];
+  const close = depth === 0 ? [] : [...Array.from({ length: depth - 1 }, () => "};"), "};"];
+  return [...open, ...lines.slice(start, end + 1), ...close].join("\n");
+}
+
+/** The member's formatted lines, out of its formatted wrapper. */
+function unwrapped(formatted: string, depth: number): string[] | undefined {
+  const lines = formatted.replace(/\n$/, "").split("\n");
+  if (depth === 0) return lines;
+  if (lines.length <= depth * 2 || lines[0] !== "type __Member = {") return undefined;
+  return lines.slice(depth, lines.length - depth);
+}
+
+/** JSDoc lines as prettier prints them at a depth: the opening line trimmed at its end, each further line as ` *…`. */
+function commentLines(lines: readonly string[], depth: number): string[] | undefined {
+  const indent = " ".repeat(depth * 2);
+  const out: string[] = [];
+  for (const [index, line] of lines.entries()) {
+    const text = line.trim();
+    if (index > 0 && !text.startsWith("*")) return undefined;
+    out.push(index === 0 ? `${indent}${text}` : `${indent} ${text}`);
+  }
+  return out;
+}
+
+/**
+ * openapi-typescript's module formatted as prettier formats it: re-indented, its other members formatted by prettier;
+ * undefined where a line is not of a shape modelled here.
+ */
+export async function formatTypesByMembers(printed: string): Promise<string | undefined> {
+  const lines = printed.replace(/\n$/, "").split("\n");
+  const out: (string | undefined)[] = new Array(lines.length);
+  const code: boolean[] = new Array(lines.length).fill(false);
+  const unstable: Range[] = [];
+  const depths: number[] = new Array(lines.length).fill(0);
+  for (let index = 0; index < lines.length; index++) {
+    const line = lines[index] ?? "";
+    const text = line.trim();
+    const depth = depthOf(line);
+    if (text === "" || depth === undefined) return undefined;
+    if (depth === 0 && text.startsWith("//")) {
+      out[index] = line;
+      continue;
+    }
+    if (text.startsWith("/*")) {
+      let last = index;
+      while (!(lines[last] ?? "").includes("*/")) {
+        last++;
+        if (last >= lines.length) return undefined;
+      }
+      if (!text.startsWith("/**") || !(lines[last] ?? "").trimEnd().endsWith("*/")) return undefined;
+      const comment = last === index ? [`${" ".repeat(depth * 2)}${text}`] : commentLines(lines.slice(index, last + 1), depth);
+      if (!comment) return undefined;
+      for (const [offset, commentLine] of comment.entries()) out[index + offset] = commentLine;
+      index = last;
+      continue;
+    }
+    code[index] = true;
+    depths[index] = depth;
+    out[index] = `${" ".repeat(depth * 2)}${text}`;
+    if (!isStableLine(text, depth)) unstable.push([index, index]);
+  }
+  const ranges: Range[] = [];
+  for (const [at] of unstable) {
+    const range = memberRange(lines, code, at, depths[at] ?? 0);
+    if (!range) return undefined;
+    ranges.push(range);
+  }
+  const members = outermost(ranges);
+  if (members.length > 0) {
+    const texts = members.map((range) => wrapped(lines, range, depths[range[0]] ?? 0));
+    const formatted = (await formatTypeScript(texts.join(`\n${BOUNDARY}\n`))).split(`${BOUNDARY}\n`);
+    if (formatted.length !== members.length) return undefined;
+    for (const [index, range] of members.entries()) {
+      const memberLines = unwrapped(formatted[index] ?? "", depths[range[0]] ?? 0);
+      if (!memberLines) return undefined;
+      out.fill(undefined, range[0], range[1] + 1);
+      out[range[0]] = memberLines.join("\n");
+    }
+  }
+  return `${out.filter((line) => line !== undefined).join("\n")}\n`;
+}
