@@ -11,6 +11,9 @@ const { printStructure } = createRequire(import.meta.url)("ts-morph") as typeof 
 /** The line that separates modules formatted in one prettier call (no generated text holds it: see formatTogether). */
 const BOUNDARY = "// @oapi-mcp-gen statement boundary\n";
 
+/** How the modules rendered in this thread were formatted (for `--timings` and the tests of the layouts). */
+export const renderCounts = { statements: 0, byPrettier: 0, slots: 0, wholeModules: 0 };
+
 /** Prints a module's ts-morph structure to text (the structure printer alone: nothing is parsed back). */
 function printed(source: ModuleSource): string {
   return printStructure(source.structure, { indentNumberOfSpaces: 2, newLine: "\n" });
@@ -36,6 +39,8 @@ async function formatTogether(texts: readonly string[]): Promise<string[]> {
 async function formatModules(printed: readonly string[]): Promise<string[]> {
   const modules = printed.map((text) => statementsOf(text).map((lines) => ({ lines, text: stableStatement(lines) })));
   const unstable = modules.flat().filter((statement) => statement.text === undefined);
+  renderCounts.statements += modules.reduce((sum, statements) => sum + statements.length, 0);
+  renderCounts.byPrettier += unstable.length;
   const formatted = await formatTogether(unstable.map(({ lines }) => lines.join("\n")));
   unstable.forEach((statement, index) => {
     statement.text = formatted[index];
@@ -53,7 +58,11 @@ export async function renderModules(sources: readonly ModuleSource[]): Promise<s
     sources.map(async (source, index) => {
       const text = formatted[index] ?? "";
       if (source.literals.length === 0) return text;
-      return fillFormattedSlots(text, source.literals) ?? renderModuleWhole(source);
+      renderCounts.slots += source.literals.length;
+      const filled = fillFormattedSlots(text, source.literals);
+      if (filled !== undefined) return filled;
+      renderCounts.wholeModules++;
+      return renderModuleWhole(source);
     }),
   );
 }

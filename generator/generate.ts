@@ -8,7 +8,6 @@ import type { OpenApiDocument } from "../openapi/types.js";
 import { clientModule } from "../templates/client-module.js";
 import { ciWorkflowText, DEFAULT_PATHS, dockerfileText, dockerignoreText, type GenerationPaths } from "../templates/deploy.js";
 import { DISCOVERY_MODULE, discoveryModule } from "../templates/discovery-module.js";
-import { GENERATED_HEADER } from "../templates/header.js";
 import type { ModuleSource } from "../templates/literal-slots.js";
 import { gitignoreText, packageJsonText, tsconfigText } from "../templates/package.js";
 import { readmeText } from "../templates/readme.js";
@@ -62,6 +61,8 @@ export interface GenerationOptions {
   progress?: (stage: string) => void;
   /** Times each stage (`--timings`). */
   clock?: Clock;
+  /** Formats every module and the types with prettier alone, not through the layouts (what those are tested against). */
+  prettierOnly?: boolean;
 }
 
 /** A config for a run without a config file: every operation, the server named after the document's title. */
@@ -114,13 +115,17 @@ async function generateBeside(
   options: GenerationOptions,
 ): Promise<GenerationResult> {
   const config = resolveConfig(given);
-  const { documentUrl, cache, paths = DEFAULT_PATHS, progress = () => {}, clock = NO_CLOCK } = options;
+  const { documentUrl, paths = DEFAULT_PATHS, progress = () => {}, clock = NO_CLOCK, prettierOnly = false } = options;
+  // Rendered text is cached by content and renderer: prettier alone renders the same text, but is not to be cached.
+  const cache = prettierOnly ? undefined : options.cache;
   progress("selecting operations");
   const entries = await clock.time("select operations", () => selectOperations(model, config));
   const pruned = await clock.time("prune document for types", () => pruneDocument(model.document, entries));
   const types = later(
     clock.time("‖ types: openapi-typescript + layout (side thread)", () =>
-      cachedText(cache, contentKey(TYPES_FINGERPRINT, JSON.stringify(pruned)), () => side.run({ kind: "types", document: pruned })),
+      cachedText(cache, contentKey(TYPES_FINGERPRINT, JSON.stringify(pruned)), () =>
+        side.run({ kind: "types", document: pruned, prettierOnly }),
+      ),
     ),
   );
   progress(`building ${entries.length} tool${entries.length === 1 ? "" : "s"}`);
@@ -173,7 +178,9 @@ async function generateBeside(
     ),
   );
   // This thread (and worker threads, on more cores) render the modules meanwhile.
-  const modules = await clock.time(`‖ modules: ts-morph + prettier + layout (${structures.size})`, () => renderModules(structures, cache));
+  const modules = await clock.time(`‖ modules: ts-morph + prettier + layout (${structures.size})`, () =>
+    renderModules(structures, cache, prettierOnly),
+  );
   const files = new Map<string, string>([
     [TYPES_FILE, await types],
     ["README.md", await formattedReadme],

@@ -31,7 +31,11 @@ function workerCount(): number {
 }
 
 /** Prints (ts-morph) and formats (prettier and the literal layout) modules; cached modules are not rendered again. */
-export async function renderModules(structures: ReadonlyMap<string, ModuleSource>, cache?: RenderCache): Promise<Map<string, string>> {
+export async function renderModules(
+  structures: ReadonlyMap<string, ModuleSource>,
+  cache?: RenderCache,
+  prettierOnly = false,
+): Promise<Map<string, string>> {
   const rendered = new Map<string, string>();
   const misses: [string, ModuleSource, string][] = [];
   for (const [path, structure] of structures) {
@@ -41,8 +45,8 @@ export async function renderModules(structures: ReadonlyMap<string, ModuleSource
     else misses.push([path, structure, key]);
   }
   const workers = workerCount();
-  const usePool = workers > 1 && misses.length >= POOL_THRESHOLD && existsSync(fileURLToPath(WORKER));
-  const fresh = usePool ? await renderInPool(misses, workers) : await renderHere(misses);
+  const usePool = !prettierOnly && workers > 1 && misses.length >= POOL_THRESHOLD && existsSync(fileURLToPath(WORKER));
+  const fresh = usePool ? await renderInPool(misses, workers) : await renderHere(misses, prettierOnly);
   for (const [path, , key] of misses) {
     const text = fresh.get(path);
     if (text === undefined) throw new Error(`internal: ${path} was not rendered`);
@@ -52,10 +56,11 @@ export async function renderModules(structures: ReadonlyMap<string, ModuleSource
   return new Map([...structures.keys()].map((path) => [path, rendered.get(path) ?? ""]));
 }
 
-async function renderHere(items: readonly [string, ModuleSource, string][]): Promise<Map<string, string>> {
+async function renderHere(items: readonly [string, ModuleSource, string][], prettierOnly: boolean): Promise<Map<string, string>> {
   if (items.length === 0) return new Map();
-  const { renderModules: render } = await import("./emit.js");
-  const texts = await render(items.map(([, source]) => source));
+  const { renderModules: render, renderModuleWhole } = await import("./emit.js");
+  const sources = items.map(([, source]) => source);
+  const texts = prettierOnly ? await Promise.all(sources.map(renderModuleWhole)) : await render(sources);
   return new Map(items.map(([path], index) => [path, texts[index] ?? ""]));
 }
 

@@ -4,7 +4,7 @@
  * comments, imports, type aliases (the templates write type literals as prettier lays them out) and the definition.
  */
 import { util } from "prettier";
-import { SLOT_FILL, slotKey } from "../templates/literal-slots.js";
+import { SLOT_FILL, SLOT_KEY_PATTERN } from "../templates/literal-slots.js";
 import { isPlainType, isStableLine } from "./stable-lines.js";
 
 const PRINT_WIDTH = 100;
@@ -28,7 +28,7 @@ function isComment(lines: readonly string[]): boolean {
 }
 
 /** An import or a re-export of named bindings. */
-const NAMED = /^((?:import|export)(?: type)?) \{ ((?:type )?[A-Za-z_$][\w$]*(?:, (?:type )?[A-Za-z_$][\w$]*)*) \} (from "[^"\\]*";)$/;
+const NAMED = /^((?:import|export)(?: type)?) \{ ((?:type )?[A-Za-z_$][\w$]*(?:, (?:type )?[A-Za-z_$][\w$]*)*) \} (from (?:")[^"\\]*";)$/;
 /** A type alias on one line, its type left to isPlainType. */
 const ALIAS = /^(?:export )?type [A-Za-z_$][\w$]* = (.+);$/;
 /** A type alias whose type literal is on one line. */
@@ -37,13 +37,11 @@ const FLAT_LITERAL = /^(?:export )?type [A-Za-z_$][\w$]* = \{ (.+) \};$/;
 const MEMBER = /^(?:[A-Za-z_$][\w$]*|"(?:[^"\\]|\\[^"])*")\??: (.+)$/;
 /** A tool's definition as the template prints it around its slot. */
 const DEFINITION = new RegExp(
-  String.raw`^export const ([A-Za-z_$][\w$]*) = defineTool<([A-Za-z_$][\w$]*), ([A-Za-z_$][\w$]*)>\(\{\s*(${slotKey(0).replace("0", "\\d+")}): "${SLOT_FILL}" \}\);$`,
+  String.raw`^export const ([A-Za-z_$][\w$]*) = defineTool<([A-Za-z_$][\w$]*), ([A-Za-z_$][\w$]*)>\(\{\s*(${SLOT_KEY_PATTERN}): "${SLOT_FILL}" \}\);$`,
 );
 
 /** A shared schema as the template prints it around its slot. */
-const SCHEMA = new RegExp(
-  String.raw`^export const ([A-Za-z_$][\w$]*): JsonSchema = \{\s*(${slotKey(0).replace("0", "\\d+")}): "${SLOT_FILL}" \};$`,
-);
+const SCHEMA = new RegExp(String.raw`^export const ([A-Za-z_$][\w$]*): JsonSchema = \{\s*(${SLOT_KEY_PATTERN}): "${SLOT_FILL}" \};$`);
 
 /** A slot's placeholder as prettier lays it out, two columns in. */
 function slotLines(key: string): string {

@@ -39,6 +39,9 @@ export function slotKey(index: number): string {
   return `__oapiMcpGenSlot${index}__`;
 }
 
+/** A regular-expression source matching any slot's property name. */
+export const SLOT_KEY_PATTERN = String.raw`__oapiMcpGenSlot\d+__`;
+
 /** The placeholder's string: wider than a line, so prettier breaks the placeholder object as it breaks the value. */
 export const SLOT_FILL = "x".repeat(PRINT_WIDTH);
 

@@ -37,7 +37,8 @@ function packageOf(specifier: string): string {
 const RULES: Record<string, { folders: string[]; typeOnlyFolders?: string[]; packages: string[] }> = {
   runtime: { folders: [], packages: ["@modelcontextprotocol/sdk", "ajv", "ajv-formats", "fastest-levenshtein", "minisearch", "re2js"] },
   openapi: { folders: [], packages: ["yaml", "fastest-levenshtein", "swagger2openapi", "@redocly/openapi-core", "ipaddr.js"] },
-  templates: { folders: [], typeOnlyFolders: ["generator", "openapi"], packages: [RUNTIME, "ts-morph"] },
+  // prettier: templates write text as prettier prints it (its quote choice and string widths).
+  templates: { folders: [], typeOnlyFolders: ["generator", "openapi"], packages: [RUNTIME, "ts-morph", "prettier"] },
   generator: {
     folders: ["openapi", "templates"],
     packages: [RUNTIME, "ajv", "ajv-formats", "commander", "picomatch", "prettier", "ts-morph", "openapi-typescript", "yaml"],
