@@ -26,11 +26,6 @@ export async function formatDocument(text: string, parser: "markdown" | "yaml"):
   return format(text, { parser, printWidth: 100, proseWrap: "preserve", endOfLine: "lf" });
 }
 
-/** The render-cache key of a formatted Markdown or YAML file. */
-export function documentKey(text: string, parser: "markdown" | "yaml"): string {
-  return contentKey(`${FORMAT_FINGERPRINT} ${parser}`, text);
-}
-
 /**
  * The top-level statements of printed TypeScript, each with the comment lines just above it: a new part starts at an
  * unindented `export` line. Prettier formats top-level statements one by one, so the parts formatted apart join into

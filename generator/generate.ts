@@ -10,7 +10,7 @@ import { ciWorkflowText, DEFAULT_PATHS, dockerfileText, dockerignoreText, type G
 import { DISCOVERY_MODULE, discoveryModule } from "../templates/discovery-module.js";
 import type { ModuleSource } from "../templates/literal-slots.js";
 import { gitignoreText, packageJsonText, tsconfigText } from "../templates/package.js";
-import { readmeText } from "../templates/readme.js";
+import { readmeSource } from "../templates/readme.js";
 import { type RegistryAuth, registryModule, SERVER_SETTINGS, serverSettingsModule } from "../templates/registry.js";
 import { schemasModule } from "../templates/schemas-module.js";
 import { serverEntryModule } from "../templates/server-entry.js";
@@ -18,7 +18,7 @@ import { toolDefinition, toolModule, toolModuleNames } from "../templates/tool-m
 import { buildTools } from "./build-tools.js";
 import { type GeneratorConfig, type ResolvedConfig, resolveConfig } from "./config.js";
 import { alwaysListedTools, discoveryData, type ServingMode, servingMode } from "./discovery.js";
-import { documentKey, FORMAT_FINGERPRINT } from "./format.js";
+import { FORMAT_FINGERPRINT } from "./format.js";
 import { packageVersion } from "./package-version.js";
 import { renderModules } from "./render.js";
 import { cachedText, contentKey, type RenderCache } from "./render-cache.js";
@@ -48,6 +48,8 @@ const TYPES_FILE = "api-types.ts";
 const openapiTsVersion = packageVersion("openapi-typescript");
 /** The runtime this generator writes code for; the generated package depends on its minor line. */
 export const RUNTIME_VERSION = packageVersion("oapi-mcp-gen-runtime");
+/** What decides the formatted README besides its text. */
+const README_FINGERPRINT = `${FORMAT_FINGERPRINT} markdown, tool table laid out`;
 const TYPES_FINGERPRINT = `openapi-typescript ${openapiTsVersion} ${FORMAT_FINGERPRINT} member layout 1`;
 
 /** How a run is carried out: where its inputs came from, its render cache, and who hears about its stages. */
@@ -171,10 +173,12 @@ async function generateBeside(
     paths,
     ...(mode === "discovery" ? { discovery: { alwaysList } } : {}),
   };
-  const readme = readmeText(facts);
+  const readme = readmeSource(facts);
   const formattedReadme = later(
     clock.time("‖ README (side thread)", () =>
-      cachedText(cache, documentKey(readme, "markdown"), () => side.run({ kind: "markdown", text: readme })),
+      cachedText(cache, contentKey(README_FINGERPRINT, JSON.stringify(readme)), () =>
+        side.run({ kind: "readme", source: readme, prettierOnly }),
+      ),
     ),
   );
   // This thread (and worker threads, on more cores) render the modules meanwhile.

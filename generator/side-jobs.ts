@@ -1,16 +1,20 @@
 /** Work that runs beside the module rendering: the types module and the README, each from plain data. */
 import type { OpenApiDocument } from "../openapi/types.js";
 import { GENERATED_HEADER } from "../templates/header.js";
-import { formatDocument, formatTypeScriptInParts } from "./format.js";
+import type { ReadmeSource } from "../templates/readme.js";
+import { formatTypeScriptInParts } from "./format.js";
 import { operationTypes } from "./operation-types.js";
+import { formatReadme } from "./readme-layout.js";
 import { formatTypesByMembers } from "./types-layout.js";
 
 /** A job for the side thread. */
-export type SideJob = { kind: "types"; document: OpenApiDocument; prettierOnly?: boolean } | { kind: "markdown"; text: string };
+export type SideJob =
+  | { kind: "types"; document: OpenApiDocument; prettierOnly?: boolean }
+  | { kind: "readme"; source: ReadmeSource; prettierOnly?: boolean };
 
-/** Runs a job: openapi-typescript's module of a pruned document, formatted; or Markdown formatted by prettier. */
+/** Runs a job: openapi-typescript's module of a pruned document, formatted; or the README, formatted. */
 export async function runSideJob(job: SideJob): Promise<string> {
-  if (job.kind === "markdown") return formatDocument(job.text, "markdown");
+  if (job.kind === "readme") return formatReadme(job.source, job.prettierOnly);
   const printed = `${GENERATED_HEADER}${await operationTypes(job.document)}`;
   return (job.prettierOnly ? undefined : await formatTypesByMembers(printed)) ?? formatTypeScriptInParts(printed);
 }

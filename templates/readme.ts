@@ -73,8 +73,37 @@ function stdioEnvironment(facts: ReadmeFacts): Record<string, string> {
   return env;
 }
 
-/** The generated server's README: tools, running it, environment, credentials, clients, deployment and CI. */
+/** The paragraph that stands for the tool table in the README's text: the table is laid out apart (see README). */
+export const TOOL_TABLE_LINE = "oapi-mcp-gen-tool-table";
+
+/** The README's text with the tool table as the line TOOL_TABLE_LINE, and the table's rows cell by cell. */
+export interface ReadmeSource {
+  text: string;
+  table: string[][];
+}
+
+/** The README's tool table: a header, then a row a tool. */
+function toolTable(tools: readonly ToolModel[]): string[][] {
+  return [
+    ["tool", "operation", "hints"],
+    ...tools.map((tool) => [`\`${tool.name}\``, `${tool.method.toUpperCase()} ${cellCode(tool.path)}`, hints(tool)]),
+  ];
+}
+
+/** A table's rows as Markdown, cells unpadded. */
+export function markdownTable(rows: readonly (readonly string[])[]): string {
+  const [header = [], ...body] = rows;
+  return [header, header.map(() => "---"), ...body].map((cells) => `| ${cells.join(" | ")} |`).join("\n");
+}
+
+/** The README with its tool table written in. */
 export function readmeText(facts: ReadmeFacts): string {
+  const { text, table } = readmeSource(facts);
+  return text.replace(TOOL_TABLE_LINE, markdownTable(table));
+}
+
+/** The generated server's README: tools, running it, environment, credentials, clients, deployment and CI. */
+export function readmeSource(facts: ReadmeFacts): ReadmeSource {
   const title = facts.title ?? facts.name;
   const base = facts.upstream.defaultBaseUrl ? cellCode(facts.upstream.defaultBaseUrl, 300) : "none: required";
   const credentials = credentialRows(facts.schemes);
@@ -107,9 +136,7 @@ export function readmeText(facts: ReadmeFacts): string {
           "",
         ]
       : []),
-    "| tool | operation | hints |",
-    "|---|---|---|",
-    ...facts.tools.map((tool) => `| \`${tool.name}\` | ${tool.method.toUpperCase()} ${cellCode(tool.path)} | ${hints(tool)} |`),
+    TOOL_TABLE_LINE,
     "",
     "## Run",
     "",
@@ -224,5 +251,5 @@ export function readmeText(facts: ReadmeFacts): string {
     "It exits 1 naming the stale files. `deploy/oapi-mcp-check.yml` is a GitHub Actions workflow that runs it and compiles this folder: copy it to `.github/workflows/` as it is.",
     "",
   ];
-  return `${GENERATED_MARKDOWN_HEADER}\n${lines.join("\n")}`;
+  return { text: `${GENERATED_MARKDOWN_HEADER}\n${lines.join("\n")}`, table: toolTable(facts.tools) };
 }
