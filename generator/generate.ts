@@ -124,11 +124,10 @@ async function generateBeside(
   const entries = await clock.time("select operations", () => selectOperations(model, config));
   const pruned = await clock.time("prune document for types", () => pruneDocument(model.document, entries));
   const types = later(
-    clock.time("‖ types: openapi-typescript + layout (side thread)", () =>
-      cachedText(cache, contentKey(TYPES_FINGERPRINT, JSON.stringify(pruned)), () =>
-        side.run({ kind: "types", document: pruned, prettierOnly }),
-      ),
-    ),
+    clock.time("‖ types: openapi-typescript + layout (side thread)", () => {
+      const document = JSON.stringify(pruned);
+      return cachedText(cache, contentKey(TYPES_FINGERPRINT, document), () => side.run({ kind: "types", document, prettierOnly }));
+    }),
   );
   progress(`building ${entries.length} tool${entries.length === 1 ? "" : "s"}`);
   const tools = await clock.time("tool models", () => buildTools(model, entries, config));

@@ -17,7 +17,7 @@ const SHORT_KEY = 5;
 class UnmodelledLayout extends Error {}
 
 /** A node on one line. */
-function flat(node: LiteralNode): string {
+export function flat(node: LiteralNode): string {
   if (node.kind === "object") return `{ ${node.entries.map(({ key, value }) => `${key}: ${flat(value)}`).join(", ")} }`;
   if (node.kind === "array") return `[${node.items.map(flat).join(", ")}]`;
   return node.text;

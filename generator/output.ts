@@ -1,4 +1,4 @@
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve, sep } from "node:path";
 import { UserError } from "./errors.js";
 import { codePointCompare } from "./json-schema.js";
@@ -42,11 +42,12 @@ export function checkOutputFolder(outDir: string): void {
 export async function compareOutput(outDir: string, files: ReadonlyMap<string, string>): Promise<OutputReport> {
   const changed: string[] = [];
   const added: string[] = [];
-  await inBatches([...files], async ([path, content]) => {
-    const existing = await readFile(join(outDir, path), "utf8").catch(() => undefined);
+  // Synchronous reads and writes: for a thousand small files they take a fraction of the time of awaited ones.
+  for (const [path, content] of files) {
+    const existing = readExisting(join(outDir, path));
     if (existing === undefined) added.push(path);
     else if (existing !== content) changed.push(path);
-  });
+  }
   const stale = generatedFilesIn(outDir).filter((path) => !files.has(path));
   return { changed: changed.sort(codePointCompare), added: added.sort(codePointCompare), stale: stale.sort(codePointCompare) };
 }
@@ -56,13 +57,12 @@ export function foreignFiles(outDir: string, report: OutputReport): string[] {
   return report.changed.filter((path) => !isGeneratedFile(join(outDir, path)));
 }
 
-/** Files read or written at once: a large API's thousand modules, one by one, wait on each other. */
-const FILES_IN_FLIGHT = 32;
-
-/** Runs `task` over `items`, at most FILES_IN_FLIGHT at a time. */
-async function inBatches<T>(items: readonly T[], task: (item: T) => Promise<unknown>): Promise<void> {
-  for (let start = 0; start < items.length; start += FILES_IN_FLIGHT) {
-    await Promise.all(items.slice(start, start + FILES_IN_FLIGHT).map(task));
+/** A file's text, or undefined when there is none to read. */
+function readExisting(path: string): string | undefined {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return undefined;
   }
 }
 
@@ -82,8 +82,8 @@ export async function writeOutput(outDir: string, files: ReadonlyMap<string, str
     );
   }
   const writes = [...report.changed, ...report.added];
-  for (const folder of new Set(writes.map((path) => dirname(join(outDir, path))))) await mkdir(folder, { recursive: true });
-  await inBatches(writes, (path) => writeFile(join(outDir, path), files.get(path) ?? ""));
-  for (const path of report.stale) await rm(join(outDir, path));
+  for (const folder of new Set(writes.map((path) => dirname(join(outDir, path))))) mkdirSync(folder, { recursive: true });
+  for (const path of writes) writeFileSync(join(outDir, path), files.get(path) ?? "");
+  for (const path of report.stale) rmSync(join(outDir, path));
   return report;
 }

@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { ModuleSource } from "../templates/literal-slots.js";
 import { FORMAT_FINGERPRINT } from "./format.js";
+import { flat } from "./literal-layout.js";
 import { packageVersion } from "./package-version.js";
 import { contentKey, type RenderCache } from "./render-cache.js";
 
@@ -14,9 +15,9 @@ const WORKER = new URL("./render-worker.js", import.meta.url);
 /** Below this many modules to render, worker start-up costs more than it saves. */
 const POOL_THRESHOLD = 64;
 
-/** The cache key of a module: its structure, its slots' values and the renderer's versions and settings. */
+/** The cache key of a module: its structure, its slots' values on one line and the renderer's versions and settings. */
 export function renderKey(source: ModuleSource): string {
-  return contentKey(RENDER_FINGERPRINT, JSON.stringify(source));
+  return contentKey(RENDER_FINGERPRINT, `${JSON.stringify(source.structure)}\n${source.literals.map(flat).join("\n")}`);
 }
 
 /**

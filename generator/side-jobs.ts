@@ -7,14 +7,14 @@ import { operationTypes } from "./operation-types.js";
 import { formatReadme } from "./readme-layout.js";
 import { formatTypesByMembers } from "./types-layout.js";
 
-/** A job for the side thread. */
+/** A job for the side thread (a document goes as JSON text: a string crosses to a thread faster than objects). */
 export type SideJob =
-  | { kind: "types"; document: OpenApiDocument; prettierOnly?: boolean }
+  | { kind: "types"; document: string; prettierOnly?: boolean }
   | { kind: "readme"; source: ReadmeSource; prettierOnly?: boolean };
 
 /** Runs a job: openapi-typescript's module of a pruned document, formatted; or the README, formatted. */
 export async function runSideJob(job: SideJob): Promise<string> {
   if (job.kind === "readme") return formatReadme(job.source, job.prettierOnly);
-  const printed = `${GENERATED_HEADER}${await operationTypes(job.document)}`;
+  const printed = `${GENERATED_HEADER}${await operationTypes(JSON.parse(job.document) as OpenApiDocument)}`;
   return (job.prettierOnly ? undefined : await formatTypesByMembers(printed)) ?? formatTypeScriptInParts(printed);
 }
