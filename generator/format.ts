@@ -1,11 +1,12 @@
 import { format, version } from "prettier";
+import { PRINT_WIDTH } from "../templates/literal-slots.js";
 import { cachedText, contentKey, type RenderCache } from "./render-cache.js";
 
 /** Prettier options pinned here, so no user or repository config changes the output. */
 const PRETTIER_OPTIONS = {
   // babel-ts prints what the typescript parser prints (checked on GitHub's whole API) in three quarters of the time.
   parser: "babel-ts",
-  printWidth: 100,
+  printWidth: PRINT_WIDTH,
   tabWidth: 2,
   useTabs: false,
   semi: true,

@@ -3,8 +3,8 @@
  * ts-morph and the templates write when a line fits. Anything else is left to prettier.
  */
 import { util } from "prettier";
+import { PRINT_WIDTH } from "../templates/literal-slots.js";
 
-const PRINT_WIDTH = 100;
 /** A string literal prettier prints as it is: double quotes, no escaped double quote in it. */
 const STRING = String.raw`"(?:[^"\\]|\\[^"])*"`;
 /** A member's key: a name, a quoted name prettier would not unquote, or a whole number. */

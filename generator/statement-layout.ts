@@ -4,10 +4,8 @@
  * comments, imports, type aliases (the templates write type literals as prettier lays them out) and the definition.
  */
 import { util } from "prettier";
-import { SLOT_FILL, SLOT_KEY_PATTERN } from "../templates/literal-slots.js";
+import { PRINT_WIDTH, SLOT_FILL, SLOT_KEY_PATTERN } from "../templates/literal-slots.js";
 import { isPlainType, isStableLine } from "./stable-lines.js";
-
-const PRINT_WIDTH = 100;
 
 /** The printed module's top-level statements, each with its lines; a comment line is a statement of its own. */
 export function statementsOf(text: string): string[][] {

@@ -79,16 +79,20 @@ function commentLines(lines: readonly string[], depth: number): string[] | undef
   return out;
 }
 
-/**
- * openapi-typescript's module formatted as prettier formats it: re-indented, its other members formatted by prettier;
- * undefined where a line is not of a shape modelled here.
- */
-export async function formatTypesByMembers(printed: string): Promise<string | undefined> {
-  const lines = printed.replace(/\n$/, "").split("\n");
+/** The module's lines re-indented, which of them are code and at what depth, and the code lines prettier would change. */
+interface Reindented {
+  out: (string | undefined)[];
+  code: boolean[];
+  depths: number[];
+  unstable: number[];
+}
+
+/** Re-indents the printed lines as prettier would; undefined at a line of a shape TypeScript's printer does not make. */
+function reindent(lines: readonly string[]): Reindented | undefined {
   const out: (string | undefined)[] = new Array(lines.length);
   const code: boolean[] = new Array(lines.length).fill(false);
-  const unstable: Range[] = [];
   const depths: number[] = new Array(lines.length).fill(0);
+  const unstable: number[] = [];
   for (let index = 0; index < lines.length; index++) {
     const line = lines[index] ?? "";
     const text = line.trim();
@@ -114,10 +118,22 @@ export async function formatTypesByMembers(printed: string): Promise<string | un
     code[index] = true;
     depths[index] = depth;
     out[index] = `${" ".repeat(depth * 2)}${text}`;
-    if (!isStableLine(text, depth)) unstable.push([index, index]);
+    if (!isStableLine(text, depth)) unstable.push(index);
   }
+  return { out, code, depths, unstable };
+}
+
+/**
+ * openapi-typescript's module formatted as prettier formats it: re-indented, the members prettier would change
+ * formatted by prettier in one call; undefined where a line is not of a shape modelled here.
+ */
+export async function formatTypesByMembers(printed: string): Promise<string | undefined> {
+  const lines = printed.replace(/\n$/, "").split("\n");
+  const laidOut = reindent(lines);
+  if (!laidOut) return undefined;
+  const { out, code, depths, unstable } = laidOut;
   const ranges: Range[] = [];
-  for (const [at] of unstable) {
+  for (const at of unstable) {
     const range = memberRange(lines, code, at, depths[at] ?? 0);
     if (!range) return undefined;
     ranges.push(range);

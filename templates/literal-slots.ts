@@ -7,7 +7,7 @@ import { util } from "prettier";
 import type { SourceFileStructure } from "ts-morph";
 import { Identifier, jsonLiteral, stringLiteral } from "./literal.js";
 
-/** The print width the generated TypeScript is formatted to (generator/format.ts pins the same). */
+/** The print width the generated TypeScript is formatted to (generator/format.ts gives it to prettier). */
 export const PRINT_WIDTH = 100;
 
 /**
