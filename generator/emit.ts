@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import type { ModuleSource } from "../templates/literal-slots.js";
-import { formatTypeScript } from "./format.js";
+import { formatTogether, formatTypeScript } from "./format.js";
 import { fillFormattedSlots, fillPrintedSlots } from "./literal-layout.js";
 import { stableStatement, statementsOf } from "./statement-layout.js";
 
@@ -8,28 +8,12 @@ import { stableStatement, statementsOf } from "./statement-layout.js";
 // source for export names.
 const { printStructure } = createRequire(import.meta.url)("ts-morph") as typeof import("ts-morph");
 
-/** The line that separates modules formatted in one prettier call (no generated text holds it: see formatTogether). */
-const BOUNDARY = "// @oapi-mcp-gen statement boundary\n";
-
 /** How the modules rendered in this thread were formatted (for `--timings` and the tests of the layouts). */
 export const renderCounts = { statements: 0, byPrettier: 0, slots: 0, wholeModules: 0 };
 
 /** Prints a module's ts-morph structure to text (the structure printer alone: nothing is parsed back). */
 function printed(source: ModuleSource): string {
   return printStructure(source.structure, { indentNumberOfSpaces: 2, newLine: "\n" });
-}
-
-/**
- * Formats texts in one prettier call, which costs a millisecond less per text than a call each: prettier formats
- * top-level statements one by one, so each text's part of the output is what it formats to alone (equal on every golden
- * and on GitHub's whole API). Texts whose boundaries do not come back are formatted one by one.
- */
-async function formatTogether(texts: readonly string[]): Promise<string[]> {
-  if (texts.length > 1 && texts.every((text) => !text.includes(BOUNDARY))) {
-    const parts = (await formatTypeScript(`${BOUNDARY}${texts.join(`\n${BOUNDARY}`)}\n`).catch(() => "")).split(BOUNDARY);
-    if (parts.length === texts.length + 1 && parts[0] === "") return parts.slice(1).map((part) => part.replace(/\n$/, ""));
-  }
-  return Promise.all(texts.map(async (text) => (await formatTypeScript(text)).replace(/\n$/, "")));
 }
 
 /**
@@ -41,7 +25,9 @@ async function formatModules(printed: readonly string[]): Promise<string[]> {
   const unstable = modules.flat().filter((statement) => statement.text === undefined);
   renderCounts.statements += modules.reduce((sum, statements) => sum + statements.length, 0);
   renderCounts.byPrettier += unstable.length;
-  const formatted = await formatTogether(unstable.map(({ lines }) => lines.join("\n")));
+  // A statement that does not parse alone (a split in the wrong place) sends every module to prettier whole.
+  const formatted = await formatTogether(unstable.map(({ lines }) => lines.join("\n"))).catch(() => undefined);
+  if (!formatted) return Promise.all(printed.map(formatTypeScript));
   unstable.forEach((statement, index) => {
     statement.text = formatted[index];
   });

@@ -66,6 +66,22 @@ export async function formatTypeScriptInParts(text: string, cache?: RenderCache)
   return formatted.join("");
 }
 
+/** The line that separates texts formatted in one prettier call (formatTogether declines texts that hold it). */
+const BOUNDARY = "// @oapi-mcp-gen boundary\n";
+
+/**
+ * Formats texts in one prettier call, which costs a millisecond less per text than a call each: prettier formats
+ * top-level statements one by one, so each text's part of the output is what it formats to alone (equal on every golden
+ * and on GitHub's whole API). Texts whose boundaries do not come back are formatted one by one.
+ */
+export async function formatTogether(texts: readonly string[]): Promise<string[]> {
+  if (texts.length > 1 && texts.every((text) => !text.includes(BOUNDARY))) {
+    const parts = (await formatTypeScript(`${BOUNDARY}${texts.join(`\n${BOUNDARY}`)}\n`).catch(() => "")).split(BOUNDARY);
+    if (parts.length === texts.length + 1 && parts[0] === "") return parts.slice(1).map((part) => part.replace(/\n$/, ""));
+  }
+  return Promise.all(texts.map(async (text) => (await formatTypeScript(text)).replace(/\n$/, "")));
+}
+
 /** Formats generated TypeScript with prettier. */
 export async function formatTypeScript(text: string): Promise<string> {
   return format(text, PRETTIER_OPTIONS);

@@ -5,11 +5,8 @@
  * line go to prettier, in one call, each inside a wrapper at its own depth; a line of any other shape sends the whole
  * module to prettier.
  */
-import { formatTypeScript } from "./format.js";
+import { formatTogether } from "./format.js";
 import { isStableLine } from "./stable-lines.js";
-
-/** Separates the wrapped members formatted in one prettier call. */
-const BOUNDARY = "// @oapi-mcp-gen member boundary";
 
 /** A run of lines, inclusive, that prettier formats: one member and everything in it. */
 type Range = [start: number, end: number];
@@ -141,8 +138,9 @@ export async function formatTypesByMembers(printed: string): Promise<string | un
   const members = outermost(ranges);
   if (members.length > 0) {
     const texts = members.map((range) => wrapped(lines, range, depths[range[0]] ?? 0));
-    const formatted = (await formatTypeScript(texts.join(`\n${BOUNDARY}\n`))).split(`${BOUNDARY}\n`);
-    if (formatted.length !== members.length) return undefined;
+    // A member that does not parse alone (a range found wrong) sends the module to prettier whole.
+    const formatted = await formatTogether(texts).catch(() => undefined);
+    if (!formatted) return undefined;
     for (const [index, range] of members.entries()) {
       const memberLines = unwrapped(formatted[index] ?? "", depths[range[0]] ?? 0);
       if (!memberLines) return undefined;
