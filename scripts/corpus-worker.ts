@@ -19,10 +19,28 @@ export interface CorpusVerdict {
   ms: number;
 }
 
+/** Where the generated files differ from what prettier alone makes of them: the first file and line, or undefined. */
+function layoutDifference(ours: ReadonlyMap<string, string>, prettiers: ReadonlyMap<string, string>): string | undefined {
+  for (const [path, text] of prettiers) {
+    const mine = ours.get(path) ?? "";
+    if (mine === text) continue;
+    const a = mine.split("\n");
+    const b = text.split("\n");
+    const line = a.findIndex((item, index) => item !== b[index]);
+    return `layout differs from prettier: ${path}:${line + 1}: ${JSON.stringify(a[line]?.slice(0, 80))} vs ${JSON.stringify(b[line]?.slice(0, 80))}`;
+  }
+  return ours.size === prettiers.size ? undefined : "layout differs from prettier: other files";
+}
+
 async function check(file: string): Promise<CorpusVerdict> {
   const start = performance.now();
   try {
-    const result = await generateFromFile(file, { server: { name: "corpus" }, select: { all: true } });
+    const config = { server: { name: "corpus" }, select: { all: true } };
+    const result = await generateFromFile(file, config);
+    if (process.env.CORPUS_LAYOUTS) {
+      const difference = layoutDifference(result.files, (await generateFromFile(file, config, { prettierOnly: true })).files);
+      if (difference) return { file, outcome: "crash", tools: result.tools.length, message: difference, ms: performance.now() - start };
+    }
     const tools = result.tools.map((tool) => toolDefinition(tool) as unknown as ToolDefinition);
     // Each distinct schema is compiled once: Microsoft Graph's 11,422 output schemas are 981 distinct ones.
     const problems = distinctSchemas(tools).flatMap(({ label, schema }) => dialectProblems(label, schema));

