@@ -8,7 +8,7 @@ import { stableStatement, statementsOf } from "./statement-layout.js";
 // source for export names.
 const { printStructure } = createRequire(import.meta.url)("ts-morph") as typeof import("ts-morph");
 
-/** How the modules rendered in this thread were formatted (for `--timings` and the tests of the layouts). */
+/** How the modules rendered in this thread were formatted: what the tests of the layouts check they did. */
 export const renderCounts = { statements: 0, byPrettier: 0, slots: 0, wholeModules: 0 };
 
 /** Prints a module's ts-morph structure to text (the structure printer alone: nothing is parsed back). */

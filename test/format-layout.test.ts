@@ -175,6 +175,17 @@ describe("layouts against prettier on real documents", () => {
   }
 });
 
+describe("layouts in discovery mode", () => {
+  it("generates Memos' discovery server as prettier alone formats it", async () => {
+    const spec = join(ROOT, "examples/memos/openapi.yaml");
+    const config = (model: Parameters<typeof defaultConfigFor>[0]) => ({ ...defaultConfigFor(model), mode: "discovery" as const });
+    const fast = await generateFromFile(spec, config);
+    const prettier = await generateFromFile(spec, config, { prettierOnly: true });
+    expect(fast.files.has("discovery.ts")).toBe(true);
+    for (const [file, text] of fast.files) expect(text, file).toBe(prettier.files.get(file));
+  }, 60_000);
+});
+
 describe("types layout", () => {
   it("formats members prettier breaks, and falls back where a line is of another shape", async () => {
     const printed = [
