@@ -7,7 +7,7 @@ import { DocumentParseError } from "../openapi/load.js";
 import type { GenerationPaths } from "../templates/deploy.js";
 import { oneLine } from "../templates/literal.js";
 import { type GeneratorConfig, readConfigFile } from "./config.js";
-import { UserError } from "./errors.js";
+import { SelectionError, UserError } from "./errors.js";
 import { checkOutputFolder, compareOutput, foreignFiles, writeOutput } from "./output.js";
 import { pathKind } from "./output-files.js";
 import { packageVersion } from "./package-version.js";
@@ -158,6 +158,14 @@ export async function run(argv: readonly string[]): Promise<number> {
   }
 }
 
+/** A selection that does not fit the document, said of the config it came from (and why that config was read). */
+function selectionProblem(error: SelectionError, configPath: string, found: boolean): UserError {
+  const why = found
+    ? [`${configPath} was read because it is in the working folder; for another document, pass --config with its own config`]
+    : [];
+  return new UserError([...error.problems.map((problem) => `${configPath}: ${problem}`), ...why]);
+}
+
 /** `error: …` on every line of a user error. */
 function oneLinePerProblem(message: string): string {
   return message
@@ -222,6 +230,8 @@ async function generateTimed(options: GenerateOptions, clock: StageClock | undef
     paths,
     progress: (stage) => progress.stage(stage),
     ...(clock ? { clock } : {}),
+  }).catch((error: unknown) => {
+    throw error instanceof SelectionError && configPath ? selectionProblem(error, configPath, options.config === undefined) : error;
   });
   progress.done();
   await timed.time("save the render cache", () => cache.save());

@@ -10,3 +10,8 @@ export class UserError extends Error {
     this.problems = list;
   }
 }
+
+/** A config's selection that does not fit the document (unknown operationIds, tags or overrides). */
+export class SelectionError extends UserError {
+  override name = "SelectionError";
+}

@@ -124,7 +124,7 @@ async function generateBeside(
   const entries = await clock.time("select operations", () => selectOperations(model, config));
   const pruned = await clock.time("prune document for types", () => pruneDocument(model.document, entries));
   const types = later(
-    clock.time("‖ types: openapi-typescript + layout (side thread)", () => {
+    clock.time("‖ types: openapi-typescript + layout", () => {
       const document = JSON.stringify(pruned);
       return cachedText(cache, contentKey(TYPES_FINGERPRINT, document), () => side.run({ kind: "types", document, prettierOnly }));
     }),
@@ -174,7 +174,7 @@ async function generateBeside(
   };
   const readme = readmeSource(facts);
   const formattedReadme = later(
-    clock.time("‖ README (side thread)", () =>
+    clock.time("‖ README", () =>
       cachedText(cache, contentKey(README_FINGERPRINT, JSON.stringify(readme)), () =>
         side.run({ kind: "readme", source: readme, prettierOnly }),
       ),

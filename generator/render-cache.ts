@@ -4,8 +4,18 @@ import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 
 /**
- * Rendered modules of earlier runs, by render key, kept in `node_modules/.cache/oapi-mcp-gen/` (one file per output
- * directory). Only what the last run used is kept, so it never grows past one generated tree.
+ * The generator's cache folder: `node_modules/.cache/oapi-mcp-gen` in the nearest folder, from `cwd` up, that has
+ * `node_modules` (a monorepo package run from its own folder uses the root's); undefined when there is none.
+ */
+export function cacheFolder(cwd = process.cwd()): string | undefined {
+  for (let folder = resolve(cwd); ; folder = dirname(folder)) {
+    if (existsSync(join(folder, "node_modules"))) return join(folder, "node_modules", ".cache", "oapi-mcp-gen");
+    if (dirname(folder) === folder) return undefined;
+  }
+}
+
+/**
+ * Rendered modules of earlier runs, by render key, kept in the cache folder (one file per output directory). Only what the last run used is kept, so it never grows past one generated tree.
  */
 export class RenderCache {
   private readonly used = new Map<string, string>();
@@ -17,9 +27,10 @@ export class RenderCache {
 
   /** Opens the cache of an output directory; an unreadable cache is an empty one. */
   static async open(outDir: string, cwd = process.cwd()): Promise<RenderCache> {
-    if (!existsSync(join(cwd, "node_modules"))) return new RenderCache(undefined, new Map());
+    const folder = cacheFolder(cwd);
+    if (!folder) return new RenderCache(undefined, new Map());
     const id = createHash("sha256").update(resolve(outDir)).digest("hex").slice(0, 16);
-    const file = join(cwd, "node_modules", ".cache", "oapi-mcp-gen", `${id}.json`);
+    const file = join(folder, `${id}.json`);
     const entries = await readFile(file, "utf8").then(
       (text) => textsOf(JSON.parse(text)),
       () => new Map<string, string>(),

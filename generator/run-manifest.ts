@@ -1,10 +1,11 @@
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isGeneratedText } from "../templates/header.js";
 import { outputFiles } from "./output-files.js";
+import { cacheFolder } from "./render-cache.js";
 
 /**
  * The folders whose code decides the output (the generator's own fingerprint), the runtime's among them: its
@@ -31,7 +32,7 @@ export class RunManifest {
     readonly inputKey: string,
   ) {}
 
-  /** The manifest slot of an output directory (unused when the working directory has no node_modules). */
+  /** The manifest slot of an output directory, in the cache folder (unused when there is none: see cacheFolder). */
   static async open(outDir: string, documentBytes: Buffer, config: unknown, cwd = process.cwd()): Promise<RunManifest> {
     const hash = createHash("sha256");
     for (const folder of CODE_FOLDERS) {
@@ -41,9 +42,8 @@ export class RunManifest {
     }
     hash.update(JSON.stringify(config)).update("\u0000").update(documentBytes);
     const id = createHash("sha256").update(resolve(outDir)).digest("hex").slice(0, 16);
-    const file = existsSync(join(cwd, "node_modules"))
-      ? join(cwd, "node_modules", ".cache", "oapi-mcp-gen", `${id}.manifest.json`)
-      : undefined;
+    const folder = cacheFolder(cwd);
+    const file = folder ? join(folder, `${id}.manifest.json`) : undefined;
     return new RunManifest(file, hash.digest("hex"));
   }
 

@@ -2,7 +2,7 @@ import { didYouMean } from "oapi-mcp-gen-runtime";
 import picomatch from "picomatch";
 import type { ApiModel, OperationModel } from "../openapi/model.js";
 import type { GeneratorConfig, OperationFilter } from "./config.js";
-import { UserError } from "./errors.js";
+import { SelectionError } from "./errors.js";
 
 /**
  * The operations that become tools: the allowlist in its order, then what `select` matches in document order,
@@ -62,7 +62,7 @@ export function selectOperations(model: ApiModel, config: GeneratorConfig): Oper
     }
   }
   if (problems.length === 0 && selected.length === 0) problems.push(emptySelection(model));
-  if (problems.length > 0) throw new UserError(problems);
+  if (problems.length > 0) throw new SelectionError(problems);
   return selected;
 }
 

@@ -70,6 +70,26 @@ describe("oapi-mcp-gen CLI", () => {
     for (const [path, text] of fresh) expect(text, path).toBe(committed.get(path));
   });
 
+  it("names the config a selection came from, and why it was read, when it does not fit the document", async () => {
+    const project = join(scratch, "two-apis");
+    await mkdir(project, { recursive: true });
+    await writeFile(join(project, "oapi-mcp.config.yaml"), await readFile(CONFIG, "utf8"));
+    const result = runCli([join(ROOT, "test/fixtures/kitchen-sink/openapi.yaml"), "--out", "kitchen"], project);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/^error: oapi-mcp\.config\.yaml: operations: "MemoService_GetMemo" is not an operationId/m);
+    expect(result.stderr).toMatch(/error: oapi-mcp\.config\.yaml was read because it is in the working folder; .*--config/);
+  });
+
+  it("keeps its cache in the nearest node_modules above a folder that has none (a monorepo package)", async () => {
+    const root = join(scratch, "monorepo");
+    const sub = join(root, "packages", "api");
+    await mkdir(join(root, "node_modules"), { recursive: true });
+    await mkdir(sub, { recursive: true });
+    expect(runCli([SPEC, "--config", CONFIG, "--out", "generated"], sub).status).toBe(0);
+    expect(runCli([SPEC, "--config", CONFIG, "--out", "generated", "--check"], sub).stdout).toMatch(/up to date \(unchanged inputs\)/);
+    expect((await readdir(join(root, "node_modules", ".cache", "oapi-mcp-gen"))).length).toBeGreaterThan(0);
+  });
+
   it("is byte-identical when run twice, and reports nothing changed", async () => {
     const out = join(scratch, "twice");
     runCli([SPEC, "--config", CONFIG, "--out", out]);
@@ -127,7 +147,7 @@ describe("oapi-mcp-gen CLI", () => {
     const result = runCli([SPEC, "--config", config, "--out", out]);
     expect(result.status).toBe(1);
     expect(result.stderr).toBe(
-      'error: operations: "MemoService_ListMemo" is not an operationId in the document (did you mean "MemoService_ListMemos"?)\n',
+      `error: ${config}: operations: "MemoService_ListMemo" is not an operationId in the document (did you mean "MemoService_ListMemos"?)\n`,
     );
     await expect(readdir(out)).rejects.toThrow(/ENOENT/);
   });
