@@ -26,7 +26,16 @@ function isComment(lines: readonly string[]): boolean {
 }
 
 /** An import or a re-export of named bindings. */
-const NAMED = /^((?:import|export)(?: type)?) \{ ((?:type )?[A-Za-z_$][\w$]*(?:, (?:type )?[A-Za-z_$][\w$]*)*) \} (from (?:")[^"\\]*";)$/;
+const NAMED =
+  /^((?:import|export)(?: type)?) \{ ((?:type )?[A-Za-z_$][\w$]*(?:, (?:type )?[A-Za-z_$][\w$]*)*) \}((?: from (?:")[^"\\]*")?;)$/;
+/** An exported array of names (the registry's `tools`). */
+const NAME_ARRAY = /^export const ([A-Za-z_$][\w$]*) = \[([A-Za-z_$][\w$]*(?:, [A-Za-z_$][\w$]*)*)\];$/;
+/** The client's first line, and the lines of its body before and after the methods (indent stripped). */
+const CLIENT_HEAD = "export const createClient = (options: ClientOptions = {}) => {";
+const CLIENT_OPEN = ["const call = toolCaller({ identity: serverIdentity, tools, upstream, auth }, options);", "return {"];
+const CLIENT_CLOSE = ["};", "};"];
+/** A client method: a tool's name, its argument type and its constant. */
+const METHOD = /^([A-Za-z_$][\w$]*|"[^"\\]*"): \(args: ([A-Za-z_$][\w$]*)\) => call\(([A-Za-z_$][\w$]*), args\),$/;
 /** A type alias on one line, its type left to isPlainType. */
 const ALIAS = /^(?:export )?type [A-Za-z_$][\w$]* = (.+);$/;
 /** A type alias whose type literal is on one line. */
@@ -68,14 +77,51 @@ function definitionLayout(name: string, args: string, result: string, key: strin
   return `export const ${name} = defineTool<\n  ${args},\n  ${result}\n>({\n${slot}`;
 }
 
-/** Named imports or re-exports as prettier lays them out: on one line when it fits or names one binding. */
-function namedLayout(keyword: string, names: string, from: string): string {
-  const line = `${keyword} { ${names} } ${from}`;
+/** Named imports or (re-)exports as prettier lays them out: on one line when it fits or names one binding. */
+function namedLayout(keyword: string, names: string, tail: string): string {
+  const line = `${keyword} { ${names} }${tail}`;
   if (line.length <= PRINT_WIDTH || !names.includes(", ")) return line;
-  return `${keyword} {\n${names
+  return `${keyword} {\n${oneALine(names)}\n}${tail}`;
+}
+
+/** Comma-separated names, one a line, two columns in, each with its comma. */
+function oneALine(names: string): string {
+  return names
     .split(", ")
     .map((name) => `  ${name},`)
-    .join("\n")}\n} ${from}`;
+    .join("\n");
+}
+
+/** An exported array of names as prettier lays it out: on one line when it fits, else a name a line. */
+function nameArrayLayout(line: string, name: string, items: string): string {
+  return line.length <= PRINT_WIDTH ? line : `export const ${name} = [\n${oneALine(items)}\n];`;
+}
+
+/**
+ * The client's methods as prettier lays them out, four columns in: on one line when it fits; else the call under the
+ * arrow when `key: (args: T) =>` fits; else the parameter on a line of its own.
+ */
+function clientLayout(lines: readonly string[]): string | undefined {
+  const body = lines.slice(1).map((line) => line.trim());
+  const open = body.slice(0, CLIENT_OPEN.length);
+  const close = body.slice(body.length - CLIENT_CLOSE.length);
+  if (open.join("\n") !== CLIENT_OPEN.join("\n") || close.join("\n") !== CLIENT_CLOSE.join("\n")) return undefined;
+  const out = [CLIENT_HEAD, ...CLIENT_OPEN.map((line) => `  ${line}`)];
+  for (const line of body.slice(CLIENT_OPEN.length, body.length - CLIENT_CLOSE.length)) {
+    if (/^\/\*\*.*\*\/$/.test(line)) {
+      out.push(`    ${line}`);
+      continue;
+    }
+    const method = METHOD.exec(line);
+    if (!method) return undefined;
+    const [, key, type, constant] = method;
+    const whole = `    ${line}`;
+    const signature = `    ${key}: (args: ${type}) =>`;
+    if (whole.length <= PRINT_WIDTH) out.push(whole);
+    else if (signature.length <= PRINT_WIDTH) out.push(signature, `      call(${constant}, args),`);
+    else out.push(`    ${key}: (`, `      args: ${type},`, `    ) => call(${constant}, args),`);
+  }
+  return [...out, "  };", "};"].join("\n");
 }
 
 /** A one-line type alias as prettier lays it out; a type that cannot break moves under a statement too wide. */
@@ -92,6 +138,7 @@ export function stableStatement(lines: readonly string[]): string | undefined {
   const text = lines.join("\n");
   if (isComment(lines)) return text;
   if (/[^\u0000-\u007f]/.test(text)) return undefined;
+  if (lines[0] === CLIENT_HEAD) return clientLayout(lines);
   const definition = DEFINITION.exec(text);
   if (definition) return definitionLayout(definition[1] ?? "", definition[2] ?? "", definition[3] ?? "", definition[4] ?? "");
   const schema = SCHEMA.exec(text);
@@ -99,7 +146,9 @@ export function stableStatement(lines: readonly string[]): string | undefined {
   const [first = "", ...rest] = lines;
   if (rest.length === 0) {
     const named = NAMED.exec(first);
-    if (named) return namedLayout(named[1] ?? "", named[2] ?? "", named[3] ?? "");
+    if (named && (named[1]?.startsWith("export") || named[3] !== ";")) return namedLayout(named[1] ?? "", named[2] ?? "", named[3] ?? "");
+    const array = NAME_ARRAY.exec(first);
+    if (array) return nameArrayLayout(first, array[1] ?? "", array[2] ?? "");
     const flat = FLAT_LITERAL.exec(first)?.[1];
     if (flat !== undefined) return first.length <= PRINT_WIDTH && flat.split("; ").every(isPlainMember) ? text : undefined;
     const alias = ALIAS.exec(first)?.[1];
