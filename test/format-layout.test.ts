@@ -4,6 +4,7 @@ import { renderCounts, renderModules, renderModuleWhole } from "../generator/emi
 import { formatTypeScript } from "../generator/format.js";
 import { defaultConfigFor, generateFromFile } from "../generator/generate.js";
 import { operationTypes } from "../generator/operation-types.js";
+import { stableStatement, statementsOf } from "../generator/statement-layout.js";
 import { formatTypesByMembers } from "../generator/types-layout.js";
 import { bundleExternalRefs } from "../openapi/bundle.js";
 import { readDocumentSource } from "../openapi/load.js";
@@ -172,6 +173,48 @@ describe("layouts against prettier on real documents", () => {
       expect(laidOut).toBeDefined();
       expect(laidOut).toBe(await formatTypeScript(printed));
     }, 60_000);
+  }
+});
+
+describe("statement layouts", () => {
+  const names = (count: number, stem: string) => Array.from({ length: count }, (_, index) => `${stem}${index}`);
+  const method = (key: string, type: string, constant: string) => [
+    `/** GET /${key} (${key}): ${key} */`,
+    `${key}: (args: ${type}) => call(${constant}, args),`,
+  ];
+  const statements = [
+    `import { ${names(3, "a").join(", ")} } from "./short.js";`,
+    `import { ${names(12, "someLongerBindingName").join(", ")} } from "./long.js";`,
+    `import { ${"x".repeat(90)} } from "./single-binding-too-long.js";`,
+    `export { ${names(15, "exportedName").join(", ")} };`,
+    `export type { ${names(2, "Args").join(", ")} } from "./tools/x.js";`,
+    `export const tools = [${names(3, "t").join(", ")}];`,
+    `export const tools = [${names(20, "aToolConstant").join(", ")}];`,
+    'export type SomeRatherLongOperationNameForTheResultOfATool = Operation["responses"]["200"]["content"]["application/json"];',
+    `export const shortName = defineTool<ShortArgs, ShortResult>({ __oapiMcpGenSlot0__: "${"x".repeat(100)}" });`,
+    `export const aVeryLongToolConstantNameIndeed = defineTool<AVeryLongToolConstantNameIndeedArgs, AVeryLongToolConstantNameIndeedResult>({ __oapiMcpGenSlot0__: "${"x".repeat(100)}" });`,
+    [
+      "export const createClient = (options: ClientOptions = {}) => {",
+      ...[
+        "const call = toolCaller({ identity: serverIdentity, tools, upstream, auth }, options);",
+        "return {",
+        ...method("short", "ShortArgs", "short"),
+        ...method("a_tool_name_of_medium_length_for_the_arrow", "AToolNameOfMediumLengthForTheArrowArgs", "aToolNameOfMediumLength"),
+        ...method("a_tool_name_so_long_that_even_its_signature_does_not_fit", "AToolNameSoLongThatEvenItsSignatureDoesNotFitArgs", "x"),
+        ...method('"quoted-name"', "QuotedNameArgs", "quotedName"),
+        "};",
+      ].map((line) => `  ${line}`),
+      "};",
+    ].join("\n"),
+  ];
+  for (const text of statements) {
+    it(`lays out ${text.slice(0, 50)}… as prettier does`, async () => {
+      const [lines, ...others] = statementsOf(`${text}\n`);
+      expect(others).toEqual([]);
+      const laidOut = stableStatement(lines ?? []);
+      expect(laidOut).toBeDefined();
+      expect(laidOut).toBe((await formatTypeScript(text)).replace(/\n$/, ""));
+    });
   }
 });
 
