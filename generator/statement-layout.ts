@@ -157,7 +157,9 @@ export function stableStatement(lines: readonly string[]): string | undefined {
   // A type alias whose literal has a member a line: prettier keeps it broken.
   if (/^(?:export )?type [A-Za-z_$][\w$]* = \{$/.test(first) && rest.at(-1)?.trim() === "};") {
     const members = rest.slice(0, -1).map((line) => line.trim());
-    if (members.every((member) => member.endsWith(";") && isStableLine(member, 1))) {
+    // One-line members only: a member spanning lines would need its own indents.
+    const plain = (member: string) => member.endsWith(";") && isPlainMember(member.slice(0, -1)) && isStableLine(member, 1);
+    if (members.every(plain)) {
       return [first, ...members.map((member) => `  ${member}`), "};"].join("\n");
     }
   }
