@@ -24,7 +24,7 @@ export const FORMAT_FINGERPRINT = `prettier ${version} ${JSON.stringify(PRETTIER
 
 /** Formats a generated Markdown or YAML file with prettier. */
 export async function formatDocument(text: string, parser: "markdown" | "yaml"): Promise<string> {
-  return format(text, { parser, printWidth: 100, proseWrap: "preserve", endOfLine: "lf" });
+  return format(text, { parser, printWidth: PRINT_WIDTH, proseWrap: "preserve", endOfLine: "lf" });
 }
 
 /**

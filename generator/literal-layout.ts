@@ -8,20 +8,21 @@
  *   so do null and names (numbers and booleans never move); an object or array value opens on the key's line;
  * - an array of numbers fills its lines.
  */
-import { type LiteralEntry, type LiteralNode, PRINT_WIDTH, SLOT_FILL } from "../templates/literal-slots.js";
+import {
+  FORMATTED_PLACEHOLDER_PATTERN,
+  flat,
+  type LiteralEntry,
+  type LiteralNode,
+  PLACEHOLDER_PATTERN,
+  PRINT_WIDTH,
+  slotIndex,
+} from "../templates/literal-slots.js";
 
 /** Prettier never moves a value off the line of a key narrower than this (its tab width plus three). */
 const SHORT_KEY = 5;
 
 /** Thrown where prettier's layout is not one modelled here: the module is formatted whole instead. */
 class UnmodelledLayout extends Error {}
-
-/** A node on one line. */
-export function flat(node: LiteralNode): string {
-  if (node.kind === "object") return `{ ${node.entries.map(({ key, value }) => `${key}: ${flat(value)}`).join(", ")} }`;
-  if (node.kind === "array") return `[${node.items.map(flat).join(", ")}]`;
-  return node.text;
-}
 
 /** Whether a node is an object or array prettier may break. */
 function isGroup(node: LiteralNode): node is Extract<LiteralNode, { breaks: boolean }> {
@@ -100,10 +101,8 @@ export function slotLines(node: LiteralNode, indent: number): string[] | undefin
   return lines;
 }
 
-/** A formatted placeholder: its key line and its string's line. */
-const FORMATTED_SLOT = new RegExp(`^( *)__oapiMcpGenSlot(\\d+)__:\\n *"${SLOT_FILL}",$`, "gm");
-/** An unformatted placeholder, as the template wrote it. */
-const PRINTED_SLOT = new RegExp(`\\{\\s*__oapiMcpGenSlot(\\d+)__: "${SLOT_FILL}" \\}`, "g");
+const FORMATTED_SLOT = new RegExp(FORMATTED_PLACEHOLDER_PATTERN, "gm");
+const PRINTED_SLOT = new RegExp(PLACEHOLDER_PATTERN, "g");
 
 /**
  * Fills the slots of a module prettier formatted around their placeholders; undefined when a slot is not found in
@@ -124,8 +123,8 @@ export function fillFormattedSlots(formatted: string, literals: readonly Literal
 
 /** Writes each slot's value on one line into the printed module, for prettier to format whole. */
 export function fillPrintedSlots(printed: string, literals: readonly LiteralNode[]): string {
-  return printed.replace(PRINTED_SLOT, (match, index: string) => {
-    const node = literals[Number(index)];
+  return printed.replace(PRINTED_SLOT, (match, key: string) => {
+    const node = literals[slotIndex(key)];
     return node ? flat(node) : match;
   });
 }

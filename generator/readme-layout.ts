@@ -3,7 +3,7 @@
  * table of a thousand tools in half a second, and the table's cells (code spans and plain words) print as they are.
  */
 import { util } from "prettier";
-import { markdownTable, type ReadmeSource, TOOL_TABLE_LINE } from "../templates/readme.js";
+import { type ReadmeSource, TOOL_TABLE_LINE, withToolTable } from "../templates/readme.js";
 import { formatDocument } from "./format.js";
 
 /** A cell prettier prints as it is: code spans (no backtick, backslash or pipe, no space at an end) and plain words. */
@@ -23,7 +23,7 @@ function alignedTable(rows: readonly (readonly string[])[]): string {
 
 /** The README formatted by prettier; the tool table laid out apart when its cells print as they are. */
 export async function formatReadme(source: ReadmeSource, prettierOnly = false): Promise<string> {
-  const whole = () => formatDocument(source.text.replace(TOOL_TABLE_LINE, markdownTable(source.table)), "markdown");
+  const whole = () => formatDocument(withToolTable(source), "markdown");
   const cells = source.table.flat();
   if (prettierOnly || !cells.every((cell) => PLAIN_CELL.test(cell))) return whole();
   const parts = (await formatDocument(source.text, "markdown")).split(`\n${TOOL_TABLE_LINE}\n`);

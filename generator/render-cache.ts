@@ -15,7 +15,8 @@ export function cacheFolder(cwd = process.cwd()): string | undefined {
 }
 
 /**
- * Rendered modules of earlier runs, by render key, kept in the cache folder (one file per output directory). Only what the last run used is kept, so it never grows past one generated tree.
+ * Rendered modules of earlier runs, by render key, kept in the cache folder (one file per output directory). Only what
+ * the last run used is kept, so it never grows past one generated tree.
  */
 export class RenderCache {
   private readonly used = new Map<string, string>();

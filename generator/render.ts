@@ -2,9 +2,8 @@ import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
-import type { ModuleSource } from "../templates/literal-slots.js";
+import { flat, type ModuleSource } from "../templates/literal-slots.js";
 import { FORMAT_FINGERPRINT } from "./format.js";
-import { flat } from "./literal-layout.js";
 import { packageVersion } from "./package-version.js";
 import { contentKey, type RenderCache } from "./render-cache.js";
 

@@ -40,12 +40,16 @@ export function isPlainType(type: string): boolean {
   return depth === 0 && !/\(\(|\( |\(-?[\w"]+\)/.test(type);
 }
 
+/** Whether a one-line member (`key?: type;`, an index signature or a type alias) prints as it is, whatever its width. */
+export function isPlainMember(text: string): boolean {
+  const type = MEMBER.exec(text)?.[1];
+  return type !== undefined && !QUOTED_NAME.test(text) && isPlainType(type);
+}
+
 /** Whether prettier leaves a code line (indent stripped) as it is, bar its indent. */
 export function isStableLine(text: string, depth: number): boolean {
   if (depth * 2 + util.getStringWidth(text) > PRINT_WIDTH) return false;
   if (text === "}" || text === "};" || text === "}[];") return true;
   if (QUOTED_NAME.test(text)) return false;
-  if (OPENER.test(text)) return true;
-  const type = MEMBER.exec(text)?.[1];
-  return type !== undefined && isPlainType(type);
+  return OPENER.test(text) || isPlainMember(text);
 }

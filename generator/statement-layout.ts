@@ -4,8 +4,9 @@
  * comments, imports, type aliases (the templates write type literals as prettier lays them out) and the definition.
  */
 import { util } from "prettier";
-import { PRINT_WIDTH, SLOT_FILL, SLOT_KEY_PATTERN } from "../templates/literal-slots.js";
-import { isPlainType, isStableLine } from "./stable-lines.js";
+import { CLIENT_OPEN, CLIENT_SIGNATURE } from "../templates/client-module.js";
+import { formattedPlaceholder, PLACEHOLDER_PATTERN, PRINT_WIDTH } from "../templates/literal-slots.js";
+import { isPlainMember, isPlainType, isStableLine } from "./stable-lines.js";
 
 /** The printed module's top-level statements, each with its lines; a comment line is a statement of its own. */
 export function statementsOf(text: string): string[][] {
@@ -30,9 +31,8 @@ const NAMED =
   /^((?:import|export)(?: type)?) \{ ((?:type )?[A-Za-z_$][\w$]*(?:, (?:type )?[A-Za-z_$][\w$]*)*) \}((?: from (?:")[^"\\]*")?;)$/;
 /** An exported array of names (the registry's `tools`). */
 const NAME_ARRAY = /^export const ([A-Za-z_$][\w$]*) = \[([A-Za-z_$][\w$]*(?:, [A-Za-z_$][\w$]*)*)\];$/;
-/** The client's first line, and the lines of its body before and after the methods (indent stripped). */
-const CLIENT_HEAD = "export const createClient = (options: ClientOptions = {}) => {";
-const CLIENT_OPEN = ["const call = toolCaller({ identity: serverIdentity, tools, upstream, auth }, options);", "return {"];
+/** The client's first line as ts-morph prints it, and its last two (indent stripped). */
+const CLIENT_HEAD = `export const createClient = ${CLIENT_SIGNATURE}`;
 const CLIENT_CLOSE = ["};", "};"];
 /** A client method: a tool's name, its argument type and its constant. */
 const METHOD = /^([A-Za-z_$][\w$]*|"[^"\\]*"): \(args: ([A-Za-z_$][\w$]*)\) => call\(([A-Za-z_$][\w$]*), args\),$/;
@@ -40,37 +40,24 @@ const METHOD = /^([A-Za-z_$][\w$]*|"[^"\\]*"): \(args: ([A-Za-z_$][\w$]*)\) => c
 const ALIAS = /^(?:export )?type [A-Za-z_$][\w$]* = (.+);$/;
 /** A type alias whose type literal is on one line. */
 const FLAT_LITERAL = /^(?:export )?type [A-Za-z_$][\w$]* = \{ (.+) \};$/;
-/** A one-line member of a type literal. */
-const MEMBER = /^(?:[A-Za-z_$][\w$]*|"(?:[^"\\]|\\[^"])*")\??: (.+)$/;
 /** A tool's definition as the template prints it around its slot. */
 const DEFINITION = new RegExp(
-  String.raw`^export const ([A-Za-z_$][\w$]*) = defineTool<([A-Za-z_$][\w$]*), ([A-Za-z_$][\w$]*)>\(\{\s*(${SLOT_KEY_PATTERN}): "${SLOT_FILL}" \}\);$`,
+  String.raw`^export const ([A-Za-z_$][\w$]*) = defineTool<([A-Za-z_$][\w$]*), ([A-Za-z_$][\w$]*)>\(${PLACEHOLDER_PATTERN}\);$`,
 );
 
 /** A shared schema as the template prints it around its slot. */
-const SCHEMA = new RegExp(String.raw`^export const ([A-Za-z_$][\w$]*): JsonSchema = \{\s*(${SLOT_KEY_PATTERN}): "${SLOT_FILL}" \};$`);
-
-/** A slot's placeholder as prettier lays it out, two columns in. */
-function slotLines(key: string): string {
-  return `  ${key}:\n    "${SLOT_FILL}",`;
-}
+const SCHEMA = new RegExp(String.raw`^export const ([A-Za-z_$][\w$]*): JsonSchema = ${PLACEHOLDER_PATTERN};$`);
 
 /** A shared schema with its slot's placeholder, laid out as prettier lays it out. */
 function schemaLayout(name: string, key: string): string | undefined {
   const head = `export const ${name}: JsonSchema = {`;
-  return head.length <= PRINT_WIDTH ? `${head}\n${slotLines(key)}\n};` : undefined;
-}
-
-/** Whether a type literal member (`key?: type`) prints as it is. */
-function isPlainMember(member: string): boolean {
-  const type = MEMBER.exec(member)?.[1];
-  return type !== undefined && !/^"[A-Za-z_$][\w$]*"/.test(member) && isPlainType(type);
+  return head.length <= PRINT_WIDTH ? `${head}\n${formattedPlaceholder(key, 2)}\n};` : undefined;
 }
 
 /** A tool's definition with its slot's placeholder, laid out as prettier lays it out. */
 function definitionLayout(name: string, args: string, result: string, key: string): string | undefined {
   const head = `export const ${name} = defineTool<${args}, ${result}>({`;
-  const slot = `${slotLines(key)}\n});`;
+  const slot = `${formattedPlaceholder(key, 2)}\n});`;
   if (head.length <= PRINT_WIDTH) return `${head}\n${slot}`;
   // The type arguments break, one a line, when the call's first line does not fit.
   if (`export const ${name} = defineTool<`.length > PRINT_WIDTH || `  ${result}`.length > PRINT_WIDTH) return undefined;
@@ -150,7 +137,8 @@ export function stableStatement(lines: readonly string[]): string | undefined {
     const array = NAME_ARRAY.exec(first);
     if (array) return nameArrayLayout(first, array[1] ?? "", array[2] ?? "");
     const flat = FLAT_LITERAL.exec(first)?.[1];
-    if (flat !== undefined) return first.length <= PRINT_WIDTH && flat.split("; ").every(isPlainMember) ? text : undefined;
+    if (flat !== undefined)
+      return first.length <= PRINT_WIDTH && flat.split("; ").every((member) => isPlainMember(`${member};`)) ? text : undefined;
     const alias = ALIAS.exec(first)?.[1];
     if (alias !== undefined) return aliasLayout(first, alias);
   }
@@ -158,7 +146,7 @@ export function stableStatement(lines: readonly string[]): string | undefined {
   if (/^(?:export )?type [A-Za-z_$][\w$]* = \{$/.test(first) && rest.at(-1)?.trim() === "};") {
     const members = rest.slice(0, -1).map((line) => line.trim());
     // One-line members only: a member spanning lines would need its own indents.
-    const plain = (member: string) => member.endsWith(";") && isPlainMember(member.slice(0, -1)) && isStableLine(member, 1);
+    const plain = (member: string) => isPlainMember(member) && isStableLine(member, 1);
     if (members.every(plain)) {
       return [first, ...members.map((member) => `  ${member}`), "};"].join("\n");
     }

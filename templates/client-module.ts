@@ -6,6 +6,10 @@ import { settingsImport } from "./registry.js";
 import { CONST, Kind } from "./structure-kinds.js";
 import { toolModuleNames } from "./tool-module.js";
 
+/** `createClient`'s parameters and the lines of its body before its methods (statement-layout.ts lays them out). */
+export const CLIENT_SIGNATURE = "(options: ClientOptions = {}) => {";
+export const CLIENT_OPEN = ["const call = toolCaller({ identity: serverIdentity, tools, upstream, auth }, options);", "return {"];
+
 /**
  * `client.ts`: `createClient(options)` gives a typed method per tool (`client.memo_get_memo({ memo })`), running the
  * runtime's own execution path for it.
@@ -45,7 +49,7 @@ export function clientModule(tools: readonly ToolModel[]): SourceFileStructure {
         declarations: [
           {
             name: "createClient",
-            initializer: `(options: ClientOptions = {}) => {\nconst call = toolCaller({ identity: serverIdentity, tools, upstream, auth }, options);\nreturn {\n${methods.join("\n")}\n};\n}`,
+            initializer: [CLIENT_SIGNATURE, ...CLIENT_OPEN, ...methods, "};", "}"].join("\n"),
           },
         ],
       },

@@ -5,7 +5,7 @@
 
 import { util } from "prettier";
 import type { SourceFileStructure } from "ts-morph";
-import { Identifier, jsonLiteral, stringLiteral } from "./literal.js";
+import { Identifier, isPlainName, jsonLiteral, stringLiteral } from "./literal.js";
 
 /** The print width the generated TypeScript is formatted to (generator/format.ts gives it to prettier). */
 export const PRINT_WIDTH = 100;
@@ -35,15 +35,28 @@ export interface ModuleSource {
 }
 
 /** The property name of slot `index`'s placeholder object. */
-export function slotKey(index: number): string {
+function slotKey(index: number): string {
   return `__oapiMcpGenSlot${index}__`;
 }
 
-/** A regular-expression source matching any slot's property name. */
-export const SLOT_KEY_PATTERN = String.raw`__oapiMcpGenSlot\d+__`;
-
 /** The placeholder's string: wider than a line, so prettier breaks the placeholder object as it breaks the value. */
-export const SLOT_FILL = "x".repeat(PRINT_WIDTH);
+const SLOT_FILL = "x".repeat(PRINT_WIDTH);
+
+/** A placeholder as a template writes it, for a regular expression: its slot's property name is the one group. */
+export const PLACEHOLDER_PATTERN = String.raw`\{\s*(__oapiMcpGenSlot\d+__): "${SLOT_FILL}" \}`;
+
+/** A placeholder's property as prettier lays it out, `indent` columns in (the string under its long key). */
+export function formattedPlaceholder(key: string, indent: number): string {
+  return `${" ".repeat(indent)}${key}:\n${" ".repeat(indent + 2)}"${SLOT_FILL}",`;
+}
+
+/** A regular-expression source of formattedPlaceholder at any indent: the indent and the slot's index are the groups. */
+export const FORMATTED_PLACEHOLDER_PATTERN = String.raw`^( *)__oapiMcpGenSlot(\d+)__:\n *"${SLOT_FILL}",$`;
+
+/** The slot index a placeholder's property name holds. */
+export function slotIndex(key: string): number {
+  return Number(/\d+/.exec(key)?.[0]);
+}
 
 /** Collects the slots of one module while its structure is built. */
 export class LiteralSlots {
@@ -52,7 +65,8 @@ export class LiteralSlots {
   /** The initializer text of a JSON value: a slot's placeholder when it cannot fit on a line, else its literal. */
   value(value: unknown): string {
     const node = literalNode(value);
-    if (node?.kind !== "object" || node.width <= PRINT_WIDTH) return jsonLiteral(value);
+    if (!node) return jsonLiteral(value);
+    if (node.kind !== "object" || node.width <= PRINT_WIDTH) return flat(node);
     const index = this.literals.push(node) - 1;
     // A newline after the brace makes prettier break the placeholder before measuring it, as a value that must break
     // is broken: the call or declaration around it is laid out the same way for both.
@@ -65,6 +79,13 @@ export class LiteralSlots {
   }
 }
 
+/** A node on one line. */
+export function flat(node: LiteralNode): string {
+  if (node.kind === "object") return `{ ${node.entries.map(({ key, value }) => `${key}: ${flat(value)}`).join(", ")} }`;
+  if (node.kind === "array") return `[${node.items.map(flat).join(", ")}]`;
+  return node.text;
+}
+
 /** A string literal as prettier prints it: double quotes unless the text holds more of them than single quotes. */
 function printedString(text: string): string {
   const raw = stringLiteral(text);
@@ -75,7 +96,7 @@ function printedString(text: string): string {
 /** An object key as prettier prints it; undefined for a non-ASCII key (prettier unquotes ES5 identifier names). */
 function printedKey(key: string): string | undefined {
   if (key === "__proto__") return `[${printedString(key)}]`;
-  if (/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key)) return key;
+  if (isPlainName(key)) return key;
   return /^[\u0000-\u007f]*$/.test(key) ? printedString(key) : undefined;
 }
 

@@ -7,10 +7,15 @@ export function stringLiteral(text: string): string {
     .replace(/\u2029/g, "\\u2029");
 }
 
+/** Whether a key or name is an ASCII identifier (written bare, not as a string literal). */
+export function isPlainName(name: string): boolean {
+  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name);
+}
+
 /** A reference to a generated constant inside a JSON value (its name is made by the generator, never by a document). */
 export class Identifier {
   constructor(readonly name: string) {
-    if (!/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name)) throw new Error(`not an identifier: ${name}`);
+    if (!isPlainName(name)) throw new Error(`not an identifier: ${name}`);
   }
 }
 
@@ -37,7 +42,7 @@ export function jsonLiteral(value: unknown): string {
 /** An object-literal key: a bare identifier when it is one, a string literal otherwise. */
 export function propertyKey(key: string): string {
   if (key === "__proto__") return `[${stringLiteral(key)}]`;
-  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? key : stringLiteral(key);
+  return isPlainName(key) ? key : stringLiteral(key);
 }
 
 /** Text on one line: control characters and line separators (which would start a new line somewhere) replaced. */

@@ -91,15 +91,14 @@ function toolTable(tools: readonly ToolModel[]): string[][] {
 }
 
 /** A table's rows as Markdown, cells unpadded. */
-export function markdownTable(rows: readonly (readonly string[])[]): string {
+function markdownTable(rows: readonly (readonly string[])[]): string {
   const [header = [], ...body] = rows;
   return [header, header.map(() => "---"), ...body].map((cells) => `| ${cells.join(" | ")} |`).join("\n");
 }
 
-/** The README with its tool table written in. */
-export function readmeText(facts: ReadmeFacts): string {
-  const { text, table } = readmeSource(facts);
-  return text.replace(TOOL_TABLE_LINE, markdownTable(table));
+/** The README's text with its tool table written in, unaligned, where TOOL_TABLE_LINE stands. */
+export function withToolTable(source: ReadmeSource): string {
+  return source.text.replace(`\n${TOOL_TABLE_LINE}\n`, () => `\n${markdownTable(source.table)}\n`);
 }
 
 /** The generated server's README: tools, running it, environment, credentials, clients, deployment and CI. */

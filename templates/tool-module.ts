@@ -4,7 +4,7 @@ import type { SharedSchemas } from "../generator/shared-schemas.js";
 import type { ToolModel } from "../generator/tool-model.js";
 import type { HttpMethod } from "../openapi/types.js";
 import { GENERATED_HEADER, RUNTIME_MODULE } from "./header.js";
-import { camelIdentifier, commentText, Identifier, pascalIdentifier, stringLiteral } from "./literal.js";
+import { camelIdentifier, commentText, Identifier, isPlainName, pascalIdentifier, stringLiteral } from "./literal.js";
 import { LiteralSlots, type ModuleSource, PRINT_WIDTH } from "./literal-slots.js";
 import { CONST, Kind } from "./structure-kinds.js";
 
@@ -161,7 +161,7 @@ interface TypeText {
 
 /** A type member's key as prettier prints it: bare when it is a name, else a string literal. */
 function memberKey(key: string): string {
-  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? key : stringLiteral(key);
+  return isPlainName(key) ? key : stringLiteral(key);
 }
 
 /**
