@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { listedOutputSchema } from "oapi-mcp-gen-runtime";
+import { listedForm, listedForms } from "oapi-mcp-gen-runtime";
 import { generateFromFile } from "../generator/generate.js";
 import { discoveryListSize } from "../generator/tools-list.js";
 import { readDocumentFile } from "../openapi/load.js";
@@ -146,10 +146,7 @@ export async function benchGeneration(): Promise<string[]> {
     const definitions = (await generateFromFile(spec, { server: { name: "bench" }, select: { all: true } })).tools.map(toolDefinition);
     const discovery = discoveryListSize("bench", definitions, []);
     discoveryRows.push([label, `${fmt(discovery.bytes / 1024, 1)} KiB / ${discovery.tokens}`]);
-    const listed = definitions.map((definition) => {
-      const { name, title, description, inputSchema, annotations, _meta } = definition;
-      return { name, title, description, inputSchema, outputSchema: listedOutputSchema(definition), annotations, _meta };
-    });
+    const listed = listedForms(definitions.map((definition) => listedForm(definition)));
     const peer = await peerTools(join(peerOut, "src/index.ts"));
     const whole = listSize(listed);
     const peerWhole = listSize(peer);

@@ -1,4 +1,4 @@
-import { discoveryToolDefinitions, listedOutputSchema, type ToolDefinition } from "oapi-mcp-gen-runtime";
+import { discoveryToolDefinitions, listedForm, listedForms, type ToolDefinition } from "oapi-mcp-gen-runtime";
 import type { GeneratorConfig } from "./config.js";
 import { UserError } from "./errors.js";
 
@@ -11,11 +11,7 @@ export interface ToolsListSize {
 
 /** Measures `tools/list` exactly as the runtime lists the tools (from the definitions that are written). */
 export function toolsListSize(definitions: readonly ToolDefinition[], prefix: readonly unknown[] = []): ToolsListSize {
-  const listed = definitions.map((definition) => {
-    const { name, title, description, inputSchema, annotations, _meta } = definition;
-    const outputSchema = listedOutputSchema(definition);
-    return { name, title, description, inputSchema, ...(outputSchema ? { outputSchema } : {}), annotations, _meta };
-  });
+  const listed = listedForms(definitions.map((definition) => listedForm(definition)));
   const bytes = Buffer.byteLength(JSON.stringify({ tools: [...prefix, ...listed] }));
   return { bytes, tokens: Math.ceil(bytes / 4) };
 }

@@ -19,6 +19,8 @@ export {
   sendJson,
 } from "./http-server.js";
 export { isLinearPattern } from "./linear-pattern.js";
+export { listedInputSchema } from "./listed-input.js";
+export { listedForm, listedForms } from "./listed-tools.js";
 export { createLogger, type LogFormat, type Logger, loggerFromEnvironment, silentLogger, stderrLogger } from "./logger.js";
 export { bindsLoopback, checkHost, checkOrigin, hostAllowList, isLoopbackAddress, normalizeOrigin } from "./origin.js";
 export { setOwn } from "./own-property.js";
@@ -28,6 +30,7 @@ export { isJsonMediaType } from "./response-content.js";
 export { wrapStructuredContent } from "./result.js";
 export { runServer, type ServeOptions, startServer, startStdioServer, type ToolSource } from "./serve.js";
 export type { SessionLimits } from "./session-http.js";
+export { shareOutputSchemas } from "./shared-listing.js";
 export { closest, didYouMean, excerpt, nearest } from "./suggest.js";
 export { tolerantSchema } from "./tolerant-schema.js";
 export {

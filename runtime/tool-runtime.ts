@@ -1,6 +1,7 @@
 import type { Tool as ListedTool } from "@modelcontextprotocol/sdk/types.js";
 import { type AuthDefinition, CredentialStore } from "./credentials.js";
 import { type DiscoveryData, DiscoveryService } from "./discovery.js";
+import { listedForm, listedForms, objectSchema } from "./listed-tools.js";
 import type { Logger } from "./logger.js";
 import type { JsonSchema, ToolDefinition } from "./tool.js";
 import { listedOutputSchema, ValidatorCache } from "./validation.js";
@@ -85,24 +86,14 @@ export function createToolRuntime(options: {
     return outputs.get(tool.name);
   };
   let listed: ListedTool[] | undefined;
-  const listedForms = new Map<string, ListedTool>();
+  const shownForms = new Map<string, ListedTool>();
   const listedTool = (name: string): ListedTool | undefined => {
     const tool = tools.get(name);
     if (!tool) return undefined;
-    let form = listedForms.get(name);
+    let form = shownForms.get(name);
     if (!form) {
-      const { title, description, inputSchema, annotations, _meta } = tool;
-      const outputSchema = shownOutput(tool);
-      form = {
-        name,
-        title,
-        description,
-        inputSchema: objectSchema(name, inputSchema),
-        ...(outputSchema ? { outputSchema: objectSchema(name, outputSchema) } : {}),
-        annotations,
-        _meta,
-      };
-      listedForms.set(name, form);
+      form = listedForm(tool, shownOutput);
+      shownForms.set(name, form);
     }
     return form;
   };
@@ -110,7 +101,7 @@ export function createToolRuntime(options: {
   const discovery = options.discovery ? new DiscoveryService(options.tools, options.discovery, identity.title ?? identity.name) : undefined;
   const listTools = (): ListedTool[] => {
     const direct = options.tools.filter((tool) => !discovery || discovery.listsDirectly(tool.name));
-    const own = direct.flatMap((tool) => listedTool(tool.name) ?? []);
+    const own = listedForms(direct.flatMap((tool) => listedTool(tool.name) ?? []));
     return discovery ? [...discovery.listed, ...own] : own;
   };
   const validators = new ValidatorCache(tools, shownOutput);
@@ -129,11 +120,4 @@ export function createToolRuntime(options: {
     listedTool,
     ...(discovery ? { discovery } : {}),
   };
-}
-
-/** A tool schema as `tools/list` types it: MCP requires an object at the root. */
-function objectSchema(tool: string, schema: JsonSchema): ListedTool["inputSchema"] {
-  const { type } = schema;
-  if (type !== "object") throw new Error(`tool ${tool}: a schema's root must have type "object", not ${JSON.stringify(type)}`);
-  return { ...schema, type };
 }

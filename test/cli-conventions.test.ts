@@ -191,11 +191,19 @@ describe("command-line conventions", () => {
   it("warns when tools/list passes the default budget, saying how to select fewer", async () => {
     const project = join(scratch, "big");
     await mkdir(project);
-    await copyFile(MEMOS, join(project, "openapi.yaml"));
-    const result = runCli(["openapi.yaml", "--out", "generated", "--quiet"], project);
+    // 120 operations: past the 100 tools most clients use well, whatever their size.
+    const response = {
+      description: "ok",
+      content: { "application/json": { schema: { type: "object", properties: { id: { type: "string" } } } } },
+    };
+    const paths = Object.fromEntries(
+      Array.from({ length: 120 }, (_, i) => [`/things${i}`, { get: { operationId: `getThing${i}`, responses: { 200: response } } }]),
+    );
+    await writeFile(join(project, "openapi.json"), JSON.stringify({ openapi: "3.0.3", info: { title: "Things", version: "1" }, paths }));
+    const result = runCli(["openapi.json", "--out", "generated", "--quiet"], project);
     expect(result.status, result.stderr).toBe(0);
     expect(result.stderr).toMatch(
-      /^warning: tools\/list has \d+ tools and about \d+ tokens \(over 100 tools or 50000 tokens.*`oapi-mcp-gen init` lists them/m,
+      /^warning: tools\/list has 120 tools and about \d+ tokens \(over 100 tools or 50000 tokens.*`oapi-mcp-gen init` lists them/m,
     );
   });
 

@@ -1,0 +1,35 @@
+import type { Tool as ListedTool } from "@modelcontextprotocol/sdk/types.js";
+import { listedInputSchema } from "./listed-input.js";
+import { shareOutputSchemas } from "./shared-listing.js";
+import type { JsonSchema, ToolDefinition } from "./tool.js";
+import { listedOutputSchema } from "./validation.js";
+
+/** One tool as `tools/list` shows it on its own (as `describe_operation` shows it): whole schemas, briefly said. */
+export function listedForm(
+  tool: ToolDefinition,
+  shownOutput: (tool: ToolDefinition) => JsonSchema | undefined = listedOutputSchema,
+): ListedTool {
+  const { name, title, description, inputSchema, annotations, _meta } = tool;
+  const outputSchema = shownOutput(tool);
+  return {
+    name,
+    title,
+    description,
+    inputSchema: objectSchema(name, listedInputSchema(inputSchema)),
+    ...(outputSchema ? { outputSchema: objectSchema(name, outputSchema) } : {}),
+    annotations,
+    _meta,
+  };
+}
+
+/** The `tools/list` answer for these tools, in this order: each large output shape written out once. */
+export function listedForms(forms: readonly ListedTool[]): ListedTool[] {
+  return shareOutputSchemas(forms);
+}
+
+/** A tool schema as `tools/list` types it: MCP requires an object at the root. */
+export function objectSchema(tool: string, schema: JsonSchema): ListedTool["inputSchema"] {
+  const { type } = schema;
+  if (type !== "object") throw new Error(`tool ${tool}: a schema's root must have type "object", not ${JSON.stringify(type)}`);
+  return { ...schema, type };
+}
