@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { listedForm, listedForms } from "oapi-mcp-gen-runtime";
+import { toolsListOf } from "oapi-mcp-gen-runtime";
 import { generateFromFile } from "../generator/generate.js";
 import { discoveryListSize } from "../generator/tools-list.js";
 import { readDocumentFile } from "../openapi/load.js";
@@ -146,7 +146,7 @@ export async function benchGeneration(): Promise<string[]> {
     const definitions = (await generateFromFile(spec, { server: { name: "bench" }, select: { all: true } })).tools.map(toolDefinition);
     const discovery = discoveryListSize("bench", definitions, []);
     discoveryRows.push([label, `${fmt(discovery.bytes / 1024, 1)} KiB / ${discovery.tokens}`]);
-    const listed = listedForms(definitions.map((definition) => listedForm(definition)));
+    const listed = toolsListOf(definitions);
     const peer = await peerTools(join(peerOut, "src/index.ts"));
     const whole = listSize(listed);
     const peerWhole = listSize(peer);

@@ -3,7 +3,7 @@ import type { ApiModel, OperationModel } from "../openapi/model.js";
 import { DocumentParseError } from "../openapi/parse-error.js";
 import { overrideFor, type ResolvedConfig } from "./config.js";
 import { UserError } from "./errors.js";
-import { toolSchemaProblems } from "./schema-check.js";
+import { type DefinitionChecks, toolSchemaProblems } from "./schema-check.js";
 import { trimSchema } from "./schema-trim.js";
 import { operationToTool, type ToolModel } from "./tool-model.js";
 import { TOOL_NAME_PATTERN, toolNameFromOperationId, toolNameFromRoute, uniqueNames } from "./tool-name.js";
@@ -15,6 +15,7 @@ export function buildTools(model: ApiModel, entries: readonly OperationModel[], 
   const tools: ToolModel[] = [];
   const maxBytes = config.schemas.maxBytes;
   const trimmed: string[] = [];
+  const checked: DefinitionChecks = new Map();
   entries.forEach((entry, index) => {
     const place = entry.operationId ?? `${entry.method.toUpperCase()} ${entry.path}`;
     if (entry.problem !== undefined) {
@@ -25,7 +26,7 @@ export function buildTools(model: ApiModel, entries: readonly OperationModel[], 
       const override = overrideFor(config, entry.operationId) ?? {};
       const tool = operationToTool(model, entry, names[index] ?? "", override, config.pathPrefixes, config.output.validate);
       if (fitSchemas(tool, maxBytes)) trimmed.push(tool.name);
-      problems.push(...toolSchemaProblems(tool));
+      problems.push(...toolSchemaProblems(tool, checked));
       tools.push(tool);
     } catch (error) {
       if (error instanceof DocumentParseError) {

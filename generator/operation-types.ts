@@ -4,9 +4,9 @@ import type { OpenApiDocument } from "../openapi/types.js";
 import { typingInput } from "../openapi/typing-input.js";
 import { UserError } from "./errors.js";
 
-/** TypeScript declarations (`paths`, `components`, `operations`) for a document, from openapi-typescript. */
-export async function operationTypes(document: OpenApiDocument): Promise<string> {
-  const input = typingInput(document);
+/** TypeScript declarations (`paths`, `components`, `operations`) for a document, from openapi-typescript; `owned`: it may be changed. */
+export async function operationTypes(document: OpenApiDocument, owned = false): Promise<string> {
+  const input = typingInput(document, owned);
   if (input.externalRefs.length > 0) {
     const first = input.externalRefs.slice(0, 3).join(", ");
     throw new UserError(

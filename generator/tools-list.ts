@@ -1,4 +1,4 @@
-import { discoveryToolDefinitions, listedForm, listedForms, type ToolDefinition } from "oapi-mcp-gen-runtime";
+import { discoveryToolDefinitions, type ToolDefinition, toolsListOf } from "oapi-mcp-gen-runtime";
 import type { GeneratorConfig } from "./config.js";
 import { UserError } from "./errors.js";
 
@@ -11,7 +11,7 @@ export interface ToolsListSize {
 
 /** Measures `tools/list` exactly as the runtime lists the tools (from the definitions that are written). */
 export function toolsListSize(definitions: readonly ToolDefinition[], prefix: readonly unknown[] = []): ToolsListSize {
-  const listed = listedForms(definitions.map((definition) => listedForm(definition)));
+  const listed = toolsListOf(definitions);
   const bytes = Buffer.byteLength(JSON.stringify({ tools: [...prefix, ...listed] }));
   return { bytes, tokens: Math.ceil(bytes / 4) };
 }

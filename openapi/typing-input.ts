@@ -14,10 +14,11 @@ export interface TypingInput {
 
 /**
  * Prepares a (pruned) document for openapi-typescript: examples dropped, enums fitted to their types, discriminator
- * mappings that name nothing removed and prototype-member names masked; the original is not changed.
+ * mappings that name nothing removed and prototype-member names masked; the original is not changed unless `owned`
+ * (a document parsed for this call alone is prepared in place).
  */
-export function typingInput(document: OpenApiDocument): TypingInput {
-  const copy = withoutExamples(structuredClone(document));
+export function typingInput(document: OpenApiDocument, owned = false): TypingInput {
+  const copy = withoutExamples(owned ? document : structuredClone(document));
   fitEnumsToTypes(copy);
   dropOutsideMappings(copy);
   const { restore } = maskPrototypeKeys(copy);

@@ -1,6 +1,7 @@
 import type { Tool as ListedTool } from "@modelcontextprotocol/sdk/types.js";
 import { listedInputSchema } from "./listed-input.js";
 import { shareOutputSchemas } from "./shared-listing.js";
+import type { TolerantDefinitions } from "./tolerant-schema.js";
 import type { JsonSchema, ToolDefinition } from "./tool.js";
 import { listedOutputSchema } from "./validation.js";
 
@@ -22,9 +23,15 @@ export function listedForm(
   };
 }
 
-/** The `tools/list` answer for these tools, in this order: each large output shape written out once. */
+/** The `tools/list` answer for these listed forms, in this order: each large output shape written out once. */
 export function listedForms(forms: readonly ListedTool[]): ListedTool[] {
   return shareOutputSchemas(forms);
+}
+
+/** The `tools/list` answer a server of these tools gives (its tolerant definitions made once for the whole list). */
+export function toolsListOf(tools: readonly ToolDefinition[]): ListedTool[] {
+  const definitions: TolerantDefinitions = new Map();
+  return listedForms(tools.map((tool) => listedForm(tool, (each) => listedOutputSchema(each, definitions))));
 }
 
 /** A tool schema as `tools/list` types it: MCP requires an object at the root. */

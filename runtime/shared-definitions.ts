@@ -1,3 +1,4 @@
+import { jsonText } from "./json-text.js";
 import { isRecord, setOwn } from "./own-property.js";
 import type { JsonSchema } from "./tool.js";
 
@@ -13,7 +14,13 @@ export function mergeEquivalentDefinitions(schema: JsonSchema): JsonSchema {
   if (!isRecord(schema.$defs)) return schema;
   const defs: Record<string, unknown> = {};
   for (const [key, def] of Object.entries(schema.$defs)) setOwn(defs, key, isRecord(def) ? withoutRootNull(def) : def);
-  let current: JsonSchema = setOwn({ ...schema }, "$defs", defs);
+  return mergeTwins(setOwn({ ...schema }, "$defs", defs));
+}
+
+/** The merging step alone, for `$defs` entries whose root `null` is already dropped. */
+export function mergeTwins(schema: JsonSchema): JsonSchema {
+  if (!isRecord(schema.$defs)) return schema;
+  let current = schema;
   for (;;) {
     const renamed = twins(current.$defs as Record<string, unknown>);
     if (renamed.size === 0) return current;
@@ -24,7 +31,7 @@ export function mergeEquivalentDefinitions(schema: JsonSchema): JsonSchema {
 }
 
 /** A definition without `null` in its root `type` or `enum`. */
-function withoutRootNull(def: Record<string, unknown>): Record<string, unknown> {
+export function withoutRootNull(def: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(def)) {
     if (key === "type" && Array.isArray(value) && value.includes("null")) {
@@ -47,7 +54,7 @@ function twins(defs: Record<string, unknown>): Map<string, string> {
   const renamed = new Map<string, string>();
   const keys = Object.keys(defs).sort((a, b) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0));
   for (const key of keys) {
-    const content = JSON.stringify(defs[key]);
+    const content = jsonText(defs[key]);
     const kept = keyByContent.get(content);
     if (kept === undefined) keyByContent.set(content, key);
     else renamed.set(key, kept);

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Tool as ListedTool } from "@modelcontextprotocol/sdk/types.js";
+import { jsonText } from "./json-text.js";
 import { isRecord, setOwn } from "./own-property.js";
 import { referencedKeys } from "./schema-walk.js";
 import type { JsonSchema } from "./tool.js";
@@ -76,7 +77,7 @@ function pointer(schema: JsonSchema, home: Home): JsonSchema {
 
 /** A note replaces a shape only when it is less than half its size. */
 function worthNoting(schema: JsonSchema, note: JsonSchema): boolean {
-  return 2 * JSON.stringify(note).length < JSON.stringify(schema).length;
+  return 2 * JSON.stringify(note).length < jsonText(schema).length;
 }
 
 /**
@@ -101,7 +102,7 @@ function identities(defs: Record<string, unknown>): (key: string) => string {
 }
 
 function identityOf(schema: JsonSchema, identity: (key: string) => string): string {
-  const hash = createHash("sha256").update(JSON.stringify(schema));
+  const hash = createHash("sha256").update(jsonText(schema));
   for (const key of referencedKeys(schema)) hash.update(`\u0000${key}\u0000${identity(key)}`);
   return hash.digest("base64");
 }

@@ -1,5 +1,5 @@
 import { isRecord, setOwn } from "./own-property.js";
-import { mergeEquivalentDefinitions } from "./shared-definitions.js";
+import { mergeTwins, withoutRootNull } from "./shared-definitions.js";
 import type { JsonSchema } from "./tool.js";
 
 /** Value constraints a reader of a result does not need, and that real APIs break without breaking their clients. */
@@ -45,8 +45,27 @@ const VALUE_SUBSCHEMA = new Set(["items", "additionalProperties", "unevaluatedIt
  * APIs return nulls their documents omit and leave out fields a `fields=` selection dropped; those results still
  * conform. The root stays an object (MCP requires it). Definitions that then say the same thing are listed once.
  */
-export function tolerantSchema(schema: JsonSchema): JsonSchema {
-  return mergeEquivalentDefinitions(relaxSchema(schema, false));
+export function tolerantSchema(schema: JsonSchema, definitions: TolerantDefinitions = new Map()): JsonSchema {
+  const { $defs, ...root } = schema;
+  const relaxed = relaxSchema(root, false);
+  if (!isRecord($defs)) return relaxed;
+  const defs: JsonSchema = {};
+  for (const [key, def] of Object.entries($defs)) setOwn(defs, key, isRecord(def) ? tolerantDefinition(def, definitions) : def);
+  return mergeTwins(setOwn(relaxed, "$defs", defs));
+}
+
+/** Tolerant forms of `$defs` entries by their JSON: the tools of one list repeat the same definitions. */
+export type TolerantDefinitions = Map<string, JsonSchema>;
+
+/** A definition's tolerant form, without a root `null` (every use admits null), made once per distinct definition. */
+function tolerantDefinition(def: JsonSchema, definitions: TolerantDefinitions): JsonSchema {
+  const text = JSON.stringify(def);
+  let tolerant = definitions.get(text);
+  if (tolerant === undefined) {
+    tolerant = withoutRootNull(relaxSchema(def, false));
+    definitions.set(text, tolerant);
+  }
+  return tolerant;
 }
 
 /** The relaxed form of a value that may be a schema node (anything else stays as it is). */

@@ -3,6 +3,7 @@ import { type AuthDefinition, CredentialStore } from "./credentials.js";
 import { type DiscoveryData, DiscoveryService } from "./discovery.js";
 import { listedForm, listedForms, objectSchema } from "./listed-tools.js";
 import type { Logger } from "./logger.js";
+import type { TolerantDefinitions } from "./tolerant-schema.js";
 import type { JsonSchema, ToolDefinition } from "./tool.js";
 import { listedOutputSchema, ValidatorCache } from "./validation.js";
 
@@ -81,8 +82,9 @@ export function createToolRuntime(options: {
   }
   // The tolerant output schemas and the list are computed when first needed: a large API starts without them.
   const outputs = new Map<string, JsonSchema | undefined>();
+  const definitions: TolerantDefinitions = new Map();
   const shownOutput = (tool: ToolDefinition) => {
-    if (!outputs.has(tool.name)) outputs.set(tool.name, listedOutputSchema(tool));
+    if (!outputs.has(tool.name)) outputs.set(tool.name, listedOutputSchema(tool, definitions));
     return outputs.get(tool.name);
   };
   let listed: ListedTool[] | undefined;

@@ -1,11 +1,11 @@
 import type { Ajv2020, ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
-import { tolerantSchema } from "./tolerant-schema.js";
+import { type TolerantDefinitions, tolerantSchema } from "./tolerant-schema.js";
 import type { JsonSchema, ToolDefinition } from "./tool.js";
 
 /** The output schema `tools/list` shows for a tool: tolerant under `warn` (the default), the document's otherwise. */
-export function listedOutputSchema(tool: ToolDefinition): JsonSchema | undefined {
+export function listedOutputSchema(tool: ToolDefinition, definitions?: TolerantDefinitions): JsonSchema | undefined {
   if (tool.outputSchema === undefined) return undefined;
-  return (tool.outputValidation ?? "warn") === "warn" ? tolerantSchema(tool.outputSchema) : tool.outputSchema;
+  return (tool.outputValidation ?? "warn") === "warn" ? tolerantSchema(tool.outputSchema, definitions) : tool.outputSchema;
 }
 
 /** Compiled argument and result validators of one tool. */
