@@ -8,6 +8,8 @@ export interface SharedSchemas {
   nameByContent: ReadonlyMap<string, string>;
   /** The constants, in a fixed order. */
   constants: [name: string, schema: JsonObject][];
+  /** The canonical JSON of a `$defs` entry of the tools shared, as computed once while sharing. */
+  contentOf(def: JsonObject): string;
 }
 
 /** One `$defs` entry as the tools use it: its key, where it appears and by whom. */
@@ -25,13 +27,22 @@ interface Use {
  */
 export function shareSchemas(tools: readonly ToolModel[]): SharedSchemas {
   const uses = new Map<string, Use>();
+  const contents = new WeakMap<JsonObject, string>();
+  const contentOf = (def: JsonObject) => {
+    let content = contents.get(def);
+    if (content === undefined) {
+      content = JSON.stringify(def);
+      contents.set(def, content);
+    }
+    return content;
+  };
   for (const tool of tools) {
     for (const [side, schema] of [
       ["Input", tool.inputSchema],
       ["Output", tool.outputSchema],
     ] as const) {
       for (const [key, def] of definitionsOf(schema)) {
-        const content = JSON.stringify(def);
+        const content = contentOf(def);
         const use = uses.get(content) ?? { key, schema: def, tools: new Set<string>(), sides: new Set() };
         use.tools.add(tool.name);
         use.sides.add(side);
@@ -54,7 +65,7 @@ export function shareSchemas(tools: readonly ToolModel[]): SharedSchemas {
     nameByContent.set(content, name);
     constants.push([name, use.schema]);
   }
-  return { nameByContent, constants };
+  return { nameByContent, constants, contentOf };
 }
 
 /** The `$defs` entries of a tool schema, by key in sorted order. */
