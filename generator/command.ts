@@ -242,7 +242,9 @@ async function generateTimed(options: GenerateOptions, clock: StageClock | undef
   }
   const mode = result.mode === "discovery" ? "discovery mode, " : "";
   const size = `${mode}tools/list ${Math.round(result.toolsList.bytes / 1024)} KiB, about ${result.toolsList.tokens} tokens`;
-  const warnings = [...result.warnings, ...budgetWarning(result.tools.length, result.toolsList, config?.budget)];
+  // A discovery server lists three tools whatever the selection: advice to list fewer does not apply to it.
+  const listWarnings = result.mode === "discovery" ? [] : budgetWarning(result.tools.length, result.toolsList, config?.budget);
+  const warnings = [...result.warnings, ...listWarnings];
   // Document text reaches warnings: control characters (terminal escape codes) are shown as `?`.
   for (const warning of warnings) process.stderr.write(`warning: ${oneLine(warning, "?")}\n`);
   const tools = `${result.tools.length} tool${result.tools.length === 1 ? "" : "s"}`;

@@ -12,32 +12,55 @@ interface Home {
 }
 
 /**
- * The list with each large output shape written out once. A `$defs` entry (or a whole result) that an earlier tool's
- * output schema already spells out becomes a short entry that keeps its type and description and names the tool and
- * place holding its properties; what only it reached is left out. A definition stays whole when such a note would
+ * The list with each large output shape written out once: where it is some tool's whole result, at the first such
+ * tool; else in the first tool that lists it. Elsewhere it becomes a short entry that keeps its type and description
+ * and names the tool and place holding its properties; what only it reached is left out. A definition stays whole when such a note would
  * not save half of it. Only the listing changes: results are still checked against each tool's whole schema.
  */
 export function shareOutputSchemas(tools: readonly ListedTool[]): ListedTool[] {
+  // A shape that is some tool's whole result is read there (the first such tool); any other at its first listing.
+  const parts = tools.map((tool) => (tool.outputSchema === undefined ? undefined : partsOf(tool.outputSchema as JsonSchema)));
+  const results = new Map<string, Home>();
+  parts.forEach((part, index) => {
+    const name = tools[index]?.name;
+    if (part !== undefined && name !== undefined && !results.has(part.rootIdentity)) results.set(part.rootIdentity, { tool: name });
+  });
   const homes = new Map<string, Home>();
-  return tools.map((tool) => {
-    const schema = tool.outputSchema as JsonSchema | undefined;
-    if (schema === undefined) return tool;
-    const shared = shareSchema(tool.name, schema, homes);
-    return shared === schema ? tool : { ...tool, outputSchema: shared as ListedTool["outputSchema"] };
+  return tools.map((tool, index) => {
+    const part = parts[index];
+    if (part === undefined) return tool;
+    const shared = shareSchema(tool.name, part, results, homes);
+    return shared === tool.outputSchema ? tool : { ...tool, outputSchema: shared as ListedTool["outputSchema"] };
   });
 }
 
-function shareSchema(tool: string, schema: JsonSchema, homes: Map<string, Home>): JsonSchema {
+/** An output schema taken apart: its root without `$defs`, its definitions and their identities. */
+interface SchemaParts {
+  schema: JsonSchema;
+  root: JsonSchema;
+  defs: Record<string, unknown>;
+  identity: (key: string) => string;
+  rootIdentity: string;
+}
+
+function partsOf(schema: JsonSchema): SchemaParts {
   const defs = isRecord(schema.$defs) ? schema.$defs : {};
   const { $defs: _, ...root } = schema;
   const identity = identities(defs);
-  const rootIdentity = identityOf(root, identity);
-  const rootHome = homes.get(rootIdentity);
+  return { schema, root, defs, identity, rootIdentity: identityOf(root, identity) };
+}
+
+function shareSchema(tool: string, parts: SchemaParts, results: ReadonlyMap<string, Home>, homes: Map<string, Home>): JsonSchema {
+  const { schema, root, defs, identity, rootIdentity } = parts;
+  const homeOf = (id: string): Home | undefined => {
+    const home = results.get(id) ?? homes.get(id);
+    return home && home.tool !== tool ? home : undefined;
+  };
+  const rootHome = homeOf(rootIdentity);
   if (rootHome !== undefined) {
     const note = pointer(root, rootHome);
     if (worthNoting(schema, note)) return { ...note, type: "object" };
   }
-  homes.set(rootIdentity, { tool });
   const kept = new Map<string, unknown>();
   const pending = referencedKeys(root);
   for (let key = pending.shift(); key !== undefined; key = pending.shift()) {
@@ -48,8 +71,8 @@ function shareSchema(tool: string, schema: JsonSchema, homes: Map<string, Home>)
       continue;
     }
     const id = identity(key);
-    const home = homes.get(id);
-    const note = home && home.tool !== tool ? pointer(def, home) : undefined;
+    const home = homeOf(id);
+    const note = home !== undefined ? pointer(def, home) : undefined;
     if (note !== undefined && worthNoting(def, note)) {
       kept.set(key, note);
       continue;

@@ -205,6 +205,12 @@ describe("command-line conventions", () => {
     expect(result.stderr).toMatch(
       /^warning: tools\/list has 120 tools and about \d+ tokens \(over 100 tools or 50000 tokens.*`oapi-mcp-gen init` lists them/m,
     );
+
+    // The same selection served in discovery mode lists three tools: no advice to list fewer.
+    await writeFile(join(project, "discovery.yaml"), "server:\n  name: things\nselect:\n  all: true\nmode: discovery\n");
+    const discovery = runCli(["openapi.json", "--config", "discovery.yaml", "--out", "discovery", "--quiet"], project);
+    expect(discovery.status, discovery.stderr).toBe(0);
+    expect(discovery.stderr).not.toMatch(/tools\/list has/);
   });
 
   it("--timings prints each stage and the wall and CPU totals on stderr, leaving stdout as it is", async () => {

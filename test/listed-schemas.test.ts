@@ -175,7 +175,18 @@ describe("output schemas shared across the list", () => {
     expect(c?.outputSchema).toEqual(other.outputSchema);
   });
 
-  it("points only at shapes written out in full, each the one it replaced, and lists schemas clients compile", () => {
+  it("points a definition at the tool whose whole result it is, even a later one", () => {
+    const user = bigObject("user");
+    const first = listedTool("list_events", { type: "object", properties: { actor: { $ref: "#/$defs/user" } }, $defs: { user } });
+    const second = listedTool("get_user", user);
+    const [a, b] = shareOutputSchemas([first, second]);
+    expect(a?.outputSchema?.$defs).toEqual({
+      user: { type: "object", description: "A user. The same shape as tool `get_user`'s result: its output schema lists the properties." },
+    });
+    expect(b).toEqual(second);
+  });
+
+  it("points only at shapes other tools spell out, each the one it replaced, and lists schemas clients compile", () => {
     for (const [label, tools] of REGISTRIES) {
       const whole = tools.map((tool) => listedForm(tool));
       const shared = listedForms(whole);
@@ -201,7 +212,8 @@ describe("output schemas shared across the list", () => {
           expect(match, `${label} ${form.name}: ${note.description}`).not.toBeNull();
           const [, home, key] = match ?? [];
           const homeIndex = shared.findIndex((candidate) => candidate.name === home);
-          expect(homeIndex, `${label} ${form.name} → ${home}`).toBeLessThan(index);
+          expect(homeIndex, `${label} ${form.name} → ${home}`).toBeGreaterThanOrEqual(0);
+          expect(homeIndex, `${label} ${form.name} → ${home}`).not.toBe(index);
           const homeWhole = byName.get(home ?? "")?.outputSchema as Schema;
           const homeShared = sharedByName.get(home ?? "")?.outputSchema as Schema;
           const at = (schema: Schema) => (key === undefined ? schema : (schema.$defs as Record<string, unknown>)[key]);
