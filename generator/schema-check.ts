@@ -32,23 +32,18 @@ export function toolSchemaProblems(tool: ToolModel, checked: DefinitionChecks = 
       if (kind === "input" && schema[keyword] !== undefined) problems.push(`${where}: the input schema has a top-level ${keyword}`);
     }
     const { $defs, ...root } = schema;
-    const found = dialects.map(({ dialect, ajv }) => [
-      dialect,
-      ajv.validateSchema(root) ? "" : ajv.errorsText(ajv.errors, { separator: "; " }),
-    ]);
-    if ($defs !== undefined && !isJsonObject($defs)) found[1] = ["2020-12", "data/$defs must be object"];
-    for (const [key, def] of Object.entries(isJsonObject($defs) ? $defs : {})) {
-      const text = JSON.stringify(def);
-      if (!checked.has(text)) checked.set(text, definitionProblem(def));
-      const problem = checked.get(text);
-      if (problem === undefined) continue;
-      const text2020 = dialects[1]?.ajv.errorsText(problem, { separator: "; ", dataVar: `data/$defs/${key}` });
-      found[1] = ["2020-12", [found[1]?.[1], text2020].filter(Boolean).join("; ")];
-    }
-    for (const [dialect, text] of found) {
-      if (text) problems.push(`${where}: the ${kind} schema is not valid JSON Schema ${dialect}: ${text}`);
-    }
     const defs = isJsonObject($defs) ? $defs : {};
+    for (const { dialect, ajv } of dialects) {
+      const found = ajv.validateSchema(root) ? [] : [ajv.errorsText(ajv.errors, { separator: "; " })];
+      if (dialect === "2020-12") {
+        if ($defs !== undefined && !isJsonObject($defs)) found.push("data/$defs must be object");
+        for (const [key, def] of Object.entries(defs)) {
+          const errors = definitionErrors(ajv, def, checked);
+          if (errors) found.push(ajv.errorsText(errors, { separator: "; ", dataVar: `data/$defs/${key}` }));
+        }
+      }
+      if (found.length > 0) problems.push(`${where}: the ${kind} schema is not valid JSON Schema ${dialect}: ${found.join("; ")}`);
+    }
     schemaRefs(schema, (ref) => {
       const name = defsKey(ref);
       if (name === undefined || !Object.hasOwn(defs, name))
@@ -58,8 +53,9 @@ export function toolSchemaProblems(tool: ToolModel, checked: DefinitionChecks = 
   return problems;
 }
 
-/** What the 2020-12 meta-schema finds wrong with one definition; undefined when it is valid. */
-function definitionProblem(def: unknown): ErrorObject[] | undefined {
-  const { ajv } = dialects[1] as (typeof dialects)[number];
-  return ajv.validateSchema(def as object) ? undefined : [...(ajv.errors ?? [])];
+/** What the meta-schema finds wrong with one definition (checked once per distinct definition); undefined when valid. */
+function definitionErrors(ajv: Ajv2020, def: unknown, checked: DefinitionChecks): ErrorObject[] | undefined {
+  const text = JSON.stringify(def);
+  if (!checked.has(text)) checked.set(text, ajv.validateSchema(def as object) ? undefined : [...(ajv.errors ?? [])]);
+  return checked.get(text);
 }

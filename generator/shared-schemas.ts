@@ -1,4 +1,4 @@
-import { words } from "oapi-mcp-gen-runtime";
+import { jsonText, words } from "oapi-mcp-gen-runtime";
 import type { JsonObject } from "../openapi/types.js";
 import type { ToolModel } from "./tool-model.js";
 
@@ -8,8 +8,6 @@ export interface SharedSchemas {
   nameByContent: ReadonlyMap<string, string>;
   /** The constants, in a fixed order. */
   constants: [name: string, schema: JsonObject][];
-  /** The canonical JSON of a `$defs` entry of the tools shared, as computed once while sharing. */
-  contentOf(def: JsonObject): string;
 }
 
 /** One `$defs` entry as the tools use it: its key, where it appears and by whom. */
@@ -27,22 +25,13 @@ interface Use {
  */
 export function shareSchemas(tools: readonly ToolModel[]): SharedSchemas {
   const uses = new Map<string, Use>();
-  const contents = new WeakMap<JsonObject, string>();
-  const contentOf = (def: JsonObject) => {
-    let content = contents.get(def);
-    if (content === undefined) {
-      content = JSON.stringify(def);
-      contents.set(def, content);
-    }
-    return content;
-  };
   for (const tool of tools) {
     for (const [side, schema] of [
       ["Input", tool.inputSchema],
       ["Output", tool.outputSchema],
     ] as const) {
       for (const [key, def] of definitionsOf(schema)) {
-        const content = contentOf(def);
+        const content = jsonText(def);
         const use = uses.get(content) ?? { key, schema: def, tools: new Set<string>(), sides: new Set() };
         use.tools.add(tool.name);
         use.sides.add(side);
@@ -65,7 +54,7 @@ export function shareSchemas(tools: readonly ToolModel[]): SharedSchemas {
     nameByContent.set(content, name);
     constants.push([name, use.schema]);
   }
-  return { nameByContent, constants, contentOf };
+  return { nameByContent, constants };
 }
 
 /** The `$defs` entries of a tool schema, by key in sorted order. */

@@ -18,9 +18,10 @@ export {
   type RunningServer,
   sendJson,
 } from "./http-server.js";
+export { jsonText } from "./json-text.js";
 export { isLinearPattern } from "./linear-pattern.js";
 export { listedInputSchema } from "./listed-input.js";
-export { listedForm, listedForms, toolsListOf } from "./listed-tools.js";
+export { listedForm, toolsListOf } from "./listed-tools.js";
 export { createLogger, type LogFormat, type Logger, loggerFromEnvironment, silentLogger, stderrLogger } from "./logger.js";
 export { bindsLoopback, checkHost, checkOrigin, hostAllowList, isLoopbackAddress, normalizeOrigin } from "./origin.js";
 export { setOwn } from "./own-property.js";

@@ -23,15 +23,10 @@ export function listedForm(
   };
 }
 
-/** The `tools/list` answer for these listed forms, in this order: each large output shape written out once. */
-export function listedForms(forms: readonly ListedTool[]): ListedTool[] {
-  return shareOutputSchemas(forms);
-}
-
 /** The `tools/list` answer a server of these tools gives (its tolerant definitions made once for the whole list). */
 export function toolsListOf(tools: readonly ToolDefinition[]): ListedTool[] {
   const definitions: TolerantDefinitions = new Map();
-  return listedForms(tools.map((tool) => listedForm(tool, (each) => listedOutputSchema(each, definitions))));
+  return shareOutputSchemas(tools.map((tool) => listedForm(tool, (each) => listedOutputSchema(each, definitions))));
 }
 
 /** A tool schema as `tools/list` types it: MCP requires an object at the root. */

@@ -1,8 +1,7 @@
 import { jsonText } from "./json-text.js";
 import { isRecord, setOwn } from "./own-property.js";
+import { refKey, refTo } from "./schema-walk.js";
 import type { JsonSchema } from "./tool.js";
-
-const DEFS_REF = "#/$defs/";
 
 /**
  * Merges `$defs` entries that say the same thing, for a schema whose every use of a definition already admits null
@@ -68,9 +67,9 @@ function rewriteRefs(node: unknown, renamed: ReadonlyMap<string, string>): unkno
   if (!isRecord(node)) return node;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node)) {
-    const target =
-      key === "$ref" && typeof value === "string" && value.startsWith(DEFS_REF) ? renamed.get(value.slice(DEFS_REF.length)) : undefined;
-    setOwn(out, key, target === undefined ? rewriteRefs(value, renamed) : `${DEFS_REF}${target}`);
+    const from = key === "$ref" ? refKey(value) : undefined;
+    const target = from === undefined ? undefined : renamed.get(from);
+    setOwn(out, key, target === undefined ? rewriteRefs(value, renamed) : refTo(target));
   }
   return out;
 }

@@ -14,8 +14,9 @@ interface Home {
 /**
  * The list with each large output shape written out once: where it is some tool's whole result, at the first such
  * tool; else in the first tool that lists it. Elsewhere it becomes a short entry that keeps its type and description
- * and names the tool and place holding its properties; what only it reached is left out. A definition stays whole when such a note would
- * not save half of it. Only the listing changes: results are still checked against each tool's whole schema.
+ * and names the tool and place holding its properties; what only it reached is left out. A definition stays whole
+ * when such a note would not save half of it. Only the listing changes: results are still checked against each
+ * tool's whole schema.
  */
 export function shareOutputSchemas(tools: readonly ListedTool[]): ListedTool[] {
   // A shape that is some tool's whole result is read there (the first such tool); any other at its first listing.
@@ -29,8 +30,7 @@ export function shareOutputSchemas(tools: readonly ListedTool[]): ListedTool[] {
   return tools.map((tool, index) => {
     const part = parts[index];
     if (part === undefined) return tool;
-    const shared = shareSchema(tool.name, part, results, homes);
-    return shared === tool.outputSchema ? tool : { ...tool, outputSchema: shared as ListedTool["outputSchema"] };
+    return { ...tool, outputSchema: shareSchema(tool.name, part, results, homes) as ListedTool["outputSchema"] };
   });
 }
 

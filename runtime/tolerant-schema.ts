@@ -1,4 +1,5 @@
 import { isRecord, setOwn } from "./own-property.js";
+import { SUBSCHEMA, SUBSCHEMA_LISTS, SUBSCHEMA_MAPS } from "./schema-walk.js";
 import { mergeTwins, withoutRootNull } from "./shared-definitions.js";
 import type { JsonSchema } from "./tool.js";
 
@@ -30,10 +31,6 @@ const REQUEST_ONLY = ["readOnly"];
 /** What the tolerant form leaves out, looked up once per keyword of every node. */
 const LEFT_OUT = new Set([...VALUE_CONSTRAINTS, ...SAMPLES, ...REQUEST_ONLY]);
 
-/** Keywords holding one subschema, and those holding a map or a list of them. */
-const SUBSCHEMA = ["items", "additionalProperties", "contains", "propertyNames", "unevaluatedItems", "unevaluatedProperties"];
-const SUBSCHEMA_MAPS = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"];
-const SUBSCHEMA_LISTS = ["allOf", "anyOf", "oneOf", "prefixItems"];
 const COMBINATORS = ["$ref", "allOf", "anyOf", "oneOf"];
 /** Single-subschema keywords whose subschema describes a value (an item or an extra property). */
 const VALUE_SUBSCHEMA = new Set(["items", "additionalProperties", "unevaluatedItems", "unevaluatedProperties"]);

@@ -1,8 +1,9 @@
 import type { Tool as ListedTool } from "@modelcontextprotocol/sdk/types.js";
 import { type AuthDefinition, CredentialStore } from "./credentials.js";
 import { type DiscoveryData, DiscoveryService } from "./discovery.js";
-import { listedForm, listedForms, objectSchema } from "./listed-tools.js";
+import { listedForm, objectSchema } from "./listed-tools.js";
 import type { Logger } from "./logger.js";
+import { shareOutputSchemas } from "./shared-listing.js";
 import type { TolerantDefinitions } from "./tolerant-schema.js";
 import type { JsonSchema, ToolDefinition } from "./tool.js";
 import { listedOutputSchema, ValidatorCache } from "./validation.js";
@@ -103,7 +104,7 @@ export function createToolRuntime(options: {
   const discovery = options.discovery ? new DiscoveryService(options.tools, options.discovery, identity.title ?? identity.name) : undefined;
   const listTools = (): ListedTool[] => {
     const direct = options.tools.filter((tool) => !discovery || discovery.listsDirectly(tool.name));
-    const own = listedForms(direct.flatMap((tool) => listedTool(tool.name) ?? []));
+    const own = shareOutputSchemas(direct.flatMap((tool) => listedTool(tool.name) ?? []));
     return discovery ? [...discovery.listed, ...own] : own;
   };
   const validators = new ValidatorCache(tools, shownOutput);

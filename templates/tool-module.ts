@@ -1,8 +1,8 @@
-import { type JsonSchema, setOwn, type ToolDefinition } from "oapi-mcp-gen-runtime";
+import { type JsonSchema, jsonText, setOwn, type ToolDefinition } from "oapi-mcp-gen-runtime";
 import { util } from "prettier";
 import type { SharedSchemas } from "../generator/shared-schemas.js";
 import type { ToolModel } from "../generator/tool-model.js";
-import type { HttpMethod, JsonObject } from "../openapi/types.js";
+import type { HttpMethod } from "../openapi/types.js";
 import { GENERATED_HEADER, RUNTIME_MODULE } from "./header.js";
 import { camelIdentifier, commentText, Identifier, isPlainName, pascalIdentifier, stringLiteral } from "./literal.js";
 import { LiteralSlots, type ModuleSource, PRINT_WIDTH } from "./literal-slots.js";
@@ -120,9 +120,7 @@ function withSharedDefs(schema: JsonSchema, shared: SharedSchemas, used: Set<str
   if (!defs || typeof defs !== "object" || Array.isArray(defs)) return schema;
   const replaced: Record<string, unknown> = {};
   for (const [key, def] of Object.entries(defs)) {
-    const name = shared.nameByContent.get(
-      typeof def === "object" && def !== null && !Array.isArray(def) ? shared.contentOf(def as JsonObject) : JSON.stringify(def),
-    );
+    const name = shared.nameByContent.get(jsonText(def));
     if (name) used.add(name);
     setOwn(replaced, key, name ? new Identifier(name) : def);
   }

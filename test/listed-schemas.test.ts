@@ -2,7 +2,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Tool as ListedTool } from "@modelcontextprotocol/sdk/types.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { listedForm, listedForms, listedInputSchema, shareOutputSchemas, type ToolDefinition } from "oapi-mcp-gen-runtime";
+import { listedForm, listedInputSchema, shareOutputSchemas, type ToolDefinition } from "oapi-mcp-gen-runtime";
 import { describe, expect, it } from "vitest";
 import { tools as memosTools } from "../generated/index.js";
 import { toolsListSize } from "../generator/tools-list.js";
@@ -189,7 +189,7 @@ describe("output schemas shared across the list", () => {
   it("points only at shapes other tools spell out, each the one it replaced, and lists schemas clients compile", () => {
     for (const [label, tools] of REGISTRIES) {
       const whole = tools.map((tool) => listedForm(tool));
-      const shared = listedForms(whole);
+      const shared = shareOutputSchemas(whole);
       const byName = new Map(whole.map((form) => [form.name, form]));
       const sharedByName = new Map(shared.map((form) => [form.name, form]));
       const ajv = new Ajv2020({ strict: false, allErrors: true });
@@ -237,7 +237,7 @@ describe("output schemas shared across the list", () => {
     try {
       await client.connect(new StreamableHTTPClientTransport(server.url));
       const { tools } = await client.listTools();
-      expect(tools).toEqual(JSON.parse(JSON.stringify(listedForms(memosTools.map((tool) => listedForm(tool))))));
+      expect(tools).toEqual(JSON.parse(JSON.stringify(shareOutputSchemas(memosTools.map((tool) => listedForm(tool))))));
       expect(tools.some((tool) => /Listed in full in the output schema of tool `/.test(JSON.stringify(tool.outputSchema)))).toBe(true);
       expect(Buffer.byteLength(JSON.stringify({ tools }))).toBe(toolsListSize(memosTools).bytes);
       // A result is still checked against the tool's whole schema: calling a tool whose listing points elsewhere works.
