@@ -3,9 +3,10 @@ import type { ApiModel, OperationModel } from "../openapi/model.js";
 import { DocumentParseError } from "../openapi/parse-error.js";
 import { overrideFor, type ResolvedConfig } from "./config.js";
 import { UserError } from "./errors.js";
+import { DefinitionMemo } from "./json-schema.js";
 import { type DefinitionChecks, toolSchemaProblems } from "./schema-check.js";
 import { trimSchema } from "./schema-trim.js";
-import { operationToTool, type ToolModel } from "./tool-model.js";
+import { type DirectionMemos, operationToTool, type ToolModel } from "./tool-model.js";
 import { TOOL_NAME_PATTERN, toolNameFromOperationId, toolNameFromRoute, uniqueNames } from "./tool-name.js";
 
 /** Turns the selected operations into tool models; every problem is reported at once. */
@@ -16,6 +17,7 @@ export function buildTools(model: ApiModel, entries: readonly OperationModel[], 
   const maxBytes = config.schemas.maxBytes;
   const trimmed: string[] = [];
   const checked: DefinitionChecks = new Map();
+  const memos: DirectionMemos = { request: new DefinitionMemo(), response: new DefinitionMemo() };
   entries.forEach((entry, index) => {
     const place = entry.operationId ?? `${entry.method.toUpperCase()} ${entry.path}`;
     if (entry.problem !== undefined) {
@@ -24,7 +26,7 @@ export function buildTools(model: ApiModel, entries: readonly OperationModel[], 
     }
     try {
       const override = overrideFor(config, entry.operationId) ?? {};
-      const tool = operationToTool(model, entry, names[index] ?? "", override, config.pathPrefixes, config.output.validate);
+      const tool = operationToTool(model, entry, names[index] ?? "", override, config.pathPrefixes, config.output.validate, memos);
       if (fitSchemas(tool, maxBytes)) trimmed.push(tool.name);
       problems.push(...toolSchemaProblems(tool, checked));
       tools.push(tool);

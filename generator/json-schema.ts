@@ -13,6 +13,24 @@ export type SchemaDirection = "request" | "response";
 const MAX_DEPTH = 64;
 const MAX_REFERENCE_CHAIN = 1000;
 
+/** A referenced schema converted once: its `$defs` key, its JSON Schema (frozen), the references it holds, its warnings. */
+interface ConvertedDefinition {
+  key: string;
+  schema: JsonObject;
+  refs: readonly string[];
+  /** Its own warnings, each without the leading `<where>: ` of the tool it was converted for. */
+  warnings: readonly string[];
+}
+
+/**
+ * Referenced schemas of one document converted for one direction, shared by every tool: a tool takes a definition
+ * (and all it reaches) whole when their `$defs` keys agree with its own, else converts it again. Converting GitHub's
+ * simple user once instead of for each of 700 tools is most of the work saved.
+ */
+export class DefinitionMemo {
+  readonly converted = new Map<string, ConvertedDefinition>();
+}
+
 /**
  * Converts OpenAPI schemas into self-contained JSON Schemas that draft-07 and 2020-12 validators read alike.
  * Every referenced component becomes one entry of `defs`, so cycles end at a `$ref`.
@@ -28,11 +46,14 @@ export class SchemaConverter {
   private readonly dynamicScopes: Map<string, SchemaObject>[] = [];
   private refChain = 0;
   private dropped: string[] | undefined;
+  /** The definitions being converted, innermost last: the references and warnings each has met so far. */
+  private readonly open: { refs: string[]; warnings: string[] }[] = [];
 
   constructor(
     private readonly schemas: SchemaCatalog,
     private readonly direction: SchemaDirection,
     private readonly where: string,
+    private readonly memo?: DefinitionMemo,
   ) {}
 
   /** Converts a schema with its outermost `$ref` inlined, recording the properties it drops there. */
@@ -103,16 +124,14 @@ export class SchemaConverter {
       const rest = this.convert(withoutKeyword(node, "$ref"), depth + 1, at);
       return { ...rest, allOf: [reference, ...(Array.isArray(rest.allOf) ? rest.allOf : [])] };
     }
-    const out = copyKeywords(node, { where: this.where, at, warn: (message) => this.warnings.push(message) });
+    const out = copyKeywords(node, { where: this.where, at, warn: (message) => this.warn(message) });
     if (node.properties) {
       const converted: JsonObject = {};
       const hidden = new Set<string>();
       for (const [name, child] of node.properties) {
         if (name === "__proto__") {
           // MCP clients (the SDK's zod schemas among them) reject any schema object with this key.
-          this.warnings.push(
-            `${this.where}: dropped the property "__proto__" at ${at || "root"} (MCP clients reject schemas that contain it)`,
-          );
+          this.warn(`${this.where}: dropped the property "__proto__" at ${at || "root"} (MCP clients reject schemas that contain it)`);
           hidden.add(name);
         } else if (this.isHiddenHere(this.schemas.deref(child))) hidden.add(name);
         else setOwn(converted, name, this.convert(child, depth + 1, `${at}.${name}`));
@@ -151,11 +170,19 @@ export class SchemaConverter {
     return this.direction === "request" ? schema.readOnly : schema.writeOnly;
   }
 
+  /** Records a warning for this tool, and for the definition being converted. */
+  private warn(message: string): void {
+    this.warnings.push(message);
+    this.open.at(-1)?.warnings.push(message.startsWith(`${this.where}: `) ? message.slice(this.where.length + 2) : message);
+  }
+
   private referenceTo(ref: string, depth: number): JsonObject {
     // A generic schema (one using $dynamicRef) means something different under each binding: inline it there.
-    if (this.dynamicScopes.length > 0 && this.schemas.usesDynamicRef(ref)) return this.convert(this.resolve(ref), depth + 1, `(${ref})`);
+    const generic = this.dynamicScopes.length > 0 && this.schemas.usesDynamicRef(ref);
+    if (generic) return this.convert(this.resolve(ref), depth + 1, `(${ref})`);
+    this.open.at(-1)?.refs.push(ref);
     let key = this.keyByRef.get(ref);
-    if (key === undefined) {
+    if (key === undefined && !this.takeConverted(ref)) {
       key = this.newKey(ref);
       this.keyByRef.set(ref, key);
       this.defs.set(key, {});
@@ -164,23 +191,80 @@ export class SchemaConverter {
       if (this.refChain >= MAX_REFERENCE_CHAIN)
         throw new UserError(`${this.where}: more than ${MAX_REFERENCE_CHAIN} schemas reference each other in one chain at ${ref}`);
       this.refChain++;
+      const open = { refs: [], warnings: [] };
+      this.open.push(open);
       try {
-        this.defs.set(key, this.convert(this.resolve(ref), 0, `(${ref})`));
+        const schema = this.convert(this.resolve(ref), 0, `(${ref})`);
+        this.defs.set(key, schema);
+        this.remember(ref, key, schema, open);
       } finally {
+        this.open.pop();
         this.refChain--;
       }
     }
-    return { $ref: `#/$defs/${key}` };
+    return { $ref: `#/$defs/${this.keyByRef.get(ref)}` };
+  }
+
+  /** Shares a definition just converted, when it and the references it holds have the keys any tool would give them. */
+  private remember(ref: string, key: string, schema: JsonObject, open: { refs: string[]; warnings: string[] }): void {
+    if (!this.memo || this.schemas.usesDynamicRef(ref) || key !== baseKey(ref)) return;
+    const refs = [...new Set(open.refs)];
+    if (refs.some((inner) => this.keyByRef.get(inner) !== baseKey(inner))) return;
+    this.memo.converted.set(ref, { key, schema: deepFreeze(schema), refs, warnings: open.warnings });
+  }
+
+  /**
+   * Takes a shared definition and all it reaches into this tool's `$defs`; false (nothing taken) when one is missing
+   * or its key is held here by another schema.
+   */
+  private takeConverted(ref: string): boolean {
+    if (!this.memo || this.schemas.usesDynamicRef(ref)) return false;
+    const taken = new Map<string, ConvertedDefinition>();
+    const keys = new Set<string>();
+    const pending = [ref];
+    for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+      if (taken.has(next)) continue;
+      // A shared definition names what it references by base key: one held here already must be held under it.
+      const held = this.keyByRef.get(next);
+      if (held !== undefined) {
+        if (held !== baseKey(next)) return false;
+        continue;
+      }
+      const definition = this.memo.converted.get(next);
+      if (!definition || this.defs.has(definition.key) || keys.has(definition.key)) return false;
+      taken.set(next, definition);
+      keys.add(definition.key);
+      pending.push(...definition.refs);
+    }
+    for (const [inner, { key, schema, warnings }] of taken) {
+      this.keyByRef.set(inner, key);
+      this.defs.set(key, schema);
+      // Its warnings are this tool's; the definition being converted around it (if any) already has them in its own.
+      for (const warning of warnings) this.warnings.push(`${this.where}: ${warning}`);
+    }
+    return true;
   }
 
   /** A `$defs` key that needs no escaping in a JSON pointer or URI fragment. */
   private newKey(ref: string): string {
-    const cleaned = refName(ref).replace(/[^A-Za-z0-9._-]/g, "_");
-    const base = cleaned === "" || cleaned === "__proto__" ? "Schema" : cleaned;
+    const base = baseKey(ref);
     let key = base;
     for (let n = 2; this.defs.has(key); n++) key = `${base}_${n}`;
     return key;
   }
+}
+
+/** The `$defs` key of a reference when no other schema of the tool holds it: its name, made safe. */
+function baseKey(ref: string): string {
+  const cleaned = refName(ref).replace(/[^A-Za-z0-9._-]/g, "_");
+  return cleaned === "" || cleaned === "__proto__" ? "Schema" : cleaned;
+}
+
+/** Freezes a converted schema all the way down: tools share it, so nothing may change it. */
+function deepFreeze(value: JsonObject): JsonObject {
+  for (const inner of Object.values(value))
+    if (typeof inner === "object" && inner !== null && !Object.isFrozen(inner)) deepFreeze(inner as JsonObject);
+  return Object.freeze(value);
 }
 
 function isObject(schema: Schema | undefined): schema is SchemaObject {

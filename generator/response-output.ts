@@ -2,7 +2,7 @@ import type { HttpBinding } from "oapi-mcp-gen-runtime";
 import type { OperationModel } from "../openapi/model.js";
 import type { SchemaCatalog } from "../openapi/schema-catalog.js";
 import type { JsonObject } from "../openapi/types.js";
-import { SchemaConverter } from "./json-schema.js";
+import { type DefinitionMemo, SchemaConverter } from "./json-schema.js";
 import { preferredMediaType } from "./media-types.js";
 
 /** What a tool's structured result is made from (the runtime's `http.response`). */
@@ -40,7 +40,7 @@ export interface ToolOutput {
 }
 
 /** The 200 (else first 2xx) response, always as an object-rooted output schema. */
-export function outputOf(schemas: SchemaCatalog, operation: OperationModel, where: string): ToolOutput {
+export function outputOf(schemas: SchemaCatalog, operation: OperationModel, where: string, memo?: DefinitionMemo): ToolOutput {
   const twoXx = operation.responses
     .map((response) => response.status)
     .filter((key) => /^2(\d\d|XX)$/i.test(key))
@@ -57,7 +57,7 @@ export function outputOf(schemas: SchemaCatalog, operation: OperationModel, wher
   if (!chosen || (chosen.kind === "json" && chosen.media.schema === undefined)) return fixed("empty", EMPTY);
   if (chosen.kind === "text") return fixed("text", TEXT);
   if (chosen.kind !== "json") return fixed("binary", BINARY);
-  const converter = new SchemaConverter(schemas, "response", where);
+  const converter = new SchemaConverter(schemas, "response", where, memo);
   const root = converter.convertRoot(chosen.media.schema);
   // The SDK client's zod records refuse an object with an own `constructor` key, so such a payload travels wrapped.
   const properties = root.properties;

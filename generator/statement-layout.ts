@@ -29,8 +29,8 @@ function isComment(lines: readonly string[]): boolean {
 /** An import or a re-export of named bindings. */
 const NAMED =
   /^((?:import|export)(?: type)?) \{ ((?:type )?[A-Za-z_$][\w$]*(?:, (?:type )?[A-Za-z_$][\w$]*)*) \}((?: from (?:")[^"\\]*")?;)$/;
-/** An exported array of names (the registry's `tools`). */
-const NAME_ARRAY = /^export const ([A-Za-z_$][\w$]*) = \[([A-Za-z_$][\w$]*(?:, [A-Za-z_$][\w$]*)*)\];$/;
+/** An exported array of names, maybe `as const` (the registry's `tools`). */
+const NAME_ARRAY = /^export const ([A-Za-z_$][\w$]*) = \[([A-Za-z_$][\w$]*(?:, [A-Za-z_$][\w$]*)*)\]( as const)?;$/;
 /** The client's first line as ts-morph prints it, and its last two (indent stripped). */
 const CLIENT_HEAD = `export const createClient = ${CLIENT_SIGNATURE}`;
 const CLIENT_CLOSE = ["};", "};"];
@@ -80,8 +80,8 @@ function oneALine(names: string): string {
 }
 
 /** An exported array of names as prettier lays it out: on one line when it fits, else a name a line. */
-function nameArrayLayout(line: string, name: string, items: string): string {
-  return line.length <= PRINT_WIDTH ? line : `export const ${name} = [\n${oneALine(items)}\n];`;
+function nameArrayLayout(line: string, name: string, items: string, suffix: string): string {
+  return line.length <= PRINT_WIDTH ? line : `export const ${name} = [\n${oneALine(items)}\n]${suffix};`;
 }
 
 /**
@@ -95,10 +95,12 @@ function clientLayout(lines: readonly string[]): string | undefined {
   if (open.join("\n") !== CLIENT_OPEN.join("\n") || close.join("\n") !== CLIENT_CLOSE.join("\n")) return undefined;
   const out = [CLIENT_HEAD, ...CLIENT_OPEN.map((line) => `  ${line}`)];
   for (const line of body.slice(CLIENT_OPEN.length, body.length - CLIENT_CLOSE.length)) {
+    // Prettier keeps a comment as it is written, whatever characters it holds.
     if (/^\/\*\*.*\*\/$/.test(line)) {
       out.push(`    ${line}`);
       continue;
     }
+    if (/[^\u0000-\u007f]/.test(line)) return undefined;
     const method = METHOD.exec(line);
     if (!method) return undefined;
     const [, key, type, constant] = method;
@@ -124,8 +126,8 @@ function aliasLayout(line: string, type: string): string | undefined {
 export function stableStatement(lines: readonly string[]): string | undefined {
   const text = lines.join("\n");
   if (isComment(lines)) return text;
-  if (/[^\u0000-\u007f]/.test(text)) return undefined;
   if (lines[0] === CLIENT_HEAD) return clientLayout(lines);
+  if (/[^\u0000-\u007f]/.test(text)) return undefined;
   const definition = DEFINITION.exec(text);
   if (definition) return definitionLayout(definition[1] ?? "", definition[2] ?? "", definition[3] ?? "", definition[4] ?? "");
   const schema = SCHEMA.exec(text);
@@ -135,7 +137,7 @@ export function stableStatement(lines: readonly string[]): string | undefined {
     const named = NAMED.exec(first);
     if (named && (named[1]?.startsWith("export") || named[3] !== ";")) return namedLayout(named[1] ?? "", named[2] ?? "", named[3] ?? "");
     const array = NAME_ARRAY.exec(first);
-    if (array) return nameArrayLayout(first, array[1] ?? "", array[2] ?? "");
+    if (array) return nameArrayLayout(first, array[1] ?? "", array[2] ?? "", array[3] ?? "");
     const flat = FLAT_LITERAL.exec(first)?.[1];
     if (flat !== undefined)
       return first.length <= PRINT_WIDTH && flat.split("; ").every((member) => isPlainMember(`${member};`)) ? text : undefined;

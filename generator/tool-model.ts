@@ -3,7 +3,7 @@ import type { ApiModel, OperationModel } from "../openapi/model.js";
 import type { HttpMethod, JsonObject } from "../openapi/types.js";
 import type { AnnotationOverride, OperationOverride } from "./config.js";
 import type { PathPrefixes } from "./config-types.js";
-import { SchemaConverter } from "./json-schema.js";
+import { type DefinitionMemo, SchemaConverter } from "./json-schema.js";
 import { bindParameters, checkPathParameters, type ParameterBinding, parameterSchema } from "./parameters.js";
 import { type BodyBinding, bodyProperty } from "./request-body.js";
 import { outputOf, type ResponseBinding } from "./response-output.js";
@@ -37,6 +37,12 @@ export interface ToolModel {
   warnings: string[];
 }
 
+/** The definitions converted so far for requests and for responses, shared by the tools of one run. */
+export interface DirectionMemos {
+  request: DefinitionMemo;
+  response: DefinitionMemo;
+}
+
 /** Builds the tool model of one selected operation. */
 export function operationToTool(
   model: ApiModel,
@@ -45,10 +51,11 @@ export function operationToTool(
   override: OperationOverride,
   globalPrefixes: PathPrefixes,
   outputValidation: OutputValidation = "warn",
+  memos?: DirectionMemos,
 ): ToolModel {
   const where = operation.operationId ?? `${operation.method.toUpperCase()} ${operation.path}`;
   checkPathParameters(operation, where);
-  const input = new SchemaConverter(model.schemas, "request", where);
+  const input = new SchemaConverter(model.schemas, "request", where, memos?.request);
   const properties: JsonObject = {};
   const required: string[] = [];
   const parameters = bindParameters(operation, override, globalPrefixes, where);
@@ -66,7 +73,7 @@ export function operationToTool(
   const inputDefs = input.defsObject();
   if (inputDefs) inputSchema.$defs = inputDefs;
 
-  const output = outputOf(model.schemas, operation, where);
+  const output = outputOf(model.schemas, operation, where, memos?.response);
   const title = override.title ?? summaryOf(operation) ?? titleFromOperation(operation);
   const security = operation.security;
   return {

@@ -190,6 +190,8 @@ describe("statement layouts", () => {
     `export type { ${names(2, "Args").join(", ")} } from "./tools/x.js";`,
     `export const tools = [${names(3, "t").join(", ")}];`,
     `export const tools = [${names(20, "aToolConstant").join(", ")}];`,
+    `export const tools = [${names(3, "t").join(", ")}] as const;`,
+    `export const tools = [${names(20, "aToolConstant").join(", ")}] as const;`,
     'export type SomeRatherLongOperationNameForTheResultOfATool = Operation["responses"]["200"]["content"]["application/json"];',
     `export const shortName = defineTool<ShortArgs, ShortResult>({ __oapiMcpGenSlot0__: "${"x".repeat(100)}" });`,
     `export const aVeryLongToolConstantNameIndeed = defineTool<AVeryLongToolConstantNameIndeedArgs, AVeryLongToolConstantNameIndeedResult>({ __oapiMcpGenSlot0__: "${"x".repeat(100)}" });`,
@@ -202,6 +204,10 @@ describe("statement layouts", () => {
         ...method("a_tool_name_of_medium_length_for_the_arrow", "AToolNameOfMediumLengthForTheArrowArgs", "aToolNameOfMediumLength"),
         ...method("a_tool_name_so_long_that_even_its_signature_does_not_fit", "AToolNameSoLongThatEvenItsSignatureDoesNotFitArgs", "x"),
         ...method('"quoted-name"', "QuotedNameArgs", "quotedName"),
+        // A summary cut short, and one in another script: prettier keeps comments as they are.
+        `/** GET /x (x): ${"a".repeat(120)}… */`,
+        "/** GET /y (y): 取得する ✓ */",
+        "short_two: (args: ShortArgs) => call(shortTwo, args),",
         "};",
       ].map((line) => `  ${line}`),
       "};",
@@ -216,6 +222,20 @@ describe("statement layouts", () => {
       expect(laidOut).toBe((await formatTypeScript(text)).replace(/\n$/, ""));
     });
   }
+});
+
+describe("statement layouts left to prettier", () => {
+  it("leaves a client whose method line holds other than ASCII to prettier", () => {
+    const lines = [
+      "export const createClient = (options: ClientOptions = {}) => {",
+      "  const call = toolCaller({ identity: serverIdentity, tools, upstream, auth }, options);",
+      "  return {",
+      '    "naïve": (args: NaiveArgs) => call(naive, args),',
+      "  };",
+      "};",
+    ];
+    expect(stableStatement(lines)).toBeUndefined();
+  });
 });
 
 describe("layouts in discovery mode", () => {
