@@ -20,6 +20,10 @@ const TYPE_TOKEN = new RegExp(
   String.raw`${STRING}|-?(?:0|[1-9]\d*)(?:\.\d*[1-9])?(?![\w.])|[A-Za-z_$][\w$]*| \| | & |, |\[\]|\[|\]|<|>|\(|\)`,
   "y",
 );
+/** A member on one line, taken apart: what comes before its type, and its type. */
+const MEMBER_PARTS = new RegExp(String.raw`^((?:readonly )?${KEY}\??: |\[[A-Za-z_$][\w$]*: string\]: )(.+);$`);
+/** A type with nothing in it to break: a string, number or name, maybe indexed (`components["schemas"]["x"]`), maybe `[]`. */
+const ATOM = new RegExp(String.raw`^(?:${STRING}|-?(?:0|[1-9]\d*)(?:\.\d*[1-9])?|[A-Za-z_$][\w$]*(?:\[${STRING}\])*)(?:\[\])*$`);
 /** A quoted key that is a name: prettier unquotes it. */
 const QUOTED_NAME = /^(?:readonly )?"[A-Za-z_$][\w$]*"\??:/;
 
@@ -52,4 +56,28 @@ export function isStableLine(text: string, depth: number): boolean {
   if (text === "}" || text === "};" || text === "}[];") return true;
   if (QUOTED_NAME.test(text)) return false;
   return OPENER.test(text) || isPlainMember(text);
+}
+
+/**
+ * A code line (indent stripped) inside a type, as prettier prints it at a depth, when it is of a shape modelled here:
+ * a stable line as it is; an object type closed as `} | null;` (prettier hugs the object); a line too wide whose type
+ * cannot break, as it is; a union too wide of such types under its key, on one line when it fits there, else a member
+ * a line. Undefined otherwise.
+ */
+export function laidOutLine(text: string, depth: number): string | undefined {
+  const indent = " ".repeat(depth * 2);
+  if (isStableLine(text, depth)) return `${indent}${text}`;
+  // Top-level aliases move a union under their `=` first; only members inside types are modelled.
+  if (depth === 0 || QUOTED_NAME.test(text)) return undefined;
+  if (text === "} | null;") return `${indent}${text}`;
+  if (depth * 2 + util.getStringWidth(text) <= PRINT_WIDTH) return undefined;
+  if (OPENER.test(text)) return `${indent}${text}`;
+  const [, head, type] = MEMBER_PARTS.exec(text) ?? [];
+  if (head === undefined || type === undefined) return undefined;
+  if (ATOM.test(type)) return `${indent}${text}`;
+  const members = type.split(" | ");
+  if (members.length < 2 || !members.every((member) => ATOM.test(member))) return undefined;
+  if (depth * 2 + 2 + util.getStringWidth(`${type};`) <= PRINT_WIDTH) return `${indent}${head.trimEnd()}\n${indent}  ${type};`;
+  const last = members.length - 1;
+  return [`${indent}${head.trimEnd()}`, ...members.map((member, index) => `${indent}  | ${member}${index === last ? ";" : ""}`)].join("\n");
 }

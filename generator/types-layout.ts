@@ -6,7 +6,7 @@
  * module to prettier.
  */
 import { formatTogether } from "./format.js";
-import { isStableLine } from "./stable-lines.js";
+import { laidOutLine } from "./stable-lines.js";
 
 /** A run of lines, inclusive, that prettier formats: one member and everything in it. */
 type Range = [start: number, end: number];
@@ -114,8 +114,9 @@ function reindent(lines: readonly string[]): Reindented | undefined {
     }
     code[index] = true;
     depths[index] = depth;
-    out[index] = `${" ".repeat(depth * 2)}${text}`;
-    if (!isStableLine(text, depth)) unstable.push(index);
+    const laidOut = laidOutLine(text, depth);
+    out[index] = laidOut ?? `${" ".repeat(depth * 2)}${text}`;
+    if (laidOut === undefined) unstable.push(index);
   }
   return { out, code, depths, unstable };
 }

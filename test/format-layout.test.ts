@@ -4,6 +4,7 @@ import { renderCounts, renderModules, renderModuleWhole } from "../generator/emi
 import { formatTypeScript } from "../generator/format.js";
 import { defaultConfigFor, generateFromFile } from "../generator/generate.js";
 import { operationTypes } from "../generator/operation-types.js";
+import { laidOutLine } from "../generator/stable-lines.js";
 import { stableStatement, statementsOf } from "../generator/statement-layout.js";
 import { formatTypesByMembers } from "../generator/types-layout.js";
 import { bundleExternalRefs } from "../openapi/bundle.js";
@@ -272,4 +273,49 @@ describe("types layout", () => {
     expect(await formatTypesByMembers(printed)).toBe(await formatTypeScript(printed));
     expect(await formatTypesByMembers("export type odd = {\n   three: string;\n};\n")).toBeUndefined();
   });
+
+  const long = (stem: string, count: number) => Array.from({ length: count }, (_, index) => `"${stem}_${index}"`).join(" | ");
+  const members: [string, string[]][] = [
+    ["a union too wide, which fits under its key", [`dismissed_reason: ${long("reason", 6)} | null;`]],
+    ["a union too wide even under its key", [`"security-advisory-ecosystems"?: ${long("ecosystem", 12)};`]],
+    [
+      "a union of indexed types and arrays",
+      ['owner: components["schemas"]["simple-user"] | components["schemas"]["enterprise"][] | components["schemas"]["team"];'],
+    ],
+    [
+      "a type too wide with nothing to break",
+      [`can_approve_pull_request_reviews: components["schemas"]["actions-can-approve-pull-request-reviews-${"x".repeat(30)}"];`],
+    ],
+    [
+      "a key too wide before an object",
+      [`"/repos/{owner}/{repo}/environments/{environment_name}/deployment-branch-policies/{branch_policy_id}": {`, "    id: number;", "};"],
+    ],
+    ["an object or null", ["pusher?: {", "    name: string;", "} | null;"]],
+  ];
+  it("leaves to prettier the lines it does not model", () => {
+    expect(laidOutLine("}[] | null;", 2)).toBeUndefined();
+    expect(laidOutLine(`x: ${long("alternative", 8)} | Record<string, never>;`, 2)).toBeUndefined();
+    expect(laidOutLine(`x: ${long("alternative", 8)} | "b | c";`, 2)).toBeUndefined();
+    expect(laidOutLine(`"quoted": ${long("alternative", 8)};`, 2)).toBeUndefined();
+    expect(laidOutLine(`export type X = ${long("alternative", 8)};`, 0)).toBeUndefined();
+  });
+
+  for (const [what, lines] of members) {
+    for (const depth of [1, 3]) {
+      it(`lays out ${what} at depth ${depth} as prettier does`, async () => {
+        const indent = (level: number) => "    ".repeat(level);
+        const printed = [
+          "export interface paths {",
+          ...Array.from({ length: depth - 1 }, (_, level) => `${indent(level + 1)}m${level}: {`),
+          ...lines.map((line) => `${indent(depth)}${line}`),
+          ...Array.from({ length: depth - 1 }, (_, level) => `${indent(depth - level - 1)}};`),
+          "}",
+          "",
+        ].join("\n");
+        // Every line is laid out here, none left to prettier.
+        for (const line of lines) expect(laidOutLine(line.trim(), depth + (line.startsWith("    ") ? 1 : 0))).toBeDefined();
+        expect(await formatTypesByMembers(printed)).toBe(await formatTypeScript(printed));
+      });
+    }
+  }
 });
