@@ -23,9 +23,10 @@ export function mergeTwins(schema: JsonSchema): JsonSchema {
   for (;;) {
     const renamed = twins(current.$defs as Record<string, unknown>);
     if (renamed.size === 0) return current;
-    current = rewriteRefs(current, renamed) as JsonSchema;
-    const kept = current.$defs as Record<string, unknown>;
+    const rewritten = rewriteRefs(current, renamed) as JsonSchema;
+    const kept = { ...(rewritten.$defs as Record<string, unknown>) };
     for (const key of renamed.keys()) delete kept[key];
+    current = setOwn({ ...rewritten }, "$defs", kept);
   }
 }
 
@@ -61,15 +62,27 @@ function twins(defs: Record<string, unknown>): Map<string, string> {
   return renamed;
 }
 
-/** A copy of a schema whose `#/$defs/` references to renamed keys name the kept ones. */
+/**
+ * A schema whose `#/$defs/` references to renamed keys name the kept ones: a part with no such reference in it is the
+ * part itself (not a copy), so definitions shared between tools stay shared, and their JSON is known already.
+ */
 function rewriteRefs(node: unknown, renamed: ReadonlyMap<string, string>): unknown {
-  if (Array.isArray(node)) return node.map((item) => rewriteRefs(item, renamed));
+  if (Array.isArray(node)) {
+    const items = node.map((item) => rewriteRefs(item, renamed));
+    return items.some((item, index) => item !== node[index]) ? items : node;
+  }
   if (!isRecord(node)) return node;
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(node)) {
+  const entries = Object.entries(node);
+  let out: Record<string, unknown> | undefined;
+  entries.forEach(([key, value], index) => {
     const from = key === "$ref" ? refKey(value) : undefined;
     const target = from === undefined ? undefined : renamed.get(from);
-    setOwn(out, key, target === undefined ? rewriteRefs(value, renamed) : refTo(target));
-  }
-  return out;
+    const next = target === undefined ? rewriteRefs(value, renamed) : refTo(target);
+    if (next !== value && out === undefined) {
+      out = {};
+      for (const [earlier, kept] of entries.slice(0, index)) setOwn(out, earlier, kept);
+    }
+    if (out !== undefined) setOwn(out, key, next);
+  });
+  return out ?? node;
 }

@@ -124,8 +124,16 @@ function identities(defs: Record<string, unknown>): (key: string) => string {
   return of;
 }
 
+/** Digests of schemas' own JSON, by object: the tools of a list share their definitions' objects. */
+const ownDigests = new WeakMap<object, string>();
+
 function identityOf(schema: JsonSchema, identity: (key: string) => string): string {
-  const hash = createHash("sha256").update(jsonText(schema));
+  let own = ownDigests.get(schema);
+  if (own === undefined) {
+    own = createHash("sha256").update(jsonText(schema)).digest("base64");
+    ownDigests.set(schema, own);
+  }
+  const hash = createHash("sha256").update(own);
   for (const key of referencedKeys(schema)) hash.update(`\u0000${key}\u0000${identity(key)}`);
   return hash.digest("base64");
 }

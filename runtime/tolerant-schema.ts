@@ -1,3 +1,4 @@
+import { jsonText } from "./json-text.js";
 import { isRecord, setOwn } from "./own-property.js";
 import { SUBSCHEMA, SUBSCHEMA_LISTS, SUBSCHEMA_MAPS } from "./schema-walk.js";
 import { mergeTwins, withoutRootNull } from "./shared-definitions.js";
@@ -56,7 +57,7 @@ export type TolerantDefinitions = Map<string, JsonSchema>;
 
 /** A definition's tolerant form, without a root `null` (every use admits null), made once per distinct definition. */
 function tolerantDefinition(def: JsonSchema, definitions: TolerantDefinitions): JsonSchema {
-  const text = JSON.stringify(def);
+  const text = jsonText(def);
   let tolerant = definitions.get(text);
   if (tolerant === undefined) {
     tolerant = withoutRootNull(relaxSchema(def, false));

@@ -2,7 +2,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Tool as ListedTool } from "@modelcontextprotocol/sdk/types.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { listedForm, listedInputSchema, shareOutputSchemas, type ToolDefinition } from "oapi-mcp-gen-runtime";
+import { listedForm, listedInputSchema, shareOutputSchemas, type ToolDefinition, tolerantSchema } from "oapi-mcp-gen-runtime";
 import { describe, expect, it } from "vitest";
 import { tools as memosTools } from "../generated/index.js";
 import { toolsListSize } from "../generator/tools-list.js";
@@ -129,6 +129,33 @@ function listedTool(name: string, outputSchema: Schema): ListedTool {
 }
 
 describe("output schemas shared across the list", () => {
+  it("merges twin definitions without changing the schema given, and keeps untouched definitions shared", () => {
+    const user = { type: "object", properties: { login: { type: "string" } } };
+    const schema = (extra: string) => ({
+      type: "object",
+      properties: { author: { $ref: "#/$defs/nullable-user" }, [extra]: { $ref: "#/$defs/label" } },
+      $defs: {
+        user,
+        "nullable-user": { ...user, type: ["object", "null"] },
+        label: { type: "object", properties: { name: { type: "string" }, by: { $ref: "#/$defs/user" } } },
+        issue: { type: "object", properties: { author: { $ref: "#/$defs/nullable-user" } } },
+      },
+    });
+    const given = schema("label");
+    const before = structuredClone(given);
+    const definitions = new Map();
+    const first = tolerantSchema(given, definitions);
+    const second = tolerantSchema(schema("tag"), definitions);
+    expect(given).toEqual(before);
+    expect(Object.keys(first.$defs as object)).toEqual(["user", "label", "issue"]);
+    expect(JSON.stringify(first)).not.toContain("nullable-user");
+    const defs = (listed: Schema) => listed.$defs as Record<string, Schema>;
+    // A definition with no reference to rewrite is the one tolerant object; one that was rewritten is a copy.
+    expect(defs(first).label).toBe(defs(second).label);
+    expect(defs(first).issue).not.toBe(defs(second).issue);
+    expect(defs(first).issue).toEqual(defs(second).issue);
+  });
+
   it("writes a large definition out once and points at it from the tools after, leaving small ones in place", () => {
     const user = bigObject("user");
     const repo = bigObject("repo");
