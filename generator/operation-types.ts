@@ -4,9 +4,12 @@ import type { OpenApiDocument } from "../openapi/types.js";
 import { typingInput } from "../openapi/typing-input.js";
 import { UserError } from "./errors.js";
 
-/** TypeScript declarations (`paths`, `components`, `operations`) for a document, from openapi-typescript; `owned`: it may be changed. */
-export async function operationTypes(document: OpenApiDocument, owned = false): Promise<string> {
-  const input = typingInput(document, owned);
+/**
+ * TypeScript declarations (`paths`, `components`, `operations`) for a document, from openapi-typescript. `parsedFrom`:
+ * the JSON text the document was parsed from for this call alone, so it may be changed (and its text is read).
+ */
+export async function operationTypes(document: OpenApiDocument, parsedFrom?: string): Promise<string> {
+  const input = typingInput(document, parsedFrom);
   if (input.externalRefs.length > 0) {
     const first = input.externalRefs.slice(0, 3).join(", ");
     throw new UserError(

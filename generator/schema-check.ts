@@ -1,5 +1,6 @@
 import { Ajv, type ErrorObject } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
+import { jsonText } from "oapi-mcp-gen-runtime";
 import { isJsonObject } from "../openapi/types.js";
 import { defsKey, schemaRefs } from "./schema-refs.js";
 import type { ToolModel } from "./tool-model.js";
@@ -55,7 +56,7 @@ export function toolSchemaProblems(tool: ToolModel, checked: DefinitionChecks = 
 
 /** What the meta-schema finds wrong with one definition (checked once per distinct definition); undefined when valid. */
 function definitionErrors(ajv: Ajv2020, def: unknown, checked: DefinitionChecks): ErrorObject[] | undefined {
-  const text = JSON.stringify(def);
+  const text = jsonText(def);
   if (!checked.has(text)) checked.set(text, ajv.validateSchema(def as object) ? undefined : [...(ajv.errors ?? [])]);
   return checked.get(text);
 }

@@ -15,6 +15,6 @@ export type SideJob =
 /** Runs a job: openapi-typescript's module of a pruned document, formatted; or the README, formatted. */
 export async function runSideJob(job: SideJob): Promise<string> {
   if (job.kind === "readme") return formatReadme(job.source, job.prettierOnly);
-  const printed = `${GENERATED_HEADER}${await operationTypes(JSON.parse(job.document) as OpenApiDocument, true)}`;
+  const printed = `${GENERATED_HEADER}${await operationTypes(JSON.parse(job.document) as OpenApiDocument, job.document)}`;
   return (job.prettierOnly ? undefined : await formatTypesByMembers(printed)) ?? formatTypeScriptInParts(printed);
 }

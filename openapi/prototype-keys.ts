@@ -7,11 +7,13 @@ const MARK = "__oapiMcpGenKey_";
 /**
  * Renames object keys that are `Object.prototype` member names (and the `$ref` tokens, `required` entries and
  * discriminator property names that spell them) to marked placeholders, in place: openapi-typescript's resolver
- * crashes on a property named `valueOf`. `restore` turns the placeholders in the generated text back.
+ * crashes on a property named `valueOf`. `restore` turns the placeholders in the generated text back. `text`: the
+ * document's JSON text, or that of a document it was cut down from.
  */
-export function maskPrototypeKeys(document: JsonObject): { restore(text: string): string } {
+export function maskPrototypeKeys(document: JsonObject, text = JSON.stringify(document)): { restore(text: string): string } {
   const unchanged = { restore: (text: string) => text };
-  if (JSON.stringify(document).includes(MARK)) return unchanged;
+  // A document that spells the mark itself is left as it is: restoring would change its own names.
+  if (text.includes(MARK)) return unchanged;
   let masked = false;
   const mask = (name: string) => {
     if (!PROTOTYPE_MEMBERS.has(name)) return name;

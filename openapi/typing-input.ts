@@ -14,14 +14,14 @@ export interface TypingInput {
 
 /**
  * Prepares a (pruned) document for openapi-typescript: examples dropped, enums fitted to their types, discriminator
- * mappings that name nothing removed and prototype-member names masked; the original is not changed unless `owned`
- * (a document parsed for this call alone is prepared in place).
+ * mappings that name nothing removed and prototype-member names masked. The original is not changed, unless it was
+ * parsed for this call alone from the JSON text `parsedFrom`: then it is prepared in place.
  */
-export function typingInput(document: OpenApiDocument, owned = false): TypingInput {
-  const copy = withoutExamples(owned ? document : structuredClone(document));
+export function typingInput(document: OpenApiDocument, parsedFrom?: string): TypingInput {
+  const copy = withoutExamples(parsedFrom !== undefined ? document : structuredClone(document));
   fitEnumsToTypes(copy);
   dropOutsideMappings(copy);
-  const { restore } = maskPrototypeKeys(copy);
+  const { restore } = maskPrototypeKeys(copy, parsedFrom);
   const external = new Set<string>();
   collectRefs(copy, (ref) => {
     if (!ref.startsWith("#")) external.add(ref);
