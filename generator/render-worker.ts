@@ -1,8 +1,10 @@
 /** Worker thread: renders its share of modules and posts the texts back. */
 import { parentPort, workerData } from "node:worker_threads";
 import type { ModuleSource } from "../templates/literal-slots.js";
-import { renderModules } from "./emit.js";
+import { enableCompileCache } from "./compile-cache.js";
 
-const share = workerData as [string, ModuleSource][];
+const { share, compileCache } = workerData as { share: [string, ModuleSource][]; compileCache: boolean };
+if (compileCache) enableCompileCache();
+const { renderModules } = await import("./emit.js");
 const texts = await renderModules(share.map(([, source]) => source));
 parentPort?.postMessage(share.map(([path], index) => [path, texts[index] ?? ""]));

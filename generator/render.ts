@@ -3,6 +3,7 @@ import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { flat, type ModuleSource } from "../templates/literal-slots.js";
+import { compileCacheEnabled } from "./compile-cache.js";
 import { FORMAT_FINGERPRINT } from "./format.js";
 import { packageVersion } from "./package-version.js";
 import { contentKey, type RenderCache } from "./render-cache.js";
@@ -74,11 +75,9 @@ async function renderInPool(items: readonly [string, ModuleSource, string][], co
     shares.map(
       (share) =>
         new Promise<[string, string][]>((resolve, reject) => {
-          const worker = new Worker(WORKER, { workerData: share });
-          worker.once("message", (texts: [string, string][]) => {
-            resolve(texts);
-            void worker.terminate();
-          });
+          // The worker ends by itself once it has posted its texts (saving its compile cache on the way out).
+          const worker = new Worker(WORKER, { workerData: { share, compileCache: compileCacheEnabled() } });
+          worker.once("message", (texts: [string, string][]) => resolve(texts));
           worker.once("error", reject);
           worker.once("exit", (code) => {
             if (code !== 0) reject(new Error(`render worker exited with ${code}`));

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
+import { compileCacheEnabled } from "./compile-cache.js";
 import type { SideJob } from "./side-jobs.js";
 
 const WORKER = new URL("./side-worker.js", import.meta.url);
@@ -35,16 +36,17 @@ export class SideThread {
     });
   }
 
-  /** Stops the worker (jobs still waiting fail). */
+  /** Stops the worker: an idle one is asked to end (so its compile cache is saved), a busy one is terminated and its jobs fail. */
   close(): void {
+    if (this.waiting.size === 0) this.worker?.postMessage({ stop: true });
+    else void this.worker?.terminate();
     this.fail(new Error("side thread closed"));
-    void this.worker?.terminate();
     this.worker = undefined;
   }
 
   private start(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(WORKER);
+    const worker = new Worker(WORKER, { workerData: { compileCache: compileCacheEnabled() } });
     worker.on("message", ({ id, text, error }: { id: number; text?: string; error?: string }) => {
       const waiting = this.waiting.get(id);
       this.waiting.delete(id);

@@ -1,0 +1,132 @@
+/**
+ * V8's compiled code of the generator's largest dependencies (two copies of TypeScript, ts-morph), kept between runs,
+ * so a run does not compile 20 MB of JavaScript again: Node's own compile cache where Node has one (22.1+); on Node 20,
+ * a hook on CommonJS compilation for those files alone. The cache holds code of installed packages, never anything
+ * read from a document; it lives in a folder only this user can write to.
+ */
+import { createHash } from "node:crypto";
+import { lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import vm from "node:vm";
+
+/** Files below this size compile quickly enough: Node compiles them itself. */
+const LARGE = 512 * 1024;
+
+/** What of Node's CommonJS loader the hook uses. */
+interface CommonJsLoader {
+  prototype: { _compile(this: LoadedModule, content: string, filename: string, format?: string): unknown };
+  wrap(content: string): string;
+  _resolveFilename(request: string, parent: LoadedModule, isMain: boolean, options?: unknown): string;
+  _resolveLookupPaths(request: string, parent: LoadedModule): string[] | null;
+  _extensions: unknown;
+  _cache: unknown;
+  enableCompileCache?: (dir: string) => unknown;
+}
+
+interface LoadedModule {
+  exports: unknown;
+  require(id: string): unknown;
+}
+
+const Module = createRequire(import.meta.url)("node:module") as CommonJsLoader;
+
+let enabled = false;
+
+/** The cache's folder: `OAPI_MCP_GEN_COMPILE_CACHE`, else this user's folder in the temporary folder; none when turned off. */
+export function compileCacheFolder(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const configured = env.OAPI_MCP_GEN_COMPILE_CACHE;
+  if (configured === "0" || env.NODE_DISABLE_COMPILE_CACHE) return undefined;
+  const user = typeof process.getuid === "function" ? `-${process.getuid()}` : "";
+  return configured || join(tmpdir(), `oapi-mcp-gen-compile-cache${user}`);
+}
+
+/** Whether a folder may hold code this process runs: a real folder (not a link) of this user's that no one else can write to. */
+export function isPrivateFolder(path: string): boolean {
+  try {
+    const stat = lstatSync(path);
+    if (!stat.isDirectory()) return false;
+    return typeof process.getuid !== "function" || (stat.uid === process.getuid() && (stat.mode & 0o022) === 0);
+  } catch {
+    return false;
+  }
+}
+
+/** Turns the cache on for this thread; false when it is off, or its folder cannot be made private. */
+export function enableCompileCache(env: NodeJS.ProcessEnv = process.env): boolean {
+  if (enabled) return true;
+  const root = compileCacheFolder(env);
+  if (!root) return false;
+  try {
+    mkdirSync(root, { recursive: true, mode: 0o700 });
+  } catch {
+    return false;
+  }
+  if (!isPrivateFolder(root)) return false;
+  const folder = join(root, `${process.arch}-v8-${process.versions.v8}`);
+  mkdirSync(folder, { recursive: true, mode: 0o700 });
+  if (Module.enableCompileCache) Module.enableCompileCache(folder);
+  else hookLargeModules(folder);
+  enabled = true;
+  return true;
+}
+
+/** Whether this thread's cache is on: worker threads turn theirs on when the thread that started them has. */
+export function compileCacheEnabled(): boolean {
+  return enabled;
+}
+
+/**
+ * Compiles large CommonJS files with V8's cached data from the folder, and at exit saves the code of those that had
+ * none: made then, it holds every function the run compiled, not only the top level.
+ */
+function hookLargeModules(folder: string): void {
+  const compile = Module.prototype._compile;
+  const fresh: { script: vm.Script; file: string }[] = [];
+  Module.prototype._compile = function (content, filename, format) {
+    if ((format !== undefined && format !== "commonjs") || content.length < LARGE || content.startsWith("#!")) {
+      return compile.call(this, content, filename, format);
+    }
+    const file = join(folder, `${createHash("sha1").update(filename).update("\0").update(content).digest("hex")}.bin`);
+    const cachedData = readCached(file);
+    const script = new vm.Script(Module.wrap(content), {
+      filename,
+      ...(cachedData ? { cachedData } : {}),
+      importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+    });
+    if (cachedData === undefined || script.cachedDataRejected) fresh.push({ script, file });
+    const wrapper = script.runInThisContext({ displayErrors: true }) as (...args: unknown[]) => unknown;
+    return wrapper.call(this.exports, this.exports, requireFor(this), this, filename, dirname(filename));
+  };
+  process.once("exit", () => {
+    for (const { script, file } of fresh) saveCached(file, script.createCachedData());
+  });
+}
+
+/** The `require` a module's code is given, as Node's loader makes it. */
+function requireFor(module: LoadedModule) {
+  const require = (id: string) => module.require(id);
+  const resolve = (request: string, options?: unknown) => Module._resolveFilename(request, module, false, options);
+  resolve.paths = (request: string) => Module._resolveLookupPaths(request, module);
+  return Object.assign(require, { resolve, main: process.mainModule, extensions: Module._extensions, cache: Module._cache });
+}
+
+function readCached(file: string): Buffer | undefined {
+  try {
+    return readFileSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Writes a cache file whole or not at all (threads and runs may write the same one at once); a failure only loses it. */
+function saveCached(file: string, data: Buffer): void {
+  const temporary = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}`;
+  try {
+    writeFileSync(temporary, data, { mode: 0o600 });
+    renameSync(temporary, file);
+  } catch {
+    // The next run compiles the file again.
+  }
+}
