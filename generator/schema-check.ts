@@ -11,7 +11,10 @@ const dialects = [
   { dialect: "2020-12", ajv: new Ajv2020({ strict: false, logger: false }) },
 ];
 
-/** What the meta-schema check found for each definition already checked, by its JSON: tools share most definitions. */
+/**
+ * What a meta-schema check found for each schema already checked, by dialect and JSON: tools share most definitions,
+ * and tools that return the same shape have the same output root.
+ */
 export type DefinitionChecks = Map<string, ErrorObject[] | undefined>;
 
 /**
@@ -34,12 +37,14 @@ export function toolSchemaProblems(tool: ToolModel, checked: DefinitionChecks = 
     }
     const { $defs, ...root } = schema;
     const defs = isJsonObject($defs) ? $defs : {};
+    const rootText = JSON.stringify(root);
     for (const { dialect, ajv } of dialects) {
-      const found = ajv.validateSchema(root) ? [] : [ajv.errorsText(ajv.errors, { separator: "; " })];
+      const errors = schemaErrors(ajv, `${dialect}\u0000${rootText}`, root, checked);
+      const found = errors ? [ajv.errorsText(errors, { separator: "; " })] : [];
       if (dialect === "2020-12") {
         if ($defs !== undefined && !isJsonObject($defs)) found.push("data/$defs must be object");
         for (const [key, def] of Object.entries(defs)) {
-          const errors = definitionErrors(ajv, def, checked);
+          const errors = schemaErrors(ajv, `$defs\u0000${jsonText(def)}`, def, checked);
           if (errors) found.push(ajv.errorsText(errors, { separator: "; ", dataVar: `data/$defs/${key}` }));
         }
       }
@@ -54,9 +59,8 @@ export function toolSchemaProblems(tool: ToolModel, checked: DefinitionChecks = 
   return problems;
 }
 
-/** What the meta-schema finds wrong with one definition (checked once per distinct definition); undefined when valid. */
-function definitionErrors(ajv: Ajv2020, def: unknown, checked: DefinitionChecks): ErrorObject[] | undefined {
-  const text = jsonText(def);
-  if (!checked.has(text)) checked.set(text, ajv.validateSchema(def as object) ? undefined : [...(ajv.errors ?? [])]);
-  return checked.get(text);
+/** What a meta-schema finds wrong with a schema, checked once per distinct `key` (its dialect and JSON); undefined when valid. */
+function schemaErrors(ajv: Ajv | Ajv2020, key: string, schema: unknown, checked: DefinitionChecks): ErrorObject[] | undefined {
+  if (!checked.has(key)) checked.set(key, ajv.validateSchema(schema as object) ? undefined : [...(ajv.errors ?? [])]);
+  return checked.get(key);
 }

@@ -1,3 +1,4 @@
+import { jsonText } from "oapi-mcp-gen-runtime";
 import { isJsonObject, type JsonObject, type JsonValue } from "../openapi/types.js";
 import { defsKey, schemaRefs } from "./schema-refs.js";
 
@@ -96,6 +97,7 @@ function entryBytes(key: string, value: unknown): number {
   return byteLength(key) + byteLength(value) + 2;
 }
 
+/** Bytes of a value's JSON (a definition's text is known already: tools share definitions' objects). */
 function byteLength(value: unknown): number {
-  return Buffer.byteLength(JSON.stringify(value));
+  return Buffer.byteLength(jsonText(value));
 }
