@@ -30,6 +30,15 @@ export async function operationTypes(document: OpenApiDocument, parsedFrom?: str
   }
 }
 
+/** openapi-typescript's resolver, each reference resolved once: the types of a large API name the same few hundred often. */
+function resolveOnce(schema: OpenAPI3, resolveRef: typeof import("openapi-typescript")["resolveRef"]): GlobalContext["resolve"] {
+  const resolved = new Map<string, unknown>();
+  return (($ref: string) => {
+    if (!resolved.has($ref)) resolved.set($ref, resolveRef(schema, $ref, { silent: true }));
+    return resolved.get($ref);
+  }) as GlobalContext["resolve"];
+}
+
 /**
  * openapi-typescript's settings as its `openapiTS` entry point sets them for `{ exportType: true, silent: true }`,
  * without the Redocly lint-and-bundle pass it runs first (a second or more on a large document): the document reaching
@@ -68,6 +77,6 @@ function typingContext(
     makePathsEnum: false,
     generatePathParams: false,
     readWriteMarkers: false,
-    resolve: ($ref) => lib.resolveRef(schema, $ref, { silent: true }),
+    resolve: resolveOnce(schema, lib.resolveRef),
   };
 }
