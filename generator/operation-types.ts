@@ -16,10 +16,7 @@ export async function operationTypes(document: OpenApiDocument, parsedFrom?: str
       `external $ref ${first} cannot be followed; bundle the document into one file first (for example with \`redocly bundle\`)`,
     );
   }
-  // Loaded on demand (a run whose types come from the render cache never needs it), and required: its CommonJS build
-  // loads TypeScript without Node's ESM loader scanning TypeScript's source first (a quarter of a second less).
-  const openapiTs = createRequire(import.meta.url)("openapi-typescript") as typeof import("openapi-typescript");
-  const { astToString, resolveRef, scanDiscriminators, transformSchema } = openapiTs;
+  const { astToString, resolveRef, scanDiscriminators, transformSchema } = typingFunctions();
   try {
     const schema = input.document as unknown as OpenAPI3;
     return input.restore(astToString(transformSchema(schema, typingContext(schema, { resolveRef, scanDiscriminators }))));
@@ -37,6 +34,30 @@ function resolveOnce(schema: OpenAPI3, resolveRef: typeof import("openapi-typesc
     if (!resolved.has($ref)) resolved.set($ref, resolveRef(schema, $ref, { silent: true }));
     return resolved.get($ref);
   }) as GlobalContext["resolve"];
+}
+
+/** The parts of openapi-typescript the types are made with. */
+type TypingFunctions = Pick<typeof import("openapi-typescript"), "astToString" | "resolveRef" | "scanDiscriminators" | "transformSchema">;
+
+/**
+ * openapi-typescript's functions, loaded on demand (a run whose types come from the render cache never needs them) and
+ * required: its CommonJS build loads TypeScript without Node's ESM loader scanning TypeScript's source first. Taken from
+ * the modules that define them, which skips loading Redocly's whole toolkit for the lint-and-bundle pass not run here
+ * (a quarter of a second); from the package's entry point if its files are laid out otherwise.
+ */
+function typingFunctions(): TypingFunctions {
+  const require = createRequire(import.meta.url);
+  try {
+    const { astToString } = require("openapi-typescript/dist/lib/ts.cjs") as TypingFunctions;
+    const { resolveRef, scanDiscriminators } = require("openapi-typescript/dist/lib/utils.cjs") as TypingFunctions;
+    const transformSchema = require("openapi-typescript/dist/transform/index.cjs") as TypingFunctions["transformSchema"];
+    if ([astToString, resolveRef, scanDiscriminators, transformSchema].every((part) => typeof part === "function")) {
+      return { astToString, resolveRef, scanDiscriminators, transformSchema };
+    }
+  } catch {
+    // Laid out otherwise: the entry point has them all.
+  }
+  return require("openapi-typescript") as TypingFunctions;
 }
 
 /**
