@@ -65,7 +65,12 @@ export function enableCompileCache(env: NodeJS.ProcessEnv = process.env): boolea
   }
   if (!isPrivateFolder(root)) return false;
   const folder = join(root, `${process.arch}-v8-${process.versions.v8}`);
-  mkdirSync(folder, { recursive: true, mode: 0o700 });
+  try {
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+  } catch {
+    return false;
+  }
+  if (!isPrivateFolder(folder)) return false;
   if (Module.enableCompileCache) Module.enableCompileCache(folder);
   else hookLargeModules(folder);
   enabled = true;
@@ -83,24 +88,26 @@ export function compileCacheEnabled(): boolean {
  */
 function hookLargeModules(folder: string): void {
   const compile = Module.prototype._compile;
-  const fresh: { script: vm.Script; file: string }[] = [];
+  const fresh: { script: vm.Script; file: string; source: Buffer }[] = [];
   Module.prototype._compile = function (content, filename, format) {
     if ((format !== undefined && format !== "commonjs") || content.length < LARGE || content.startsWith("#!")) {
       return compile.call(this, content, filename, format);
     }
-    const file = join(folder, `${createHash("sha1").update(filename).update("\0").update(content).digest("hex")}.bin`);
-    const cachedData = readCached(file);
+    // One file per module path (a new version of the package replaces it), checked against the source it was made from.
+    const file = join(folder, `${digest(filename).toString("hex").slice(0, 40)}.bin`);
+    const source = digest(content);
+    const cachedData = readCached(file, source);
     const script = new vm.Script(Module.wrap(content), {
       filename,
       ...(cachedData ? { cachedData } : {}),
       importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
     });
-    if (cachedData === undefined || script.cachedDataRejected) fresh.push({ script, file });
+    if (cachedData === undefined || script.cachedDataRejected) fresh.push({ script, file, source });
     const wrapper = script.runInThisContext({ displayErrors: true }) as (...args: unknown[]) => unknown;
     return wrapper.call(this.exports, this.exports, requireFor(this), this, filename, dirname(filename));
   };
   process.once("exit", () => {
-    for (const { script, file } of fresh) saveCached(file, script.createCachedData());
+    for (const { script, file, source } of fresh) saveCached(file, source, script.createCachedData());
   });
 }
 
@@ -112,19 +119,32 @@ function requireFor(module: LoadedModule) {
   return Object.assign(require, { resolve, main: process.mainModule, extensions: Module._extensions, cache: Module._cache });
 }
 
-function readCached(file: string): Buffer | undefined {
+/** SHA-256 of a text or bytes. */
+function digest(value: string | Buffer): Buffer {
+  return createHash("sha256").update(value).digest();
+}
+
+/**
+ * A cache file's cached data, when it was made from this source and is whole: V8 11 (Node 20) does not check the data
+ * it is given, and a changed byte can crash the process. A file is the source's digest, the data's digest, the data.
+ */
+function readCached(file: string, source: Buffer): Buffer | undefined {
+  let bytes: Buffer;
   try {
-    return readFileSync(file);
+    bytes = readFileSync(file);
   } catch {
     return undefined;
   }
+  if (bytes.length <= 64 || !bytes.subarray(0, 32).equals(source)) return undefined;
+  const data = bytes.subarray(64);
+  return bytes.subarray(32, 64).equals(digest(data)) ? data : undefined;
 }
 
 /** Writes a cache file whole or not at all (threads and runs may write the same one at once); a failure only loses it. */
-function saveCached(file: string, data: Buffer): void {
+function saveCached(file: string, source: Buffer, data: Buffer): void {
   const temporary = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}`;
   try {
-    writeFileSync(temporary, data, { mode: 0o600 });
+    writeFileSync(temporary, Buffer.concat([source, digest(data), data]), { mode: 0o600 });
     renameSync(temporary, file);
   } catch {
     // The next run compiles the file again.
