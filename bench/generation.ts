@@ -93,28 +93,27 @@ export async function benchGeneration(): Promise<string[]> {
     // The document as a copy of its own, so one of its schemas can then change as an API change would change it.
     const { document } = await readDocumentFile(spec);
     const copy = join(scratch, "document.json");
+    const generate = (out: string, ...more: string[]) =>
+      measureNode(CLI, [copy, "--config", config, "--out", out, ...more], { cwd: project, env: compileCache });
     await writeFile(copy, JSON.stringify(document));
     await rm(compileCache.OAPI_MCP_GEN_COMPILE_CACHE, { recursive: true, force: true });
     await rm(join(project, "node_modules/.cache"), { recursive: true, force: true });
-    const first = await measureNode(CLI, [copy, "--config", config, "--out", join(scratch, "out-first")], {
-      cwd: project,
-      env: compileCache,
-    });
+    const first = await generate(join(scratch, "out-first"));
     if (first.code !== 0) throw new Error(`generation failed: ${first.stderr}`);
     for (let i = 0; i < runs; i++) {
       const out = join(scratch, `out-${i}`);
       await rm(out, { recursive: true, force: true });
       await rm(join(project, "node_modules/.cache"), { recursive: true, force: true });
       await writeFile(copy, JSON.stringify(document));
-      const run = await measureNode(CLI, [copy, "--config", config, "--out", out], { cwd: project, env: compileCache });
+      const run = await generate(out);
       if (run.code !== 0) throw new Error(`generation failed: ${run.stderr}`);
       cold.push(run.ms);
       coldCpu.push(run.cpuMs);
       coldRss.push(run.rssMiB);
-      warm.push((await measureNode(CLI, [copy, "--config", config, "--out", out], { cwd: project, env: compileCache })).ms);
-      check.push((await measureNode(CLI, [copy, "--config", config, "--out", out, "--check"], { cwd: project, env: compileCache })).ms);
+      warm.push((await generate(out)).ms);
+      check.push((await generate(out, "--check")).ms);
       await writeFile(copy, JSON.stringify(withOneSchemaChanged(document)));
-      const again = await measureNode(CLI, [copy, "--config", config, "--out", out], { cwd: project, env: compileCache });
+      const again = await generate(out);
       if (again.code !== 0 || !/[1-9]\d* files? changed/.test(again.stdout))
         throw new Error(`the changed schema changed nothing: ${again.stdout}`);
       changed.push(again.ms);

@@ -4,7 +4,7 @@ import { DocumentParseError } from "../openapi/parse-error.js";
 import { overrideFor, type ResolvedConfig } from "./config.js";
 import { UserError } from "./errors.js";
 import { DefinitionMemo } from "./json-schema.js";
-import { type DefinitionChecks, toolSchemaProblems } from "./schema-check.js";
+import { type SchemaChecks, toolSchemaProblems } from "./schema-check.js";
 import { trimSchema } from "./schema-trim.js";
 import { type DirectionMemos, operationToTool, type ToolModel } from "./tool-model.js";
 import { TOOL_NAME_PATTERN, toolNameFromOperationId, toolNameFromRoute, uniqueNames } from "./tool-name.js";
@@ -16,7 +16,7 @@ export function buildTools(model: ApiModel, entries: readonly OperationModel[], 
   const tools: ToolModel[] = [];
   const maxBytes = config.schemas.maxBytes;
   const trimmed: string[] = [];
-  const checked: DefinitionChecks = new Map();
+  const checked: SchemaChecks = new Map();
   const memos: DirectionMemos = { request: new DefinitionMemo(), response: new DefinitionMemo() };
   entries.forEach((entry, index) => {
     const place = entry.operationId ?? `${entry.method.toUpperCase()} ${entry.path}`;

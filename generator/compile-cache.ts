@@ -53,24 +53,23 @@ export function isPrivateFolder(path: string): boolean {
   }
 }
 
+/** Makes a folder (readable by this user alone) unless it is there, and says whether it is private. */
+function madePrivate(path: string): boolean {
+  try {
+    mkdirSync(path, { recursive: true, mode: 0o700 });
+  } catch {
+    return false;
+  }
+  return isPrivateFolder(path);
+}
+
 /** Turns the cache on for this thread; false when it is off, or its folder cannot be made private. */
 export function enableCompileCache(env: NodeJS.ProcessEnv = process.env): boolean {
   if (enabled) return true;
   const root = compileCacheFolder(env);
   if (!root) return false;
-  try {
-    mkdirSync(root, { recursive: true, mode: 0o700 });
-  } catch {
-    return false;
-  }
-  if (!isPrivateFolder(root)) return false;
   const folder = join(root, `${process.arch}-v8-${process.versions.v8}`);
-  try {
-    mkdirSync(folder, { recursive: true, mode: 0o700 });
-  } catch {
-    return false;
-  }
-  if (!isPrivateFolder(folder)) return false;
+  if (!madePrivate(root) || !madePrivate(folder)) return false;
   if (Module.enableCompileCache) Module.enableCompileCache(folder);
   else hookLargeModules(folder);
   enabled = true;

@@ -22,6 +22,12 @@ interface ConvertedDefinition {
   warnings: readonly string[];
 }
 
+/** A definition being converted: the references and warnings it has met so far. */
+interface OpenDefinition {
+  refs: string[];
+  warnings: string[];
+}
+
 /**
  * Referenced schemas of one document converted for one direction, shared by every tool: a tool takes a definition
  * (and all it reaches) whole when their `$defs` keys agree with its own, else converts it again. Converting GitHub's
@@ -46,8 +52,8 @@ export class SchemaConverter {
   private readonly dynamicScopes: Map<string, SchemaObject>[] = [];
   private refChain = 0;
   private dropped: string[] | undefined;
-  /** The definitions being converted, innermost last: the references and warnings each has met so far. */
-  private readonly open: { refs: string[]; warnings: string[] }[] = [];
+  /** The definitions being converted, innermost last. */
+  private readonly open: OpenDefinition[] = [];
 
   constructor(
     private readonly schemas: SchemaCatalog,
@@ -191,7 +197,7 @@ export class SchemaConverter {
       if (this.refChain >= MAX_REFERENCE_CHAIN)
         throw new UserError(`${this.where}: more than ${MAX_REFERENCE_CHAIN} schemas reference each other in one chain at ${ref}`);
       this.refChain++;
-      const open = { refs: [], warnings: [] };
+      const open: OpenDefinition = { refs: [], warnings: [] };
       this.open.push(open);
       try {
         const schema = this.convert(this.resolve(ref), 0, `(${ref})`);
@@ -206,7 +212,7 @@ export class SchemaConverter {
   }
 
   /** Shares a definition just converted, when it and the references it holds have the keys any tool would give them. */
-  private remember(ref: string, key: string, schema: JsonObject, open: { refs: string[]; warnings: string[] }): void {
+  private remember(ref: string, key: string, schema: JsonObject, open: OpenDefinition): void {
     if (!this.memo || this.schemas.usesDynamicRef(ref) || key !== baseKey(ref)) return;
     const refs = [...new Set(open.refs)];
     if (refs.some((inner) => this.keyByRef.get(inner) !== baseKey(inner))) return;

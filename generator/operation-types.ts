@@ -16,10 +16,10 @@ export async function operationTypes(document: OpenApiDocument, parsedFrom?: str
       `external $ref ${first} cannot be followed; bundle the document into one file first (for example with \`redocly bundle\`)`,
     );
   }
-  const { astToString, resolveRef, scanDiscriminators, transformSchema } = typingFunctions();
+  const lib = typingFunctions();
   try {
     const schema = input.document as unknown as OpenAPI3;
-    return input.restore(astToString(transformSchema(schema, typingContext(schema, { resolveRef, scanDiscriminators }))));
+    return input.restore(lib.astToString(lib.transformSchema(schema, typingContext(schema, lib))));
   } catch (error) {
     // openapi-typescript rejects some documents (references it cannot resolve); that is the document's problem.
     const message = (error instanceof Error ? error.message : String(error)).split("\n")[0] ?? "";
@@ -65,10 +65,7 @@ function typingFunctions(): TypingFunctions {
  * without the Redocly lint-and-bundle pass it runs first (a second or more on a large document): the document reaching
  * here is already bundled (no external `$ref`) and read by the generator's own loader.
  */
-function typingContext(
-  schema: OpenAPI3,
-  lib: Pick<typeof import("openapi-typescript"), "resolveRef" | "scanDiscriminators">,
-): GlobalContext {
+function typingContext(schema: OpenAPI3, lib: TypingFunctions): GlobalContext {
   return {
     additionalProperties: false,
     alphabetize: false,

@@ -15,7 +15,7 @@ const dialects = [
  * What a meta-schema check found for each schema already checked, by dialect and JSON: tools share most definitions,
  * and tools that return the same shape have the same output root.
  */
-export type DefinitionChecks = Map<string, ErrorObject[] | undefined>;
+export type SchemaChecks = Map<string, ErrorObject[] | undefined>;
 
 /**
  * Problems that keep a tool's schemas from being valid MCP tool schemas; empty when all is well. Checks each
@@ -24,7 +24,7 @@ export type DefinitionChecks = Map<string, ErrorObject[] | undefined>;
  * `$defs` entry once per distinct definition against 2020-12 (draft-07 does not know `$defs`, so never reads them);
  * that is what checking the whole schema finds.
  */
-export function toolSchemaProblems(tool: ToolModel, checked: DefinitionChecks = new Map()): string[] {
+export function toolSchemaProblems(tool: ToolModel, checked: SchemaChecks = new Map()): string[] {
   const problems: string[] = [];
   const where = tool.operationId ?? tool.name;
   for (const [kind, schema] of [
@@ -60,7 +60,7 @@ export function toolSchemaProblems(tool: ToolModel, checked: DefinitionChecks = 
 }
 
 /** What a meta-schema finds wrong with a schema, checked once per distinct `key` (its dialect and JSON); undefined when valid. */
-function schemaErrors(ajv: Ajv | Ajv2020, key: string, schema: unknown, checked: DefinitionChecks): ErrorObject[] | undefined {
+function schemaErrors(ajv: Ajv | Ajv2020, key: string, schema: unknown, checked: SchemaChecks): ErrorObject[] | undefined {
   if (!checked.has(key)) checked.set(key, ajv.validateSchema(schema as object) ? undefined : [...(ajv.errors ?? [])]);
   return checked.get(key);
 }

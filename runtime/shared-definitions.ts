@@ -5,18 +5,10 @@ import type { JsonSchema } from "./tool.js";
 
 /**
  * Merges `$defs` entries that say the same thing, for a schema whose every use of a definition already admits null
- * (the tolerant form): there a definition's own `null` adds nothing, so it is dropped from each definition's root,
+ * (the tolerant form): there a definition's own `null` adds nothing, so each comes here without it (`withoutRootNull`),
  * and twins such as `simple-user` and `nullable-simple-user` become one entry (the shorter key stays) with every
  * `$ref` to the other rewritten. Repeated until nothing merges, since merged references can make more entries equal.
  */
-export function mergeEquivalentDefinitions(schema: JsonSchema): JsonSchema {
-  if (!isRecord(schema.$defs)) return schema;
-  const defs: Record<string, unknown> = {};
-  for (const [key, def] of Object.entries(schema.$defs)) setOwn(defs, key, isRecord(def) ? withoutRootNull(def) : def);
-  return mergeTwins(setOwn({ ...schema }, "$defs", defs));
-}
-
-/** The merging step alone, for `$defs` entries whose root `null` is already dropped. */
 export function mergeTwins(schema: JsonSchema): JsonSchema {
   if (!isRecord(schema.$defs)) return schema;
   let current = schema;
