@@ -72,7 +72,8 @@ function typingContext(schema: OpenAPI3, lib: TypingFunctions): GlobalContext {
     arrayLength: false,
     defaultNonNullable: true,
     discriminators: lib.scanDiscriminators(schema, { silent: true }),
-    emptyObjectsUnknown: false,
+    // `{ type: object }` allows any object, as its JSON Schema does (not `Record<string, never>`).
+    emptyObjectsUnknown: true,
     enum: false,
     enumValues: false,
     conditionalEnums: false,

@@ -1,4 +1,4 @@
-import { defaultStyle, didYouMean, type ParameterBinding } from "oapi-mcp-gen-runtime";
+import { defaultStyle, didYouMean, headerRefusal, isOpenApiIgnoredHeader, type ParameterBinding } from "oapi-mcp-gen-runtime";
 import type { OperationModel, ParameterLocation, ParameterModel } from "../openapi/model.js";
 import type { JsonObject } from "../openapi/types.js";
 import type { OperationOverride } from "./config.js";
@@ -8,19 +8,20 @@ import type { SchemaConverter } from "./json-schema.js";
 
 export type { ParameterBinding };
 
-/** Headers the OpenAPI specification says a `header` parameter cannot define. */
-const RESERVED_HEADERS = new Set(["accept", "content-type", "authorization"]);
 const LOCATIONS: ParameterLocation[] = ["path", "query", "header", "cookie"];
 
 /**
  * Binds parameters to argument names in path, query, header, cookie order. A name already taken (by `body` or an
- * earlier parameter) becomes `<in>_<name>`, so collisions resolve the same way on every run.
+ * earlier parameter) becomes `<in>_<name>`, so collisions resolve the same way on every run. Header parameters that
+ * frame, route or authenticate the request are dropped (with one warning in `warnings`, beyond the three OpenAPI
+ * itself ignores).
  */
 export function bindParameters(
   operation: OperationModel,
   override: OperationOverride,
   globalPrefixes: PathPrefixes,
   where: string,
+  warnings: string[] = [],
 ): { binding: ParameterBinding; parameter: ParameterModel }[] {
   // `__proto__` or `constructor` as an argument would make the SDK client (zod) reject the whole tool list.
   const taken = new Set<string>(["body", "__proto__", "constructor"]);
@@ -34,8 +35,13 @@ export function bindParameters(
     }
   }
   const bindings: { binding: ParameterBinding; parameter: ParameterModel }[] = [];
+  const dropped: string[] = [];
   for (const parameter of LOCATIONS.flatMap((location) => operation.parameters.filter((p) => p.in === location))) {
-    if (parameter.in === "header" && RESERVED_HEADERS.has(parameter.name.toLowerCase())) continue;
+    const refusal = parameter.in === "header" ? headerRefusal(parameter.name) : undefined;
+    if (refusal !== undefined) {
+      if (!isOpenApiIgnoredHeader(parameter.name)) dropped.push(`${JSON.stringify(parameter.name)} ${refusal}`);
+      continue;
+    }
     let argument = parameter.name;
     if (taken.has(argument)) argument = `${parameter.in}_${parameter.name}`;
     for (let n = 2; taken.has(argument); n++) argument = `${parameter.in}_${parameter.name}_${n}`;
@@ -51,6 +57,7 @@ export function bindParameters(
     };
     bindings.push({ binding, parameter });
   }
+  if (dropped.length > 0) warnings.push(`${where}: header parameter(s) left out: ${dropped.join("; ")}`);
   return bindings;
 }
 

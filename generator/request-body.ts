@@ -1,5 +1,11 @@
-import { didYouMean, type BodyBinding as RuntimeBodyBinding, setOwn } from "oapi-mcp-gen-runtime";
-import type { EncodingModel, MediaTypeModel, OperationModel } from "../openapi/model.js";
+import {
+  didYouMean,
+  type FieldEncoding,
+  headerRefusal,
+  type BodyBinding as RuntimeBodyBinding,
+  setOwn,
+} from "oapi-mcp-gen-runtime";
+import type { MediaTypeModel, OperationModel } from "../openapi/model.js";
 import type { SchemaObject } from "../openapi/schema.js";
 import type { SchemaCatalog } from "../openapi/schema-catalog.js";
 import type { JsonObject } from "../openapi/types.js";
@@ -55,6 +61,7 @@ export function bodyProperty(
     };
   }
   const { media, kind } = chosen;
+  const warnings: string[] = [];
   let binding: BodyBinding = { mediaType: media.mediaType, kind, required: requestBody.required };
   let schema: JsonObject;
   const declared = kind === "binary" || kind === "text" ? undefined : schemas.deref(media.schema);
@@ -68,7 +75,10 @@ export function bodyProperty(
     if (readOnly.length > 0) binding = { ...binding, readOnly };
     const files = kind === "multipart" ? markFiles(schemas, schema, declared) : [];
     if (files.length > 0) binding = { ...binding, files };
-    if ((kind === "form" || kind === "multipart") && media.encoding.size > 0) binding = { ...binding, encoding: encodingOf(media) };
+    if ((kind === "form" || kind === "multipart") && media.encoding.size > 0) {
+      const encoding = encodingOf(media, kind, where, warnings);
+      if (Object.keys(encoding).length > 0) binding = { ...binding, encoding };
+    }
   }
   const description = requestBody.description;
   if (description && schema.description === undefined) schema.description = description;
@@ -88,7 +98,7 @@ export function bodyProperty(
     const kept = binding.readOnly.filter((name) => isObjectWithProperty(schema, name));
     binding = kept.length > 0 ? { ...binding, readOnly: kept } : (({ readOnly: _, ...rest }) => rest)(binding);
   }
-  return { schema, binding };
+  return { schema, binding, ...(warnings.length > 0 ? { warnings } : {}) };
 }
 
 function isObjectWithProperty(schema: JsonObject, name: string): boolean {
@@ -145,9 +155,24 @@ function isBinary(schema: SchemaObject): boolean {
   return schema.contentMediaType !== undefined && !schema.hasContentEncoding && schema.type !== "object";
 }
 
-function encodingOf(media: MediaTypeModel): Record<string, EncodingModel> {
-  const out: Record<string, EncodingModel> = {};
-  for (const [name, entry] of media.encoding) setOwn(out, name, { ...entry });
+/**
+ * The Encoding Objects of a form or multipart body as the runtime reads them. Part headers go with multipart bodies only
+ * and never one that frames the part or the request (`Content-Disposition`, `Content-Length`, …), nor a value that
+ * would end its line; those are left out with a warning.
+ */
+function encodingOf(media: MediaTypeModel, kind: "form" | "multipart", where: string, warnings: string[]): Record<string, FieldEncoding> {
+  const out: Record<string, FieldEncoding> = {};
+  for (const [name, entry] of media.encoding) {
+    const { headers: declared, ...fields } = entry;
+    const headers: Record<string, string> = {};
+    for (const [header, value] of kind === "multipart" ? (declared ?? []) : []) {
+      const refusal = header.toLowerCase() === "content-disposition" ? "frames the part" : headerRefusal(header);
+      if (refusal === undefined && !/[\r\n\0]/.test(value)) setOwn(headers, header, value);
+      else warnings.push(`${where}: part header ${JSON.stringify(header)} of body field ${JSON.stringify(name)} is not sent: ${refusal ?? "its value has a line break"}`);
+    }
+    const encoding: FieldEncoding = { ...fields, ...(Object.keys(headers).length > 0 ? { headers } : {}) };
+    if (Object.keys(encoding).length > 0) setOwn(out, name, encoding);
+  }
   return out;
 }
 

@@ -30,6 +30,8 @@ export interface ToolModel {
   publishOutputSchema: boolean;
   annotations: ToolAnnotations;
   parameters: ParameterBinding[];
+  /** Arguments of path placeholders the document declares no parameter for: typed `string`, not from its types. */
+  undeclaredParameters: string[];
   body?: BodyBinding;
   response: ResponseBinding;
   /** Security requirement alternatives; undefined when the document declares none. */
@@ -58,7 +60,8 @@ export function operationToTool(
   const input = new SchemaConverter(model.schemas, "request", where, memos?.request);
   const properties: JsonObject = {};
   const required: string[] = [];
-  const parameters = bindParameters(operation, override, globalPrefixes, where);
+  const parameterWarnings: string[] = [];
+  const parameters = bindParameters(operation, override, globalPrefixes, where, parameterWarnings);
   for (const { binding, parameter } of parameters) {
     setOwn(properties, binding.argument, parameterSchema(input, parameter, binding));
     if (binding.required) required.push(binding.argument);
@@ -89,10 +92,11 @@ export function operationToTool(
     publishOutputSchema: override.output?.schema !== false,
     annotations: { title, ...annotationsFor(operation.method, override.annotations) },
     parameters: parameters.map(({ binding }) => binding),
+    undeclaredParameters: parameters.filter(({ parameter }) => parameter.synthesized).map(({ binding }) => binding.argument),
     ...(body ? { body: body.binding } : {}),
     response: output.binding,
     ...(security.source !== "none" ? { security: security.requirements.map((requirement) => ({ ...requirement })) } : {}),
-    warnings: [...operation.warnings, ...(body?.warnings ?? []), ...input.warnings, ...output.warnings],
+    warnings: [...operation.warnings, ...parameterWarnings, ...(body?.warnings ?? []), ...input.warnings, ...output.warnings],
   };
 }
 

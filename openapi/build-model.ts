@@ -143,24 +143,49 @@ function schemaOf(media: JsonValue | undefined): { schema?: ReturnType<typeof re
   return isJsonObject(media) && media.schema !== undefined ? { schema: readSchema(media.schema) } : {};
 }
 
-function contentOf(content: JsonValue | undefined): MediaTypeModel[] {
+function contentOf(document: OpenApiDocument, content: JsonValue | undefined): MediaTypeModel[] {
   if (!isJsonObject(content)) return [];
-  return Object.entries(content).map(([mediaType, media]) => ({ mediaType, ...schemaOf(media), encoding: encodingOf(media) }));
+  return Object.entries(content).map(([mediaType, media]) => ({
+    mediaType,
+    ...schemaOf(media),
+    encoding: encodingOf(document, media),
+  }));
 }
 
-function encodingOf(media: JsonValue): Map<string, EncodingModel> {
+function encodingOf(document: OpenApiDocument, media: JsonValue): Map<string, EncodingModel> {
   const encoding = new Map<string, EncodingModel>();
   if (!isJsonObject(media) || !isJsonObject(media.encoding)) return encoding;
   for (const [name, value] of Object.entries(media.encoding)) {
     if (!isJsonObject(value)) continue;
+    const headers = partHeaders(document, value.headers);
     const entry = {
       ...(typeof value.style === "string" ? { style: value.style } : {}),
       ...(typeof value.explode === "boolean" ? { explode: value.explode } : {}),
+      ...(typeof value.allowReserved === "boolean" ? { allowReserved: value.allowReserved } : {}),
       ...(typeof value.contentType === "string" ? { contentType: value.contentType } : {}),
+      ...(headers.size > 0 ? { headers } : {}),
     };
     if (Object.keys(entry).length > 0) encoding.set(name, entry);
   }
   return encoding;
+}
+
+/**
+ * The part headers of an Encoding Object whose value the document fixes (its schema's `const`, `default` or single
+ * `enum` value, a primitive): what a multipart part can carry without asking the caller. `Content-Type` is the
+ * Encoding Object's own field and is left out, as the specification says.
+ */
+function partHeaders(document: OpenApiDocument, node: JsonValue | undefined): Map<string, string> {
+  const headers = new Map<string, string>();
+  if (!isJsonObject(node)) return headers;
+  for (const [name, raw] of Object.entries(node)) {
+    if (name.toLowerCase() === "content-type") continue;
+    const header = derefObject(document, raw);
+    const schema = header ? derefObject(document, header.schema) : undefined;
+    const fixed = schema?.const ?? schema?.default ?? (Array.isArray(schema?.enum) && schema.enum.length === 1 ? schema.enum[0] : undefined);
+    if (typeof fixed === "string" || typeof fixed === "number" || typeof fixed === "boolean") headers.set(name, String(fixed));
+  }
+  return headers;
 }
 
 function requestBodyOf(document: OpenApiDocument, node: JsonValue | undefined): RequestBodyModel | undefined {
@@ -169,7 +194,7 @@ function requestBodyOf(document: OpenApiDocument, node: JsonValue | undefined): 
   return {
     ...(typeof declared.description === "string" ? { description: declared.description } : {}),
     required: declared.required === true,
-    content: contentOf(declared.content),
+    content: contentOf(document, declared.content),
     declared,
   };
 }
@@ -181,7 +206,7 @@ function responsesOf(document: OpenApiDocument, node: JsonValue | undefined): Re
     return {
       status,
       ...(typeof declared.description === "string" ? { description: declared.description } : {}),
-      content: contentOf(declared.content),
+      content: contentOf(document, declared.content),
       declared,
     };
   });

@@ -29,7 +29,10 @@ export interface ParameterModel {
 export interface EncodingModel {
   readonly style?: string;
   readonly explode?: boolean;
+  readonly allowReserved?: boolean;
   readonly contentType?: string;
+  /** Multipart part headers whose value the document fixes (a schema's `const`, `default` or single `enum`). */
+  readonly headers?: ReadonlyMap<string, string>;
 }
 
 /** One media type of a request or response body. */

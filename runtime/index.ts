@@ -18,6 +18,7 @@ export {
   type RunningServer,
   sendJson,
 } from "./http-server.js";
+export { headerRefusal, isHeaderName, isOpenApiIgnoredHeader } from "./header-policy.js";
 export { jsonText } from "./json-text.js";
 export { isLinearPattern } from "./linear-pattern.js";
 export { listedInputSchema } from "./listed-input.js";
@@ -37,6 +38,7 @@ export { tolerantSchema } from "./tolerant-schema.js";
 export {
   type BodyBinding,
   defineTool,
+  type FieldEncoding,
   type FileArgument,
   type HttpBinding,
   type JsonSchema,

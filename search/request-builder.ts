@@ -2,9 +2,13 @@ import {
   type BodyBinding,
   buildUpstreamRequest,
   excerpt,
+  type FieldEncoding,
   type HttpBinding,
+  headerRefusal,
+  isHeaderName,
   isJsonMediaType,
   type ParameterBinding,
+  setOwn,
 } from "oapi-mcp-gen-runtime";
 import { errorMessage } from "../openapi/error-detail.js";
 import type { MediaTypeModel, OperationModel, ParameterModel, SecuritySchemeModel } from "../openapi/model.js";
@@ -43,9 +47,8 @@ export interface BuiltRequest {
   public: boolean;
 }
 
-/** Headers OpenAPI says a parameter may not declare: the request's own negotiation and credentials decide them. */
-const IGNORED_HEADERS = new Set(["accept", "content-type", "authorization"]);
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** Negotiation headers a caller's value still sets, though OpenAPI ignores them as parameters. */
+const NEGOTIATED_HEADERS = new Set(["accept", "content-type"]);
 
 /** Stand-ins for unresolved values: letters and digits only, so encoding and URL parsing leave them intact. */
 class Placeholders {
@@ -75,14 +78,16 @@ export async function buildRequest(api: LoadedApi, operation: OperationModel, in
   const bindings: ParameterBinding[] = [];
   const overrides: Record<string, string> = {};
   for (const [index, parameter] of operation.parameters.entries()) {
-    if (parameter.in === "header" && IGNORED_HEADERS.has(parameter.name.toLowerCase())) {
-      // OpenAPI ignores these as parameters; a value the caller gives for Accept or Content-Type still wins.
+    const refusal = parameter.in === "header" ? headerRefusal(parameter.name) : undefined;
+    if (refusal !== undefined) {
+      // Never sent from a parameter: framing, routing and credential headers; a caller's Accept or Content-Type wins.
       const given = Object.hasOwn(input.parameters, parameter.name) ? input.parameters[parameter.name] : undefined;
-      if (given !== undefined && parameter.name.toLowerCase() !== "authorization")
-        overrides[parameter.name.toLowerCase()] = headerText(given);
+      if (given === undefined) continue;
+      const lower = parameter.name.toLowerCase();
+      if (!NEGOTIATED_HEADERS.has(lower)) throw new ToolFailure(`parameter '${excerpt(parameter.name, 40)}' cannot be set: the header ${refusal}`);
+      overrides[lower] = headerText(given);
       continue;
     }
-    if (parameter.in === "header" && !HEADER_NAME.test(parameter.name)) continue;
     const value = parameterValue(parameter, input.parameters, unresolved, placeholders);
     if (value === undefined) continue;
     // Errors name the argument: the parameter's name, with its location when another parameter shares the name.
@@ -216,7 +221,12 @@ function chosenMedia(operation: OperationModel): MediaTypeModel | undefined {
 function bodyBinding(media: MediaTypeModel, unresolved: Unresolved[]): BodyBinding | undefined {
   const type = media.mediaType.toLowerCase();
   if (isJsonMediaType(type)) return { mediaType: media.mediaType, kind: "json" };
-  if (type === "application/x-www-form-urlencoded") return { mediaType: media.mediaType, kind: "form" };
+  if (type === "application/x-www-form-urlencoded") {
+    // The Encoding Object's serialisation (style, explode, allowReserved, contentType); part headers are multipart's.
+    const encoding: Record<string, FieldEncoding> = {};
+    for (const [name, { headers: _, ...fields }] of media.encoding) setOwn(encoding, name, fields);
+    return { mediaType: media.mediaType, kind: "form", ...(media.encoding.size > 0 ? { encoding } : {}) };
+  }
   if (type.startsWith("text/")) return { mediaType: media.mediaType, kind: "text" };
   unresolved.push({
     where: "body",
@@ -290,7 +300,7 @@ function credentialSlots(
 function slotOf(schemeName: string, scheme: SecuritySchemeModel, placeholders: Placeholders): CredentialSlot | undefined {
   const { type, in: location, parameterName } = scheme;
   // A header or cookie name the document spells wrongly (line breaks, spaces) would forge the rendered request.
-  if (type === "apiKey" && parameterName && location !== "query" && !HEADER_NAME.test(parameterName)) return undefined;
+  if (type === "apiKey" && parameterName && location !== "query" && !isHeaderName(parameterName)) return undefined;
   if (type === "apiKey" && parameterName && (location === "header" || location === "query" || location === "cookie"))
     return { scheme: schemeName, in: location, name: parameterName, value: placeholders.token("api_key") };
   if (type === "http" && scheme.scheme === "basic")

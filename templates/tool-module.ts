@@ -175,16 +175,20 @@ function typeLiteral(name: string, members: readonly string[]): string {
 }
 
 function argsType(tool: ToolModel, name: string): TypeText {
+  const undeclared = new Set(tool.undeclaredParameters);
   const members = tool.parameters.map((p) => {
     const optional = p.required ? "" : "?";
-    return `${memberKey(p.argument)}${optional}: NonNullable<Operation["parameters"][${stringLiteral(p.in)}]>[${stringLiteral(p.name)}]`;
+    const type = undeclared.has(p.argument)
+      ? "string"
+      : `NonNullable<Operation["parameters"][${stringLiteral(p.in)}]>[${stringLiteral(p.name)}]`;
+    return `${memberKey(p.argument)}${optional}: ${type}`;
   });
   const body = tool.body;
   if (body) members.push(`body${body.required ? "" : "?"}: ${bodyType(body)}`);
   const bodyUsesOperation = body !== undefined && body.kind !== "binary" && body.kind !== "text";
   return {
     text: members.length === 0 ? "Record<string, never>" : typeLiteral(name, members),
-    usesOperation: tool.parameters.length > 0 || bodyUsesOperation,
+    usesOperation: tool.parameters.some((p) => !undeclared.has(p.argument)) || bodyUsesOperation,
   };
 }
 

@@ -73,7 +73,8 @@ describe("upstream request building", () => {
     ["form array, explode false", { explode: false }, ["a", "b"], "q=a,b"],
     ["spaceDelimited", { style: "spaceDelimited", explode: false }, ["a", "b"], "q=a%20b"],
     ["pipeDelimited", { style: "pipeDelimited", explode: false }, ["a", "b"], "q=a%7Cb"],
-    ["deepObject", { style: "deepObject" }, { color: "red", size: [1, 2] }, "q%5Bcolor%5D=red&q%5Bsize%5D=1&q%5Bsize%5D=2"],
+    ["deepObject", { style: "deepObject" }, { color: "red", size: [1, 2] }, "q%5Bcolor%5D=red&q%5Bsize%5D%5B0%5D=1&q%5Bsize%5D%5B1%5D=2"],
+    ["deepObject array", { style: "deepObject" }, ["a", "b"], "q%5B0%5D=a&q%5B1%5D=b"],
     ["form object, explode false", { explode: false }, { a: 1, b: 2 }, "q=a,1,b,2"],
   ])("serialises query style %s", async (_, style, value, expected) => {
     const http = post(undefined, [{ argument: "q", name: "q", in: "query", required: false, ...style }]);
@@ -102,7 +103,8 @@ describe("upstream request building", () => {
       { body: { name: "a b", ids: [1, 2], filter: { x: "y" }, tags: ["t1", "t2"] } },
       base,
     );
-    expect(String(request.body)).toBe("name=a+b&ids=1%2C2&filter%5Bx%5D=y&tags=t1&tags=t2");
+    expect(request.body).toBe("name=a%20b&ids=1,2&filter%5Bx%5D=y&tags=t1&tags=t2");
+    expect(request.headers["content-type"]).toBe("application/x-www-form-urlencoded");
   });
 
   it("sends text and binary bodies", async () => {
@@ -152,13 +154,13 @@ describe("upstream request building", () => {
         base,
         { uploadDir: uploads },
       );
-      const form = request.body as FormData;
+      const form = await new Response(request.body as Uint8Array, { headers: { "content-type": request.headers["content-type"] ?? "" } }).formData();
       const file = form.get("file") as File;
       expect([file.name, file.type, await file.text()]).toEqual(["h.txt", "text/plain", "hello"]);
       expect(await (form.get("extra") as File).text()).toBe("from disk");
       expect(await (form.get("meta") as File).text()).toBe('{"a":1}');
       expect(form.get("title")).toBe("t");
-      expect(request.headers["content-type"]).toBeUndefined();
+      expect(request.headers["content-type"]).toMatch(/^multipart\/form-data; boundary=----oapi-mcp-gen-[0-9a-f]{24}$/);
     });
 
     it("refuses paths outside the upload folder, and paths when no folder is configured", async () => {
