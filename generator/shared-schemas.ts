@@ -1,5 +1,6 @@
 import { jsonText, words } from "oapi-mcp-gen-runtime";
 import type { JsonObject } from "../openapi/types.js";
+import { camelIdentifier } from "../templates/literal.js";
 import type { ToolModel } from "./tool-model.js";
 
 /** `$defs` schemas that several tools contain word for word, emitted once and referenced by constant name. */
@@ -44,7 +45,8 @@ export function shareSchemas(tools: readonly ToolModel[]): SharedSchemas {
   for (const [, use] of shared) versions.set(use.key, (versions.get(use.key) ?? 0) + 1);
   const nameByContent = new Map<string, string>();
   const constants: [string, JsonObject][] = [];
-  const taken = new Set<string>();
+  // A tool's constant is imported beside the shared ones (a tool named `memo_schema` is `memoSchema`).
+  const taken = new Set<string>(tools.map((tool) => camelIdentifier(tool.name)));
   for (const [content, use] of shared) {
     const side = (versions.get(use.key) ?? 0) > 1 && use.sides.size === 1 ? [...use.sides].join("") : "";
     const base = constantName(use.key, side);

@@ -60,12 +60,17 @@ export function commentText(text: string, maxLength = 200): string {
   return line.length > maxLength ? `${line.slice(0, maxLength - 1)}…` : line;
 }
 
-/** Words that cannot name a constant (reserved in strict-mode modules, or meaning something else there). */
+/**
+ * Words that cannot name a tool's constant: reserved in strict-mode modules, meaning something else there, or a name
+ * the generated modules declare or import beside the tools (`createClient`, `options`, `paths`, …).
+ */
 const RESERVED = new Set(
   (
     "break case catch class const continue debugger default delete do else enum export extends false finally for function if " +
     "import in instanceof new null return super switch this throw true try typeof var void while with yield let static " +
-    "implements interface package private protected public await arguments eval undefined NaN Infinity"
+    "implements interface package private protected public await arguments eval undefined NaN Infinity " +
+    "createClient toolCaller tools options call args serverIdentity upstream auth defineTool runServer " +
+    "paths components operations webhooks"
   ).split(" "),
 );
 
