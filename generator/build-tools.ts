@@ -26,7 +26,7 @@ export function buildTools(model: ApiModel, entries: readonly OperationModel[], 
     }
     try {
       const override = overrideFor(config, entry.operationId) ?? {};
-      const tool = operationToTool(model, entry, names[index] ?? "", override, config.pathPrefixes, config.output.validate, memos);
+      const tool = operationToTool(model, entry, names[index] ?? "", override, config, config.output.validate, memos);
       if (fitSchemas(tool, maxBytes)) trimmed.push(tool.name);
       problems.push(...toolSchemaProblems(tool, checked));
       tools.push(tool);
@@ -46,6 +46,13 @@ export function buildTools(model: ApiModel, entries: readonly OperationModel[], 
     }
   }
   if (problems.length > 0) throw new UserError(problems);
+  // A global entry is a policy ("Slack's token from the environment"): one no selected operation declares is only noted.
+  const parameterNames = new Set(entries.flatMap((entry) => entry.parameters.map((p) => p.name)));
+  const unused = Object.keys(config.parameters).filter((name) => !parameterNames.has(name));
+  if (unused.length > 0)
+    tools[0]?.warnings.push(
+      `parameters: ${unused.map((name) => `"${name}"${didYouMean(name, parameterNames)}`).join(", ")}: no selected operation declares it`,
+    );
   if (trimmed.length > 0) tools.find((tool) => tool.name === trimmed[0])?.warnings.push(trimmedWarning(trimmed, maxBytes));
   return tools;
 }

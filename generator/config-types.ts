@@ -68,6 +68,7 @@ export interface GeneratorConfig {
     };
   };
   pathPrefixes?: PathPrefixes;
+  parameters?: ParameterSources;
   /**
    * Per-operation adjustments, keyed by operationId.
    */
@@ -164,6 +165,27 @@ export interface GeneratorConfig {
 export interface PathPrefixes {
   [k: string]: string | string[] | undefined;
 }
+/**
+ * Parameters the server supplies instead of the model, by the parameter's name in the document: at the top level for every selected operation that declares it, in an override for that operation only. Such a parameter is in no tool's input schema.
+ */
+export interface ParameterSources {
+  [k: string]:
+    | {
+        /**
+         * Read from this environment variable when the server starts (for credentials such as a token parameter).
+         */
+        env?: string;
+        /**
+         * Always sent with this value.
+         */
+        value?: string | number | boolean;
+        /**
+         * Never sent (an optional parameter the model should not see).
+         */
+        hide?: true;
+      }
+    | undefined;
+}
 export interface OperationOverride {
   /**
    * Tool name instead of the derived one.
@@ -204,6 +226,7 @@ export interface OperationOverride {
     openWorldHint?: boolean;
   };
   pathPrefixes?: PathPrefixes;
+  parameters?: ParameterSources;
   /**
    * How this tool's results are checked.
    */
@@ -285,6 +308,7 @@ export interface ResolvedConfig {
     };
   };
   pathPrefixes: PathPrefixes;
+  parameters: ParameterSources;
   /**
    * Per-operation adjustments, keyed by operationId.
    */

@@ -102,7 +102,40 @@ function configText(model: ApiModel, spec: string, configPath: string, listed: L
     for (const item of items) lines.push(operationLine(item));
   }
   if (!listed.some((item) => item.selected)) lines.push("  []  # nothing selected yet: uncomment operations above");
+  lines.push(...credentialParameterLines(model, server.name));
   return `${lines.join("\n")}\n`;
+}
+
+/** Parameter names that carry a credential: the server sends them, never the model. */
+const CREDENTIAL_PARAMETER =
+  /^(?:(?:access|auth|api|bearer|bot|user|app|session)[_-]?token|token|api[_-]?key|apikey|x[_-]api[_-]key|key|client[_-]secret|secret)$/i;
+
+/**
+ * A `parameters` block for parameters the document declares in query, header or cookie under a credential's name
+ * (Slack's `token`): each read from an environment variable, so no tool asks the model for it.
+ */
+function credentialParameterLines(model: ApiModel, serverName: string): string[] {
+  const counts = new Map<string, number>();
+  for (const operation of model.operations)
+    for (const parameter of operation.parameters)
+      if (parameter.in !== "path" && CREDENTIAL_PARAMETER.test(parameter.name))
+        counts.set(parameter.name, (counts.get(parameter.name) ?? 0) + 1);
+  if (counts.size === 0) return [];
+  const prefix = serverName
+    .toUpperCase()
+    .replace(/[^A-Z0-9]+/g, "_")
+    .replace(/^_+|_+$/g, "");
+  const lines = [
+    "",
+    "# Parameters that carry a credential: the server sends them from its environment, and no tool asks the model for",
+    "# them (`value: …` fixes one, `hide: true` drops an optional one; per operation under overrides.<id>.parameters).",
+    "parameters:",
+  ];
+  for (const [name, count] of counts) {
+    const variable = `${prefix ? `${prefix}_` : ""}${name.toUpperCase().replace(/[^A-Z0-9]+/g, "_")}`.replace(/^(?=[0-9])/, "_");
+    lines.push(`  ${JSON.stringify(name)}:  # declared by ${count} operation${count === 1 ? "" : "s"}`, `    env: ${variable}`);
+  }
+  return lines;
 }
 
 /** One operation: `- id  # tool, METHOD /path, ~N tokens`, commented out unless selected. */

@@ -2,11 +2,17 @@ import { defaultStyle, didYouMean, headerRefusal, isOpenApiIgnoredHeader, type P
 import type { OperationModel, ParameterLocation, ParameterModel } from "../openapi/model.js";
 import type { JsonObject } from "../openapi/types.js";
 import type { OperationOverride } from "./config.js";
-import type { PathPrefixes } from "./config-types.js";
+import type { ParameterSources, PathPrefixes } from "./config-types.js";
 import { UserError } from "./errors.js";
 import type { SchemaConverter } from "./json-schema.js";
 
 export type { ParameterBinding };
+
+/** What the config sets for every operation: path prefixes and parameters the server supplies. */
+export interface ParameterGlobals {
+  pathPrefixes: PathPrefixes;
+  parameters?: ParameterSources;
+}
 
 const LOCATIONS: ParameterLocation[] = ["path", "query", "header", "cookie"];
 
@@ -19,19 +25,21 @@ const LOCATIONS: ParameterLocation[] = ["path", "query", "header", "cookie"];
 export function bindParameters(
   operation: OperationModel,
   override: OperationOverride,
-  globalPrefixes: PathPrefixes,
+  globals: ParameterGlobals,
   where: string,
   warnings: string[] = [],
 ): { binding: ParameterBinding; parameter: ParameterModel }[] {
   // `__proto__` or `constructor` as an argument would make the SDK client (zod) reject the whole tool list.
   const taken = new Set<string>(["body", "__proto__", "constructor"]);
-  const prefixes = { ...globalPrefixes, ...override.pathPrefixes };
+  const prefixes = { ...globals.pathPrefixes, ...override.pathPrefixes };
+  const declared = new Set(operation.parameters.map((p) => p.name));
+  const problems = Object.keys(override.parameters ?? {})
+    .filter((name) => !declared.has(name))
+    .map((name) => `overrides.${where}.parameters: "${name}" is not a parameter of this operation${didYouMean(name, declared)}`);
   const pathNames = new Set(operation.parameters.filter((p) => p.in === "path").map((p) => p.name));
   for (const name of Object.keys(override.pathPrefixes ?? {})) {
     if (!pathNames.has(name)) {
-      throw new UserError(
-        `overrides.${where}.pathPrefixes: "${name}" is not a path parameter of this operation${didYouMean(name, pathNames)}`,
-      );
+      problems.push(`overrides.${where}.pathPrefixes: "${name}" is not a path parameter of this operation${didYouMean(name, pathNames)}`);
     }
   }
   const bindings: { binding: ParameterBinding; parameter: ParameterModel }[] = [];
@@ -42,6 +50,16 @@ export function bindParameters(
       if (!isOpenApiIgnoredHeader(parameter.name)) dropped.push(`${JSON.stringify(parameter.name)} ${refusal}`);
       continue;
     }
+    const supplied = sourceOf(parameter.name, override.parameters) ?? sourceOf(parameter.name, globals.parameters);
+    if (supplied?.hide) {
+      if (parameter.required)
+        problems.push(
+          `${where}: the ${parameter.in} parameter "${parameter.name}" is required, so it cannot be hidden; give it a value or env`,
+        );
+      continue;
+    }
+    const source =
+      supplied?.env !== undefined ? { env: supplied.env } : supplied?.value !== undefined ? { value: supplied.value } : undefined;
     let argument = parameter.name;
     if (taken.has(argument)) argument = `${parameter.in}_${parameter.name}`;
     for (let n = 2; taken.has(argument); n++) argument = `${parameter.in}_${parameter.name}_${n}`;
@@ -54,11 +72,18 @@ export function bindParameters(
       required: parameter.required,
       ...(prefix !== undefined ? { prefixes: typeof prefix === "string" ? [prefix] : [...prefix] } : {}),
       ...serialization(parameter),
+      ...(source !== undefined ? { source } : {}),
     };
     bindings.push({ binding, parameter });
   }
+  if (problems.length > 0) throw new UserError(problems);
   if (dropped.length > 0) warnings.push(`${where}: header parameter(s) left out: ${dropped.join("; ")}`);
   return bindings;
+}
+
+/** The config's entry for a parameter name, if it has one (own keys only). */
+function sourceOf(name: string, sources: ParameterSources | undefined) {
+  return sources !== undefined && Object.hasOwn(sources, name) ? sources[name] : undefined;
 }
 
 /**

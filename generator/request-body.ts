@@ -1,10 +1,4 @@
-import {
-  didYouMean,
-  type FieldEncoding,
-  headerRefusal,
-  type BodyBinding as RuntimeBodyBinding,
-  setOwn,
-} from "oapi-mcp-gen-runtime";
+import { didYouMean, type FieldEncoding, headerRefusal, type BodyBinding as RuntimeBodyBinding, setOwn } from "oapi-mcp-gen-runtime";
 import type { MediaTypeModel, OperationModel } from "../openapi/model.js";
 import type { SchemaObject } from "../openapi/schema.js";
 import type { SchemaCatalog } from "../openapi/schema-catalog.js";
@@ -168,7 +162,10 @@ function encodingOf(media: MediaTypeModel, kind: "form" | "multipart", where: st
     for (const [header, value] of kind === "multipart" ? (declared ?? []) : []) {
       const refusal = header.toLowerCase() === "content-disposition" ? "frames the part" : headerRefusal(header);
       if (refusal === undefined && !/[\r\n\0]/.test(value)) setOwn(headers, header, value);
-      else warnings.push(`${where}: part header ${JSON.stringify(header)} of body field ${JSON.stringify(name)} is not sent: ${refusal ?? "its value has a line break"}`);
+      else
+        warnings.push(
+          `${where}: part header ${JSON.stringify(header)} of body field ${JSON.stringify(name)} is not sent: ${refusal ?? "its value has a line break"}`,
+        );
     }
     const encoding: FieldEncoding = { ...fields, ...(Object.keys(headers).length > 0 ? { headers } : {}) };
     if (Object.keys(encoding).length > 0) setOwn(out, name, encoding);

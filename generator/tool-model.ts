@@ -2,9 +2,8 @@ import { type OutputValidation, type ToolAnnotations as RuntimeToolAnnotations, 
 import type { ApiModel, OperationModel } from "../openapi/model.js";
 import type { HttpMethod, JsonObject } from "../openapi/types.js";
 import type { AnnotationOverride, OperationOverride } from "./config.js";
-import type { PathPrefixes } from "./config-types.js";
 import { type DefinitionMemo, SchemaConverter } from "./json-schema.js";
-import { bindParameters, checkPathParameters, type ParameterBinding, parameterSchema } from "./parameters.js";
+import { bindParameters, checkPathParameters, type ParameterBinding, type ParameterGlobals, parameterSchema } from "./parameters.js";
 import { type BodyBinding, bodyProperty } from "./request-body.js";
 import { outputOf, type ResponseBinding } from "./response-output.js";
 import type { SecurityRequirement } from "./security.js";
@@ -51,7 +50,7 @@ export function operationToTool(
   operation: OperationModel,
   name: string,
   override: OperationOverride,
-  globalPrefixes: PathPrefixes,
+  globals: ParameterGlobals,
   outputValidation: OutputValidation = "warn",
   memos?: DirectionMemos,
 ): ToolModel {
@@ -61,8 +60,10 @@ export function operationToTool(
   const properties: JsonObject = {};
   const required: string[] = [];
   const parameterWarnings: string[] = [];
-  const parameters = bindParameters(operation, override, globalPrefixes, where, parameterWarnings);
+  const parameters = bindParameters(operation, override, globals, where, parameterWarnings);
   for (const { binding, parameter } of parameters) {
+    // The server supplies it: no caller sees or sets it.
+    if (binding.source !== undefined) continue;
     setOwn(properties, binding.argument, parameterSchema(input, parameter, binding));
     if (binding.required) required.push(binding.argument);
   }

@@ -182,7 +182,8 @@ function partHeaders(document: OpenApiDocument, node: JsonValue | undefined): Ma
     if (name.toLowerCase() === "content-type") continue;
     const header = derefObject(document, raw);
     const schema = header ? derefObject(document, header.schema) : undefined;
-    const fixed = schema?.const ?? schema?.default ?? (Array.isArray(schema?.enum) && schema.enum.length === 1 ? schema.enum[0] : undefined);
+    const fixed =
+      schema?.const ?? schema?.default ?? (Array.isArray(schema?.enum) && schema.enum.length === 1 ? schema.enum[0] : undefined);
     if (typeof fixed === "string" || typeof fixed === "number" || typeof fixed === "boolean") headers.set(name, String(fixed));
   }
   return headers;

@@ -2,6 +2,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { type CallerCredentials, CredentialError } from "./credentials.js";
 import { FileArgumentError } from "./file-argument.js";
 import { errorResult, httpErrorMessage } from "./result.js";
+import { ServerParameterError } from "./server-parameters.js";
 import { shapeResponse } from "./shape-result.js";
 import type { ToolDefinition } from "./tool.js";
 import type { ToolRuntime } from "./tool-runtime.js";
@@ -33,6 +34,7 @@ interface CallRecord {
     | "unreachable"
     | "redirect"
     | "auth-failed"
+    | "server-config"
     | "failed";
   status?: number;
   reason?: string;
@@ -72,7 +74,7 @@ async function callOnce({ runtime, tool, validators, args, caller }: ToolCall): 
       return fail("invalid-arguments", `Invalid arguments for ${tool.name}: ${describeErrors(validators.input.errors)}`);
     let request: Awaited<ReturnType<typeof buildUpstreamRequest>>;
     try {
-      request = await buildUpstreamRequest(tool.http, args, upstream.baseUrl, upstream);
+      request = await buildUpstreamRequest(tool.http, runtime.parameters.apply(tool, args), upstream.baseUrl, upstream);
     } catch (error) {
       if (error instanceof ArgumentError || error instanceof FileArgumentError)
         return fail("invalid-arguments", `Invalid arguments for ${tool.name}: ${error.message}`);
@@ -114,6 +116,7 @@ async function callOnce({ runtime, tool, validators, args, caller }: ToolCall): 
     }
   } catch (error) {
     if (error instanceof CredentialError) return fail("auth-failed", `Authentication failed: ${error.message}`);
+    if (error instanceof ServerParameterError) return fail("server-config", `This server cannot call ${tool.name}: ${error.message}.`);
     return {
       result: errorResult(`Internal error while calling ${tool.name}.`),
       record: { outcome: "failed", reason: error instanceof Error ? (error.stack ?? error.message) : String(error) },

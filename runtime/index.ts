@@ -9,6 +9,7 @@ export { type AuthDefinition, type CallerCredentials, CredentialStore, type Secu
 export { type DiscoveryData, searchableOperation, synopsis } from "./discovery.js";
 export { DISCOVERY_TOOLS, discoveryToolDefinitions, type ListedDiscoveryTool, mostCautious } from "./discovery-tools.js";
 export { EnvironmentError, readServerEnvironment, type ServerEnvironment, type UpstreamDefaults } from "./env.js";
+export { headerRefusal, isHeaderName, isOpenApiIgnoredHeader } from "./header-policy.js";
 export {
   createRequestHandler,
   guardMcpRequest,
@@ -18,7 +19,6 @@ export {
   type RunningServer,
   sendJson,
 } from "./http-server.js";
-export { headerRefusal, isHeaderName, isOpenApiIgnoredHeader } from "./header-policy.js";
 export { jsonText } from "./json-text.js";
 export { isLinearPattern } from "./linear-pattern.js";
 export { listedInputSchema } from "./listed-input.js";

@@ -111,8 +111,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     sessions: env.sessions ? "stateful" : "stateless",
     upstream: `${env.apiBaseUrl.origin}${env.apiBaseUrl.pathname}`,
     credentials: runtime.credentials.configured(),
+    ...(runtime.parameters.configured().length > 0 ? { parameters: runtime.parameters.configured() } : {}),
     passthrough: runtime.auth.passthrough,
   });
+  warnUnsetParameters(runtime, log);
   if (runtime.credentials.configured().length > 0) {
     log.warn(
       "server-held credentials serve every caller of /mcp, which has no authentication of its own: keep it on loopback or behind a proxy that authenticates callers",
@@ -135,6 +137,15 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   };
 }
 
+/** One warning naming the environment variables of server-supplied parameters that are not set. */
+function warnUnsetParameters(runtime: ToolRuntime, log: Logger): void {
+  const unset = runtime.parameters.configured().filter((entry) => !entry.set);
+  if (unset.length === 0) return;
+  log.warn("parameters the server supplies are not set; calls that need them fail until they are", {
+    variables: unset.map((entry) => entry.variable),
+  });
+}
+
 /** Serves the tools over stdio for clients that launch servers as processes; logs stay on stderr. */
 export async function startStdioServer(options: ServeOptions): Promise<{ close(): Promise<void> }> {
   const log = options.log ?? stderrLogger;
@@ -155,7 +166,9 @@ export async function startStdioServer(options: ServeOptions): Promise<{ close()
     server: options.identity.name,
     tools: runtime.tools.size,
     upstream: `${options.environment.apiBaseUrl.origin}${options.environment.apiBaseUrl.pathname}`,
+    ...(runtime.parameters.configured().length > 0 ? { parameters: runtime.parameters.configured() } : {}),
   });
+  warnUnsetParameters(runtime, log);
   return { close: () => server.close() };
 }
 

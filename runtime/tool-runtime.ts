@@ -3,6 +3,7 @@ import { type AuthDefinition, CredentialStore } from "./credentials.js";
 import { type DiscoveryData, DiscoveryService } from "./discovery.js";
 import { listedForm, objectSchema } from "./listed-tools.js";
 import type { Logger } from "./logger.js";
+import { ServerParameters } from "./server-parameters.js";
 import { shareOutputSchemas } from "./shared-listing.js";
 import type { TolerantDefinitions } from "./tolerant-schema.js";
 import type { JsonSchema, ToolDefinition } from "./tool.js";
@@ -37,6 +38,8 @@ export interface ToolRuntime {
   log: Logger;
   auth: AuthDefinition;
   credentials: CredentialStore;
+  /** Parameter values the server supplies (config `parameters`), environment variables read once at start. */
+  parameters: ServerParameters;
   tools: ReadonlyMap<string, ToolDefinition>;
   /** Validators compiled once per tool: on first use, or in idle time once the server listens. */
   validators: ValidatorCache;
@@ -114,6 +117,7 @@ export function createToolRuntime(options: {
     log,
     auth,
     credentials,
+    parameters: new ServerParameters(tools.values(), options.env ?? process.env),
     tools,
     validators,
     get listed() {

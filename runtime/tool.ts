@@ -19,6 +19,11 @@ export interface ParameterBinding {
   readonly allowReserved?: boolean;
   /** A parameter declared by `content`: the value travels as one text of this media type (e.g. JSON). */
   readonly content?: string;
+  /**
+   * Supplied by the server, not the caller (config `parameters`): a fixed value or an environment variable. Such a
+   * parameter is in no input schema.
+   */
+  readonly source?: { readonly value: string | number | boolean } | { readonly env: string };
 }
 
 /** How one property of a form or multipart body is serialised (its Encoding Object). */

@@ -84,7 +84,8 @@ export async function buildRequest(api: LoadedApi, operation: OperationModel, in
       const given = Object.hasOwn(input.parameters, parameter.name) ? input.parameters[parameter.name] : undefined;
       if (given === undefined) continue;
       const lower = parameter.name.toLowerCase();
-      if (!NEGOTIATED_HEADERS.has(lower)) throw new ToolFailure(`parameter '${excerpt(parameter.name, 40)}' cannot be set: the header ${refusal}`);
+      if (!NEGOTIATED_HEADERS.has(lower))
+        throw new ToolFailure(`parameter '${excerpt(parameter.name, 40)}' cannot be set: the header ${refusal}`);
       overrides[lower] = headerText(given);
       continue;
     }

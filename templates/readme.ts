@@ -1,4 +1,4 @@
-import type { AuthDefinition, SecuritySchemeDefinition as SchemeModel, UpstreamDefaults } from "oapi-mcp-gen-runtime";
+import { type AuthDefinition, type SecuritySchemeDefinition as SchemeModel, setOwn, type UpstreamDefaults } from "oapi-mcp-gen-runtime";
 import type { ToolModel } from "../generator/tool-model.js";
 import { type GenerationPaths, imageName } from "./deploy.js";
 import { GENERATED_MARKDOWN_HEADER } from "./header.js";
@@ -52,6 +52,23 @@ function credentialRows(schemes: Record<string, SchemeModel>): string[] {
   return rows;
 }
 
+/** Parameters the server fills from its environment (config `parameters`): a row per variable. */
+function parameterRows(tools: readonly ToolModel[]): string[] {
+  const users = new Map<string, { names: Set<string>; tools: number }>();
+  for (const tool of tools) {
+    for (const binding of tool.parameters) {
+      if (binding.source === undefined || !("env" in binding.source)) continue;
+      const entry = users.get(binding.source.env) ?? { names: new Set<string>(), tools: 0 };
+      entry.names.add(`${binding.in} ${cellCode(binding.name, 60)}`);
+      entry.tools++;
+      users.set(binding.source.env, entry);
+    }
+  }
+  return [...users].map(
+    ([variable, { names, tools: count }]) => `| \`${variable}\` | ${[...names].join(", ")} | ${count} tool${count === 1 ? "" : "s"} |`,
+  );
+}
+
 /** A path or command inside a Markdown code span or block: one line, no backticks. */
 function code(text: string): string {
   return oneLine(text, "?").replaceAll("`", "?");
@@ -67,6 +84,9 @@ function cellCode(text: string, max = 160): string {
 function stdioEnvironment(facts: ReadmeFacts): Record<string, string> {
   const env: Record<string, string> = { API_BASE_URL: facts.upstream.defaultBaseUrl ?? "https://api.example.com" };
   const first = Object.values(facts.schemes)[0];
+  for (const tool of facts.tools)
+    for (const binding of tool.parameters)
+      if (binding.source && "env" in binding.source) setOwn(env, binding.source.env, `<${binding.name}>`);
   if (!first) return { ...env, UPSTREAM_AUTHORIZATION: "Bearer <token>" };
   const roles = first.type === "oauth2" ? { token: first.env.token } : first.env;
   for (const [role, variable] of Object.entries(roles)) if (variable) env[variable] = `<${role}>`;
@@ -106,6 +126,7 @@ export function readmeSource(facts: ReadmeFacts): ReadmeSource {
   const title = facts.title ?? facts.name;
   const base = facts.upstream.defaultBaseUrl ? cellCode(facts.upstream.defaultBaseUrl, 300) : "none: required";
   const credentials = credentialRows(facts.schemes);
+  const parameters = parameterRows(facts.tools);
   const out = code(facts.paths.out);
   const entry = `/absolute/path/to/${out}/dist/server.js`;
   const check = [
@@ -181,6 +202,16 @@ export function readmeSource(facts: ReadmeFacts): ReadmeSource {
         ]
       : ["The document declares no security schemes."]),
     "",
+    ...(parameters.length > 0
+      ? [
+          "Parameters the server sends itself, read from the environment when it starts (no tool takes them as arguments; a call that needs an unset one fails and says which):",
+          "",
+          "| variable | parameter | used by |",
+          "|---|---|---|",
+          ...parameters,
+          "",
+        ]
+      : []),
     "## Clients",
     "",
     "Claude Desktop (`claude_desktop_config.json`) launches the server over stdio; fill in the credential:",

@@ -176,7 +176,8 @@ function typeLiteral(name: string, members: readonly string[]): string {
 
 function argsType(tool: ToolModel, name: string): TypeText {
   const undeclared = new Set(tool.undeclaredParameters);
-  const members = tool.parameters.map((p) => {
+  const given = tool.parameters.filter((p) => p.source === undefined);
+  const members = given.map((p) => {
     const optional = p.required ? "" : "?";
     const type = undeclared.has(p.argument)
       ? "string"
@@ -188,7 +189,7 @@ function argsType(tool: ToolModel, name: string): TypeText {
   const bodyUsesOperation = body !== undefined && body.kind !== "binary" && body.kind !== "text";
   return {
     text: members.length === 0 ? "Record<string, never>" : typeLiteral(name, members),
-    usesOperation: tool.parameters.some((p) => !undeclared.has(p.argument)) || bodyUsesOperation,
+    usesOperation: given.some((p) => !undeclared.has(p.argument)) || bodyUsesOperation,
   };
 }
 

@@ -19,7 +19,7 @@ function bothWays(document: OpenApiDocument): { together: ToolModel[]; alone: To
   const entries = selectOperations(model, config);
   const together = buildTools(model, entries, config);
   const alone = entries.map((entry, index) =>
-    operationToTool(model, entry, together[index]?.name ?? "", {}, config.pathPrefixes, config.output.validate),
+    operationToTool(model, entry, together[index]?.name ?? "", {}, config, config.output.validate),
   );
   return { together, alone };
 }

@@ -154,7 +154,9 @@ describe("upstream request building", () => {
         base,
         { uploadDir: uploads },
       );
-      const form = await new Response(request.body as Uint8Array, { headers: { "content-type": request.headers["content-type"] ?? "" } }).formData();
+      const form = await new Response(request.body as Uint8Array, {
+        headers: { "content-type": request.headers["content-type"] ?? "" },
+      }).formData();
       const file = form.get("file") as File;
       expect([file.name, file.type, await file.text()]).toEqual(["h.txt", "text/plain", "hello"]);
       expect(await (form.get("extra") as File).text()).toBe("from disk");
