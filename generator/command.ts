@@ -7,7 +7,7 @@ import { DocumentParseError } from "../openapi/load.js";
 import type { GenerationPaths } from "../templates/deploy.js";
 import { oneLine } from "../templates/literal.js";
 import { type GeneratorConfig, readConfigFile } from "./config.js";
-import { SelectionError, UserError } from "./errors.js";
+import { ConfigShapeError, SelectionError, UserError } from "./errors.js";
 import { checkOutputFolder, compareOutput, foreignFiles, writeOutput } from "./output.js";
 import { pathKind } from "./output-files.js";
 import { packageVersion } from "./package-version.js";
@@ -201,7 +201,13 @@ async function generate(options: GenerateOptions): Promise<number> {
 async function generateTimed(options: GenerateOptions, clock: StageClock | undefined): Promise<number> {
   checkOutputFolder(options.out);
   const configPath = options.config ?? (pathKind(DEFAULT_CONFIG) === "file" ? DEFAULT_CONFIG : undefined);
-  const config: GeneratorConfig | undefined = configPath ? await readConfigFile(configPath) : undefined;
+  const config: GeneratorConfig | undefined = configPath
+    ? await readConfigFile(configPath).catch(async (error: unknown) => {
+        if (!(error instanceof ConfigShapeError)) throw error;
+        const { allConfigProblems } = await import("./config-report.js");
+        throw await allConfigProblems(error, options.spec, configPath);
+      })
+    : undefined;
   const root = projectRoot();
   const paths: GenerationPaths = {
     spec: asTyped(options.spec, root),

@@ -212,6 +212,10 @@ export interface OperationOverride {
      */
     omit?: string[];
     /**
+     * Properties accepted and never sent (the API sets them itself, as a resource name a read result carries): a read result can be sent back as it is.
+     */
+    ignore?: string[];
+    /**
      * Minimum number of body properties.
      */
     minProperties?: number;

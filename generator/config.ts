@@ -5,7 +5,7 @@ import { errorCode } from "../openapi/error-detail.js";
 import { detectFormat, parseDocumentText } from "../openapi/load.js";
 import configSchema from "./config.schema.json" with { type: "json" };
 import type { GeneratorConfig, OperationOverride, ResolvedConfig } from "./config-types.js";
-import { UserError } from "./errors.js";
+import { ConfigShapeError, UserError } from "./errors.js";
 
 export type { GeneratorConfig, OperationOverride, ResolvedConfig } from "./config-types.js";
 
@@ -33,7 +33,7 @@ export function parseConfig(value: unknown, source = "config"): ResolvedConfig {
     return value;
   }
   const problems = (validateShape.errors ?? []).filter(isReportable).map((error) => `${source}: ${describe(error)}`);
-  throw new UserError([...new Set(problems)]);
+  throw new ConfigShapeError([...new Set(problems)], value);
 }
 
 /** A config given in code, checked and with its defaults applied (a copy: the caller's object is not changed). */

@@ -15,3 +15,14 @@ export class UserError extends Error {
 export class SelectionError extends UserError {
   override name = "SelectionError";
 }
+
+/** A config that does not fit the config schema; `value` is the config as parsed, for the checks that can still run. */
+export class ConfigShapeError extends UserError {
+  override name = "ConfigShapeError";
+  readonly value: unknown;
+
+  constructor(problems: readonly string[], value: unknown) {
+    super(problems);
+    this.value = value;
+  }
+}

@@ -78,6 +78,9 @@ export function bodyProperty(
   if (description && schema.description === undefined) schema.description = description;
   if (kind === "binary" || kind === "text") schema.description = [description, `Sent as ${media.mediaType}.`].filter(Boolean).join("\n");
   if (override.body) omitted.push(...reshapeBody(schema, override.body, where));
+  const ignored = override.body?.ignore ?? [];
+  if (ignored.length > 0)
+    binding = { ...binding, readOnly: [...(binding.readOnly ?? []), ...ignored.filter((name) => !binding.readOnly?.includes(name))] };
   const required = Array.isArray(schema.required) ? schema.required.filter((name) => typeof name === "string") : [];
   const declaredNames = [...(declared?.properties?.keys() ?? [])];
   const isObjectBody = declared !== undefined && declaredNames.length > 0;
@@ -173,12 +176,15 @@ function encodingOf(media: MediaTypeModel, kind: "form" | "multipart", where: st
   return out;
 }
 
-/** Applies a config body override (omit, required, minProperties) to an object schema, in place; returns what it omitted. */
+/**
+ * Applies a config body override (omit, ignore, required, minProperties) to an object schema, in place; returns what
+ * it omitted. An ignored property keeps its schema (and type), is never required, and is dropped before the call.
+ */
 function reshapeBody(schema: JsonObject, override: NonNullable<OperationOverride["body"]>, where: string): string[] {
   const properties = propertiesOf(schema);
   if (!properties) throw new UserError(`overrides.${where}.body: the request body is not an object schema with properties`);
   const problems: string[] = [];
-  for (const name of [...(override.omit ?? []), ...(override.required ?? [])]) {
+  for (const name of [...(override.omit ?? []), ...(override.required ?? []), ...(override.ignore ?? [])]) {
     if (!Object.hasOwn(properties, name)) {
       problems.push(`overrides.${where}.body: "${name}" is not a property of the request body${didYouMean(name, Object.keys(properties))}`);
     }
@@ -186,12 +192,21 @@ function reshapeBody(schema: JsonObject, override: NonNullable<OperationOverride
   if (problems.length > 0) throw new UserError(problems);
   const omit = override.omit ?? [];
   for (const name of omit) delete properties[name];
-  // An omitted property must be refused, not silently forwarded, unless the schema already types extra properties.
+  // An omitted property must be refused, not silently forwarded, unless the schema already types extra properties;
+  // a body the config curates (omits or ignores in) refuses unknown properties too.
   const extra = schema.additionalProperties;
-  if (omit.length > 0 && (typeof extra !== "object" || extra === null || Array.isArray(extra))) schema.additionalProperties = false;
+  const curated = omit.length > 0 || (override.ignore?.length ?? 0) > 0;
+  if (curated && (typeof extra !== "object" || extra === null || Array.isArray(extra))) schema.additionalProperties = false;
+  const ignore = override.ignore ?? [];
+  for (const name of ignore) {
+    const property = properties[name];
+    if (typeof property !== "object" || property === null || Array.isArray(property)) continue;
+    const own = typeof property.description === "string" ? `${property.description}\n` : "";
+    properties[name] = { ...property, description: `${own}Accepted and ignored (never sent): the API sets it.` };
+  }
   let required = Array.isArray(schema.required) ? schema.required.filter((name) => typeof name === "string") : [];
   if (override.required) required = [...override.required];
-  required = required.filter((name) => Object.hasOwn(properties, name));
+  required = required.filter((name) => Object.hasOwn(properties, name) && !ignore.includes(name));
   if (required.length > 0) schema.required = required;
   else delete schema.required;
   if (override.minProperties !== undefined) schema.minProperties = override.minProperties;

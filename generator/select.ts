@@ -1,4 +1,4 @@
-import { didYouMean } from "oapi-mcp-gen-runtime";
+import { closest, didYouMean } from "oapi-mcp-gen-runtime";
 import picomatch from "picomatch";
 import type { ApiModel, OperationModel } from "../openapi/model.js";
 import type { GeneratorConfig, OperationFilter } from "./config.js";
@@ -52,12 +52,14 @@ export function selectOperations(model: ApiModel, config: GeneratorConfig): Oper
     if (selectedIds.has(id)) continue;
     if (byId.has(id)) problems.push(`overrides: "${id}" is in the document but not selected; add it to operations, or remove the override`);
     else {
-      const selectedHint = didYouMean(
-        id,
-        [...selectedIds].filter((x) => x !== undefined),
-      );
-      const documentHint = didYouMean(id, byId.keys());
-      const hint = selectedHint || (documentHint ? `${documentHint.slice(0, -2)}, which is not selected)` : "");
+      // The nearest id of the whole document, whether or not it is selected (the nearest selected one may be far off).
+      const best = closest(id, byId.keys());
+      const hint =
+        best === undefined
+          ? ""
+          : selectedIds.has(best)
+            ? ` (did you mean "${best}"?)`
+            : ` (did you mean "${best}", which is not selected?)`;
       problems.push(`overrides: "${id}" is not an operationId in the document${hint}`);
     }
   }

@@ -101,10 +101,10 @@ export function operationToTool(
   };
 }
 
-/** Says which read-only body fields the tool accepts and ignores (so a read result can be sent back as it is). */
+/** Says which body fields the tool accepts and ignores (read-only or ignored by the config), so a read result can be sent back as it is. */
 function withReadOnlyNote(description: string, readOnly: readonly string[] | undefined): string {
   if (!readOnly || readOnly.length === 0) return description;
-  const note = `Read-only fields of the body (${readOnly.join(", ")}) may be sent back and are ignored.`;
+  const note = `Fields of the body the API sets itself (${readOnly.join(", ")}) may be sent back and are ignored.`;
   return description ? `${description}\n\n${note}` : note;
 }
 

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import anyAscii from "any-ascii";
 import { words } from "oapi-mcp-gen-runtime";
 
 /** MCP clients accept tool names of this shape; the generator never emits another. */
@@ -8,10 +9,12 @@ const MAX_LENGTH = 64;
 
 /**
  * The tool name for an operationId: `MemoService_ListMemos → memo_list_memos`.
- * A leading `…Service` segment loses its suffix; everything is snake_case; long names keep a hash.
+ * A leading `…Service` segment loses its suffix; everything is snake_case; long names keep a hash. Letters of other
+ * scripts are transliterated (`获取用户` → `huo_qu_yong_hu`, `удалить` → `udalit`); an id with nothing to spell
+ * (only format characters, say) becomes `op_<hash>`.
  */
 export function toolNameFromOperationId(operationId: string): string {
-  const segments = operationId.split("_");
+  const segments = anyAscii(operationId.normalize("NFC")).split("_");
   const head = segments[0] ?? "";
   if (segments.length > 1 && /^.+Service$/.test(head)) segments[0] = head.slice(0, -"Service".length);
   return fitLength(words(segments.join("_")).join("_"), operationId);
@@ -24,10 +27,11 @@ export function toolNameFromRoute(method: string, path: string): string {
 
 /** Keeps a name within 64 characters, replacing the tail with a hash of the full source text. */
 function fitLength(name: string, source: string): string {
-  const safe = name === "" ? "tool" : name;
-  if (safe.length <= MAX_LENGTH) return safe;
-  const hash = createHash("sha256").update(source).digest("hex").slice(0, 8);
-  return `${safe.slice(0, MAX_LENGTH - hash.length - 1).replace(/_+$/, "")}_${hash}`;
+  const hash = () => createHash("sha256").update(source).digest("hex").slice(0, 8);
+  if (name === "") return `op_${hash()}`;
+  if (name.length <= MAX_LENGTH) return name;
+  const tail = hash();
+  return `${name.slice(0, MAX_LENGTH - tail.length - 1).replace(/_+$/, "")}_${tail}`;
 }
 
 /** Makes names unique in the given order by appending `_2`, `_3`, … to later duplicates. */

@@ -61,7 +61,7 @@ export function shapeResponse(
       return { result: { content: [{ type: "text", text: boundedText(text) }] } };
     }
   }
-  if (declared === "empty" && isEmptyObject(value)) value = undefined;
+  // `{}` stays `{}` (as the API answered); only an empty body becomes `{ ok: true }`.
   if (!tool.http.wrapResult && hasOwnConstructor(value)) {
     // An undeclared own `constructor` key makes SDK clients (zod records) refuse the whole result: it goes as text.
     log.warn("upstream result has a constructor key the document did not declare", { tool: tool.name });
@@ -127,10 +127,6 @@ function logDifference(log: Logger, tool: string, first: string): void {
 
 function hasOwnConstructor(value: unknown): boolean {
   return typeof value === "object" && value !== null && !Array.isArray(value) && Object.hasOwn(value, "constructor");
-}
-
-function isEmptyObject(value: unknown): boolean {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
 }
 
 /** The body's SHA-256: hashed while streaming for binary reads, else now. */

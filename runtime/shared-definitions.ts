@@ -22,20 +22,23 @@ export function mergeTwins(schema: JsonSchema): JsonSchema {
   }
 }
 
-/** A definition without `null` in its root `type` or `enum`. */
+/**
+ * A definition without `null` in its root `type` or `enum`. One that admits nothing but `null` (`enum: [null]`) becomes
+ * `not: {}`: an empty `enum` or `type` list is not a valid schema, and clients refuse the whole tool list for one.
+ */
 export function withoutRootNull(def: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(def)) {
     if (key === "type" && Array.isArray(value) && value.includes("null")) {
       const types = value.filter((type) => type !== "null");
+      if (types.length === 0) return { not: {} };
       setOwn(out, key, types.length === 1 ? types[0] : types);
-    } else if (key === "enum" && Array.isArray(value))
-      setOwn(
-        out,
-        key,
-        value.filter((item) => item !== null),
-      );
-    else setOwn(out, key, value);
+    } else if (key === "type" && value === "null") return { not: {} };
+    else if (key === "enum" && Array.isArray(value)) {
+      const values = value.filter((item) => item !== null);
+      if (values.length === 0) return { not: {} };
+      setOwn(out, key, values);
+    } else setOwn(out, key, value);
   }
   return out;
 }

@@ -49,6 +49,6 @@ export function didYouMean(name: string, candidates: Iterable<string>): string {
 
 /** A caller's text as an error message may show it: one line, at most `max` characters. */
 export function excerpt(text: string, max = 80): string {
-  const line = text.slice(0, max + 1).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, " ");
+  const line = text.slice(0, max + 1).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\p{Cf}]/gu, " ");
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }

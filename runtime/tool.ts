@@ -44,7 +44,10 @@ export interface BodyBinding {
   readonly encoding?: Readonly<Record<string, FieldEncoding>>;
   /** Multipart properties that carry files. */
   readonly files?: readonly string[];
-  /** Read-only properties a caller may send back (from a read result); they are dropped before the call. */
+  /**
+   * Properties a caller may send back (read-only ones, from a read result, and ones the config ignores); they are
+   * dropped before the call.
+   */
   readonly readOnly?: readonly string[];
 }
 

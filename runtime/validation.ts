@@ -120,6 +120,6 @@ export function describeErrors(errors: readonly ErrorObject[] | null | undefined
 
 /** A caller-chosen property name as an error shows it: one line, at most 64 characters. */
 function clip(text: string): string {
-  const line = text.slice(0, 65).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, " ");
+  const line = text.slice(0, 65).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\p{Cf}]/gu, " ");
   return line.length > 64 ? `${line.slice(0, 63)}…` : line;
 }

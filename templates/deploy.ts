@@ -84,7 +84,7 @@ export function imageName(name: string): string {
 }
 
 /** A path as one POSIX shell word (single-quoted unless it is plainly safe). */
-function shellWord(path: string): string {
+export function shellWord(path: string): string {
   const text = yamlComment(path);
   return /^[A-Za-z0-9_./@:-]+$/.test(text) ? text : `'${text.replaceAll("'", `'"'"'`)}'`;
 }

@@ -47,7 +47,7 @@ export function propertyKey(key: string): string {
 
 /** Text on one line: control characters and line separators (which would start a new line somewhere) replaced. */
 export function oneLine(text: string, replacement = " "): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, replacement);
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\p{Cf}]/gu, replacement);
 }
 
 /** Text safe inside a `/** … *\/` comment: one line, no comment terminator, bounded length. */

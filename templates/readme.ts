@@ -1,6 +1,6 @@
 import { type AuthDefinition, type SecuritySchemeDefinition as SchemeModel, setOwn, type UpstreamDefaults } from "oapi-mcp-gen-runtime";
 import type { ToolModel } from "../generator/tool-model.js";
-import { type GenerationPaths, imageName } from "./deploy.js";
+import { type GenerationPaths, imageName, shellWord } from "./deploy.js";
 import { GENERATED_MARKDOWN_HEADER } from "./header.js";
 import { oneLine } from "./literal.js";
 
@@ -129,12 +129,14 @@ export function readmeSource(facts: ReadmeFacts): ReadmeSource {
   const parameters = parameterRows(facts.tools);
   const out = code(facts.paths.out);
   const entry = `/absolute/path/to/${out}/dist/server.js`;
+  // Shell lines name the paths as one shell word each: a path with `$(…)` or `;` in it stays a path.
+  const shellOut = shellWord(facts.paths.out);
   const check = [
     "npx oapi-mcp-gen",
-    code(facts.paths.spec),
-    ...(facts.paths.config ? ["--config", code(facts.paths.config)] : []),
+    shellWord(facts.paths.spec),
+    ...(facts.paths.config ? ["--config", shellWord(facts.paths.config)] : []),
     "--out",
-    out,
+    shellOut,
     "--check",
   ].join(" ");
   const lines = [
@@ -163,7 +165,7 @@ export function readmeSource(facts: ReadmeFacts): ReadmeSource {
     "This folder is its own npm package (ESM, whatever your project is), depending only on `oapi-mcp-gen-runtime`:",
     "",
     "```sh",
-    `cd ${out}`,
+    `cd ${shellOut}`,
     "npm install && npm run build                              # compiles to dist/ (TypeScript is a dev dependency)",
     "API_BASE_URL=https://api.example.com npm start            # HTTP: http://127.0.0.1:3000/mcp",
     "API_BASE_URL=https://api.example.com node dist/server.js --stdio  # stdio, for clients that launch servers",
@@ -257,7 +259,7 @@ export function readmeSource(facts: ReadmeFacts): ReadmeSource {
     "`npm install` in this folder writes `package-lock.json`: commit it, the image builds from it.",
     "",
     "```sh",
-    `cd ${out}`,
+    `cd ${shellOut}`,
     `docker build -f deploy/Dockerfile -t ${imageName(facts.name)} .`,
     `docker run -e API_BASE_URL=https://api.example.com -e PUBLIC_URL=https://mcp.example.com -p 3000:3000 ${imageName(facts.name)}`,
     "```",

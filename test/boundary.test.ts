@@ -41,7 +41,7 @@ const RULES: Record<string, { folders: string[]; typeOnlyFolders?: string[]; pac
   templates: { folders: [], typeOnlyFolders: ["generator", "openapi"], packages: [RUNTIME, "ts-morph", "prettier"] },
   generator: {
     folders: ["openapi", "templates"],
-    packages: [RUNTIME, "ajv", "ajv-formats", "commander", "picomatch", "prettier", "ts-morph", "openapi-typescript", "yaml"],
+    packages: [RUNTIME, "ajv", "ajv-formats", "any-ascii", "commander", "picomatch", "prettier", "ts-morph", "openapi-typescript", "yaml"],
   },
   search: {
     folders: ["openapi"],

@@ -24,6 +24,7 @@ describe("config validation", () => {
       server: { name: "x", version: "0.1.0" },
       operations: ["a"],
       pathPrefixes: {},
+      parameters: {},
       overrides: {},
       auth: { apply: "declared", passthrough: { authorization: true, headers: [] } },
       schemas: { maxBytes: 65536 },

@@ -23,8 +23,8 @@ describe("generated tool types come from the openapi-typescript types", () => {
     expectTypeOf<MemoCreateMemoArgs["body"]["visibility"]>().toEqualTypeOf<Memo["visibility"] | undefined>();
     // @ts-expect-error readOnly fields are not part of a request body
     expectTypeOf<MemoCreateMemoArgs["body"]["creator"]>().toBeString();
-    // @ts-expect-error UpdateMemo omits the name
-    expectTypeOf<MemoUpdateMemoArgs["body"]["name"]>().toBeString();
+    // UpdateMemo accepts the name a read memo carries (and drops it before the call).
+    expectTypeOf<MemoUpdateMemoArgs["body"]["name"]>().toEqualTypeOf<Memo["name"]>();
     expectTypeOf<MemoUpdateMemoArgs["body"]["content"]>().toEqualTypeOf<string | undefined>();
     expectTypeOf<keyof MemoUpsertMemoReactionArgs["body"]>().toEqualTypeOf<"reaction">();
   });

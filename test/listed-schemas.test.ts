@@ -156,6 +156,23 @@ describe("output schemas shared across the list", () => {
     expect(defs(first).issue).toEqual(defs(second).issue);
   });
 
+  it("lists a definition that admits only null (Django's NullEnum) as a valid schema, not an empty enum", () => {
+    const listed = tolerantSchema({
+      type: "object",
+      properties: { source: { anyOf: [{ $ref: "#/$defs/Source" }, { $ref: "#/$defs/NullEnum" }, { type: "null" }] } },
+      $defs: { Source: { enum: ["web", "api"], type: "string" }, NullEnum: { enum: [null] } },
+    });
+    expect((listed.$defs as Record<string, Schema>).NullEnum).toEqual({ not: {} });
+    const onlyNull = tolerantSchema({
+      type: "object",
+      properties: { a: { $ref: "#/$defs/Nothing" } },
+      $defs: { Nothing: { type: ["null"] } },
+    });
+    expect((onlyNull.$defs as Record<string, Schema>).Nothing).toEqual({ not: {} });
+    const validate = new Ajv2020({ strict: false }).compile(listed);
+    expect([validate({ source: null }), validate({ source: "web" }), validate({ source: "x" })]).toEqual([true, true, false]);
+  });
+
   it("writes a large definition out once and points at it from the tools after, leaving small ones in place", () => {
     const user = bigObject("user");
     const repo = bigObject("repo");

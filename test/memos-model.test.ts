@@ -93,11 +93,13 @@ describe("Memos tool model", () => {
     }
   });
 
-  it("makes UpdateMemo a partial update: no required fields, no name, at least one property, destructive", () => {
+  it("makes UpdateMemo a partial update: no required fields, the name accepted and dropped, at least one property, destructive", () => {
     const update = body("memo_update_memo");
     expect(update.required).toBeUndefined();
     expect(update.minProperties).toBe(1);
-    expect(update.properties).not.toHaveProperty("name");
+    expect((update.properties as JsonObject).name).toMatchObject({ type: "string" });
+    expect(update.additionalProperties).toBe(false);
+    expect(byName("memo_update_memo").body?.readOnly).toContain("name");
     expect((byName("memo_update_memo").inputSchema.properties as JsonObject).updateMask).toBeDefined();
     expect(byName("memo_update_memo").inputSchema.required).toEqual(["memo", "body"]);
     expect(byName("memo_update_memo").annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: false });

@@ -99,9 +99,17 @@ describe("generated Memos server over Streamable HTTP", () => {
     }
   });
 
-  it("turns an empty upstream answer into { ok: true }", async () => {
+  it("turns an empty upstream answer into { ok: true }, and returns {} as {} (as Memos' own server does)", async () => {
+    upstream.respondWith((_, res) => {
+      res.writeHead(200);
+      res.end();
+    });
     const result = await client.callTool({ name: "memo_delete_memo", arguments: { memo: "a1" } });
     expect(result.structuredContent).toEqual({ ok: true });
+    upstream.respondWith((_, res) => sendJson(res, 200, {}));
+    const empty = await client.callTool({ name: "memo_delete_memo", arguments: { memo: "a1" } });
+    expect(empty.structuredContent).toEqual({});
+    upstream.respondWith((request, res) => sendJson(res, 200, LIST_BODIES[request.path] ?? {}));
   });
 
   it("answers an unknown tool with JSON-RPC error -32602", async () => {

@@ -11,8 +11,13 @@ describe("tool names", () => {
     ["listHTTPRoutes", "list_http_routes"],
     ["v2.pets.list", "v2_pets_list"],
     ["Service_Ping", "service_ping"],
-    ["", "tool"],
-    ["ÜberCool", "ber_cool"],
+    ["", "op_e3b0c442"],
+    ["ÜberCool", "uber_cool"],
+    ["获取用户", "huo_qu_yong_hu"],
+    ["获取订单", "huo_qu_ding_dan"],
+    ["удалить", "udalit"],
+    ["حذف", "hdhf"],
+    ["\u202e\u202d", "op_60a5a68b"],
   ])("%s → %s", (operationId, expected) => {
     expect(toolNameFromOperationId(operationId)).toBe(expected);
   });

@@ -34,7 +34,7 @@ export const memoCreateMemo = defineTool<MemoCreateMemoArgs, MemoCreateMemoResul
   name: "memo_create_memo",
   title: "Create memo",
   description:
-    "CreateMemo creates a memo. The request body is a Memo; set its content\n (Markdown) and visibility (PRIVATE | PROTECTED | PUBLIC, default PRIVATE).\n The memo is owned by the authenticated user; requires authentication.\n\nRead-only fields of the body (creator, tags, reactions, property, parent, snippet) may be sent back and are ignored.",
+    "CreateMemo creates a memo. The request body is a Memo; set its content\n (Markdown) and visibility (PRIVATE | PROTECTED | PUBLIC, default PRIVATE).\n The memo is owned by the authenticated user; requires authentication.\n\nFields of the body the API sets itself (creator, tags, reactions, property, parent, snippet) may be sent back and are ignored.",
   inputSchema: {
     type: "object",
     properties: {

@@ -39,7 +39,7 @@ export const memoCreateMemoComment = defineTool<
   name: "memo_create_memo_comment",
   title: "Create memo comment",
   description:
-    "CreateMemoComment creates a comment for a memo.\n\nRead-only fields of the body (creator, tags, reactions, property, parent, snippet) may be sent back and are ignored.",
+    "CreateMemoComment creates a comment for a memo.\n\nFields of the body the API sets itself (creator, tags, reactions, property, parent, snippet) may be sent back and are ignored.",
   inputSchema: {
     type: "object",
     properties: {

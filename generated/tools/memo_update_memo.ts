@@ -24,7 +24,7 @@ export type MemoUpdateMemoArgs = {
   updateMask?: NonNullable<Operation["parameters"]["query"]>["updateMask"];
   body: ReshapeBody<
     NonNullable<Operation["requestBody"]>["content"]["application/json"],
-    "name",
+    never,
     never
   >;
 };
@@ -35,7 +35,7 @@ export const memoUpdateMemo = defineTool<MemoUpdateMemoArgs, MemoUpdateMemoResul
   name: "memo_update_memo",
   title: "Update memo",
   description:
-    "UpdateMemo updates a memo.\n\nRead-only fields of the body (creator, tags, reactions, property, parent, snippet) may be sent back and are ignored.",
+    "UpdateMemo updates a memo.\n\nFields of the body the API sets itself (creator, tags, reactions, property, parent, snippet, name) may be sent back and are ignored.",
   inputSchema: {
     type: "object",
     properties: {
@@ -50,6 +50,11 @@ export const memoUpdateMemo = defineTool<MemoUpdateMemoArgs, MemoUpdateMemoResul
       body: {
         type: "object",
         properties: {
+          name: {
+            description:
+              "The resource name of the memo.\n Format: memos/{memo}, where memo is the user-defined UID.\nAccepted and ignored (never sent): the API sets it.",
+            type: "string",
+          },
           state: {
             enum: ["STATE_UNSPECIFIED", "NORMAL", "ARCHIVED"],
             description: "The state of the memo. (format: enum)",
@@ -235,7 +240,7 @@ export const memoUpdateMemo = defineTool<MemoUpdateMemoArgs, MemoUpdateMemoResul
     body: {
       mediaType: "application/json",
       kind: "json",
-      readOnly: ["creator", "tags", "reactions", "property", "parent", "snippet"],
+      readOnly: ["creator", "tags", "reactions", "property", "parent", "snippet", "name"],
     },
     response: "json",
   },
