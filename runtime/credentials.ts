@@ -1,4 +1,5 @@
 import { EnvironmentError } from "./env.js";
+import { headerRefusal } from "./header-policy.js";
 import { setOwn } from "./own-property.js";
 
 /** A security scheme of the generated server and the environment variables that hold its credentials. */
@@ -168,7 +169,14 @@ export class CredentialStore {
         const keyName = scheme.name ?? "X-API-Key";
         if (scheme.in === "query") applied.query.push([keyName, key]);
         else if (scheme.in === "cookie") appendCookie(applied, `${encodeURIComponent(keyName)}=${encodeURIComponent(key)}`);
-        else setOwn(applied.headers, keyName.toLowerCase(), key);
+        else {
+          // A document's header name that is no header name (a line break in it) is the document's fault: say so.
+          const refusal = headerRefusal(keyName);
+          if (refusal !== undefined && refusal !== "is ignored as a parameter (OpenAPI)")
+            throw new CredentialError(`the API key header ${JSON.stringify(keyName.slice(0, 60))} of scheme ${name} ${refusal}`);
+          if (/[\r\n\0]/.test(key)) throw new CredentialError(`the API key of scheme ${name} has a line break`);
+          setOwn(applied.headers, keyName.toLowerCase(), key);
+        }
         return;
       }
       case "basic":

@@ -327,3 +327,43 @@ describe("the search server's call_endpoint and build_request (red-team repro 01
     expect(received?.headers.cookie).toBeUndefined();
   });
 });
+
+describe("an API key header name the document spells wrongly", () => {
+  it("is reported as the document's problem, not as an unreachable upstream, and nothing is sent", async () => {
+    const upstream = await startUpstream((_, res) => sendJson(res, 200, {}));
+    const tool: ToolDefinition = {
+      name: "get_a",
+      title: "A",
+      description: "GET /a",
+      inputSchema: { type: "object", properties: {}, additionalProperties: false },
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      _meta: { method: "GET", path: "/a" },
+      http: { method: "GET", path: "/a", parameters: [], response: "json" },
+      security: [{ key: [] }],
+    };
+    const server = await startServer({
+      identity: { name: "k", version: "1" },
+      tools: [tool],
+      auth: {
+        schemes: { key: { type: "apiKey", in: "header", name: "X-Key\r\nX-Injected: 1", env: { apiKey: "K_API_KEY" } } },
+        passthrough: { authorization: true, headers: [] },
+      },
+      env: { K_API_KEY: "secret" },
+      log: createLogger("silent", "json"),
+      environment: testEnvironment(upstream.url),
+    });
+    const client = await connectClient(server.url);
+    try {
+      const result = await callTool(client, "get_a", {});
+      expect(result.isError).toBe(true);
+      expect(result.text).toBe(
+        'Authentication failed: the API key header "X-Key\\r\\nX-Injected: 1" of scheme key is not a valid header name',
+      );
+      expect(upstream.requests).toHaveLength(0);
+    } finally {
+      await client.close();
+      await server.close();
+      await upstream.close();
+    }
+  });
+});
