@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { clientGroup } from "./client-group.js";
 import { guardMcpRequest, type HttpPolicy } from "./http-server.js";
 import { sendJson } from "./json-response.js";
 import type { Logger } from "./logger.js";
@@ -15,15 +16,18 @@ export interface SessionLimits {
   maxSessions: number;
   /** Sessions idle this long are closed. @default 1800000 */
   idleMs: number;
-  /** Sessions one client address may hold (0: no per-address cap, e.g. behind a proxy). @default 10 */
+  /** Sessions one client (an IPv4 address, an IPv6 /64) may hold (0: no per-client cap, e.g. behind a proxy). @default 10 */
   maxPerClient?: number;
 }
+
+/** While the table is full, sessions idle this long are closed first, whatever `idleMs` says. */
+const PRESSURE_IDLE_MS = 5 * 60_000;
 
 interface Session {
   transport: StreamableHTTPServerTransport;
   server: Server;
   lastSeen: number;
-  /** The remote address that opened it. */
+  /** The address group that opened it (an IPv4 address, an IPv6 /64). */
   client: string;
   /** Requests after `initialize`; a session that never made one past `notifications/initialized` is unused. */
   requests: number;
@@ -87,7 +91,7 @@ export class SessionHttpHandler {
       const route = message === undefined ? undefined : routeMessage(message, req.headers);
       if (route && route.era !== "legacy") return serveModern(this.modern, route, req, res);
     }
-    const client = req.socket.remoteAddress ?? "unknown";
+    const client = clientGroup(req.socket.remoteAddress ?? "unknown");
     if (!this.makeRoom(client)) {
       return sendJson(res, 503, { jsonrpc: "2.0", error: { code: -32000, message: "Too many sessions; try again later" }, id: null });
     }
@@ -95,19 +99,36 @@ export class SessionHttpHandler {
   };
 
   /**
-   * Room for one more session from `client`: idle sessions go first; a client at its own cap displaces one of its
-   * own sessions (unused first); when the table is full, the least recently seen session that was opened and never
-   * used goes (a flood of `initialize` requests only displaces itself). Another client's session in use is never
-   * evicted. False when there is no room.
+   * Room for one more session from `client` (an address group), so that a new client always gets in: idle sessions go
+   * first (under pressure, those idle five minutes); a client at its own cap displaces one of its own sessions (unused
+   * first); when the table is still full, the least recently seen session that was opened and never used goes, else the
+   * least recently seen session of the client holding the most sessions. A flood from a few addresses (or one IPv6 /64)
+   * only displaces itself; one from many addresses displaces the oldest of the largest holders.
    */
   private makeRoom(client: string): boolean {
     this.reapIdle();
+    if (this.sessions.size >= this.limits.maxSessions) this.reapIdle(Math.min(this.limits.idleMs, PRESSURE_IDLE_MS));
     const perClient = this.limits.maxPerClient ?? 10;
     const own = [...this.sessions].filter(([, session]) => session.client === client);
     // At its own cap, a client displaces its own sessions: unused ones first, else its least recently seen.
     if (perClient > 0 && own.length >= perClient && !this.evictUnused(own)) this.evict(leastRecentlySeen(own));
-    if (this.sessions.size >= this.limits.maxSessions && !this.evictUnused([...this.sessions])) return false;
+    if (this.sessions.size < this.limits.maxSessions || this.evictUnused([...this.sessions])) return true;
+    const largest = this.largestHolder();
+    if (largest.length === 0) return false;
+    this.evict(leastRecentlySeen(largest));
     return true;
+  }
+
+  /** The sessions of the client holding the most (ties: the one whose newest session is oldest). */
+  private largestHolder(): [string, Session][] {
+    const byClient = new Map<string, [string, Session][]>();
+    for (const entry of this.sessions) byClient.set(entry[1].client, [...(byClient.get(entry[1].client) ?? []), entry]);
+    let largest: [string, Session][] = [];
+    const newest = (entries: [string, Session][]) => Math.max(...entries.map(([, session]) => session.lastSeen));
+    for (const entries of byClient.values()) {
+      if (entries.length > largest.length || (entries.length === largest.length && newest(entries) < newest(largest))) largest = entries;
+    }
+    return largest;
   }
 
   /** Closes the least recently seen unused session among `candidates`; false when every one is in use. */
@@ -165,11 +186,11 @@ export class SessionHttpHandler {
     await session.server.close().catch(() => {});
   }
 
-  /** Closes sessions idle past the limit (active sessions are never evicted to make room). */
-  private reapIdle(): void {
+  /** Closes sessions idle past the limit (`idleMs`, or a shorter one under pressure). */
+  private reapIdle(idleMs = this.limits.idleMs): void {
     const now = Date.now();
     for (const [id, session] of this.sessions) {
-      if (now - session.lastSeen > this.limits.idleMs) {
+      if (now - session.lastSeen > idleMs) {
         this.sessions.delete(id);
         void session.transport.close().catch(() => {});
         void session.server.close().catch(() => {});

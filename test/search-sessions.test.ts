@@ -25,16 +25,19 @@ describe("search server sessions", () => {
     }
   });
 
-  it("caps sessions in use with 503 and reaps idle ones", async () => {
+  it("caps sessions: when full, the largest holder's least recently seen session makes room; idle ones are reaped", async () => {
     const server = await startSearch(["--memory", "--max-sessions", "2", "--session-idle-seconds", "3"]);
     const clients = [await connectClient(server.url), await connectClient(server.url)];
     try {
-      // A session that made a request past `initialize` is in use: it is never evicted to make room.
       for (const client of clients) await callTool(client, "list_apis");
+      await callTool(clients[1] as (typeof clients)[number], "list_apis");
       const open = () => fetch(server.url, { method: "POST", headers, body: JSON.stringify(initialize) });
       const third = await open();
-      expect(third.status).toBe(503);
-      expect(await third.json()).toMatchObject({ error: { message: "Too many sessions; try again later" } });
+      // Every session is 127.0.0.1's: its least recently seen one (the first client's) is closed for the new one.
+      expect(third.status).toBe(200);
+      expect(server.handler.sessionCount).toBe(2);
+      expect((await callTool(clients[1] as (typeof clients)[number], "list_apis")).isError).toBe(false);
+      await expect(callTool(clients[0] as (typeof clients)[number], "list_apis")).rejects.toThrow();
       await new Promise((resolve) => setTimeout(resolve, 3_300));
       expect((await open()).status).toBe(200);
       expect(server.handler.sessionCount).toBe(1);
