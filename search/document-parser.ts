@@ -5,18 +5,28 @@ import type { DocumentFormat } from "../openapi/load.js";
 import { DocumentParseError } from "../openapi/parse-error.js";
 import { isOpenApiDocument, type OpenApiDocument } from "../openapi/types.js";
 
-/** What a load may cost: the parse happens in a worker with its own heap and time limit, one at a time. */
+/** What a load may cost: the parse happens in a worker with its own heap and a time limit scaled to its size. */
 export interface ParseBudget {
   /** Operations one document may have. @default 50000 */
   maxOperations: number;
-  /** Heap of the parsing worker, in MiB. @default 2048 */
+  /** Heap of each parsing worker, in MiB. @default 2048 */
   maxParseMemoryMb: number;
-  /** Time one parse may take. @default 120000 */
+  /** Time the largest parse may take; a small document gets far less (see `parseTimeFor`). @default 120000 */
   parseTimeoutMs: number;
-  /** Loads waiting for the worker beyond the running one; more are refused at once. @default 16 */
+  /** Loads waiting for a worker beyond the running ones; more are refused at once. @default 16 */
   maxQueuedLoads: number;
+  /** Parses that run at once, each in its own worker, so one slow load does not hold up the others. @default 2 */
+  maxWorkers?: number;
   /** How long an idle worker is kept before it is stopped and its memory returned. @default 2000 */
   idleMs?: number;
+}
+
+/**
+ * The time a parse of `bytes` may take: five seconds for a small document, plus a second per 100 KB (a 10 MB document
+ * parses in a few seconds here; 105 s are allowed), never past `limitMs`.
+ */
+export function parseTimeFor(bytes: number, limitMs: number): number {
+  return Math.min(limitMs, 5_000 + Math.floor(bytes / 100));
 }
 
 /** One parse job, as the worker receives it. */
@@ -53,64 +63,69 @@ function workerFile(): URL {
 }
 
 /**
- * Parses documents in a worker thread, one at a time: a large or hostile document costs the worker's heap and
- * time, never the event loop that answers other sessions and `/health`.
+ * Parses documents in worker threads (up to `maxWorkers` at once, each with its own heap and time limit): a large or
+ * hostile document costs a worker's heap and time, never the event loop that answers other sessions and `/health`,
+ * and one slow load does not queue the others behind it.
  */
 export class DocumentParser {
-  private queue: Promise<unknown> = Promise.resolve();
-  private waiting = 0;
+  private readonly idleWorkers: Worker[] = [];
+  private readonly pending: (() => void)[] = [];
+  private running = 0;
+  private idle: NodeJS.Timeout | undefined;
+  /** Workers a timeout or crash ended: never returned to the pool. */
+  private readonly ended = new WeakSet<Worker>();
 
   constructor(private readonly budget: ParseBudget) {}
 
   /** Parses text into a normalised document, or fails with a one-line message. */
-  parse(text: string, format: DocumentFormat, label: string): Promise<ParsedDocument> {
-    if (this.waiting > this.budget.maxQueuedLoads) throw new ParseFailure("the server is busy loading other documents; try again shortly");
-    this.waiting++;
+  async parse(text: string, format: DocumentFormat, label: string): Promise<ParsedDocument> {
+    const workers = Math.max(1, this.budget.maxWorkers ?? 2);
+    if (this.running >= workers && this.pending.length >= this.budget.maxQueuedLoads)
+      throw new ParseFailure("the server is busy loading other documents; try again shortly");
     clearTimeout(this.idle);
-    const run = this.queue.then(() => this.inWorker({ text, format, label, maxOperations: this.budget.maxOperations }));
-    this.queue = run
-      .catch(() => {})
-      .finally(() => {
-        if (--this.waiting === 0) this.stopWhenIdle();
-      });
-    return run;
+    if (this.running >= workers) await new Promise<void>((resolve) => this.pending.push(resolve));
+    this.running++;
+    const worker = this.idleWorkers.pop() ?? this.newWorker();
+    try {
+      const timeoutMs = parseTimeFor(Buffer.byteLength(text), this.budget.parseTimeoutMs);
+      return await this.inWorker(worker, { text, format, label, maxOperations: this.budget.maxOperations }, timeoutMs);
+    } finally {
+      if (!this.ended.has(worker)) this.idleWorkers.push(worker);
+      this.running--;
+      const next = this.pending.shift();
+      if (next) next();
+      else if (this.running === 0) this.stopWhenIdle();
+    }
   }
 
-  private worker: Worker | undefined;
-  private idle: NodeJS.Timeout | undefined;
-
-  /** A parse leaves its garbage in the worker's heap: an idle worker is stopped, so that memory goes back. */
+  /** A parse leaves its garbage in the worker's heap: idle workers are stopped, so that memory goes back. */
   private stopWhenIdle(): void {
     clearTimeout(this.idle);
     this.idle = setTimeout(() => {
-      if (this.waiting > 0) return;
-      const worker = this.worker;
-      this.worker = undefined;
-      void worker?.terminate();
+      if (this.running > 0) return;
+      for (const worker of this.idleWorkers.splice(0)) void worker.terminate();
     }, this.budget.idleMs ?? 2000);
     this.idle.unref();
   }
 
-  /** Stops the worker (the server is closing). */
+  /** Stops the workers (the server is closing). */
   async close(): Promise<void> {
     clearTimeout(this.idle);
-    const worker = this.worker;
-    this.worker = undefined;
-    await worker?.terminate();
+    await Promise.all(this.idleWorkers.splice(0).map((worker) => worker.terminate()));
   }
 
-  /** The running worker, or a new one (after a failure, or on first use); it never keeps the process alive alone. */
-  private running(): Worker {
-    if (!this.worker) {
-      this.worker = new Worker(workerFile(), { resourceLimits: { maxOldGenerationSizeMb: this.budget.maxParseMemoryMb } });
-      this.worker.unref();
-    }
-    return this.worker;
+  /** A new worker; it never keeps the process alive alone. */
+  private newWorker(): Worker {
+    const worker = new Worker(workerFile(), { resourceLimits: { maxOldGenerationSizeMb: this.budget.maxParseMemoryMb } });
+    worker.unref();
+    return worker;
   }
 
-  /** Runs one parse; a timeout, an out-of-memory end or a crash discards the worker, so the next parse starts clean. */
-  private inWorker(request: ParseRequest): Promise<ParsedDocument> {
-    const worker = this.running();
+  /**
+   * Runs one parse; a timeout, an out-of-memory end or a crash ends the worker (it is not returned to the pool), so
+   * the next parse starts clean.
+   */
+  private inWorker(worker: Worker, request: ParseRequest, timeoutMs: number): Promise<ParsedDocument> {
     return new Promise<ParsedDocument>((resolve, reject) => {
       const settle = (outcome: () => void) => {
         clearTimeout(timer);
@@ -121,7 +136,7 @@ export class DocumentParser {
         outcome();
       };
       const discard = () => {
-        if (this.worker === worker) this.worker = undefined;
+        this.ended.add(worker);
         void worker.terminate();
       };
       const onMessage = (result: ParseResult) =>
@@ -155,9 +170,9 @@ export class DocumentParser {
         () =>
           settle(() => {
             discard();
-            reject(new ParseFailure(`${request.label}: parsing took longer than ${this.budget.parseTimeoutMs} ms`));
+            reject(new ParseFailure(`${request.label}: parsing took longer than ${timeoutMs} ms (the limit for a document of its size)`));
           }),
-        this.budget.parseTimeoutMs,
+        timeoutMs,
       );
       worker.on("message", onMessage);
       worker.on("error", onError);

@@ -40,6 +40,47 @@ const SCALARS: Record<string, JsonObject> = {
 /** How deep a selection set goes into object fields. */
 const SELECTION_DEPTH = 1;
 
+/** Brackets a GraphQL text may nest (`[[[String]]]` is three): real schemas nest a handful; thousands stall parsers. */
+const MAX_GRAPHQL_NESTING = 64;
+/** Brackets an introspection result (JSON) may nest: each list or non-null wrapper is two levels. */
+const MAX_INTROSPECTION_NESTING = 256;
+/** Tokens graphql-js may read from one SDL text (GitHub's schema is about 300,000). */
+const MAX_SDL_TOKENS = 2_000_000;
+
+/**
+ * The deepest bracket nesting of a text (`[`, `{`, `(`), outside strings and comments; counted before any parser
+ * runs, so a text nested thousands deep is refused in one pass.
+ */
+export function bracketDepth(text: string, comments: boolean): number {
+  let depth = 0;
+  let deepest = 0;
+  for (let at = 0; at < text.length; at++) {
+    const char = text[at];
+    if (char === '"') {
+      const block = text.startsWith('"""', at);
+      const end = block ? text.indexOf('"""', at + 3) : closingQuote(text, at);
+      if (end < 0) break;
+      at = block ? end + 2 : end;
+    } else if (comments && char === "#") {
+      const end = text.indexOf("\n", at);
+      if (end < 0) break;
+      at = end;
+    } else if (char === "[" || char === "{" || char === "(") deepest = Math.max(deepest, ++depth);
+    else if (char === "]" || char === "}" || char === ")") depth--;
+  }
+  return deepest;
+}
+
+/** Where the string opened at `start` ends (a backslash escapes the next character), or -1. */
+function closingQuote(text: string, start: number): number {
+  for (let at = start + 1; at < text.length; at++) {
+    if (text[at] === "\\") at++;
+    else if (text[at] === '"') return at;
+    else if (text[at] === "\n") return at;
+  }
+  return -1;
+}
+
 /** Which GraphQL form a text is in, if any: an introspection result (JSON) or SDL. */
 export function graphqlKind(text: string): "introspection" | "sdl" | undefined {
   const start = text.trimStart();
@@ -54,9 +95,13 @@ export function graphqlKind(text: string): "introspection" | "sdl" | undefined {
 
 /** A GraphQL schema (SDL or introspection JSON) read as an OpenAPI 3.1 document the exploring tools understand. */
 export function graphqlDocument(text: string, kind: "introspection" | "sdl", label: string): OpenApiDocument {
+  const limit = kind === "sdl" ? MAX_GRAPHQL_NESTING : MAX_INTROSPECTION_NESTING;
+  const depth = bracketDepth(text, kind === "sdl");
+  if (depth > limit)
+    throw new DocumentParseError(`${label}: nests brackets ${depth} deep; this server reads GraphQL schemas nested at most ${limit} deep`);
   let schema: GraphQLSchema;
   try {
-    if (kind === "sdl") schema = buildSchema(text, { assumeValidSDL: false });
+    if (kind === "sdl") schema = buildSchema(text, { assumeValidSDL: false, maxTokens: MAX_SDL_TOKENS });
     else {
       const parsed = JSON.parse(text) as { __schema?: unknown; data?: { __schema?: unknown } };
       const introspection = (parsed.__schema ? parsed : parsed.data) as IntrospectionQuery | undefined;

@@ -50,5 +50,13 @@ function withoutExampleComponents(document: OpenApiDocument): OpenApiDocument {
 
 // One worker serves parse after parse (starting one costs tens of milliseconds); the parent replaces it after a failure.
 parentPort?.on("message", (request: ParseRequest) => {
-  void parse(request).then((result) => parentPort?.postMessage(result));
+  void parse(request).then((result) => {
+    try {
+      parentPort?.postMessage(result);
+    } catch (error) {
+      // A document the structured clone cannot copy (nested past its stack) is refused, never left unanswered.
+      const reason = error instanceof RangeError ? "nested too deep to hand over" : `cannot be handed over (${(error as Error).name})`;
+      parentPort?.postMessage({ ok: false, message: `${request.label}: ${reason}` } satisfies ParseResult);
+    }
+  });
 });
