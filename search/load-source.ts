@@ -1,5 +1,5 @@
-import { readFile, realpath, stat } from "node:fs/promises";
-import { isAbsolute, relative, resolve } from "node:path";
+import { lstat, readFile, readlink, realpath, stat } from "node:fs/promises";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { AddressPolicy } from "../openapi/address-policy.js";
 import { FetchError, type FetchLimits, fetchText } from "../openapi/fetch-source.js";
@@ -62,15 +62,51 @@ export async function readSource(source: string, policy: SourcePolicy, options: 
     if (!policy.fileRoots.some((root) => isInside(path, root))) throw new SourceError(outsideRoots(policy));
   }
   const shown = options.trusted ? path : shownPath(path, policy.fileRoots);
-  const real = await realpath(path).catch(() => undefined);
+  const root = policy.fileRoots.find((candidate) => isInside(path, candidate));
+  const real = options.trusted || root === undefined ? await realOrMissing(path) : await realInside(path, root);
+  if (real === OUTSIDE) throw new SourceError(outsideRoots(policy));
   if (real === undefined) throw new SourceError(`no such file: ${shown}`);
-  // A link inside a root may point outside it: checked again on the real path.
-  if (!options.trusted && !policy.fileRoots.some((root) => isInside(real, root))) throw new SourceError(outsideRoots(policy));
   const info = await stat(real);
   if (!info.isFile()) throw new SourceError(`not a file: ${shown}`);
   if (info.size > policy.limits.maxBytes) throw new SourceError(`document larger than the ${policy.limits.maxBytes}-byte limit`);
   const text = await readFile(real, "utf8");
   return { text, format: detectFormat(text, { fileName: real }), origin: real };
+}
+
+/** A link inside the root that leads outside it. */
+const OUTSIDE = Symbol("outside");
+
+/** Links a path may pass through before it is taken for a loop. */
+const MAX_LINKS = 40;
+
+/**
+ * The real path of `path` inside `root`, resolved one component at a time: a link is followed only when its target is
+ * inside the root, so nothing outside the root is ever looked at and a link out of it gives the same answer whether
+ * its target exists or not. `OUTSIDE` for a link out, undefined for a missing component.
+ */
+async function realInside(path: string, root: string, links = { count: 0 }): Promise<string | typeof OUTSIDE | undefined> {
+  let current = root;
+  for (const part of relative(root, path).split(sep).filter(Boolean)) {
+    const next = join(current, part);
+    const info = await lstat(next).catch(() => undefined);
+    if (info === undefined) return undefined;
+    if (!info.isSymbolicLink()) {
+      current = next;
+      continue;
+    }
+    if (++links.count > MAX_LINKS) return undefined;
+    const target = resolve(dirname(next), await readlink(next));
+    if (!isInside(target, root)) return OUTSIDE;
+    const resolved = await realInside(target, root, links);
+    if (typeof resolved !== "string") return resolved;
+    current = resolved;
+  }
+  return current;
+}
+
+/** The real path of a trusted path (the operator's own), or undefined when it does not exist. */
+async function realOrMissing(path: string): Promise<string | undefined> {
+  return realpath(path).catch(() => undefined);
 }
 
 function outsideRoots(policy: SourcePolicy): string {

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -353,6 +353,35 @@ describe("what errors and exports reveal", () => {
       await b.close();
       await closed.close();
       await open.close();
+    }
+  });
+
+  it("answers the same for every path out of the files root through a link, whether it exists or not (red-team repro 04)", async () => {
+    const root = join(folder, "linked-root");
+    await mkdir(join(root, "inner"), { recursive: true });
+    await copyFile(MUSEUM, join(root, "inner", "museum.yaml"));
+    await symlink("/", join(root, "sys-root"));
+    await symlink("/etc/passwd", join(root, "exists"));
+    await symlink("/nonexistent/file", join(root, "missing"));
+    await symlink("inner", join(root, "inside"));
+    await symlink("inside/museum.yaml", join(root, "chained.yaml"));
+    const server = await startSearch(["--memory", "--files-root", root]);
+    const client = await connectClient(server.url);
+    try {
+      const message = async (url: string) => String((await callTool(client, "load_openapi", { name: "x", url })).structured.message);
+      const outside = await message("/etc/passwd");
+      expect(outside).toMatch(/local files may only be loaded from the folder/);
+      for (const url of ["exists", "missing", "sys-root/etc/passwd", "sys-root/etc/no-such-file", "sys-root/root/.ssh/id_rsa"]) {
+        expect(await message(join(root, url)), url).toBe(outside);
+      }
+      expect(await message(join(root, "no-such.yaml"))).toBe("Failed to load 'x': no such file: no-such.yaml");
+      for (const url of ["inside/museum.yaml", "chained.yaml"]) {
+        const loaded = await callTool(client, "load_openapi", { name: "museum", url: join(root, url) });
+        expect(loaded.isError, loaded.text).toBe(false);
+      }
+    } finally {
+      await client.close();
+      await server.close();
     }
   });
 
