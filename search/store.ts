@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { DocumentFormat } from "../openapi/load.js";
@@ -28,14 +28,19 @@ export function defaultStorePath(env: NodeJS.ProcessEnv = process.env): string {
   return join(base, "oapi-mcp-gen", "search");
 }
 
-/** A folder with one JSON file per API name, written atomically (temporary file, then rename). */
+/**
+ * A folder with one JSON file per API name, written atomically (temporary file, then rename). Private to the user
+ * running the server: the folder 0700, its files 0600 (entries an older version wrote more openly are made so too).
+ */
 export class DirectoryStore implements ApiStore {
   constructor(readonly location: string) {}
 
   async list(): Promise<StoredApi[]> {
     const names = await readdir(this.location).catch((): string[] => []);
     const apis: StoredApi[] = [];
+    if (names.length > 0) await chmod(this.location, 0o700).catch(() => {});
     for (const file of names.filter((name) => name.endsWith(".json")).sort()) {
+      await chmod(join(this.location, file), 0o600).catch(() => {});
       try {
         const value = storedApiOf(JSON.parse(await readFile(join(this.location, file), "utf8")));
         if (value) apis.push(value);
@@ -47,10 +52,11 @@ export class DirectoryStore implements ApiStore {
   }
 
   async save(api: StoredApi): Promise<void> {
-    await mkdir(this.location, { recursive: true });
+    await mkdir(this.location, { recursive: true, mode: 0o700 });
+    await chmod(this.location, 0o700);
     const target = join(this.location, `${api.name}.json`);
     const temporary = `${target}.${process.pid}.${Date.now()}.tmp`;
-    await writeFile(temporary, JSON.stringify(api));
+    await writeFile(temporary, JSON.stringify(api), { mode: 0o600 });
     await rename(temporary, target);
   }
 }

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { chmod, mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -187,6 +187,30 @@ describe("persistence", () => {
       await memory.close();
     } finally {
       await rm(store, { recursive: true, force: true });
+    }
+  });
+
+  it("keeps the store private: its folder 0700 and its files 0600, older open entries made so", async () => {
+    const parent = await mkdtemp(join(tmpdir(), "oapi-search-store-"));
+    const store = join(parent, "db");
+    try {
+      const first = await startSearch(["--store", store, "--load", `museum=${MUSEUM}`]);
+      await first.close();
+      const mode = async (path: string) => (await stat(path)).mode & 0o777;
+      expect(await mode(store)).toBe(0o700);
+      expect(await mode(join(store, "museum.json"))).toBe(0o600);
+      await chmod(join(store, "museum.json"), 0o644);
+      await chmod(store, 0o755);
+      const second = await startSearch(["--store", store]);
+      // The store is read in the background after start: wait for it.
+      const client = await connectClient(second.url);
+      for (let tries = 0; tries < 50 && (await callTool(client, "list_apis")).structured.count !== 1; tries++)
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      await client.close();
+      await second.close();
+      expect([await mode(store), await mode(join(store, "museum.json"))]).toEqual([0o700, 0o600]);
+    } finally {
+      await rm(parent, { recursive: true, force: true });
     }
   });
 
