@@ -41,9 +41,13 @@ export type Route =
 /** Body fields each method's `Mcp-Name` header mirrors (SEP-2243). */
 const NAME_SOURCES: Readonly<Record<string, string>> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" };
 
-/** Whether a version string belongs to the stateless era: revisions are ISO dates, so they order as text. */
+/**
+ * Whether a version string belongs to the stateless era: a revision date (`YYYY-MM-DD`, which orders as text) from the
+ * first stateless one on. Anything else (`zzz`) is no revision at all and goes to the 2025 era, whose transport
+ * refuses a version it does not know with 400.
+ */
 function namesModernEra(version: string | undefined): boolean {
-  return version !== undefined && version >= FIRST_MODERN_VERSION;
+  return version !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(version) && version >= FIRST_MODERN_VERSION;
 }
 
 /** A header's single value with the optional whitespace around it removed (RFC 9110 §5.5); undefined when absent. */
