@@ -22,4 +22,22 @@ export function serveModernOnStdio(transport: Transport, host: ModernHost, heade
         : answerModern(host, route.request, headers).then((answered) => answered.body);
     void answer.then((body) => transport.send(body as JSONRPCMessage)).catch(() => {});
   };
+  answerUnreadableLines(transport);
+}
+
+/**
+ * A line that is not JSON gets -32700 and one that is no JSON-RPC message (a batch array, say) -32600, with a null id,
+ * as over HTTP; the SDK's stdio transport only reports such lines to `onerror`, so a client waited forever.
+ */
+function answerUnreadableLines(transport: Transport): void {
+  const reported = transport.onerror;
+  transport.onerror = (error) => {
+    const code = error instanceof SyntaxError ? -32700 : error.name === "ZodError" ? -32600 : undefined;
+    if (code !== undefined) {
+      const message =
+        code === -32700 ? "Parse error: the line is not JSON" : "Invalid Request: not a JSON-RPC message (batches are not supported)";
+      void transport.send({ jsonrpc: "2.0", id: null, error: { code, message } } as unknown as JSONRPCMessage).catch(() => {});
+    }
+    reported?.(error);
+  };
 }

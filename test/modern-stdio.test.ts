@@ -21,10 +21,17 @@ function stdioPeer(args: string[], env: Record<string, string>) {
   const waiting = new Map<number, (message: Record<string, unknown>) => void>();
   createInterface({ input: child.stdout as NodeJS.ReadableStream }).on("line", (line) => {
     const message = JSON.parse(line) as Record<string, unknown>;
-    waiting.get(message.id as number)?.(message);
+    // An answer with a null id (to a line that was no request) goes to whoever waits for id 0.
+    waiting.get(message.id === null ? 0 : (message.id as number))?.(message);
   });
   let next = 1;
   return {
+    /** Writes a raw line and waits for the answer with a null id. */
+    raw(line: string) {
+      const answered = new Promise<Record<string, unknown>>((resolve) => waiting.set(0, resolve));
+      child.stdin?.write(`${line}\n`);
+      return answered;
+    },
     request(method: string, params: Record<string, unknown> = {}, meta: Record<string, unknown> = ENVELOPE) {
       const id = next++;
       const answered = new Promise<Record<string, unknown>>((resolve) => waiting.set(id, resolve));
@@ -34,6 +41,24 @@ function stdioPeer(args: string[], env: Record<string, string>) {
     close: () => child.kill(),
   };
 }
+
+describe("lines that are no JSON-RPC message, over stdio", () => {
+  it.each([
+    ["the generated server", ["dist/generated/server.js", "--stdio"], { API_BASE_URL: "http://127.0.0.1:9" }],
+    ["the search server", ["dist/generator/cli.js", "search", "--stdio", "--memory"], {}],
+  ])("%s answers a non-JSON line with -32700 and a JSON array with -32600, as over HTTP", async (_, args, env) => {
+    const peer = stdioPeer(args, env);
+    try {
+      expect(await peer.raw("this is not json")).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32700 } });
+      const batch = JSON.stringify([{ jsonrpc: "2.0", id: 7, method: "tools/list", params: { _meta: ENVELOPE } }]);
+      expect(await peer.raw(batch)).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32600 } });
+      // The session goes on.
+      expect(await peer.request("tools/list")).toMatchObject({ result: { tools: expect.any(Array) } });
+    } finally {
+      peer.close();
+    }
+  });
+});
 
 describe("MCP 2026-07-28 over stdio, beside 2025-11-25", () => {
   let upstream: Awaited<ReturnType<typeof startUpstream>>;
