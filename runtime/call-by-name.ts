@@ -1,4 +1,5 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { checkArgumentDepth } from "./argument-depth.js";
 import { executeTool } from "./call-tool.js";
 import type { CallerCredentials } from "./credentials.js";
 import { DISCOVERY_TOOLS } from "./discovery-tools.js";
@@ -15,6 +16,7 @@ export async function callByName(
   args: Record<string, unknown>,
   caller: CallerCredentials,
 ): Promise<CallToolResult> {
+  checkArgumentDepth(name, args);
   const { discovery } = runtime;
   const local = discovery?.call(runtime, name, args, caller);
   if (local) return local;

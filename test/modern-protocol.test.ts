@@ -152,7 +152,11 @@ describe("MCP 2026-07-28 on the generated server, beside 2025-11-25", () => {
 
   it("refuses an MCP-Protocol-Version that names no revision with 400, as an unsupported version", async () => {
     for (const version of ["zzz", "9999", "2026-07-28x"]) {
-      const answer = await post(server.url, { jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }, { "mcp-protocol-version": version });
+      const answer = await post(
+        server.url,
+        { jsonrpc: "2.0", id: 1, method: "tools/list", params: {} },
+        { "mcp-protocol-version": version },
+      );
       expect(answer.status, version).toBe(400);
       expect(JSON.stringify(answer.body), version).toMatch(/Unsupported protocol version/);
       expect(JSON.stringify(answer.body), version).not.toMatch(/_meta/);

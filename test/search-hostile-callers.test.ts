@@ -150,6 +150,36 @@ describe("search arguments are bounded", () => {
   });
 });
 
+describe("arguments nested past the limit", () => {
+  it("get -32602 naming the limit, on every tool, and the server keeps serving", async () => {
+    const server = await startSearch(["--memory", "--no-files"]);
+    try {
+      for (const depth of [10_000, 200_000]) {
+        // A 2026-07-28 request: no session needed (the 2025 era's sessions reach the same handler).
+        const meta = '"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}';
+        const nested = `${"[".repeat(depth)}${"]".repeat(depth)}`;
+        const body = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list_apis",${meta},"arguments":{"x":${nested}}}}`;
+        const response = await fetch(server.url, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+            "mcp-protocol-version": "2026-07-28",
+            "mcp-method": "tools/call",
+            "mcp-name": "list_apis",
+          },
+          body,
+        });
+        const text = await response.text();
+        expect(text, String(depth)).toMatch(/-32602.*Invalid arguments for list_apis: nested deeper than 128 levels/);
+      }
+      expect((await fetch(new URL("/health", server.url))).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe("schema inlining has a node budget", () => {
   it("stops inlining a fan-out bomb within its budget and says so", async () => {
     const schemas: Record<string, unknown> = {};
