@@ -6,7 +6,7 @@ import { UserError } from "./errors.js";
 import { DefinitionMemo } from "./json-schema.js";
 import { type SchemaChecks, toolSchemaProblems } from "./schema-check.js";
 import { trimSchema } from "./schema-trim.js";
-import { type DirectionMemos, operationToTool, type ToolModel } from "./tool-model.js";
+import { bodyPropertyNames, type DirectionMemos, operationToTool, type ToolModel } from "./tool-model.js";
 import { TOOL_NAME_PATTERN, toolNameFromOperationId, toolNameFromRoute, uniqueNames } from "./tool-name.js";
 
 /** Turns the selected operations into tool models; every problem is reported at once. */
@@ -47,7 +47,7 @@ export function buildTools(model: ApiModel, entries: readonly OperationModel[], 
   }
   if (problems.length > 0) throw new UserError(problems);
   // A global entry is a policy ("Slack's token from the environment"): one no selected operation declares is only noted.
-  const parameterNames = new Set(entries.flatMap((entry) => entry.parameters.map((p) => p.name)));
+  const parameterNames = new Set(entries.flatMap((entry) => [...entry.parameters.map((p) => p.name), ...bodyPropertyNames(model, entry)]));
   const unused = Object.keys(config.parameters).filter((name) => !parameterNames.has(name));
   if (unused.length > 0)
     tools[0]?.warnings.push(

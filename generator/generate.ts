@@ -1,3 +1,4 @@
+import { headerRefusal } from "oapi-mcp-gen-runtime";
 import { buildApiModel } from "../openapi/build-model.js";
 import { bundleExternalRefs, type ExternalRefPolicy } from "../openapi/bundle.js";
 import { readDocumentSource } from "../openapi/load.js";
@@ -18,6 +19,7 @@ import { toolDefinition, toolModule, toolModuleNames } from "../templates/tool-m
 import { buildTools } from "./build-tools.js";
 import { type GeneratorConfig, type ResolvedConfig, resolveConfig } from "./config.js";
 import { alwaysListedTools, discoveryData, type ServingMode, servingMode } from "./discovery.js";
+import { UserError } from "./errors.js";
 import { FORMAT_FINGERPRINT } from "./format.js";
 import { packageVersion } from "./package-version.js";
 import { renderModules } from "./render.js";
@@ -209,6 +211,13 @@ function registryAuth(model: ApiModel, tools: readonly ToolModel[], config: Reso
   const used = new Set(tools.flatMap((tool) => (tool.security ?? []).flatMap((requirement) => Object.keys(requirement))));
   const schemes = Object.fromEntries(Object.entries(securitySchemes(model)).filter(([name]) => all || used.has(name)));
   const { passthrough } = config.auth;
+  const refused = passthrough.headers.flatMap((name) => {
+    const refusal = headerRefusal(name);
+    if (refusal === undefined) return [];
+    const hint = name.toLowerCase() === "authorization" ? " (auth.passthrough.authorization forwards it)" : "";
+    return [`auth.passthrough.headers: "${name}" ${refusal}; it cannot be passed through${hint}`];
+  });
+  if (refused.length > 0) throw new UserError(refused);
   return {
     schemes,
     ...(all ? { apply: "all" as const } : {}),

@@ -32,10 +32,7 @@ export function bindParameters(
   // `__proto__` or `constructor` as an argument would make the SDK client (zod) reject the whole tool list.
   const taken = new Set<string>(["body", "__proto__", "constructor"]);
   const prefixes = { ...globals.pathPrefixes, ...override.pathPrefixes };
-  const declared = new Set(operation.parameters.map((p) => p.name));
-  const problems = Object.keys(override.parameters ?? {})
-    .filter((name) => !declared.has(name))
-    .map((name) => `overrides.${where}.parameters: "${name}" is not a parameter of this operation${didYouMean(name, declared)}`);
+  const problems: string[] = [];
   const pathNames = new Set(operation.parameters.filter((p) => p.in === "path").map((p) => p.name));
   for (const name of Object.keys(override.pathPrefixes ?? {})) {
     if (!pathNames.has(name)) {
@@ -81,8 +78,8 @@ export function bindParameters(
   return bindings;
 }
 
-/** The config's entry for a parameter name, if it has one (own keys only). */
-function sourceOf(name: string, sources: ParameterSources | undefined) {
+/** The config's entry for a parameter (or body property) name, if it has one (own keys only). */
+export function sourceOf(name: string, sources: ParameterSources | undefined) {
   return sources !== undefined && Object.hasOwn(sources, name) ? sources[name] : undefined;
 }
 

@@ -1,12 +1,21 @@
-import { didYouMean, type FieldEncoding, headerRefusal, type BodyBinding as RuntimeBodyBinding, setOwn } from "oapi-mcp-gen-runtime";
+import {
+  didYouMean,
+  type FieldEncoding,
+  headerRefusal,
+  type ParameterSource,
+  type BodyBinding as RuntimeBodyBinding,
+  setOwn,
+} from "oapi-mcp-gen-runtime";
 import type { MediaTypeModel, OperationModel } from "../openapi/model.js";
 import type { SchemaObject } from "../openapi/schema.js";
 import type { SchemaCatalog } from "../openapi/schema-catalog.js";
 import type { JsonObject } from "../openapi/types.js";
 import type { OperationOverride } from "./config.js";
+import type { ParameterSources } from "./config-types.js";
 import { UserError } from "./errors.js";
 import type { SchemaConverter } from "./json-schema.js";
 import { preferredMediaType } from "./media-types.js";
+import { sourceOf } from "./parameters.js";
 
 /** The request body of a tool: the runtime's binding plus what only the generator needs. */
 export interface BodyBinding extends RuntimeBodyBinding {
@@ -39,6 +48,7 @@ export function bodyProperty(
   override: OperationOverride,
   converter: SchemaConverter,
   where: string,
+  sources: ParameterSources = {},
 ): { schema: JsonObject; binding: BodyBinding; warnings?: string[] } | undefined {
   const requestBody = operation.requestBody;
   if (!requestBody) {
@@ -78,6 +88,11 @@ export function bodyProperty(
   if (description && schema.description === undefined) schema.description = description;
   if (kind === "binary" || kind === "text") schema.description = [description, `Sent as ${media.mediaType}.`].filter(Boolean).join("\n");
   if (override.body) omitted.push(...reshapeBody(schema, override.body, where));
+  const supplied = supplyProperties(schema, sources, override.parameters);
+  if (supplied.names.length > 0) {
+    omitted.push(...supplied.names);
+    if (Object.keys(supplied.sources).length > 0) binding = { ...binding, sources: supplied.sources };
+  }
   const ignored = override.body?.ignore ?? [];
   if (ignored.length > 0)
     binding = { ...binding, readOnly: [...(binding.readOnly ?? []), ...ignored.filter((name) => !binding.readOnly?.includes(name))] };
@@ -123,6 +138,38 @@ function acceptReadOnly(schemas: SchemaCatalog, schema: JsonObject, declared: Sc
     names.push(name);
   }
   return names;
+}
+
+/**
+ * Takes out of an object body the properties the server supplies (config `parameters`: the operation's own entries
+ * win over the top-level ones): no caller sees or sets them (the object then refuses unknown properties, unless it
+ * types them); `hide` drops one, `value`/`env` become the binding's sources.
+ */
+function supplyProperties(
+  schema: JsonObject,
+  global: ParameterSources,
+  own: ParameterSources | undefined,
+): { names: string[]; sources: Record<string, ParameterSource & { required?: boolean }> } {
+  const properties = propertiesOf(schema);
+  const found = { names: [] as string[], sources: {} as Record<string, ParameterSource & { required?: boolean }> };
+  if (!properties) return found;
+  const required = Array.isArray(schema.required) ? schema.required.filter((name) => typeof name === "string") : [];
+  for (const name of Object.keys(properties)) {
+    const entry = sourceOf(name, own) ?? sourceOf(name, global);
+    if (entry === undefined) continue;
+    found.names.push(name);
+    delete properties[name];
+    const isRequired = required.includes(name);
+    const source = entry.env !== undefined ? { env: entry.env } : entry.value !== undefined ? { value: entry.value } : undefined;
+    if (source) setOwn(found.sources, name, { ...source, ...(isRequired ? { required: true } : {}) });
+  }
+  if (found.names.length === 0) return found;
+  const kept = required.filter((name) => !found.names.includes(name));
+  if (kept.length > 0) schema.required = kept;
+  else delete schema.required;
+  const extra = schema.additionalProperties;
+  if (typeof extra !== "object" || extra === null || Array.isArray(extra)) schema.additionalProperties = false;
+  return found;
 }
 
 /** Replaces binary properties of a multipart object schema by the file schema and records them. */

@@ -1,7 +1,9 @@
-import { type OutputValidation, type ToolAnnotations as RuntimeToolAnnotations, setOwn, words } from "oapi-mcp-gen-runtime";
+import anyAscii from "any-ascii";
+import { didYouMean, type OutputValidation, type ToolAnnotations as RuntimeToolAnnotations, setOwn, words } from "oapi-mcp-gen-runtime";
 import type { ApiModel, OperationModel } from "../openapi/model.js";
 import type { HttpMethod, JsonObject } from "../openapi/types.js";
 import type { AnnotationOverride, OperationOverride } from "./config.js";
+import { UserError } from "./errors.js";
 import { type DefinitionMemo, SchemaConverter } from "./json-schema.js";
 import { bindParameters, checkPathParameters, type ParameterBinding, type ParameterGlobals, parameterSchema } from "./parameters.js";
 import { type BodyBinding, bodyProperty } from "./request-body.js";
@@ -67,7 +69,16 @@ export function operationToTool(
     setOwn(properties, binding.argument, parameterSchema(input, parameter, binding));
     if (binding.required) required.push(binding.argument);
   }
-  const body = bodyProperty(model.schemas, operation, override, input, where);
+  const body = bodyProperty(model.schemas, operation, override, input, where, globals.parameters);
+  const declaredNames = new Set([...operation.parameters.map((p) => p.name), ...bodyPropertyNames(model, operation)]);
+  const unknown = Object.keys(override.parameters ?? {}).filter((name) => !declaredNames.has(name));
+  if (unknown.length > 0)
+    throw new UserError(
+      unknown.map(
+        (name) =>
+          `overrides.${where}.parameters: "${name}" is not a parameter or body property of this operation${didYouMean(name, declaredNames)}`,
+      ),
+    );
   if (body) {
     properties.body = body.schema;
     if (body.binding.required) required.push("body");
@@ -101,6 +112,11 @@ export function operationToTool(
   };
 }
 
+/** The top-level property names of the operation's request body (every media type), for the config's `parameters`. */
+export function bodyPropertyNames(model: ApiModel, operation: OperationModel): string[] {
+  return (operation.requestBody?.content ?? []).flatMap((media) => [...(model.schemas.deref(media.schema)?.properties?.keys() ?? [])]);
+}
+
 /** Says which body fields the tool accepts and ignores (read-only or ignored by the config), so a read result can be sent back as it is. */
 function withReadOnlyNote(description: string, readOnly: readonly string[] | undefined): string {
   if (!readOnly || readOnly.length === 0) return description;
@@ -125,10 +141,11 @@ function summaryOf(operation: OperationModel): string | undefined {
   return summary ? summary : undefined;
 }
 
+/** A title from the operationId's last segment, transliterated as tool names are; else the method and path. */
 function titleFromOperation(operation: OperationModel): string {
   const id = operation.operationId;
-  const source = id ? (id.split(/[_/.]/).filter(Boolean).at(-1) ?? id) : `${operation.method} ${operation.path}`;
-  const text = words(source).join(" ");
+  const source = id ? (id.split(/[_/.]/).filter(Boolean).at(-1) ?? id) : "";
+  const text = words(anyAscii(source.normalize("NFC"))).join(" ") || words(`${operation.method} ${operation.path}`).join(" ");
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 

@@ -1,4 +1,5 @@
 import type { CallerCredentials } from "./credentials.js";
+import { headerRefusal } from "./header-policy.js";
 import { setOwn } from "./own-property.js";
 
 /** The caller's Authorization and the headers the passthrough allow-list names, from one request's headers. */
@@ -9,6 +10,8 @@ export function callerFromHeaders(headers: Record<string, string | string[] | un
   };
   const passed: Record<string, string> = {};
   for (const name of allowed) {
+    // Never a header that frames, routes or authenticates the request, whatever a (hand-edited) list says.
+    if (headerRefusal(name) !== undefined) continue;
     const value = first(name.toLowerCase());
     if (value !== undefined) setOwn(passed, name.toLowerCase(), value);
   }

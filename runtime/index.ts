@@ -44,6 +44,7 @@ export {
   type JsonSchema,
   type OutputValidation,
   type ParameterBinding,
+  type ParameterSource,
   type ReshapeBody,
   type Tool,
   type ToolAnnotations,

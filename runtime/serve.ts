@@ -183,7 +183,8 @@ export async function runServer(
   const command = parseServerArguments(options.argv ?? process.argv.slice(2));
   const name = options.identity.name;
   if (command.kind === "help") {
-    process.stdout.write(serverUsage(options.identity, options.upstream, options.auth));
+    const tools = typeof options.tools === "function" ? await options.tools() : options.tools;
+    process.stdout.write(serverUsage(options.identity, options.upstream, options.auth, tools));
     return undefined;
   }
   if (command.kind === "version") {

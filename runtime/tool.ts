@@ -23,8 +23,11 @@ export interface ParameterBinding {
    * Supplied by the server, not the caller (config `parameters`): a fixed value or an environment variable. Such a
    * parameter is in no input schema.
    */
-  readonly source?: { readonly value: string | number | boolean } | { readonly env: string };
+  readonly source?: ParameterSource;
 }
+
+/** A value the server supplies for a parameter or body property (config `parameters`): fixed, or from the environment. */
+export type ParameterSource = { readonly value: string | number | boolean } | { readonly env: string };
 
 /** How one property of a form or multipart body is serialised (its Encoding Object). */
 export interface FieldEncoding {
@@ -42,6 +45,11 @@ export interface BodyBinding {
   readonly kind: "json" | "form" | "multipart" | "text" | "binary";
   /** Per-property serialisation of form and multipart bodies. */
   readonly encoding?: Readonly<Record<string, FieldEncoding>>;
+  /**
+   * Body properties the server supplies (config `parameters`, Slack's form-body `token`), in no input schema; `required`
+   * when the document requires them.
+   */
+  readonly sources?: Readonly<Record<string, ParameterSource & { readonly required?: boolean }>>;
   /** Multipart properties that carry files. */
   readonly files?: readonly string[];
   /**

@@ -129,8 +129,15 @@ function withSharedDefs(schema: JsonSchema, shared: SharedSchemas, used: Set<str
 
 /** The runtime's view of a body binding (the reshape is a generator concern). */
 function bodyBinding(body: NonNullable<ToolModel["body"]>) {
-  const { mediaType, kind, encoding, files, readOnly } = body;
-  return { mediaType, kind, ...(encoding ? { encoding } : {}), ...(files ? { files } : {}), ...(readOnly ? { readOnly } : {}) };
+  const { mediaType, kind, encoding, files, readOnly, sources } = body;
+  return {
+    mediaType,
+    kind,
+    ...(encoding ? { encoding } : {}),
+    ...(files ? { files } : {}),
+    ...(readOnly ? { readOnly } : {}),
+    ...(sources ? { sources } : {}),
+  };
 }
 
 /** Runtime types a module's argument and result types use. */

@@ -38,6 +38,8 @@ describe("operationIds, paths and configs a new user or an attacker writes", () 
       "hdhf",
       "op_60a5a68b",
     ]);
+    // Titles are spelt the same way (never empty), so clients have something to show.
+    expect(result.tools.map((tool) => tool.title)).toEqual(["Huo qu yong hu", "Huo qu ding dan", "Lie chu", "Udalit", "Hdhf", "Get u5"]);
   });
 
   it("shows a bidi override of a document as ? in its messages", async () => {

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { createLogger, type RunningServer, startServer, type ToolDefinition } from "oapi-mcp-gen-runtime";
+import { callerFromHeaders, createLogger, type RunningServer, serverUsage, startServer, type ToolDefinition } from "oapi-mcp-gen-runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { GeneratorConfig } from "../generator/config.js";
 import { generateFromFile } from "../generator/generate.js";
@@ -148,13 +148,24 @@ describe("Slack's token parameter, supplied by the server from its environment",
 
   it("is in no tool's input schema, type or README row, and is listed as an environment variable", async () => {
     const { tools } = await served.client.listTools();
-    expect(tools).toHaveLength(5);
+    expect(tools).toHaveLength(6);
     for (const tool of tools) expect(Object.keys(tool.inputSchema.properties ?? {})).not.toContain("token");
+    // Nor in a form body that declares it (admin.emoji.add), which then refuses it.
+    const emoji = tools.find((tool) => tool.name === "admin_emoji_add")?.inputSchema.properties?.body as Record<string, unknown>;
+    expect(Object.keys(emoji.properties as object)).toEqual(["name", "url"]);
+    expect(emoji).toMatchObject({ required: ["name", "url"], additionalProperties: false });
     expect(Object.keys(tools.find((tool) => tool.name === "conversations_list")?.inputSchema.properties ?? {})).not.toContain("cursor");
     const files = served.generated.files;
     expect(files.get("tools/auth_test.ts")).toContain("export type AuthTestArgs = Record<string, never>;");
-    expect(files.get("README.md")).toContain("| `SLACK_TOKEN` | header `token`, query `token` | 5 tools |");
+    expect(files.get("README.md")).toContain("| `SLACK_TOKEN` | body `token`, header `token`, query `token` | 6 tools |");
     expect(files.get("README.md")).toContain('"SLACK_TOKEN": "<token>"');
+    const help = serverUsage(
+      { name: "slack", version: "1" },
+      {},
+      undefined,
+      served.generated.tools.map((tool) => toolDefinition(tool) as ToolDefinition),
+    );
+    expect(help).toContain('  SLACK_TOKEN             the body property "token", header parameter "token", query parameter "token"');
   });
 
   it("sends the server's token in the header or query the document declares; a caller's token is refused", async () => {
@@ -162,6 +173,10 @@ describe("Slack's token parameter, supplied by the server from its environment",
     expect(served.upstream.requests.at(-1)?.headers.token).toBe("xoxb-server-token");
     await callTool(served.client, "users_lookup_by_email", { email: "grace@example.com" });
     expect(served.upstream.requests.at(-1)?.search).toBe("?token=xoxb-server-token&email=grace%40example.com");
+    await callTool(served.client, "admin_emoji_add", { body: { name: "party", url: "https://e.example/p.png" } });
+    expect(served.upstream.requests.at(-1)?.body).toBe("name=party&url=https%3A%2F%2Fe.example%2Fp.png&token=xoxb-server-token");
+    const inBody = await callTool(served.client, "admin_emoji_add", { body: { name: "p", url: "u", token: "model-token" } });
+    expect(inBody.text).toMatch(/unknown property "token"/);
     const sent = served.upstream.requests.length;
     const smuggled = await callTool(served.client, "auth_test", { token: "caller-token" });
     expect(smuggled.isError).toBe(true);
@@ -169,12 +184,12 @@ describe("Slack's token parameter, supplied by the server from its environment",
     expect(served.upstream.requests.length).toBe(sent);
   });
 
-  it("says which variable is missing when the server has none", async () => {
-    const bare = await serveGenerated(`${FIXTURES}slack/openapi.json`, {
-      server: { name: "slack" },
-      select: { all: true },
-      parameters: { token: { env: "SLACK_TOKEN" } },
-    });
+  it("says which variable is missing when the server has none (an empty one counts as unset)", async () => {
+    const bare = await serveGenerated(
+      `${FIXTURES}slack/openapi.json`,
+      { server: { name: "slack" }, select: { all: true }, parameters: { token: { env: "SLACK_TOKEN" } } },
+      { SLACK_TOKEN: "" },
+    );
     try {
       const failed = await callTool(bare.client, "auth_test", {});
       expect(failed.isError).toBe(true);
@@ -182,6 +197,10 @@ describe("Slack's token parameter, supplied by the server from its environment",
         'This server cannot call auth_test: the server\'s SLACK_TOKEN is not set (it supplies the header parameter "token").',
       );
       expect(bare.upstream.requests).toHaveLength(0);
+      const body = await callTool(bare.client, "admin_emoji_add", { body: { name: "p", url: "u" } });
+      expect(body.text).toBe(
+        'This server cannot call admin_emoji_add: the server\'s SLACK_TOKEN is not set (it supplies the body property "token").',
+      );
       // An optional one is left out instead.
       expect((await callTool(bare.client, "conversations_list", {})).isError).toBe(false);
       expect(bare.upstream.requests.at(-1)?.search).toBe("");
@@ -231,6 +250,28 @@ describe("header parameters that frame, route or authenticate a request (red-tea
     expect(tool?.warnings.filter((warning) => warning.includes("header parameter(s) left out"))).toEqual([
       'get_a: header parameter(s) left out: "Content-Length" frames or routes the request (HTTP sets it); "Host" frames or routes the request (HTTP sets it); "Transfer-Encoding" frames or routes the request (HTTP sets it); "Proxy-Authorization" frames or routes the request (HTTP sets it); "Cookie" is not a parameter (cookies are `in: cookie` parameters)',
     ]);
+  });
+
+  it("refuses them in auth.passthrough.headers too, and the runtime never forwards them from a caller", async () => {
+    await expect(
+      generateFromFile(join(dir.path, "openapi.yaml"), {
+        server: { name: "h" },
+        select: { all: true },
+        auth: { passthrough: { headers: ["X-Request-Id", "Host", "Content-Length", "Authorization"] } },
+      }),
+    ).rejects.toThrow(
+      [
+        'auth.passthrough.headers: "Host" frames or routes the request (HTTP sets it); it cannot be passed through',
+        'auth.passthrough.headers: "Content-Length" frames or routes the request (HTTP sets it); it cannot be passed through',
+        'auth.passthrough.headers: "Authorization" is ignored as a parameter (OpenAPI); it cannot be passed through (auth.passthrough.authorization forwards it)',
+      ].join("\n"),
+    );
+    const caller = callerFromHeaders({ host: "evil.example", "content-length": "170", "x-request-id": "r1" }, [
+      "Host",
+      "Content-Length",
+      "X-Request-Id",
+    ]);
+    expect(caller).toEqual({ headers: { "x-request-id": "r1" } });
   });
 
   it("lets no caller frame another caller's request or route it elsewhere", async () => {
