@@ -52,7 +52,7 @@ const openapiTsVersion = packageVersion("openapi-typescript");
 export const RUNTIME_VERSION = packageVersion("oapi-mcp-gen-runtime");
 /** What decides the formatted README besides its text. */
 const README_FINGERPRINT = `${FORMAT_FINGERPRINT} markdown, tool table laid out`;
-const TYPES_FINGERPRINT = `openapi-typescript ${openapiTsVersion} ${FORMAT_FINGERPRINT} member layout 1 empty objects unknown`;
+const TYPES_FINGERPRINT = `openapi-typescript ${openapiTsVersion} ${FORMAT_FINGERPRINT} member layout 1 empty objects unknown, lenient WithRequired, path refs inlined`;
 
 /** How a run is carried out: where its inputs came from, its render cache, and who hears about its stages. */
 export interface GenerationOptions {

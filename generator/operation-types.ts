@@ -19,12 +19,27 @@ export async function operationTypes(document: OpenApiDocument, parsedFrom?: str
   const lib = typingFunctions();
   try {
     const schema = input.document as unknown as OpenAPI3;
-    return input.restore(lib.astToString(lib.transformSchema(schema, typingContext(schema, lib))));
+    return withLenientRequired(input.restore(lib.astToString(lib.transformSchema(schema, typingContext(schema, lib)))));
   } catch (error) {
     // openapi-typescript rejects some documents (references it cannot resolve); that is the document's problem.
     const message = (error instanceof Error ? error.message : String(error)).split("\n")[0] ?? "";
     throw new UserError(`openapi-typescript cannot type the selected operations: ${message.slice(0, 300)}`);
   }
+}
+
+/** The helper openapi-typescript writes for an `allOf` that makes inherited properties required. */
+const WITH_REQUIRED = /type WithRequired<T, K extends keyof T> = T & \{\s*\[P in K\]-\?: T\[P\];?\s*\};/;
+
+/**
+ * openapi-typescript's `WithRequired<T, K extends keyof T>` fails to compile where `T` is an optional property (its
+ * `undefined` leaves no keys) or lacks a name the schema requires (Plaid's errors, Twine's events: TS2344). This form
+ * requires the same keys of the object and takes a name `T` does not declare as `unknown`, as the JSON Schema does.
+ */
+function withLenientRequired(text: string): string {
+  return text.replace(
+    WITH_REQUIRED,
+    "type WithRequired<T, K extends PropertyKey> = NonNullable<T> & { [P in K]-?: P extends keyof NonNullable<T> ? NonNullable<T>[P] : unknown };",
+  );
 }
 
 /** openapi-typescript's resolver, each reference resolved once: the types of a large API name the same few hundred often. */

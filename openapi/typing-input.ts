@@ -21,6 +21,7 @@ export function typingInput(document: OpenApiDocument, parsedFrom?: string): Typ
   const copy = withoutExamples(parsedFrom !== undefined ? document : structuredClone(document));
   fitEnumsToTypes(copy);
   dropOutsideMappings(copy);
+  inlinePathReferences(copy);
   const { restore } = maskPrototypeKeys(copy, parsedFrom);
   const external = new Set<string>();
   collectRefs(copy, (ref) => {
@@ -48,6 +49,46 @@ function dropOutsideMappings(document: JsonObject): void {
         }
       }
       for (const child of Object.values(value)) if (typeof child === "object" && child !== null) stack.push(child);
+    }
+  }
+}
+
+/** Copies of one inner target a document may inline (a target that refers to itself ends as `{}`). */
+const MAX_PATH_INLINES = 64;
+
+/**
+ * Whether a reference points inside something rather than at a component: into `paths` (a response schema's item,
+ * Brex's `…/content/application~1json/schema/items/…`) or below a component (Twine's
+ * `#/components/schemas/Event/properties/relationships/properties/owner`).
+ */
+function pointsInside(ref: string): boolean {
+  return ref.startsWith("#/paths/") || (ref.startsWith("#/components/") && ref.split("/").length > 4);
+}
+
+/**
+ * Replaces references that point inside something by a copy of their target: openapi-typescript writes them as type
+ * paths that step through a `["schema"]` the types lack or an optional property's `undefined` (TS2339). Only the typing
+ * input changes; the tools' JSON Schemas resolve them as before.
+ */
+function inlinePathReferences(document: JsonObject): void {
+  const copies = new Map<string, number>();
+  const stack: unknown[] = [document];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (Array.isArray(value)) {
+      stack.push(...value);
+      continue;
+    }
+    if (!isJsonObject(value)) continue;
+    for (const [key, child] of Object.entries(value)) {
+      if (isJsonObject(child) && typeof child.$ref === "string" && pointsInside(child.$ref)) {
+        const count = (copies.get(child.$ref) ?? 0) + 1;
+        copies.set(child.$ref, count);
+        const target = resolvePointer(document, child.$ref);
+        const copy = count <= MAX_PATH_INLINES && isJsonObject(target) ? structuredClone(target) : {};
+        value[key] = copy;
+        stack.push(copy);
+      } else if (typeof child === "object" && child !== null) stack.push(child);
     }
   }
 }

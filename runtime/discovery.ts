@@ -6,7 +6,7 @@ import type { OperationSearchIndex, SearchableOperation } from "./operation-inde
 import { isRecord } from "./own-property.js";
 import { errorResult, successResult } from "./result.js";
 import { typeText } from "./schema-type-text.js";
-import { nearest } from "./suggest.js";
+import { excerpt, nearest } from "./suggest.js";
 import type { JsonSchema, ToolDefinition } from "./tool.js";
 import type { ToolRuntime } from "./tool-runtime.js";
 import { describeErrors } from "./validation.js";
@@ -145,6 +145,10 @@ export class DiscoveryService {
   }
 
   private async callOperation(runtime: ToolRuntime, args: Record<string, unknown>, caller: CallerCredentials): Promise<CallToolResult> {
+    // Its input schema says `additionalProperties: false`: a stray `headers` or `body` beside `arguments` is refused.
+    const stray = Object.keys(args).find((key) => key !== "name" && key !== "arguments");
+    if (stray !== undefined)
+      return errorResult(`${DISCOVERY_TOOLS.call}: unknown argument "${excerpt(stray, 40)}"; it takes name and arguments (the operation's own)`);
     const found = this.operation(args.name, DISCOVERY_TOOLS.call);
     if ("error" in found) return found.error;
     const { tool } = found;

@@ -163,6 +163,12 @@ for (const { label, spec, config, alwaysList, query } of CASES) {
       const wrongType = await discovery.callTool({ name: "call_operation", arguments: { name: first.name, arguments: { nope: 1 } } });
       expect(wrongType.isError).toBe(true);
       expect(JSON.stringify(wrongType.content)).toMatch(/unknown property \\"nope\\".*inputSchema .*#\/additionalProperties/);
+      const stray = await discovery.callTool({
+        name: "call_operation",
+        arguments: { name: first.name, arguments: {}, headers: { authorization: "Bearer x" } },
+      });
+      expect(stray.isError).toBe(true);
+      expect(JSON.stringify(stray.content)).toContain('unknown argument \\"headers\\"; it takes name and arguments');
       const badMethod = await discovery.callTool({ name: "search_operations", arguments: { query: "x", method: "FETCH" } });
       expect(badMethod.isError).toBe(true);
       expect(JSON.stringify(badMethod.content)).toContain("GET, PUT, POST");

@@ -82,6 +82,65 @@ describe("operationIds, paths and configs a new user or an attacker writes", () 
     expect(await writeAndTypecheck(join(ROOT, ".tmp", "placeholder-tree"), result.files)).toBe("");
   }, 60_000);
 
+  it("compiles what openapi-typescript types wrongly: allOf requiring an optional or undeclared property, pointers inside", async () => {
+    const spec = join(scratch, "inner-refs.json");
+    const resource = {
+      type: "object",
+      properties: {
+        attributes: { type: "object", properties: { title: { type: "string" } } },
+        relationships: { type: "object", properties: { owner: { type: "object", properties: { data: { type: "string" } } } } },
+      },
+    };
+    await writeFile(
+      spec,
+      JSON.stringify({
+        openapi: "3.0.3",
+        info: { title: "Inner", version: "1" },
+        paths: {
+          "/events": {
+            get: {
+              operationId: "listEvents",
+              responses: {
+                200: {
+                  description: "ok",
+                  content: {
+                    "application/json": { schema: { type: "array", items: { type: "object", properties: { at: { type: "string" } } } } },
+                  },
+                },
+              },
+            },
+            post: {
+              operationId: "createEvent",
+              requestBody: {
+                content: {
+                  "application/json": {
+                    schema: {
+                      type: "object",
+                      properties: {
+                        // Plaid's and Twine's shape: required names of an optional (or undeclared) property.
+                        attributes: {
+                          allOf: [{ $ref: "#/components/schemas/Resource/properties/attributes" }],
+                          required: ["title", "kind"],
+                        },
+                        owner: { $ref: "#/components/schemas/Resource/properties/relationships/properties/owner/properties/data" },
+                        // Brex's shape: a pointer into another operation's response.
+                        at: { $ref: "#/paths/~1events/get/responses/200/content/application~1json/schema/items/properties/at" },
+                      },
+                    },
+                  },
+                },
+              },
+              responses: { 200: { description: "ok" } },
+            },
+          },
+        },
+        components: { schemas: { Resource: resource } },
+      }),
+    );
+    const result = await generateFromFile(spec, { server: { name: "inner" }, select: { all: true } });
+    expect(await writeAndTypecheck(join(ROOT, ".tmp", "inner-refs-tree"), result.files)).toBe("");
+  }, 60_000);
+
   it("quotes the paths of the README's shell lines (red-team repro 06)", async () => {
     const project = join(scratch, "quoting");
     const specs = join(project, "specs$(touch PWNED)");
