@@ -148,7 +148,9 @@ export class DiscoveryService {
     // Its input schema says `additionalProperties: false`: a stray `headers` or `body` beside `arguments` is refused.
     const stray = Object.keys(args).find((key) => key !== "name" && key !== "arguments");
     if (stray !== undefined)
-      return errorResult(`${DISCOVERY_TOOLS.call}: unknown argument "${excerpt(stray, 40)}"; it takes name and arguments (the operation's own)`);
+      return errorResult(
+        `${DISCOVERY_TOOLS.call}: unknown argument "${excerpt(stray, 40)}"; it takes name and arguments (the operation's own)`,
+      );
     const found = this.operation(args.name, DISCOVERY_TOOLS.call);
     if ("error" in found) return found.error;
     const { tool } = found;
