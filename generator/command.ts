@@ -16,6 +16,7 @@ import { RenderCache } from "./render-cache.js";
 import { RunManifest } from "./run-manifest.js";
 import { NO_CLOCK, StageClock } from "./stage-clock.js";
 import { budgetWarning } from "./tools-list.js";
+import type { RuntimeSource } from "./vendor-runtime.js";
 
 /** The config file a run reads when `--config` is not given. */
 export const DEFAULT_CONFIG = "oapi-mcp.config.yaml";
@@ -30,6 +31,8 @@ export interface GenerateOptions {
   quiet: boolean;
   /** Print how long each stage took, and the CPU time, on stderr. */
   timings: boolean;
+  /** Where the generated package gets its runtime (`--runtime vendor` copies it into the folder). @default "registry" */
+  runtime?: RuntimeSource;
 }
 
 /** The command the user asked for. */
@@ -80,31 +83,42 @@ function program(
     .option("--check", "compare instead of writing; exit 1 when the output folder is out of date")
     .option("-q, --quiet", "no progress lines on a terminal")
     .option("--timings", "print the time each stage took, and the CPU time, on stderr")
+    .addOption(
+      new Option("--runtime <source>", "registry: depend on oapi-mcp-gen-runtime from npm; vendor: copy it into <out>/vendor")
+        .choices(["registry", "vendor"])
+        .default("registry"),
+    )
     .addHelpText("after", EXAMPLES)
     .showSuggestionAfterError(true)
     .enablePositionalOptions()
     .helpCommand("help [command]", "show help for a command")
     .exitOverride()
     .configureOutput({ writeErr: (text) => process.stderr.write(text), writeOut: (text) => process.stdout.write(text) })
-    .action((spec: string | undefined, options: { out?: string; config?: string; check?: boolean; quiet?: boolean; timings?: boolean }) => {
-      if (spec === undefined) {
-        root.outputHelp({ error: true });
-        throw new CommanderError(1, "oapi.help", "");
-      }
-      const out = options.out;
-      if (out === undefined) {
-        root.error("error: missing --out <dir> (where to write the server, e.g. --out generated)");
-        return;
-      }
-      onGenerate({
-        spec,
-        out,
-        config: options.config,
-        check: options.check === true,
-        quiet: options.quiet === true,
-        timings: options.timings === true,
-      });
-    });
+    .action(
+      (
+        spec: string | undefined,
+        options: { out?: string; config?: string; check?: boolean; quiet?: boolean; timings?: boolean; runtime?: RuntimeSource },
+      ) => {
+        if (spec === undefined) {
+          root.outputHelp({ error: true });
+          throw new CommanderError(1, "oapi.help", "");
+        }
+        const out = options.out;
+        if (out === undefined) {
+          root.error("error: missing --out <dir> (where to write the server, e.g. --out generated)");
+          return;
+        }
+        onGenerate({
+          spec,
+          out,
+          config: options.config,
+          check: options.check === true,
+          quiet: options.quiet === true,
+          timings: options.timings === true,
+          runtime: options.runtime ?? "registry",
+        });
+      },
+    );
   root
     .command("init")
     .description("write a commented config listing every operation by tag, with a default selection")
@@ -221,7 +235,7 @@ async function generateTimed(options: GenerateOptions, clock: StageClock | undef
     // A multi-file document may change in a file the manifest never saw: such runs always generate.
     const multiFile = documentBytes !== undefined && mayHaveExternalRefs(documentBytes.toString("utf8"));
     return documentBytes && !multiFile
-      ? await RunManifest.open(options.out, documentBytes, { config: config ?? "all", paths, runtimeVersion })
+      ? await RunManifest.open(options.out, documentBytes, { config: config ?? "all", paths, runtimeVersion, runtime: options.runtime })
       : undefined;
   });
   const unchanged = manifest !== undefined && (await timed.time("compare inputs with the last run", () => manifest.isCurrent(options.out)));
@@ -234,6 +248,7 @@ async function generateTimed(options: GenerateOptions, clock: StageClock | undef
   const result = await generateFromFile(options.spec, config ?? defaultConfigFor, {
     cache,
     paths,
+    ...(options.runtime ? { runtime: options.runtime } : {}),
     progress: (stage) => progress.stage(stage),
     ...(clock ? { clock } : {}),
   }).catch((error: unknown) => {

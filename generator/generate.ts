@@ -32,6 +32,7 @@ import { SideThread } from "./side-thread.js";
 import { type Clock, NO_CLOCK } from "./stage-clock.js";
 import type { ToolModel } from "./tool-model.js";
 import { checkBudget, discoveryListSize, type ToolsListSize, toolsListSize } from "./tools-list.js";
+import { type RuntimeSource, vendoredRuntime, vendorNpmrc } from "./vendor-runtime.js";
 
 /** The generated tree, by path relative to the output directory, plus what the run noticed. */
 export interface GenerationResult {
@@ -67,6 +68,8 @@ export interface GenerationOptions {
   clock?: Clock;
   /** Formats every module and the types with prettier alone, not through the layouts (what those are tested against). */
   prettierOnly?: boolean;
+  /** Where the generated package gets its runtime: the registry (default), or a copy in `vendor/` (`--runtime vendor`). */
+  runtime?: RuntimeSource;
 }
 
 /** A config for a run without a config file: every operation, the server named after the document's title. */
@@ -119,7 +122,7 @@ async function generateBeside(
   options: GenerationOptions,
 ): Promise<GenerationResult> {
   const config = resolveConfig(given);
-  const { documentUrl, paths = DEFAULT_PATHS, progress = () => {}, clock = NO_CLOCK, prettierOnly = false } = options;
+  const { documentUrl, paths = DEFAULT_PATHS, progress = () => {}, clock = NO_CLOCK, prettierOnly = false, runtime = "registry" } = options;
   // Rendered text is cached by content and renderer: prettier alone renders the same text, but is not to be cached.
   const cache = prettierOnly ? undefined : options.cache;
   progress("selecting operations");
@@ -173,6 +176,7 @@ async function generateBeside(
     passthrough: auth.passthrough,
     paths,
     ...(mode === "discovery" ? { discovery: { alwaysList } } : {}),
+    ...(runtime === "vendor" ? { vendored: true } : {}),
   };
   const readme = readmeSource(facts);
   const formattedReadme = later(
@@ -192,11 +196,16 @@ async function generateBeside(
   ]);
   for (const [path, text] of modules) files.set(path, text);
   const description = `MCP server for ${facts.document.title || name}`.slice(0, 300);
-  files.set("package.json", packageJsonText({ name, version, description, runtimeVersion: RUNTIME_VERSION }));
-  files.set("tsconfig.json", tsconfigText());
+  const vendored = runtime === "vendor";
+  files.set("package.json", packageJsonText({ name, version, description, runtimeVersion: RUNTIME_VERSION, vendored }));
+  files.set("tsconfig.json", tsconfigText(vendored));
   files.set(".gitignore", gitignoreText());
   files.set(".dockerignore", dockerignoreText());
-  files.set("deploy/Dockerfile", dockerfileText(name));
+  files.set("deploy/Dockerfile", dockerfileText(name, vendored));
+  if (vendored) {
+    files.set(".npmrc", vendorNpmrc());
+    for (const [path, text] of vendoredRuntime()) files.set(path, text);
+  }
   files.set("deploy/oapi-mcp-check.yml", ciWorkflowText(paths));
   const sorted = new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   return { config, files: sorted, tools, warnings: tools.flatMap((tool) => tool.warnings), toolsList, mode };

@@ -1,9 +1,13 @@
 import { closeSync, openSync, readdirSync, readSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { isGeneratedText } from "../templates/header.js";
+import { VENDOR_FOLDER } from "./vendor-runtime.js";
 
-/** The folders of a generated tree: its root, its tool modules and its deploy files. Nothing else is ever looked at. */
-const GENERATED_FOLDERS = ["", "tools", "deploy"];
+/**
+ * The folders of a generated tree: its root, its tool modules, its deploy files and a vendored runtime. Nothing else is
+ * ever looked at.
+ */
+const GENERATED_FOLDERS = ["", "tools", "deploy", VENDOR_FOLDER, `${VENDOR_FOLDER}/dist`];
 
 /**
  * The files where a generated tree keeps its own (relative, `/`-separated): the output directory itself, `tools/`

@@ -1,8 +1,9 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve, sep } from "node:path";
 import { UserError } from "./errors.js";
 import { codePointCompare } from "./json-schema.js";
 import { generatedFilesIn, isGeneratedFile, pathKind } from "./output-files.js";
+import { VENDOR_FOLDER } from "./vendor-runtime.js";
 
 /** What `--check` found, or what a write changed. */
 export interface OutputReport {
@@ -66,6 +67,15 @@ function readExisting(path: string): string | undefined {
   }
 }
 
+/** Removes a folder when it exists and holds nothing. */
+function removeIfEmpty(folder: string): void {
+  try {
+    if (readdirSync(folder).length === 0) rmdirSync(folder);
+  } catch {
+    // Absent, or not ours to read: left as it is.
+  }
+}
+
 /**
  * Writes only the files that changed and removes stale generated files. A file without the generated header at a
  * path the output needs is an error naming it, and then nothing is written.
@@ -85,5 +95,7 @@ export async function writeOutput(outDir: string, files: ReadonlyMap<string, str
   for (const folder of new Set(writes.map((path) => dirname(join(outDir, path))))) mkdirSync(folder, { recursive: true });
   for (const path of writes) writeFileSync(join(outDir, path), files.get(path) ?? "");
   for (const path of report.stale) rmSync(join(outDir, path));
+  // A vendored runtime given up (back to the registry) leaves no empty folders behind; anything else in them stays.
+  for (const folder of [`${VENDOR_FOLDER}/dist`, VENDOR_FOLDER, "vendor"]) removeIfEmpty(join(outDir, folder));
   return report;
 }

@@ -12,22 +12,27 @@ export interface GenerationPaths {
 /** The paths the CI workflow names when the caller gives none. */
 export const DEFAULT_PATHS: GenerationPaths = { spec: "openapi.yaml", config: "oapi-mcp.config.yaml", out: "generated" };
 
-/** A two-stage image built from the generated package and its lockfile; it runs as the unprivileged `node` user. */
-export function dockerfileText(name: string): string {
-  return `${GENERATED_HASH_HEADER}# Build context: this folder, after \`npm install\` wrote package-lock.json here.
+/**
+ * A two-stage image built from the generated package (and its lockfile, when `npm install` wrote one: `npm ci`, else
+ * `npm install`); a vendored runtime is copied in before the install. It runs as the unprivileged `node` user.
+ */
+export function dockerfileText(name: string, vendored = false): string {
+  const vendor = vendored ? "COPY .npmrc ./\nCOPY vendor ./vendor\n" : "";
+  const install = (flags: string) => `RUN if [ -f package-lock.json ]; then npm ci ${flags}; else npm install ${flags}; fi`;
+  return `${GENERATED_HASH_HEADER}# Build context: this folder (with its package-lock.json when \`npm install\` wrote one).
 #   docker build -f deploy/Dockerfile -t ${imageName(name)} .
 FROM node:22-slim AS build
 WORKDIR /app
-COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+COPY package*.json ./
+${vendor}${install("--no-audit --no-fund")}
 COPY . .
 RUN npm run build
 
 FROM node:22-slim
 WORKDIR /app
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000
-COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+COPY package*.json ./
+${vendor}${install("--omit=dev --no-audit --no-fund")} && npm cache clean --force
 COPY --from=build /app/dist ./dist
 USER node
 EXPOSE 3000

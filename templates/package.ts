@@ -6,6 +6,8 @@ export interface PackageFacts {
   version: string;
   description: string;
   runtimeVersion: string;
+  /** The runtime is a copy in `vendor/` (`--runtime vendor`), not a registry package. */
+  vendored?: boolean;
 }
 
 /**
@@ -23,14 +25,14 @@ export function packageJsonText(facts: PackageFacts): string {
     engines: { node: ">=20.19" },
     main: "dist/server.js",
     scripts: { build: "tsc -p tsconfig.json", start: "node dist/server.js" },
-    dependencies: { "oapi-mcp-gen-runtime": `^${facts.runtimeVersion}` },
+    dependencies: { "oapi-mcp-gen-runtime": facts.vendored ? "file:vendor/oapi-mcp-gen-runtime" : `^${facts.runtimeVersion}` },
     devDependencies: { typescript: "^5.9.3" },
   };
   return `${JSON.stringify(manifest, null, 2)}\n`;
 }
 
 /** Compiler settings of the generated folder: strict, NodeNext, no ambient types needed, output in `dist/`. */
-export function tsconfigText(): string {
+export function tsconfigText(vendored = false): string {
   const config = {
     "//": GENERATED_MARK,
     compilerOptions: {
@@ -45,7 +47,7 @@ export function tsconfigText(): string {
       rootDir: ".",
     },
     include: ["**/*.ts"],
-    exclude: ["dist", "node_modules"],
+    exclude: ["dist", "node_modules", ...(vendored ? ["vendor"] : [])],
   };
   return `${JSON.stringify(config, null, 2)}\n`;
 }

@@ -18,6 +18,8 @@ export interface ReadmeFacts {
   paths: GenerationPaths;
   /** Discovery mode: the operations `tools/list` shows beside the three discovery tools. */
   discovery?: { alwaysList: readonly string[] };
+  /** The runtime is a copy in `vendor/` (`--runtime vendor`). */
+  vendored?: boolean;
 }
 
 /** Document text as inert Markdown: one line, markup characters escaped, bounded length. */
@@ -171,7 +173,9 @@ export function readmeSource(facts: ReadmeFacts): ReadmeSource {
     "",
     "## Run",
     "",
-    "This folder is its own npm package (ESM, whatever your project is), depending only on `oapi-mcp-gen-runtime`:",
+    facts.vendored
+      ? "This folder is its own npm package (ESM, whatever your project is), depending only on `oapi-mcp-gen-runtime`, which it carries in `vendor/oapi-mcp-gen-runtime` (generated with `--runtime vendor`): `npm install` needs nothing of ours from a registry, only the runtime's own dependencies."
+      : "This folder is its own npm package (ESM, whatever your project is), depending only on `oapi-mcp-gen-runtime`:",
     "",
     "```sh",
     `cd ${shellOut}`,

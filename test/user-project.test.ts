@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectClient } from "../scripts/mcp-client.js";
-import { ROOT } from "./helpers/cli.js";
+import { ROOT, runCli } from "./helpers/cli.js";
 import { buildDockerfile } from "./helpers/dockerfile.js";
 import { type LocalRegistry, startLocalRegistry } from "./helpers/local-registry.js";
 import { sendJson, startUpstream } from "./helpers/upstream.js";
@@ -242,6 +242,84 @@ describe("in a user's own project, from the packed tarballs", () => {
     const { result } = await serveAndCall([process.execPath, ...image.cmd.slice(1)], image.workdir, image.env, unprivileged);
     expect(result.isError).toBeFalsy();
     expect(image.healthcheck).toContain("/health");
+  }, 600_000);
+});
+
+describe("a vendored runtime: the generated folder installs with no package of ours on any registry", () => {
+  it("--runtime vendor generates a folder whose Dockerfile steps build without a lockfile, then serve", async () => {
+    const scratch = await mkdtemp(join(tmpdir(), "oapi-vendor-"));
+    await chmod(scratch, 0o755);
+    // npm's own registry, where oapi-mcp-gen-runtime is not published: only the vendored copy can satisfy it.
+    const env: NodeJS.ProcessEnv = { ...process.env, npm_config_audit: "false", npm_config_fund: "false", npm_config_loglevel: "error" };
+    for (const key of Object.keys(env)) if (/^(npm_(package|lifecycle)_|INIT_CWD|VITEST)/.test(key)) delete env[key];
+    const upstream = await startUpstream((_, res) => sendJson(res, 200, { memos: [], nextPageToken: "" }));
+    try {
+      const generated = join(scratch, "generated");
+      const result = runCli(
+        [
+          join(ROOT, "examples/memos/openapi.yaml"),
+          "--config",
+          join(ROOT, "examples/memos/oapi-mcp.config.yaml"),
+          "--out",
+          generated,
+          "--runtime",
+          "vendor",
+        ],
+        scratch,
+      );
+      expect(result.status, result.stderr).toBe(0);
+      const manifest = JSON.parse(await readFile(join(generated, "package.json"), "utf8"));
+      expect(manifest.dependencies).toEqual({ "oapi-mcp-gen-runtime": "file:vendor/oapi-mcp-gen-runtime" });
+      expect(await readFile(join(generated, ".npmrc"), "utf8")).toContain("install-links=true");
+      // The generated README's deploy steps, with no `npm install` before them: no lockfile exists.
+      expect(await readdir(generated)).not.toContain("package-lock.json");
+      const image = await buildDockerfile(join(generated, "deploy/Dockerfile"), generated, join(scratch, "docker"), env);
+      expect(await readdir(join(image.workdir, "node_modules"))).toContain("oapi-mcp-gen-runtime");
+      expect(await readdir(join(image.workdir, "node_modules"))).not.toContain("typescript");
+      const port = await freePort();
+      const child = spawn(process.execPath, image.cmd.slice(1), {
+        cwd: image.workdir,
+        env: { ...env, ...image.env, HOST: "127.0.0.1", PORT: String(port), API_BASE_URL: upstream.url.href },
+        stdio: "ignore",
+      });
+      try {
+        const base = `http://127.0.0.1:${port}`;
+        for (let tries = 0; tries < 100 && !(await fetch(`${base}/health`).catch(() => undefined))?.ok; tries++)
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        const client = await connectClient(new URL(`${base}/mcp`));
+        const called = await client.callTool({ name: "memo_list_memos", arguments: {} });
+        await client.close();
+        expect(called.isError).toBeFalsy();
+      } finally {
+        child.kill("SIGTERM");
+      }
+      // Regenerating leaves it as it is; the registry mode drops the vendored copy again.
+      expect(
+        runCli(
+          [
+            join(ROOT, "examples/memos/openapi.yaml"),
+            "--config",
+            join(ROOT, "examples/memos/oapi-mcp.config.yaml"),
+            "--out",
+            generated,
+            "--runtime",
+            "vendor",
+            "--check",
+          ],
+          scratch,
+        ).status,
+      ).toBe(0);
+      expect(
+        runCli(
+          [join(ROOT, "examples/memos/openapi.yaml"), "--config", join(ROOT, "examples/memos/oapi-mcp.config.yaml"), "--out", generated],
+          scratch,
+        ).status,
+      ).toBe(0);
+      expect(await readdir(join(generated, "vendor/oapi-mcp-gen-runtime")).catch(() => [])).toEqual([]);
+    } finally {
+      await upstream.close();
+      await rm(scratch, { recursive: true, force: true });
+    }
   }, 600_000);
 });
 

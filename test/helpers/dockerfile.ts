@@ -1,5 +1,5 @@
 import { execFile as execFileCallback } from "node:child_process";
-import { cp, mkdir, readdir, readFile } from "node:fs/promises";
+import { cp, mkdir, readdir, readFile, stat } from "node:fs/promises";
 import { join, posix } from "node:path";
 import { promisify } from "node:util";
 
@@ -102,6 +102,14 @@ export async function buildDockerfile(
           for (const entry of await readdir(context)) {
             if (!skip.has(entry)) await cp(join(context, entry), join(destination, entry), { recursive: true });
           }
+        } else if (path.includes("*")) {
+          // A glob copies what matches, and nothing when nothing does (`package*.json` without a lockfile).
+          const pattern = new RegExp(`^${path.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*")}$`);
+          await mkdir(destination, { recursive: true });
+          for (const entry of await readdir(context)) if (pattern.test(entry)) await cp(join(context, entry), join(destination, entry));
+        } else if ((await stat(join(context, path))).isDirectory()) {
+          // As Docker does: a folder's contents go into the destination folder.
+          await cp(join(context, path), destination, { recursive: true });
         } else {
           await mkdir(destination, { recursive: true });
           await cp(join(context, path), join(destination, posix.basename(path)), { recursive: true });
