@@ -9,7 +9,7 @@ import { oneLine } from "../templates/literal.js";
 import { type GeneratorConfig, readConfigFile } from "./config.js";
 import { ConfigShapeError, SelectionError, UserError } from "./errors.js";
 import { checkOutputFolder, compareOutput, foreignFiles, writeOutput } from "./output.js";
-import { pathKind } from "./output-files.js";
+import { isGeneratedFile, pathKind } from "./output-files.js";
 import { packageVersion } from "./package-version.js";
 import { Progress } from "./progress.js";
 import { RenderCache } from "./render-cache.js";
@@ -190,9 +190,13 @@ function oneLinePerProblem(message: string): string {
 
 /** The repository the working folder is in (the nearest folder with `.git`), else the working folder. */
 function projectRoot(): string {
+  let project: string | undefined;
   for (let folder = resolve(process.cwd()); ; folder = dirname(folder)) {
     if (pathKind(join(folder, ".git")) !== "none") return folder;
-    if (dirname(folder) === folder) return process.cwd();
+    // Without git, the nearest project (a package.json the generator did not write) is where CI would run.
+    const manifest = join(folder, "package.json");
+    if (project === undefined && pathKind(manifest) === "file" && !isGeneratedFile(manifest)) project = folder;
+    if (dirname(folder) === folder) return project ?? process.cwd();
   }
 }
 

@@ -206,7 +206,7 @@ async function generateBeside(
     files.set(".npmrc", vendorNpmrc());
     for (const [path, text] of vendoredRuntime()) files.set(path, text);
   }
-  files.set("deploy/oapi-mcp-check.yml", ciWorkflowText(paths));
+  files.set("deploy/oapi-mcp-check.yml", ciWorkflowText(paths, vendored));
   const sorted = new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   return { config, files: sorted, tools, warnings: tools.flatMap((tool) => tool.warnings), toolsList, mode };
 }

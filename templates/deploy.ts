@@ -49,11 +49,11 @@ dist
 }
 
 /** A GitHub Actions workflow that fails when the generated folder no longer matches the document or stops compiling. */
-export function ciWorkflowText(paths: GenerationPaths): string {
+export function ciWorkflowText(paths: GenerationPaths, vendored = false): string {
   const generate = [
     `npx oapi-mcp-gen ${shellWord(paths.spec)}`,
     ...(paths.config ? [`--config ${shellWord(paths.config)}`] : []),
-    `--out ${shellWord(paths.out)} --check`,
+    `--out ${shellWord(paths.out)}${vendored ? " --runtime vendor" : ""} --check`,
   ];
   return `${GENERATED_HASH_HEADER}# Copy this file to .github/workflows/ as it is: it checks ${yamlComment(paths.out)}
 # against the OpenAPI document on every pull request.

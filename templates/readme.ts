@@ -148,6 +148,7 @@ export function readmeSource(facts: ReadmeFacts): ReadmeSource {
     ...(facts.paths.config ? ["--config", shellWord(facts.paths.config)] : []),
     "--out",
     shellOut,
+    ...(facts.vendored ? ["--runtime", "vendor"] : []),
     "--check",
   ].join(" ");
   const lines = [

@@ -154,6 +154,18 @@ describe("operationIds, paths and configs a new user or an attacker writes", () 
     expect(readme).not.toMatch(/^(?:cd|npx) [^'\n]*\$\(/m);
   });
 
+  it("names the paths in the CI workflow from the project's root when run in a subfolder of a project without git", async () => {
+    const project = join(scratch, "host");
+    await mkdir(join(project, "apis", "kitchen"), { recursive: true });
+    await writeFile(join(project, "package.json"), '{ "name": "host", "version": "1.0.0" }\n');
+    await copyFile(join(ROOT, "test/fixtures/kitchen-sink/openapi.yaml"), join(project, "apis", "kitchen", "openapi.yaml"));
+    const result = runCli(["openapi.yaml", "--out", "generated"], join(project, "apis", "kitchen"));
+    expect(result.status, result.stderr).toBe(0);
+    const workflow = await readFile(join(project, "apis", "kitchen", "generated", "deploy", "oapi-mcp-check.yml"), "utf8");
+    expect(workflow).toContain("npx oapi-mcp-gen apis/kitchen/openapi.yaml\n          --out apis/kitchen/generated --check");
+    expect(workflow).toContain("npx tsc -p apis/kitchen/generated/tsconfig.json --noEmit");
+  });
+
   it("reports a config's misspelt keys with its unknown operationIds and overrides, nearest ids first", async () => {
     const project = join(scratch, "config");
     await mkdir(project);
