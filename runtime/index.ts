@@ -27,6 +27,7 @@ export { createLogger, type LogFormat, type Logger, loggerFromEnvironment, silen
 export { bindsLoopback, checkHost, checkOrigin, hostAllowList, isLoopbackAddress, normalizeOrigin } from "./origin.js";
 export { setOwn } from "./own-property.js";
 export { defaultStyle, styleOf } from "./parameter-style.js";
+export { endWithLauncher } from "./parent-watch.js";
 export { invalidParams } from "./protocol-error.js";
 export { isJsonMediaType } from "./response-content.js";
 export { wrapStructuredContent } from "./result.js";

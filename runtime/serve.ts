@@ -7,6 +7,7 @@ import { sendJson } from "./json-response.js";
 import { type Logger, loggerFromEnvironment, stderrLogger } from "./logger.js";
 import { modernHostOf } from "./modern-host.js";
 import { hostAllowList } from "./origin.js";
+import { endWithLauncher } from "./parent-watch.js";
 import type { SessionLimits } from "./session-http.js";
 import type { ToolDefinition } from "./tool.js";
 import { createToolRuntime, type ServerIdentity, type ToolRuntime } from "./tool-runtime.js";
@@ -225,5 +226,6 @@ export async function runServer(
   };
   process.once("SIGTERM", () => stop("SIGTERM"));
   process.once("SIGINT", () => stop("SIGINT"));
+  endWithLauncher(stop);
   return running;
 }

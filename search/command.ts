@@ -2,7 +2,7 @@ import { realpath } from "node:fs/promises";
 import { setFlagsFromString } from "node:v8";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
-import { bindsLoopback, hostAllowList, type Logger, listen, normalizeOrigin, stderrLogger } from "oapi-mcp-gen-runtime";
+import { bindsLoopback, endWithLauncher, hostAllowList, type Logger, listen, normalizeOrigin, stderrLogger } from "oapi-mcp-gen-runtime";
 import { SessionHttpHandler, serveModernOnStdio } from "oapi-mcp-gen-runtime/sdk";
 import { allowedHostsFrom, parseAllowedHost } from "../openapi/address-policy.js";
 import { errorCode, errorMessage } from "../openapi/error-detail.js";
@@ -283,6 +283,7 @@ export async function runSearch(argv: readonly string[]): Promise<number | undef
     };
     process.once("SIGTERM", () => stop("SIGTERM"));
     process.once("SIGINT", () => stop("SIGINT"));
+    endWithLauncher(stop);
     return undefined;
   } catch (error) {
     if (error instanceof ToolFailure || error instanceof InvalidArgumentError || errorCode(error) === "EADDRINUSE") {
