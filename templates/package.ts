@@ -43,6 +43,8 @@ export function tsconfigText(vendored = false): string {
       types: [],
       strict: true,
       skipLibCheck: true,
+      // Declarations beside the built modules: a CommonJS TypeScript project imports `dist/client.js` with its types.
+      declaration: true,
       outDir: "dist",
       rootDir: ".",
     },

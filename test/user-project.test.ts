@@ -190,6 +190,53 @@ describe("in a user's own project, from the packed tarballs", () => {
     expect(await readdir(join(project, "generated/dist"))).toContain("server.js");
   }, 600_000);
 
+  it("the typed client from TypeScript, in a CommonJS and an ESM project: the built client with its declarations", async () => {
+    const upstream = await upstreamReady;
+    const tsc = join(project, "generated/node_modules/.bin/tsc");
+    const program = (from: string) =>
+      [
+        `import { createClient } from "${from}";`,
+        `const memos = createClient({ baseUrl: ${JSON.stringify(upstream.url.href)}, authorization: "Bearer t" });`,
+        "// @ts-expect-error pageSize is a number: the declarations type every method",
+        'void (() => memos.memo_list_memos({ pageSize: "two" }));',
+        "memos.memo_list_memos({ pageSize: 2 }).then((page) => console.log(JSON.stringify(page.memos?.map((memo) => memo.name))));",
+      ].join("\n");
+    await writeFile(join(project, "use-cjs.ts"), program("./generated/dist/client.js"));
+    await writeFile(
+      join(project, "tsconfig.cjs.json"),
+      JSON.stringify({
+        compilerOptions: {
+          module: "commonjs",
+          moduleResolution: "node10",
+          target: "ES2022",
+          strict: true,
+          types: [],
+          skipLibCheck: true,
+        },
+        files: ["use-cjs.ts"],
+      }),
+    );
+    await sh(`${tsc} -p tsconfig.cjs.json`);
+    expect((await sh("node use-cjs.js")).trim()).toBe('["memos/abc"]');
+    await writeFile(join(project, "use-esm.mts"), program("./generated/dist/client.js"));
+    await writeFile(
+      join(project, "tsconfig.esm.json"),
+      JSON.stringify({
+        compilerOptions: {
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          target: "ES2022",
+          strict: true,
+          types: [],
+          skipLibCheck: true,
+        },
+        files: ["use-esm.mts"],
+      }),
+    );
+    await sh(`${tsc} -p tsconfig.esm.json`);
+    expect((await sh("node use-esm.mjs")).trim()).toBe('["memos/abc"]');
+  }, 120_000);
+
   it("--version, the design's command, and a production install under 40 MB that builds and serves", async () => {
     expect((await sh("npx oapi-mcp-gen --version")).trim()).toBe(JSON.parse(await readFile(join(ROOT, "package.json"), "utf8")).version);
     await rm(join(project, "generated"), { recursive: true, force: true });
