@@ -270,7 +270,7 @@ export function readmeSource(facts: ReadmeFacts): ReadmeSource {
     "",
     "## Deploy",
     "",
-    "`npm install` in this folder writes `package-lock.json`: commit it, the image builds from it.",
+    "`npm install` in this folder writes `package-lock.json`: commit it, the image builds from it (`npm ci`; without one it runs `npm install`).",
     "",
     "```sh",
     `cd ${shellOut}`,
