@@ -87,7 +87,10 @@ export async function fuzzSearch(): Promise<{ passed: number; failures: string[]
             else if (!healthy) failures.push(`${label}: /health stopped answering`);
             else passed++;
           } catch (error) {
-            failures.push(`${label}: ${(error as Error).message.slice(0, 120)}`);
+            const message = (error as Error).message;
+            // Arguments nested past the servers' limit get -32602 naming it: the answer the protocol asks for.
+            if (typeof hostile !== "string" && /-32602.*nested deeper than \d+ levels/.test(message)) passed++;
+            else failures.push(`${label}: ${message.slice(0, 120)}`);
           }
           if (crashed) return { passed, failures: [...failures, "the search server process died"] };
         }
