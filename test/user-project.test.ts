@@ -201,40 +201,18 @@ describe("in a user's own project, from the packed tarballs", () => {
         'void (() => memos.memo_list_memos({ pageSize: "two" }));',
         "memos.memo_list_memos({ pageSize: 2 }).then((page) => console.log(JSON.stringify(page.memos?.map((memo) => memo.name))));",
       ].join("\n");
-    await writeFile(join(project, "use-cjs.ts"), program("./generated/dist/client.js"));
-    await writeFile(
-      join(project, "tsconfig.cjs.json"),
-      JSON.stringify({
-        compilerOptions: {
-          module: "commonjs",
-          moduleResolution: "node10",
-          target: "ES2022",
-          strict: true,
-          types: [],
-          skipLibCheck: true,
-        },
-        files: ["use-cjs.ts"],
-      }),
-    );
-    await sh(`${tsc} -p tsconfig.cjs.json`);
-    expect((await sh("node use-cjs.js")).trim()).toBe('["memos/abc"]');
-    await writeFile(join(project, "use-esm.mts"), program("./generated/dist/client.js"));
-    await writeFile(
-      join(project, "tsconfig.esm.json"),
-      JSON.stringify({
-        compilerOptions: {
-          module: "NodeNext",
-          moduleResolution: "NodeNext",
-          target: "ES2022",
-          strict: true,
-          types: [],
-          skipLibCheck: true,
-        },
-        files: ["use-esm.mts"],
-      }),
-    );
-    await sh(`${tsc} -p tsconfig.esm.json`);
-    expect((await sh("node use-esm.mjs")).trim()).toBe('["memos/abc"]');
+    // The same program as CommonJS (node10 resolution) and as ESM (NodeNext), each compiled and run from the project.
+    const builds: [source: string, module: string, resolution: string, built: string][] = [
+      ["use-cjs.ts", "commonjs", "node10", "use-cjs.js"],
+      ["use-esm.mts", "NodeNext", "NodeNext", "use-esm.mjs"],
+    ];
+    for (const [source, module, moduleResolution, built] of builds) {
+      await writeFile(join(project, source), program("./generated/dist/client.js"));
+      const compilerOptions = { module, moduleResolution, target: "ES2022", strict: true, types: [], skipLibCheck: true };
+      await writeFile(join(project, `tsconfig.${source}.json`), JSON.stringify({ compilerOptions, files: [source] }));
+      await sh(`${tsc} -p tsconfig.${source}.json`);
+      expect((await sh(`node ${built}`)).trim(), source).toBe('["memos/abc"]');
+    }
   }, 120_000);
 
   it("--version, the design's command, and a production install under 40 MB that builds and serves", async () => {
@@ -302,18 +280,14 @@ describe("a vendored runtime: the generated folder installs with no package of o
     const upstream = await startUpstream((_, res) => sendJson(res, 200, { memos: [], nextPageToken: "" }));
     try {
       const generated = join(scratch, "generated");
-      const result = runCli(
-        [
-          join(ROOT, "examples/memos/openapi.yaml"),
-          "--config",
-          join(ROOT, "examples/memos/oapi-mcp.config.yaml"),
-          "--out",
-          generated,
-          "--runtime",
-          "vendor",
-        ],
-        scratch,
-      );
+      const memos = [
+        join(ROOT, "examples/memos/openapi.yaml"),
+        "--config",
+        join(ROOT, "examples/memos/oapi-mcp.config.yaml"),
+        "--out",
+        generated,
+      ];
+      const result = runCli([...memos, "--runtime", "vendor"], scratch);
       expect(result.status, result.stderr).toBe(0);
       const manifest = JSON.parse(await readFile(join(generated, "package.json"), "utf8"));
       expect(manifest.dependencies).toEqual({ "oapi-mcp-gen-runtime": "file:vendor/oapi-mcp-gen-runtime" });
@@ -341,27 +315,8 @@ describe("a vendored runtime: the generated folder installs with no package of o
         child.kill("SIGTERM");
       }
       // Regenerating leaves it as it is; the registry mode drops the vendored copy again.
-      expect(
-        runCli(
-          [
-            join(ROOT, "examples/memos/openapi.yaml"),
-            "--config",
-            join(ROOT, "examples/memos/oapi-mcp.config.yaml"),
-            "--out",
-            generated,
-            "--runtime",
-            "vendor",
-            "--check",
-          ],
-          scratch,
-        ).status,
-      ).toBe(0);
-      expect(
-        runCli(
-          [join(ROOT, "examples/memos/openapi.yaml"), "--config", join(ROOT, "examples/memos/oapi-mcp.config.yaml"), "--out", generated],
-          scratch,
-        ).status,
-      ).toBe(0);
+      expect(runCli([...memos, "--runtime", "vendor", "--check"], scratch).status).toBe(0);
+      expect(runCli(memos, scratch).status).toBe(0);
       expect(await readdir(join(generated, "vendor/oapi-mcp-gen-runtime")).catch(() => [])).toEqual([]);
     } finally {
       await upstream.close();
