@@ -22,6 +22,8 @@ export interface BodyBinding extends RuntimeBodyBinding {
   required: boolean;
   /** Set when the body's properties or `required` list differ from the document's schema. */
   reshape?: { omitted: string[]; required: string[] };
+  /** The document declares the body without a media type: its type is any object, not one of the document's types. */
+  undeclared?: boolean;
 }
 
 /** How a tool argument carries file content: base64, or a path under the server's upload folder. */
@@ -60,7 +62,7 @@ export function bodyProperty(
     if (override.body) throw new UserError(`overrides.${where}.body: the request body declares no media type`);
     return {
       schema: { type: "object", description: "The document declares this body without a media type; it is sent as JSON." },
-      binding: { mediaType: "application/json", kind: "json", required: requestBody.required },
+      binding: { mediaType: "application/json", kind: "json", required: requestBody.required, undeclared: true },
       warnings: [`${where}: the request body declares no media type; it is sent as JSON`],
     };
   }

@@ -154,6 +154,7 @@ function runtimeTypeImports(tool: ToolModel): string[] {
 function bodyType(body: NonNullable<ToolModel["body"]>): string {
   if (body.kind === "binary") return "FileArgument";
   if (body.kind === "text") return "string";
+  if (body.undeclared) return "Record<string, unknown>";
   let type = `NonNullable<Operation["requestBody"]>["content"][${stringLiteral(body.mediaType)}]`;
   if (body.files) type = `WithFiles<${type}, ${union(body.files)}>`;
   if (body.reshape) type = `ReshapeBody<${type}, ${union(body.reshape.omitted)}, ${union(body.reshape.required)}>`;
@@ -193,7 +194,7 @@ function argsType(tool: ToolModel, name: string): TypeText {
   });
   const body = tool.body;
   if (body) members.push(`body${body.required ? "" : "?"}: ${bodyType(body)}`);
-  const bodyUsesOperation = body !== undefined && body.kind !== "binary" && body.kind !== "text";
+  const bodyUsesOperation = body !== undefined && body.kind !== "binary" && body.kind !== "text" && !body.undeclared;
   return {
     text: members.length === 0 ? "Record<string, never>" : typeLiteral(name, members),
     usesOperation: given.some((p) => !undeclared.has(p.argument)) || bodyUsesOperation,

@@ -82,7 +82,7 @@ describe("operationIds, paths and configs a new user or an attacker writes", () 
     expect(await writeAndTypecheck(join(ROOT, ".tmp", "placeholder-tree"), result.files)).toBe("");
   }, 60_000);
 
-  it("compiles what openapi-typescript types wrongly: allOf requiring an optional or undeclared property, pointers inside", async () => {
+  it("compiles what openapi-typescript types wrongly: allOf requiring an optional or undeclared property, pointers inside, a body without a media type", async () => {
     const spec = join(scratch, "inner-refs.json");
     const resource = {
       type: "object",
@@ -132,6 +132,8 @@ describe("operationIds, paths and configs a new user or an attacker writes", () 
               },
               responses: { 200: { description: "ok" } },
             },
+            // Just Eat's shape: a request body that declares no media type.
+            delete: { operationId: "deleteEvents", requestBody: { content: {} }, responses: { 204: { description: "gone" } } },
           },
         },
         components: { schemas: { Resource: resource } },
