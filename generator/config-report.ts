@@ -1,9 +1,9 @@
+import { isRecord } from "oapi-mcp-gen-runtime";
 import { buildApiModel } from "../openapi/build-model.js";
 import { bundleExternalRefs } from "../openapi/bundle.js";
 import { readDocumentSource } from "../openapi/load.js";
 import { normalizeDocument } from "../openapi/normalize.js";
-import { isJsonObject, type JsonValue } from "../openapi/types.js";
-import type { GeneratorConfig } from "./config.js";
+import type { GeneratorConfig, OperationFilter } from "./config.js";
 import { type ConfigShapeError, SelectionError, UserError } from "./errors.js";
 import { selectOperations } from "./select.js";
 
@@ -14,39 +14,44 @@ import { selectOperations } from "./select.js";
  */
 export async function allConfigProblems(error: ConfigShapeError, spec: string, configPath: string): Promise<UserError> {
   const raw = error.value;
-  if (!isJsonObject(raw as JsonValue)) return error;
+  if (!isRecord(raw)) return error;
   let selection: readonly string[] = [];
   try {
     const { document: read, url } = await readDocumentSource(spec);
     const { document } = await normalizeDocument(await bundleExternalRefs(read, url ?? spec, { outsideFolder: false }), spec);
-    selectOperations(buildApiModel(document), lenient(raw as Record<string, unknown>));
+    selectOperations(buildApiModel(document), lenient(raw));
   } catch (problem) {
     if (problem instanceof SelectionError) selection = problem.problems.filter((line) => !line.startsWith("select: give"));
   }
   return new UserError([...error.problems, ...selection.map((line) => `${configPath}: ${line}`)]);
 }
 
-/** The parts of a config the selection reads, each kept only when it has the shape the selection expects. */
+/** The strings of a list, or undefined when it is none. */
+function strings(value: unknown): string[] | undefined {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : undefined;
+}
+
+/** The tags and operationIds of a `select` or `exclude` filter, as far as they have the expected shape. */
+function filter(value: unknown): OperationFilter | undefined {
+  if (!isRecord(value)) return undefined;
+  const tags = strings(value.tags);
+  const operationIds = strings(value.operationIds);
+  return { ...(tags ? { tags } : {}), ...(operationIds ? { operationIds } : {}) };
+}
+
+/**
+ * The parts of a config the selection reads, each kept only when it has the shape the selection expects. A `select`
+ * is taken as `all` (path and method patterns are the schema's to check), so no override is called unselected wrongly.
+ */
 function lenient(raw: Record<string, unknown>): GeneratorConfig {
-  const strings = (value: unknown) => (Array.isArray(value) ? value.filter((item) => typeof item === "string") : undefined);
-  const filter = (value: unknown) => {
-    if (!isJsonObject(value as JsonValue)) return undefined;
-    const given = value as Record<string, unknown>;
-    return {
-      ...(given.all === true ? { all: true as const } : {}),
-      ...(strings(given.tags) ? { tags: strings(given.tags) } : {}),
-      ...(strings(given.operationIds) ? { operationIds: strings(given.operationIds) } : {}),
-    };
-  };
+  const operations = strings(raw.operations);
   const select = filter(raw.select);
-  const exclude = isJsonObject(raw.select as JsonValue) ? filter((raw.select as Record<string, unknown>).exclude) : undefined;
+  const exclude = isRecord(raw.select) ? filter(raw.select.exclude) : undefined;
+  const overrides = isRecord(raw.overrides) ? Object.fromEntries(Object.keys(raw.overrides).map((id) => [id, {}])) : undefined;
   return {
     server: { name: "config" },
-    ...(strings(raw.operations) ? { operations: strings(raw.operations) } : {}),
-    // Tags and ids alone: path and method patterns are the schema's to check.
+    ...(operations ? { operations } : {}),
     ...(select ? { select: { ...select, all: true, ...(exclude ? { exclude } : {}) } } : {}),
-    ...(isJsonObject(raw.overrides as JsonValue)
-      ? { overrides: Object.fromEntries(Object.keys(raw.overrides as object).map((id) => [id, {}])) }
-      : {}),
-  } as GeneratorConfig;
+    ...(overrides ? { overrides } : {}),
+  };
 }

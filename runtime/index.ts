@@ -25,7 +25,7 @@ export { listedInputSchema } from "./listed-input.js";
 export { listedForm, toolsListOf } from "./listed-tools.js";
 export { createLogger, type LogFormat, type Logger, loggerFromEnvironment, silentLogger, stderrLogger } from "./logger.js";
 export { bindsLoopback, checkHost, checkOrigin, hostAllowList, isLoopbackAddress, normalizeOrigin } from "./origin.js";
-export { setOwn } from "./own-property.js";
+export { isRecord, setOwn } from "./own-property.js";
 export { defaultStyle, styleOf } from "./parameter-style.js";
 export { endWithLauncher } from "./parent-watch.js";
 export { invalidParams } from "./protocol-error.js";

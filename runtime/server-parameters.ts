@@ -46,12 +46,13 @@ export class ServerParameters {
 
   /** The validated arguments with the server's values added (the caller's never reach these bindings). */
   apply(tool: ToolDefinition, args: Record<string, unknown>): Record<string, unknown> {
-    const parameters = tool.http.parameters.filter((binding) => binding.source !== undefined);
+    const supplied = tool.http.parameters.some((binding) => binding.source !== undefined);
     const body = Object.entries(tool.http.body?.sources ?? {});
-    if (parameters.length === 0 && body.length === 0) return args;
+    if (!supplied && body.length === 0) return args;
     const merged: Record<string, unknown> = { ...args };
-    for (const binding of parameters) {
-      const source = binding.source as ParameterSource;
+    for (const binding of tool.http.parameters) {
+      const source = binding.source;
+      if (source === undefined) continue;
       const value = this.valueOf({ source, required: binding.required, what: `${binding.in} parameter "${binding.name}"` });
       if (value !== undefined) define(merged, binding.argument, value);
       else delete merged[binding.argument];
