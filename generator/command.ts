@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { Command, CommanderError, Option } from "commander";
@@ -16,7 +16,7 @@ import { RenderCache } from "./render-cache.js";
 import { RunManifest } from "./run-manifest.js";
 import { NO_CLOCK, StageClock } from "./stage-clock.js";
 import { budgetWarning } from "./tools-list.js";
-import type { RuntimeSource } from "./vendor-runtime.js";
+import { type RuntimeSource, VENDOR_FOLDER } from "./vendor-runtime.js";
 
 /** The config file a run reads when `--config` is not given. */
 export const DEFAULT_CONFIG = "oapi-mcp.config.yaml";
@@ -31,7 +31,7 @@ export interface GenerateOptions {
   quiet: boolean;
   /** Print how long each stage took, and the CPU time, on stderr. */
   timings: boolean;
-  /** Where the generated package gets its runtime (`--runtime vendor` copies it into the folder). @default "registry" */
+  /** Where the generated package gets its runtime (`--runtime vendor` copies it into the folder); unset: as the output has it. */
   runtime?: RuntimeSource;
 }
 
@@ -84,9 +84,10 @@ function program(
     .option("-q, --quiet", "no progress lines on a terminal")
     .option("--timings", "print the time each stage took, and the CPU time, on stderr")
     .addOption(
-      new Option("--runtime <source>", "registry: depend on oapi-mcp-gen-runtime from npm; vendor: copy it into <out>/vendor")
-        .choices(["registry", "vendor"])
-        .default("registry"),
+      new Option(
+        "--runtime <source>",
+        "registry: depend on oapi-mcp-gen-runtime from npm; vendor: copy it into <out>/vendor (default: as the folder has it, else registry)",
+      ).choices(["registry", "vendor"]),
     )
     .addHelpText("after", EXAMPLES)
     .showSuggestionAfterError(true)
@@ -115,7 +116,7 @@ function program(
           check: options.check === true,
           quiet: options.quiet === true,
           timings: options.timings === true,
-          runtime: options.runtime ?? "registry",
+          ...(options.runtime ? { runtime: options.runtime } : {}),
         });
       },
     );
@@ -172,6 +173,22 @@ export async function run(argv: readonly string[]): Promise<number> {
   }
 }
 
+/** How an existing generated folder gets its runtime: `vendor` when its generated package depends on the vendored copy. */
+function runtimeSourceOf(out: string): RuntimeSource {
+  const manifest = join(out, "package.json");
+  if (pathKind(manifest) !== "file" || !isGeneratedFile(manifest)) return "registry";
+  try {
+    const dependencies: unknown = JSON.parse(readFileSync(manifest, "utf8")).dependencies;
+    const runtime =
+      typeof dependencies === "object" && dependencies !== null
+        ? Object.getOwnPropertyDescriptor(dependencies, "oapi-mcp-gen-runtime")?.value
+        : undefined;
+    return runtime === `file:${VENDOR_FOLDER}` ? "vendor" : "registry";
+  } catch {
+    return "registry";
+  }
+}
+
 /** A selection that does not fit the document, said of the config it came from (and why that config was read). */
 function selectionProblem(error: SelectionError, configPath: string, found: boolean): UserError {
   const why = found
@@ -216,8 +233,10 @@ async function generate(options: GenerateOptions): Promise<number> {
   }
 }
 
-async function generateTimed(options: GenerateOptions, clock: StageClock | undefined): Promise<number> {
-  checkOutputFolder(options.out);
+async function generateTimed(given: GenerateOptions, clock: StageClock | undefined): Promise<number> {
+  checkOutputFolder(given.out);
+  // Without --runtime, a folder that vendors its runtime keeps doing so (its --check and regeneration stay as they were).
+  const options: GenerateOptions = { ...given, runtime: given.runtime ?? runtimeSourceOf(given.out) };
   const configPath = options.config ?? (pathKind(DEFAULT_CONFIG) === "file" ? DEFAULT_CONFIG : undefined);
   const config: GeneratorConfig | undefined = configPath
     ? await readConfigFile(configPath).catch(async (error: unknown) => {
@@ -286,7 +305,14 @@ async function generateTimed(options: GenerateOptions, clock: StageClock | undef
       process.stdout.write(`${options.out} is up to date (${tools}; ${size})\n`);
       return 0;
     }
-    const again = ["oapi-mcp-gen", paths.spec, ...(paths.config ? ["--config", paths.config] : []), "--out", paths.out].join(" ");
+    const again = [
+      "oapi-mcp-gen",
+      paths.spec,
+      ...(paths.config ? ["--config", paths.config] : []),
+      "--out",
+      paths.out,
+      ...(options.runtime === "vendor" ? ["--runtime", "vendor"] : []),
+    ].join(" ");
     process.stderr.write(`${options.out} is out of date; run \`${again}\`:\n${lines.map((l) => `  ${l}`).join("\n")}\n`);
     return 1;
   }

@@ -53,7 +53,7 @@ export async function initConfig(spec: string, configPath: string, force: boolea
     tokens += item.tokens;
   }
   await writeFile(configPath, configText(model, spec, configPath, listed));
-  return `wrote ${configPath}: ${listed.length} operations listed, ${count} read-only ones selected (about ${tokens} tokens of tools/list); edit it, then run \`oapi-mcp-gen ${spec} --out generated\`\n`;
+  return `wrote ${configPath}: ${listed.length} operations listed, ${count} read-only ones selected (about ${tokens} tokens of tools/list); edit it, then run \`oapi-mcp-gen ${spec} --out generated\` (add \`--runtime vendor\` while oapi-mcp-gen-runtime is not on your registry)\n`;
 }
 
 /** Every operation with its tag, tool name and size (or why it cannot become a tool as it is). */

@@ -56,8 +56,9 @@ export function tsconfigText(vendored = false): string {
 
 /** Keeps installs and build output of the generated folder out of version control. */
 export function gitignoreText(): string {
-  return `${GENERATED_HASH_HEADER}node_modules/
-dist/
+  // Anchored: a vendored runtime's own dist/ (vendor/oapi-mcp-gen-runtime/dist) is committed with the folder.
+  return `${GENERATED_HASH_HEADER}/node_modules/
+/dist/
 `;
 }
 

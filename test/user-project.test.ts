@@ -314,9 +314,16 @@ describe("a vendored runtime: the generated folder installs with no package of o
       } finally {
         child.kill("SIGTERM");
       }
-      // Regenerating leaves it as it is; the registry mode drops the vendored copy again.
+      // Committed with git, the copy is whole (its dist/ is not ignored); --check needs no --runtime to know it.
+      execFileSync("git", ["init", "-q"], { cwd: scratch });
+      execFileSync("git", ["add", "generated"], { cwd: scratch });
+      const tracked = execFileSync("git", ["ls-files", "generated/vendor"], { cwd: scratch, encoding: "utf8" }).split("\n");
+      expect(tracked).toContain("generated/vendor/oapi-mcp-gen-runtime/dist/index.js");
+      const check = runCli([...memos, "--check"], scratch);
+      expect(check.status, check.stderr).toBe(0);
+      // Regenerating leaves it as it is; the registry mode, asked for, drops the vendored copy again.
       expect(runCli([...memos, "--runtime", "vendor", "--check"], scratch).status).toBe(0);
-      expect(runCli(memos, scratch).status).toBe(0);
+      expect(runCli([...memos, "--runtime", "registry"], scratch).status).toBe(0);
       expect(await readdir(join(generated, "vendor/oapi-mcp-gen-runtime")).catch(() => [])).toEqual([]);
     } finally {
       await upstream.close();
