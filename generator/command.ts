@@ -86,8 +86,8 @@ function program(
     .addOption(
       new Option(
         "--runtime <source>",
-        "registry: depend on oapi-mcp-gen-runtime from npm; vendor: copy it into <out>/vendor (default: as the folder has it, else registry)",
-      ).choices(["registry", "vendor"]),
+        "registry: depend on oapi-mcp-gen-runtime from npm; vendor: copy it into <out>/vendor; tarball: from its npm pack tarball in <out> (default: as the folder has it, else registry)",
+      ).choices(["registry", "vendor", "tarball"]),
     )
     .addHelpText("after", EXAMPLES)
     .showSuggestionAfterError(true)
@@ -173,7 +173,7 @@ export async function run(argv: readonly string[]): Promise<number> {
   }
 }
 
-/** How an existing generated folder gets its runtime: `vendor` when its generated package depends on the vendored copy. */
+/** How an existing generated folder gets its runtime, as its generated package's dependency says. */
 function runtimeSourceOf(out: string): RuntimeSource {
   const manifest = join(out, "package.json");
   if (pathKind(manifest) !== "file" || !isGeneratedFile(manifest)) return "registry";
@@ -183,7 +183,8 @@ function runtimeSourceOf(out: string): RuntimeSource {
       typeof dependencies === "object" && dependencies !== null
         ? Object.getOwnPropertyDescriptor(dependencies, "oapi-mcp-gen-runtime")?.value
         : undefined;
-    return runtime === `file:${VENDOR_FOLDER}` ? "vendor" : "registry";
+    if (runtime === `file:${VENDOR_FOLDER}`) return "vendor";
+    return typeof runtime === "string" && /^file:oapi-mcp-gen-runtime-[^/]+\.tgz$/.test(runtime) ? "tarball" : "registry";
   } catch {
     return "registry";
   }
@@ -311,7 +312,7 @@ async function generateTimed(given: GenerateOptions, clock: StageClock | undefin
       ...(paths.config ? ["--config", paths.config] : []),
       "--out",
       paths.out,
-      ...(options.runtime === "vendor" ? ["--runtime", "vendor"] : []),
+      ...(options.runtime && options.runtime !== "registry" ? ["--runtime", options.runtime] : []),
     ].join(" ");
     process.stderr.write(`${options.out} is out of date; run \`${again}\`:\n${lines.map((l) => `  ${l}`).join("\n")}\n`);
     return 1;

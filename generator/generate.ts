@@ -32,7 +32,14 @@ import { SideThread } from "./side-thread.js";
 import { type Clock, NO_CLOCK } from "./stage-clock.js";
 import type { ToolModel } from "./tool-model.js";
 import { checkBudget, discoveryListSize, type ToolsListSize, toolsListSize } from "./tools-list.js";
-import { type RuntimeSource, vendoredRuntime, vendorNpmrc } from "./vendor-runtime.js";
+import {
+  type RuntimeSource,
+  runtimeCopies,
+  runtimeDependency,
+  runtimeTarball,
+  vendoredRuntime,
+  vendorNpmrc,
+} from "./vendor-runtime.js";
 
 /** The generated tree, by path relative to the output directory, plus what the run noticed. */
 export interface GenerationResult {
@@ -176,7 +183,7 @@ async function generateBeside(
     passthrough: auth.passthrough,
     paths,
     ...(mode === "discovery" ? { discovery: { alwaysList } } : {}),
-    ...(runtime === "vendor" ? { vendored: true } : {}),
+    ...(runtime !== "registry" ? { runtime: { source: runtime, tarball: runtimeTarball(RUNTIME_VERSION) } } : {}),
   };
   const readme = readmeSource(facts);
   const formattedReadme = later(
@@ -197,16 +204,17 @@ async function generateBeside(
   for (const [path, text] of modules) files.set(path, text);
   const description = `MCP server for ${facts.document.title || name}`.slice(0, 300);
   const vendored = runtime === "vendor";
-  files.set("package.json", packageJsonText({ name, version, description, runtimeVersion: RUNTIME_VERSION, vendored }));
+  const runtimeDependencyText = runtimeDependency(runtime, RUNTIME_VERSION);
+  files.set("package.json", packageJsonText({ name, version, description, runtimeDependency: runtimeDependencyText }));
   files.set("tsconfig.json", tsconfigText(vendored));
   files.set(".gitignore", gitignoreText());
   files.set(".dockerignore", dockerignoreText());
-  files.set("deploy/Dockerfile", dockerfileText(name, vendored));
+  files.set("deploy/Dockerfile", dockerfileText(name, runtimeCopies(runtime, RUNTIME_VERSION)));
   if (vendored) {
     files.set(".npmrc", vendorNpmrc());
     for (const [path, text] of vendoredRuntime()) files.set(path, text);
   }
-  files.set("deploy/oapi-mcp-check.yml", ciWorkflowText(paths, vendored));
+  files.set("deploy/oapi-mcp-check.yml", ciWorkflowText(paths, runtime === "registry" ? undefined : runtime));
   const sorted = new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   return { config, files: sorted, tools, warnings: tools.flatMap((tool) => tool.warnings), toolsList, mode };
 }

@@ -6,8 +6,30 @@ import { GENERATED_HASH_HEADER, GENERATED_HEADER, GENERATED_MARK, GENERATED_MARK
 /** Where a vendored runtime lives in the generated folder (a `file:` dependency of its package). */
 export const VENDOR_FOLDER = "vendor/oapi-mcp-gen-runtime";
 
-/** How the generated package gets its runtime: from the registry (`^version`), or copied into `vendor/`. */
-export type RuntimeSource = "registry" | "vendor";
+/**
+ * How the generated package gets its runtime: from the registry (`^version`), copied into `vendor/`, or from the
+ * runtime's packed tarball, which the user places in the generated folder (`npm pack` of it).
+ */
+export type RuntimeSource = "registry" | "vendor" | "tarball";
+
+/** The runtime's packed tarball, as `npm pack` names it, that `--runtime tarball` expects in the generated folder. */
+export function runtimeTarball(version: string): string {
+  return `oapi-mcp-gen-runtime-${version}.tgz`;
+}
+
+/** The generated package's dependency on the runtime, for each source. */
+export function runtimeDependency(source: RuntimeSource, version: string): string {
+  if (source === "vendor") return `file:${VENDOR_FOLDER}`;
+  if (source === "tarball") return `file:${runtimeTarball(version)}`;
+  return `^${version}`;
+}
+
+/** What the image copies before it installs: the vendored copy, or the tarball. */
+export function runtimeCopies(source: RuntimeSource, version: string): string[] {
+  if (source === "vendor") return ["COPY .npmrc ./", "COPY vendor ./vendor"];
+  if (source === "tarball") return [`COPY ${runtimeTarball(version)} ./`];
+  return [];
+}
 
 /**
  * The runtime package this generator depends on, as files of the generated folder: its built modules and declarations

@@ -14,10 +14,11 @@ export const DEFAULT_PATHS: GenerationPaths = { spec: "openapi.yaml", config: "o
 
 /**
  * A two-stage image built from the generated package (and its lockfile, when `npm install` wrote one: `npm ci`, else
- * `npm install`); a vendored runtime is copied in before the install. It runs as the unprivileged `node` user.
+ * `npm install`); `runtimeCopies` (a vendored runtime, its tarball) are copied in before the install. It runs as the
+ * unprivileged `node` user.
  */
-export function dockerfileText(name: string, vendored = false): string {
-  const vendor = vendored ? "COPY .npmrc ./\nCOPY vendor ./vendor\n" : "";
+export function dockerfileText(name: string, runtimeCopies: readonly string[] = []): string {
+  const vendor = runtimeCopies.map((line) => `${line}\n`).join("");
   const install = (flags: string) => `RUN if [ -f package-lock.json ]; then npm ci ${flags}; else npm install ${flags}; fi`;
   return `${GENERATED_HASH_HEADER}# Build context: this folder (with its package-lock.json when \`npm install\` wrote one).
 #   docker build -f deploy/Dockerfile -t ${imageName(name)} .
@@ -49,11 +50,11 @@ dist
 }
 
 /** A GitHub Actions workflow that fails when the generated folder no longer matches the document or stops compiling. */
-export function ciWorkflowText(paths: GenerationPaths, vendored = false): string {
+export function ciWorkflowText(paths: GenerationPaths, runtime?: string): string {
   const generate = [
     `npx oapi-mcp-gen ${shellWord(paths.spec)}`,
     ...(paths.config ? [`--config ${shellWord(paths.config)}`] : []),
-    `--out ${shellWord(paths.out)}${vendored ? " --runtime vendor" : ""} --check`,
+    `--out ${shellWord(paths.out)}${runtime ? ` --runtime ${runtime}` : ""} --check`,
   ];
   return `${GENERATED_HASH_HEADER}# Copy this file to .github/workflows/ as it is: it checks ${yamlComment(paths.out)}
 # against the OpenAPI document on every pull request.

@@ -5,9 +5,8 @@ export interface PackageFacts {
   name: string;
   version: string;
   description: string;
-  runtimeVersion: string;
-  /** The runtime is a copy in `vendor/` (`--runtime vendor`), not a registry package. */
-  vendored?: boolean;
+  /** The dependency on `oapi-mcp-gen-runtime`: `^version`, or a `file:` one (`--runtime vendor` or `tarball`). */
+  runtimeDependency: string;
 }
 
 /**
@@ -25,7 +24,7 @@ export function packageJsonText(facts: PackageFacts): string {
     engines: { node: ">=20.19" },
     main: "dist/server.js",
     scripts: { build: "tsc -p tsconfig.json", start: "node dist/server.js" },
-    dependencies: { "oapi-mcp-gen-runtime": facts.vendored ? "file:vendor/oapi-mcp-gen-runtime" : `^${facts.runtimeVersion}` },
+    dependencies: { "oapi-mcp-gen-runtime": facts.runtimeDependency },
     devDependencies: { typescript: "^5.9.3" },
   };
   return `${JSON.stringify(manifest, null, 2)}\n`;

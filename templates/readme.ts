@@ -18,8 +18,8 @@ export interface ReadmeFacts {
   paths: GenerationPaths;
   /** Discovery mode: the operations `tools/list` shows beside the three discovery tools. */
   discovery?: { alwaysList: readonly string[] };
-  /** The runtime is a copy in `vendor/` (`--runtime vendor`). */
-  vendored?: boolean;
+  /** Where the runtime comes from when not from the registry: a copy in `vendor/`, or its tarball beside the package. */
+  runtime?: { source: "vendor" | "tarball"; tarball: string };
 }
 
 /** Document text as inert Markdown: one line, markup characters escaped, bounded length. */
@@ -148,7 +148,7 @@ export function readmeSource(facts: ReadmeFacts): ReadmeSource {
     ...(facts.paths.config ? ["--config", shellWord(facts.paths.config)] : []),
     "--out",
     shellOut,
-    ...(facts.vendored ? ["--runtime", "vendor"] : []),
+    ...(facts.runtime ? ["--runtime", facts.runtime.source] : []),
     "--check",
   ].join(" ");
   const lines = [
@@ -174,9 +174,11 @@ export function readmeSource(facts: ReadmeFacts): ReadmeSource {
     "",
     "## Run",
     "",
-    facts.vendored
+    facts.runtime?.source === "vendor"
       ? "This folder is its own npm package (ESM, whatever your project is), depending only on `oapi-mcp-gen-runtime`, which it carries in `vendor/oapi-mcp-gen-runtime` (generated with `--runtime vendor`): `npm install` needs nothing of ours from a registry, only the runtime's own dependencies."
-      : "This folder is its own npm package (ESM, whatever your project is), depending only on `oapi-mcp-gen-runtime`:",
+      : facts.runtime?.source === "tarball"
+        ? `This folder is its own npm package (ESM, whatever your project is), depending only on \`oapi-mcp-gen-runtime\` from its packed tarball (generated with \`--runtime tarball\`): put \`${facts.runtime.tarball}\` (\`npm pack\` of the runtime) in this folder and commit it; \`npm install\` and the image install it from there.`
+        : "This folder is its own npm package (ESM, whatever your project is), depending only on `oapi-mcp-gen-runtime`:",
     "",
     "```sh",
     `cd ${shellOut}`,

@@ -332,6 +332,64 @@ describe("a vendored runtime: the generated folder installs with no package of o
   }, 600_000);
 });
 
+describe("the runtime's packed tarball beside the generated package: no package of ours on any registry", () => {
+  it("--runtime tarball generates a folder whose Dockerfile steps install the tarball put there, without a lockfile, then serve", async () => {
+    const scratch = await mkdtemp(join(tmpdir(), "oapi-tarball-"));
+    await chmod(scratch, 0o755);
+    const env: NodeJS.ProcessEnv = { ...process.env, npm_config_audit: "false", npm_config_fund: "false", npm_config_loglevel: "error" };
+    for (const key of Object.keys(env)) if (/^(npm_(package|lifecycle)_|INIT_CWD|VITEST)/.test(key)) delete env[key];
+    const upstream = await startUpstream((_, res) => sendJson(res, 200, { memos: [], nextPageToken: "" }));
+    try {
+      const generated = join(scratch, "generated");
+      const memos = [
+        join(ROOT, "examples/memos/openapi.yaml"),
+        "--config",
+        join(ROOT, "examples/memos/oapi-mcp.config.yaml"),
+        "--out",
+        generated,
+      ];
+      const result = runCli([...memos, "--runtime", "tarball"], scratch);
+      expect(result.status, result.stderr).toBe(0);
+      const version = JSON.parse(await readFile(join(ROOT, "runtime/package.json"), "utf8")).version as string;
+      const tarball = `oapi-mcp-gen-runtime-${version}.tgz`;
+      expect(JSON.parse(await readFile(join(generated, "package.json"), "utf8")).dependencies).toEqual({
+        "oapi-mcp-gen-runtime": `file:${tarball}`,
+      });
+      expect(await readFile(join(generated, "README.md"), "utf8")).toContain(
+        `put \`${tarball}\` (\`npm pack\` of the runtime) in this folder`,
+      );
+      // What the generated README says: the runtime's `npm pack` in this folder (`npm test` has just built it).
+      await execFile("npm", ["pack", "--ignore-scripts", "--pack-destination", generated, "--workspace", "oapi-mcp-gen-runtime"], {
+        cwd: ROOT,
+      });
+      const image = await buildDockerfile(join(generated, "deploy/Dockerfile"), generated, join(scratch, "docker"), env);
+      expect(await readdir(join(image.workdir, "node_modules/oapi-mcp-gen-runtime/dist"))).toContain("index.js");
+      const port = await freePort();
+      const child = spawn(process.execPath, image.cmd.slice(1), {
+        cwd: image.workdir,
+        env: { ...env, ...image.env, HOST: "127.0.0.1", PORT: String(port), API_BASE_URL: upstream.url.href },
+        stdio: "ignore",
+      });
+      try {
+        const base = `http://127.0.0.1:${port}`;
+        for (let tries = 0; tries < 100 && !(await fetch(`${base}/health`).catch(() => undefined))?.ok; tries++)
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        const client = await connectClient(new URL(`${base}/mcp`));
+        expect((await client.callTool({ name: "memo_list_memos", arguments: {} })).isError).toBeFalsy();
+        await client.close();
+      } finally {
+        child.kill("SIGTERM");
+      }
+      // The tarball is the user's file: regenerating and --check leave it, and need no --runtime to stay in this mode.
+      expect(runCli([...memos, "--check"], scratch).status).toBe(0);
+      expect(await readdir(generated)).toContain(tarball);
+    } finally {
+      await upstream.close();
+      await rm(scratch, { recursive: true, force: true });
+    }
+  }, 600_000);
+});
+
 /** The uid and gid of a local account. */
 function accountIds(name: string): { uid: number; gid: number } {
   const id = (flag: string) => Number(execFileSync("id", [flag, name], { encoding: "utf8" }).trim());
