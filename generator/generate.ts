@@ -32,14 +32,7 @@ import { SideThread } from "./side-thread.js";
 import { type Clock, NO_CLOCK } from "./stage-clock.js";
 import type { ToolModel } from "./tool-model.js";
 import { checkBudget, discoveryListSize, type ToolsListSize, toolsListSize } from "./tools-list.js";
-import {
-  type RuntimeSource,
-  runtimeCopies,
-  runtimeDependency,
-  runtimeTarball,
-  vendoredRuntime,
-  vendorNpmrc,
-} from "./vendor-runtime.js";
+import { type RuntimeSource, runtimeCopies, runtimeDependency, runtimeTarball, vendoredRuntime, vendorNpmrc } from "./vendor-runtime.js";
 
 /** The generated tree, by path relative to the output directory, plus what the run noticed. */
 export interface GenerationResult {
