@@ -1,3 +1,4 @@
+import { excerpt } from "./suggest.js";
 import type { JsonSchema, ToolAnnotations, ToolDefinition } from "./tool.js";
 
 /** The names of the three tools a discovery-mode server lists. */
@@ -40,15 +41,30 @@ export function mostCautious(tools: Iterable<ToolDefinition>): ToolAnnotations {
   return { readOnlyHint: readOnly, destructiveHint: destructive, idempotentHint: idempotent, openWorldHint: openWorld };
 }
 
+/**
+ * Example requests for this API's search: the titles of its first operation that changes data and its first that
+ * reads (`e.g. "create a customer", "list all charges"`), so a model sees this API's words, not another's.
+ */
+function searchExamples(operations: readonly ToolDefinition[]): string {
+  const example = (tool: ToolDefinition | undefined) =>
+    tool ? JSON.stringify(excerpt(tool.title.charAt(0).toLowerCase() + tool.title.slice(1), 48)) : undefined;
+  const picked = [
+    example(operations.find((tool) => !tool.annotations.readOnlyHint)),
+    example(operations.find((tool) => tool.annotations.readOnlyHint)),
+  ].filter((text): text is string => text !== undefined && text !== '""');
+  return picked.length > 0 ? ` (e.g. ${picked.join(", ")})` : "";
+}
+
 /** The three discovery tools, their schemas and annotations; `apiTitle` names the API in their descriptions. */
 export function discoveryToolDefinitions(apiTitle: string, operations: Iterable<ToolDefinition>): ListedDiscoveryTool[] {
   const api = apiTitle || "this API";
+  const all = [...operations];
   return [
     {
       name: DISCOVERY_TOOLS.search,
       title: "Search operations",
       description:
-        `Finds operations of ${api} by what they do (e.g. "create an issue", "list repository members"), best first. ` +
+        `Finds operations of ${api} by what they do${searchExamples(all)}, best first. ` +
         "Each result names the operation, its method and path, what it needs as arguments and whether it changes data. " +
         `Read one with ${DISCOVERY_TOOLS.describe} and run it with ${DISCOVERY_TOOLS.call}.`,
       inputSchema: {
@@ -139,7 +155,7 @@ export function discoveryToolDefinitions(apiTitle: string, operations: Iterable<
         required: ["name"],
         additionalProperties: false,
       },
-      annotations: { title: "Call an operation", ...mostCautious(operations) },
+      annotations: { title: "Call an operation", ...mostCautious(all) },
     },
   ];
 }

@@ -112,6 +112,13 @@ for (const { label, spec, config, alwaysList, query } of CASES) {
       const call = tools.find((tool) => tool.name === "call_operation");
       const anyWrites = generated.tools.some((tool) => tool.annotations.readOnlyHint !== true);
       expect(call?.annotations?.readOnlyHint).toBe(!anyWrites);
+      // The search tool's examples are this API's own operations (a write, then a read), not another API's.
+      const search = tools.find((tool) => tool.name === "search_operations")?.description ?? "";
+      const firstWrite = generated.tools.find((tool) => !tool.annotations.readOnlyHint)?.title ?? "";
+      const firstRead = generated.tools.find((tool) => tool.annotations.readOnlyHint)?.title ?? "";
+      const lower = (title: string) => title.charAt(0).toLowerCase() + title.slice(1);
+      expect(search).toContain(`(e.g. ${JSON.stringify(lower(firstWrite))}, ${JSON.stringify(lower(firstRead))})`);
+      expect(search).not.toContain("create an issue");
     });
 
     it("describes every operation with schemas that compile under draft-07 and 2020-12", async () => {
