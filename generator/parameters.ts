@@ -1,4 +1,11 @@
-import { defaultStyle, didYouMean, headerRefusal, isOpenApiIgnoredHeader, type ParameterBinding } from "oapi-mcp-gen-runtime";
+import {
+  defaultStyle,
+  didYouMean,
+  headerRefusal,
+  isOpenApiIgnoredHeader,
+  type ParameterBinding,
+  type ParameterSource,
+} from "oapi-mcp-gen-runtime";
 import type { OperationModel, ParameterLocation, ParameterModel } from "../openapi/model.js";
 import type { JsonObject } from "../openapi/types.js";
 import type { OperationOverride } from "./config.js";
@@ -47,7 +54,7 @@ export function bindParameters(
       if (!isOpenApiIgnoredHeader(parameter.name)) dropped.push(`${JSON.stringify(parameter.name)} ${refusal}`);
       continue;
     }
-    const supplied = sourceOf(parameter.name, override.parameters) ?? sourceOf(parameter.name, globals.parameters);
+    const supplied = suppliedBy(parameter.name, override.parameters, globals.parameters);
     if (supplied?.hide) {
       if (parameter.required)
         problems.push(
@@ -55,8 +62,7 @@ export function bindParameters(
         );
       continue;
     }
-    const source =
-      supplied?.env !== undefined ? { env: supplied.env } : supplied?.value !== undefined ? { value: supplied.value } : undefined;
+    const source = supplied?.source;
     let argument = parameter.name;
     if (taken.has(argument)) argument = `${parameter.in}_${parameter.name}`;
     for (let n = 2; taken.has(argument); n++) argument = `${parameter.in}_${parameter.name}_${n}`;
@@ -78,9 +84,20 @@ export function bindParameters(
   return bindings;
 }
 
-/** The config's entry for a parameter (or body property) name, if it has one (own keys only). */
-export function sourceOf(name: string, sources: ParameterSources | undefined) {
-  return sources !== undefined && Object.hasOwn(sources, name) ? sources[name] : undefined;
+/**
+ * What the config says the server supplies for a parameter or body property name (the operation's own entry wins over
+ * the top-level one; own keys only): hidden, or the runtime's source (a fixed value or an environment variable).
+ */
+export function suppliedBy(
+  name: string,
+  own: ParameterSources | undefined,
+  global: ParameterSources | undefined,
+): { hide: boolean; source?: ParameterSource } | undefined {
+  const entry = [own, global].find((sources) => sources !== undefined && Object.hasOwn(sources, name))?.[name];
+  if (entry === undefined) return undefined;
+  if (entry.env !== undefined) return { hide: false, source: { env: entry.env } };
+  if (entry.value !== undefined) return { hide: false, source: { value: entry.value } };
+  return { hide: entry.hide === true };
 }
 
 /**

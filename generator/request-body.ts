@@ -15,7 +15,7 @@ import type { ParameterSources } from "./config-types.js";
 import { UserError } from "./errors.js";
 import type { SchemaConverter } from "./json-schema.js";
 import { preferredMediaType } from "./media-types.js";
-import { sourceOf } from "./parameters.js";
+import { suppliedBy } from "./parameters.js";
 
 /** The request body of a tool: the runtime's binding plus what only the generator needs. */
 export interface BodyBinding extends RuntimeBodyBinding {
@@ -157,21 +157,24 @@ function supplyProperties(
   if (!properties) return found;
   const required = Array.isArray(schema.required) ? schema.required.filter((name) => typeof name === "string") : [];
   for (const name of Object.keys(properties)) {
-    const entry = sourceOf(name, own) ?? sourceOf(name, global);
-    if (entry === undefined) continue;
+    const supplied = suppliedBy(name, own, global);
+    if (supplied === undefined) continue;
     found.names.push(name);
     delete properties[name];
-    const isRequired = required.includes(name);
-    const source = entry.env !== undefined ? { env: entry.env } : entry.value !== undefined ? { value: entry.value } : undefined;
-    if (source) setOwn(found.sources, name, { ...source, ...(isRequired ? { required: true } : {}) });
+    if (supplied.source) setOwn(found.sources, name, { ...supplied.source, ...(required.includes(name) ? { required: true } : {}) });
   }
   if (found.names.length === 0) return found;
   const kept = required.filter((name) => !found.names.includes(name));
   if (kept.length > 0) schema.required = kept;
   else delete schema.required;
+  refuseUnknownProperties(schema);
+  return found;
+}
+
+/** Makes an object schema refuse properties it does not declare, unless it already types them (`additionalProperties: {…}`). */
+function refuseUnknownProperties(schema: JsonObject): void {
   const extra = schema.additionalProperties;
   if (typeof extra !== "object" || extra === null || Array.isArray(extra)) schema.additionalProperties = false;
-  return found;
 }
 
 /** Replaces binary properties of a multipart object schema by the file schema and records them. */
@@ -243,9 +246,7 @@ function reshapeBody(schema: JsonObject, override: NonNullable<OperationOverride
   for (const name of omit) delete properties[name];
   // An omitted property must be refused, not silently forwarded, unless the schema already types extra properties;
   // a body the config curates (omits or ignores in) refuses unknown properties too.
-  const extra = schema.additionalProperties;
-  const curated = omit.length > 0 || (override.ignore?.length ?? 0) > 0;
-  if (curated && (typeof extra !== "object" || extra === null || Array.isArray(extra))) schema.additionalProperties = false;
+  if (omit.length > 0 || (override.ignore?.length ?? 0) > 0) refuseUnknownProperties(schema);
   const ignore = override.ignore ?? [];
   for (const name of ignore) {
     const property = properties[name];

@@ -1,4 +1,3 @@
-import anyAscii from "any-ascii";
 import { didYouMean, type OutputValidation, type ToolAnnotations as RuntimeToolAnnotations, setOwn, words } from "oapi-mcp-gen-runtime";
 import type { ApiModel, OperationModel } from "../openapi/model.js";
 import type { HttpMethod, JsonObject } from "../openapi/types.js";
@@ -9,6 +8,7 @@ import { bindParameters, checkPathParameters, type ParameterBinding, type Parame
 import { type BodyBinding, bodyProperty } from "./request-body.js";
 import { outputOf, type ResponseBinding } from "./response-output.js";
 import type { SecurityRequirement } from "./security.js";
+import { inLatin } from "./tool-name.js";
 
 export type { BodyBinding, ParameterBinding, ResponseBinding };
 
@@ -145,7 +145,7 @@ function summaryOf(operation: OperationModel): string | undefined {
 function titleFromOperation(operation: OperationModel): string {
   const id = operation.operationId;
   const source = id ? (id.split(/[_/.]/).filter(Boolean).at(-1) ?? id) : "";
-  const text = words(anyAscii(source.normalize("NFC"))).join(" ") || words(`${operation.method} ${operation.path}`).join(" ");
+  const text = words(inLatin(source)).join(" ") || words(`${operation.method} ${operation.path}`).join(" ");
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 

@@ -14,10 +14,15 @@ const MAX_LENGTH = 64;
  * (only format characters, say) becomes `op_<hash>`.
  */
 export function toolNameFromOperationId(operationId: string): string {
-  const segments = anyAscii(operationId.normalize("NFC")).split("_");
+  const segments = inLatin(operationId).split("_");
   const head = segments[0] ?? "";
   if (segments.length > 1 && /^.+Service$/.test(head)) segments[0] = head.slice(0, -"Service".length);
   return fitLength(words(segments.join("_")).join("_"), operationId);
+}
+
+/** Document text in Latin letters: other scripts transliterated (`获取用户` → `HuoQuYongHu`), as names and titles spell it. */
+export function inLatin(text: string): string {
+  return anyAscii(text.normalize("NFC"));
 }
 
 /** The tool name for an operation without an operationId: `GET /users/{id}/repos → get_users_id_repos`. */

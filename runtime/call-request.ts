@@ -1,5 +1,4 @@
 import { CallToolRequestSchema, RequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { checkArgumentDepth } from "./argument-depth.js";
 import { isRecord } from "./own-property.js";
 import { invalidParams } from "./protocol-error.js";
 
@@ -17,6 +16,5 @@ export function checkedCallParams(request: { params?: unknown }): { name: string
   const { name, arguments: args } = params;
   if (args === undefined) return { name };
   if (!isRecord(args)) throw invalidParams("tools/call arguments must be an object");
-  checkArgumentDepth(name, args);
   return { name, arguments: args };
 }

@@ -42,13 +42,17 @@ export function formFields(name: string, value: unknown, encoding: FieldEncoding
   return fields;
 }
 
+/** The Encoding Object of one body property (own entries only: a property named `constructor` is just a name). */
+export function fieldEncoding(encoding: Readonly<Record<string, FieldEncoding>> | undefined, name: string): FieldEncoding | undefined {
+  return encoding !== undefined && Object.hasOwn(encoding, name) ? encoding[name] : undefined;
+}
+
 /** An `application/x-www-form-urlencoded` body: every property's fields joined with `&`. */
 export function urlEncodedForm(value: Record<string, unknown>, encoding: Readonly<Record<string, FieldEncoding>> | undefined): string {
   const pairs: string[] = [];
   for (const [name, item] of Object.entries(value)) {
     if (item === undefined || item === null) continue;
-    const own = encoding !== undefined && Object.hasOwn(encoding, name) ? encoding[name] : undefined;
-    for (const field of formFields(name, item, own, false)) pairs.push(`${field.name}=${field.text}`);
+    for (const field of formFields(name, item, fieldEncoding(encoding, name), false)) pairs.push(`${field.name}=${field.text}`);
   }
   return pairs.join("&");
 }

@@ -32,6 +32,7 @@ export { invalidParams } from "./protocol-error.js";
 export { isJsonMediaType } from "./response-content.js";
 export { wrapStructuredContent } from "./result.js";
 export { runServer, type ServeOptions, startServer, startStdioServer, type ToolSource } from "./serve.js";
+export { type SuppliedValue, suppliedValues } from "./server-parameters.js";
 export type { SessionLimits } from "./session-http.js";
 export { shareOutputSchemas } from "./shared-listing.js";
 export { closest, didYouMean, excerpt, nearest } from "./suggest.js";

@@ -1,5 +1,5 @@
-import { isRecord } from "./own-property.js";
-import type { ParameterSource, ToolDefinition } from "./tool.js";
+import { isRecord, setOwn } from "./own-property.js";
+import type { BodyBinding, ParameterBinding, ParameterSource, ToolDefinition } from "./tool.js";
 
 /** A parameter value the server must supply and cannot: its environment variable is not set. */
 export class ServerParameterError extends Error {
@@ -13,11 +13,39 @@ export interface ParameterVariable {
   readonly tools: number;
 }
 
-/** Where a server-supplied value goes, for messages: `header parameter "token"`, `body property "token"`. */
-interface Supplied {
+/** One value the server supplies for a tool: where it goes (a parameter's argument, or a body property) and from where. */
+export interface SuppliedValue {
   readonly source: ParameterSource;
   readonly required: boolean;
-  readonly what: string;
+  /** `header`, `query`, `path`, `cookie` or `body`. */
+  readonly in: ParameterBinding["in"] | "body";
+  /** The parameter's or body property's name on the wire. */
+  readonly name: string;
+  /** The argument it fills (a parameter's); undefined for a body property. */
+  readonly argument?: string;
+}
+
+/** Every value the server supplies for a tool (config `parameters`): its parameters', then its body properties'. */
+export function suppliedValues(http: {
+  readonly parameters: readonly ParameterBinding[];
+  readonly body?: BodyBinding | undefined;
+}): SuppliedValue[] {
+  return [
+    ...http.parameters.flatMap(({ source, required, in: location, name, argument }) =>
+      source ? [{ source, required, in: location, name, argument }] : [],
+    ),
+    ...Object.entries(http.body?.sources ?? {}).map(([name, source]) => ({
+      source,
+      required: source.required === true,
+      in: "body" as const,
+      name,
+    })),
+  ];
+}
+
+/** How a message names a supplied value: `header parameter "token"`, `body property "token"`. */
+export function suppliedWhat(value: Pick<SuppliedValue, "in" | "name">): string {
+  return `${value.in === "body" ? "body property" : `${value.in} parameter`} "${value.name}"`;
 }
 
 /**
@@ -31,11 +59,7 @@ export class ServerParameters {
 
   constructor(tools: Iterable<ToolDefinition>, env: NodeJS.ProcessEnv) {
     for (const tool of tools) {
-      const sources = [
-        ...tool.http.parameters.flatMap((binding) => (binding.source ? [binding.source] : [])),
-        ...Object.values(tool.http.body?.sources ?? {}),
-      ];
-      for (const source of sources) {
+      for (const { source } of suppliedValues(tool.http)) {
         if (!("env" in source)) continue;
         const value = Object.hasOwn(env, source.env) ? env[source.env] : undefined;
         this.env.set(source.env, value === "" ? undefined : value);
@@ -46,28 +70,21 @@ export class ServerParameters {
 
   /** The validated arguments with the server's values added (the caller's never reach these bindings). */
   apply(tool: ToolDefinition, args: Record<string, unknown>): Record<string, unknown> {
-    const supplied = tool.http.parameters.some((binding) => binding.source !== undefined);
-    const body = Object.entries(tool.http.body?.sources ?? {});
-    if (!supplied && body.length === 0) return args;
+    const supplied = suppliedValues(tool.http);
+    if (supplied.length === 0) return args;
     const merged: Record<string, unknown> = { ...args };
-    for (const binding of tool.http.parameters) {
-      const source = binding.source;
-      if (source === undefined) continue;
-      const value = this.valueOf({ source, required: binding.required, what: `${binding.in} parameter "${binding.name}"` });
-      if (value !== undefined) define(merged, binding.argument, value);
-      else delete merged[binding.argument];
-    }
-    if (body.length > 0) {
-      const given = isRecord(merged.body) ? { ...merged.body } : {};
-      let filled = false;
-      for (const [name, source] of body) {
-        const value = this.valueOf({ source, required: source.required === true, what: `body property "${name}"` });
-        if (value === undefined) continue;
-        define(given, name, value);
+    const body: Record<string, unknown> = isRecord(merged.body) ? { ...merged.body } : {};
+    let filled = false;
+    for (const value of supplied) {
+      const given = this.valueOf(value);
+      if (value.argument === undefined) {
+        if (given === undefined) continue;
+        setOwn(body, value.name, given);
         filled = true;
-      }
-      if (filled || merged.body !== undefined) merged.body = given;
+      } else if (given !== undefined) setOwn(merged, value.argument, given);
+      else delete merged[value.argument];
     }
+    if (filled || merged.body !== undefined) merged.body = body;
     return merged;
   }
 
@@ -76,15 +93,12 @@ export class ServerParameters {
     return [...this.variables].map(([variable, tools]) => ({ variable, set: this.env.get(variable) !== undefined, tools: tools.size }));
   }
 
-  private valueOf({ source, required, what }: Supplied): string | number | boolean | undefined {
+  private valueOf(value: SuppliedValue): string | number | boolean | undefined {
+    const { source } = value;
     if ("value" in source) return source.value;
-    const value = this.env.get(source.env);
-    if (value === undefined && required) throw new ServerParameterError(`the server's ${source.env} is not set (it supplies the ${what})`);
-    return value;
+    const text = this.env.get(source.env);
+    if (text === undefined && value.required)
+      throw new ServerParameterError(`the server's ${source.env} is not set (it supplies the ${suppliedWhat(value)})`);
+    return text;
   }
-}
-
-/** Sets an own property, whatever its name (`__proto__` included). */
-function define(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }

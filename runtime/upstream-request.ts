@@ -1,5 +1,5 @@
 import { readFileArgument, type UploadPolicy } from "./file-argument.js";
-import { firstMediaType, formFields, urlEncodedForm } from "./form-body.js";
+import { fieldEncoding, firstMediaType, formFields, urlEncodedForm } from "./form-body.js";
 import { headerRefusal } from "./header-policy.js";
 import { type MultipartPart, multipartBody, PartHeaderError } from "./multipart.js";
 import { isRecord, setOwn } from "./own-property.js";
@@ -82,7 +82,7 @@ async function attachBody(request: UpstreamRequest, body: BodyBinding, value: un
       const files = new Set(body.files ?? []);
       for (const [name, item] of Object.entries(asObject(value))) {
         if (item === undefined || item === null) continue;
-        const encoding = body.encoding !== undefined && Object.hasOwn(body.encoding, name) ? body.encoding[name] : undefined;
+        const encoding = fieldEncoding(body.encoding, name);
         const headers = encoding?.headers !== undefined ? { headers: encoding.headers } : {};
         if (files.has(name)) {
           for (const file of Array.isArray(item) ? item : [item]) {

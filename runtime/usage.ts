@@ -1,5 +1,6 @@
 import type { AuthDefinition } from "./credentials.js";
 import type { UpstreamDefaults } from "./env.js";
+import { suppliedValues, suppliedWhat } from "./server-parameters.js";
 import type { ToolDefinition } from "./tool.js";
 import type { ServerIdentity } from "./tool-runtime.js";
 
@@ -61,13 +62,9 @@ export function serverUsage(
   );
   if (credentials.length > 0) lines.push("", "Server-held credentials (optional):", ...credentials);
   const parameters = new Map<string, Set<string>>();
-  const note = (variable: string, what: string) => parameters.set(variable, (parameters.get(variable) ?? new Set()).add(what));
-  for (const tool of tools) {
-    for (const binding of tool.http.parameters)
-      if (binding.source && "env" in binding.source) note(binding.source.env, `${binding.in} parameter "${binding.name}"`);
-    for (const [name, source] of Object.entries(tool.http.body?.sources ?? {}))
-      if ("env" in source) note(source.env, `body property "${name}"`);
-  }
+  for (const tool of tools)
+    for (const value of suppliedValues(tool.http))
+      if ("env" in value.source) parameters.set(value.source.env, (parameters.get(value.source.env) ?? new Set()).add(suppliedWhat(value)));
   if (parameters.size > 0)
     lines.push(
       "",

@@ -3,7 +3,13 @@ import { type CallToolResult, ListToolsRequestSchema } from "@modelcontextprotoc
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import type { Logger } from "oapi-mcp-gen-runtime";
 import { describeErrors, invalidParams } from "oapi-mcp-gen-runtime";
-import { type ClosableModernHost, checkedCallParams, LooseCallToolRequestSchema, sdkModernHost } from "oapi-mcp-gen-runtime/sdk";
+import {
+  type ClosableModernHost,
+  checkArgumentDepth,
+  checkedCallParams,
+  LooseCallToolRequestSchema,
+  sdkModernHost,
+} from "oapi-mcp-gen-runtime/sdk";
 import { DocumentParseError } from "../openapi/parse-error.js";
 import { boundObject } from "./bounded.js";
 import { ToolFailure } from "./catalog.js";
@@ -47,6 +53,8 @@ export function createSearchServer(context: ToolContext, log: Logger): Server {
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: context.calls ? LISTED.calls : LISTED.plain }));
   server.setRequestHandler(LooseCallToolRequestSchema, async (request) => {
     const params = checkedCallParams(request);
+    // Before the clone below walks them recursively.
+    checkArgumentDepth(params.name, params.arguments);
     const tool = SEARCH_TOOLS.find((candidate) => candidate.name === params.name);
     if (!tool) throw invalidParams(`Unknown tool: ${params.name}`);
     return callSearchTool(tool, structuredClone(params.arguments ?? {}), context, log);

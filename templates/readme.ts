@@ -1,4 +1,10 @@
-import { type AuthDefinition, type SecuritySchemeDefinition as SchemeModel, setOwn, type UpstreamDefaults } from "oapi-mcp-gen-runtime";
+import {
+  type AuthDefinition,
+  type SecuritySchemeDefinition as SchemeModel,
+  setOwn,
+  suppliedValues,
+  type UpstreamDefaults,
+} from "oapi-mcp-gen-runtime";
 import type { ToolModel } from "../generator/tool-model.js";
 import { type GenerationPaths, imageName, shellWord } from "./deploy.js";
 import { GENERATED_MARKDOWN_HEADER } from "./header.js";
@@ -58,14 +64,9 @@ function credentialRows(schemes: Record<string, SchemeModel>): string[] {
 function parameterRows(tools: readonly ToolModel[]): string[] {
   const users = new Map<string, { names: Set<string>; tools: number }>();
   for (const tool of tools) {
-    const supplied: [variable: string, what: string][] = [
-      ...tool.parameters.flatMap((binding): [string, string][] =>
-        binding.source && "env" in binding.source ? [[binding.source.env, `${binding.in} ${cellCode(binding.name, 60)}`]] : [],
-      ),
-      ...Object.entries(tool.body?.sources ?? {}).flatMap(([name, source]): [string, string][] =>
-        "env" in source ? [[source.env, `body ${cellCode(name, 60)}`]] : [],
-      ),
-    ];
+    const supplied = suppliedValues(tool).flatMap((value): [variable: string, what: string][] =>
+      "env" in value.source ? [[value.source.env, `${value.in} ${cellCode(value.name, 60)}`]] : [],
+    );
     for (const variable of new Set(supplied.map(([env]) => env))) {
       const entry = users.get(variable) ?? { names: new Set<string>(), tools: 0 };
       for (const [env, what] of supplied) if (env === variable) entry.names.add(what);
@@ -93,11 +94,8 @@ function cellCode(text: string, max = 160): string {
 function stdioEnvironment(facts: ReadmeFacts): Record<string, string> {
   const env: Record<string, string> = { API_BASE_URL: facts.upstream.defaultBaseUrl ?? "https://api.example.com" };
   const first = Object.values(facts.schemes)[0];
-  for (const tool of facts.tools) {
-    for (const binding of tool.parameters)
-      if (binding.source && "env" in binding.source) setOwn(env, binding.source.env, `<${binding.name}>`);
-    for (const [name, source] of Object.entries(tool.body?.sources ?? {})) if ("env" in source) setOwn(env, source.env, `<${name}>`);
-  }
+  for (const tool of facts.tools)
+    for (const value of suppliedValues(tool)) if ("env" in value.source) setOwn(env, value.source.env, `<${value.name}>`);
   if (!first) return { ...env, UPSTREAM_AUTHORIZATION: "Bearer <token>" };
   const roles = first.type === "oauth2" ? { token: first.env.token } : first.env;
   for (const [role, variable] of Object.entries(roles)) if (variable) env[variable] = `<${role}>`;

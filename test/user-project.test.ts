@@ -275,8 +275,7 @@ describe("a vendored runtime: the generated folder installs with no package of o
     const scratch = await mkdtemp(join(tmpdir(), "oapi-vendor-"));
     await chmod(scratch, 0o755);
     // npm's own registry, where oapi-mcp-gen-runtime is not published: only the vendored copy can satisfy it.
-    const env: NodeJS.ProcessEnv = { ...process.env, npm_config_audit: "false", npm_config_fund: "false", npm_config_loglevel: "error" };
-    for (const key of Object.keys(env)) if (/^(npm_(package|lifecycle)_|INIT_CWD|VITEST)/.test(key)) delete env[key];
+    const env = npmEnvironment();
     const upstream = await startUpstream((_, res) => sendJson(res, 200, { memos: [], nextPageToken: "" }));
     try {
       const generated = join(scratch, "generated");
@@ -297,23 +296,7 @@ describe("a vendored runtime: the generated folder installs with no package of o
       const image = await buildDockerfile(join(generated, "deploy/Dockerfile"), generated, join(scratch, "docker"), env);
       expect(await readdir(join(image.workdir, "node_modules"))).toContain("oapi-mcp-gen-runtime");
       expect(await readdir(join(image.workdir, "node_modules"))).not.toContain("typescript");
-      const port = await freePort();
-      const child = spawn(process.execPath, image.cmd.slice(1), {
-        cwd: image.workdir,
-        env: { ...env, ...image.env, HOST: "127.0.0.1", PORT: String(port), API_BASE_URL: upstream.url.href },
-        stdio: "ignore",
-      });
-      try {
-        const base = `http://127.0.0.1:${port}`;
-        for (let tries = 0; tries < 100 && !(await fetch(`${base}/health`).catch(() => undefined))?.ok; tries++)
-          await new Promise((resolve) => setTimeout(resolve, 100));
-        const client = await connectClient(new URL(`${base}/mcp`));
-        const called = await client.callTool({ name: "memo_list_memos", arguments: {} });
-        await client.close();
-        expect(called.isError).toBeFalsy();
-      } finally {
-        child.kill("SIGTERM");
-      }
+      expect((await callImage(image, env, upstream.url)).isError).toBeFalsy();
       // Committed with git, the copy is whole (its dist/ is not ignored); --check needs no --runtime to know it.
       execFileSync("git", ["init", "-q"], { cwd: scratch });
       execFileSync("git", ["add", "generated"], { cwd: scratch });
@@ -336,8 +319,7 @@ describe("the runtime's packed tarball beside the generated package: no package 
   it("--runtime tarball generates a folder whose Dockerfile steps install the tarball put there, without a lockfile, then serve", async () => {
     const scratch = await mkdtemp(join(tmpdir(), "oapi-tarball-"));
     await chmod(scratch, 0o755);
-    const env: NodeJS.ProcessEnv = { ...process.env, npm_config_audit: "false", npm_config_fund: "false", npm_config_loglevel: "error" };
-    for (const key of Object.keys(env)) if (/^(npm_(package|lifecycle)_|INIT_CWD|VITEST)/.test(key)) delete env[key];
+    const env = npmEnvironment();
     const upstream = await startUpstream((_, res) => sendJson(res, 200, { memos: [], nextPageToken: "" }));
     try {
       const generated = join(scratch, "generated");
@@ -364,22 +346,7 @@ describe("the runtime's packed tarball beside the generated package: no package 
       });
       const image = await buildDockerfile(join(generated, "deploy/Dockerfile"), generated, join(scratch, "docker"), env);
       expect(await readdir(join(image.workdir, "node_modules/oapi-mcp-gen-runtime/dist"))).toContain("index.js");
-      const port = await freePort();
-      const child = spawn(process.execPath, image.cmd.slice(1), {
-        cwd: image.workdir,
-        env: { ...env, ...image.env, HOST: "127.0.0.1", PORT: String(port), API_BASE_URL: upstream.url.href },
-        stdio: "ignore",
-      });
-      try {
-        const base = `http://127.0.0.1:${port}`;
-        for (let tries = 0; tries < 100 && !(await fetch(`${base}/health`).catch(() => undefined))?.ok; tries++)
-          await new Promise((resolve) => setTimeout(resolve, 100));
-        const client = await connectClient(new URL(`${base}/mcp`));
-        expect((await client.callTool({ name: "memo_list_memos", arguments: {} })).isError).toBeFalsy();
-        await client.close();
-      } finally {
-        child.kill("SIGTERM");
-      }
+      expect((await callImage(image, env, upstream.url)).isError).toBeFalsy();
       // The tarball is the user's file: regenerating and --check leave it, and need no --runtime to stay in this mode.
       expect(runCli([...memos, "--check"], scratch).status).toBe(0);
       expect(await readdir(generated)).toContain(tarball);
@@ -389,6 +356,34 @@ describe("the runtime's packed tarball beside the generated package: no package 
     }
   }, 600_000);
 });
+
+/** This process's environment for npm commands a user would run: npm's own registry, quiet, no test run's variables. */
+function npmEnvironment(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, npm_config_audit: "false", npm_config_fund: "false", npm_config_loglevel: "error" };
+  for (const key of Object.keys(env)) if (/^(npm_(package|lifecycle)_|INIT_CWD|VITEST)/.test(key)) delete env[key];
+  return env;
+}
+
+/** Starts an image's CMD (its stage built without Docker) on a free loopback port and calls memo_list_memos once. */
+async function callImage(image: Awaited<ReturnType<typeof buildDockerfile>>, env: NodeJS.ProcessEnv, upstream: URL) {
+  const port = await freePort();
+  const child = spawn(process.execPath, image.cmd.slice(1), {
+    cwd: image.workdir,
+    env: { ...env, ...image.env, HOST: "127.0.0.1", PORT: String(port), API_BASE_URL: upstream.href },
+    stdio: "ignore",
+  });
+  try {
+    const base = `http://127.0.0.1:${port}`;
+    for (let tries = 0; tries < 100 && !(await fetch(`${base}/health`).catch(() => undefined))?.ok; tries++)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    const client = await connectClient(new URL(`${base}/mcp`));
+    const called = await client.callTool({ name: "memo_list_memos", arguments: {} });
+    await client.close();
+    return called;
+  } finally {
+    child.kill("SIGTERM");
+  }
+}
 
 /** The uid and gid of a local account. */
 function accountIds(name: string): { uid: number; gid: number } {
