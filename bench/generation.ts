@@ -223,7 +223,7 @@ export async function benchGeneration(): Promise<string[]> {
     ],
     sizeRows,
   );
-  const quality = await discoveryQuality();
+  const { all: quality } = await discoveryQuality();
   const discovery = [
     table(["document", "tools/list in discovery mode (bytes / tokens)"], discoveryRows),
     table(

@@ -124,7 +124,7 @@ export interface GeneratorConfig {
     maxTokens?: number;
   };
   /**
-   * tools: every selected operation is a tool of its own. discovery: the server lists three tools (search_operations, describe_operation, call_operation) over the selected operations, for APIs too large to list. auto: discovery when the selection passes the tools/list budget (budget.maxBytes/maxTokens, or 100 tools or 50,000 tokens when none is set).
+   * tools: every selected operation is a tool of its own. discovery: the server lists three tools (search_operations, describe_operation, call_operation) over the selected operations, for APIs too large to list. auto (the default): tools while the selection fits the tools/list budget (budget.maxBytes/maxTokens, or 100 tools and 50,000 tokens when none is set), discovery past it.
    */
   mode?: "tools" | "discovery" | "auto";
   /**
@@ -368,7 +368,7 @@ export interface ResolvedConfig {
     maxTokens?: number;
   };
   /**
-   * tools: every selected operation is a tool of its own. discovery: the server lists three tools (search_operations, describe_operation, call_operation) over the selected operations, for APIs too large to list. auto: discovery when the selection passes the tools/list budget (budget.maxBytes/maxTokens, or 100 tools or 50,000 tokens when none is set).
+   * tools: every selected operation is a tool of its own. discovery: the server lists three tools (search_operations, describe_operation, call_operation) over the selected operations, for APIs too large to list. auto (the default): tools while the selection fits the tools/list budget (budget.maxBytes/maxTokens, or 100 tools and 50,000 tokens when none is set), discovery past it.
    */
   mode: "tools" | "discovery" | "auto";
   /**

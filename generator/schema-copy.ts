@@ -1,5 +1,6 @@
 import { isLinearPattern } from "oapi-mcp-gen-runtime";
 import { enumValuesOfType } from "../openapi/enum-types.js";
+import { markdownText } from "../openapi/markdown-text.js";
 import { isReferenceObject, type SchemaObject } from "../openapi/schema.js";
 import type { JsonObject, JsonValue } from "../openapi/types.js";
 import { UserError } from "./errors.js";
@@ -19,6 +20,7 @@ export interface SchemaPlace {
 export function copyKeywords(schema: SchemaObject, place: SchemaPlace): JsonObject {
   const out: JsonObject = { ...schema.keywords };
   const at = place.at || "root";
+  for (const keyword of ["title", "description"] as const) if (typeof out[keyword] === "string") out[keyword] = markdownText(out[keyword]);
   if (out.pattern !== undefined && typeof out.pattern !== "string") {
     place.warn(`${place.where}: dropped a pattern that is not a string at ${at}`);
     delete out.pattern;

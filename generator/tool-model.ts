@@ -1,4 +1,5 @@
 import { didYouMean, type OutputValidation, type ToolAnnotations as RuntimeToolAnnotations, setOwn, words } from "oapi-mcp-gen-runtime";
+import { markdownText } from "../openapi/markdown-text.js";
 import type { ApiModel, OperationModel } from "../openapi/model.js";
 import type { HttpMethod, JsonObject } from "../openapi/types.js";
 import type { AnnotationOverride, OperationOverride } from "./config.js";
@@ -152,8 +153,8 @@ function titleFromOperation(operation: OperationModel): string {
 function descriptionOf(operation: OperationModel): string {
   const { summary, description, deprecated } = operation;
   const parts: string[] = [];
-  if (description !== undefined && description.trim() !== "") parts.push(description.trim());
-  else if (summary !== undefined && summary.trim() !== "") parts.push(summary.trim());
+  if (description !== undefined && description.trim() !== "") parts.push(markdownText(description.trim()));
+  else if (summary !== undefined && summary.trim() !== "") parts.push(markdownText(summary.trim()));
   else parts.push(`${operation.method.toUpperCase()} ${operation.path}`);
   if (deprecated) parts.push("Deprecated.");
   return parts.join("\n\n");

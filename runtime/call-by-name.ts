@@ -2,8 +2,11 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { checkArgumentDepth } from "./argument-depth.js";
 import { executeTool } from "./call-tool.js";
 import type { CallerCredentials } from "./credentials.js";
+import { describeOperation } from "./describe-operation.js";
 import { DISCOVERY_TOOLS } from "./discovery-tools.js";
 import { invalidParams } from "./protocol-error.js";
+import { errorResult } from "./result.js";
+import { didYouMean, excerpt } from "./suggest.js";
 import type { ToolRuntime } from "./tool-runtime.js";
 
 /**
@@ -24,8 +27,20 @@ export async function callByName(
     const hint = runtime.tools.has(name) ? ` (call it with ${DISCOVERY_TOOLS.call})` : "";
     throw invalidParams(`Unknown tool: ${name}${hint}`);
   }
+  if (name === DISCOVERY_TOOLS.describe && runtime.describesTools) return describeTool(runtime, args);
   const tool = runtime.tools.get(name);
   const validators = tool ? await runtime.validators.forTool(name) : undefined;
   if (!tool || !validators) throw invalidParams(`Unknown tool: ${name}`);
   return executeTool({ runtime, tool, validators, args, caller });
+}
+
+/** Tools mode's `describe_operation`: a tool's whole description and schemas, or one part of them. */
+function describeTool(runtime: ToolRuntime, args: Record<string, unknown>): CallToolResult {
+  const stray = Object.keys(args).find((key) => key !== "name" && key !== "at");
+  if (stray !== undefined)
+    return errorResult(`${DISCOVERY_TOOLS.describe}: unknown argument "${excerpt(stray, 40)}"; it takes name and at`);
+  const tool = typeof args.name === "string" ? runtime.tools.get(args.name) : undefined;
+  if (tool) return describeOperation(tool, args.at);
+  const name = typeof args.name === "string" ? args.name : "";
+  return errorResult(`${DISCOVERY_TOOLS.describe}: no tool is named "${excerpt(name, 80)}"${didYouMean(name, runtime.tools.keys())}`);
 }

@@ -105,41 +105,7 @@ export function discoveryToolDefinitions(apiTitle: string, operations: Iterable<
       },
       annotations: { title: "Search operations", ...READ_ONLY },
     },
-    {
-      name: DISCOVERY_TOOLS.describe,
-      title: "Describe an operation",
-      description:
-        `An operation of ${api} in full: its description, the JSON Schema of its arguments and of its result (with their ` +
-        `$defs), both as TypeScript types, its annotations and the credentials it needs. Pass the name ${DISCOVERY_TOOLS.search} gave.`,
-      inputSchema: {
-        type: "object",
-        properties: { name: { type: "string", maxLength: 200, description: "The operation's name." } },
-        required: ["name"],
-        additionalProperties: false,
-      },
-      outputSchema: {
-        type: "object",
-        properties: {
-          name: { type: "string" },
-          title: { type: "string" },
-          description: { type: "string" },
-          method: { type: "string" },
-          path: { type: "string" },
-          inputSchema: { type: "object" },
-          outputSchema: { type: "object" },
-          annotations: { type: "object" },
-          security: { type: "array", items: { type: "object" } },
-          types: {
-            type: "object",
-            description: "The arguments and the result as TypeScript types (display only; the schemas are the contract).",
-            properties: { arguments: { type: "string" }, result: { type: "string" } },
-            required: ["arguments"],
-          },
-        },
-        required: ["name", "title", "description", "method", "path", "inputSchema", "annotations"],
-      },
-      annotations: { title: "Describe an operation", ...READ_ONLY },
-    },
+    describeToolDefinition(api, DISCOVERY_TOOLS.search),
     {
       name: DISCOVERY_TOOLS.call,
       title: "Call an operation",
@@ -158,4 +124,33 @@ export function discoveryToolDefinitions(apiTitle: string, operations: Iterable<
       annotations: { title: "Call an operation", ...mostCautious(all) },
     },
   ];
+}
+
+/**
+ * `describe_operation`: what a discovery server lists to read an operation, and what a tools-mode server lists when
+ * some tool's listing was cut to fit (its notes name the `at` to pass). Its answer is one JSON text.
+ */
+export function describeToolDefinition(api: string, finder?: string): ListedDiscoveryTool {
+  return {
+    name: DISCOVERY_TOOLS.describe,
+    title: "Describe an operation",
+    description:
+      `An operation of ${api} in full: its whole description, method and path, the JSON Schema of its arguments and ` +
+      "of its result, its annotations and the credentials it needs. Parts too large to show at once become notes naming " +
+      `the \`at\` that shows them (e.g. "arguments.body.shipping"). ${finder ? `Pass the name ${finder} gave.` : "Pass a tool's name."}`,
+    inputSchema: {
+      type: "object",
+      properties: {
+        name: { type: "string", maxLength: 200, description: "The operation's name." },
+        at: {
+          type: "string",
+          maxLength: 500,
+          description: 'Only this part: "arguments" or "result", or a path into one, e.g. "arguments.body.shipping".',
+        },
+      },
+      required: ["name"],
+      additionalProperties: false,
+    },
+    annotations: { title: "Describe an operation", ...READ_ONLY },
+  };
 }

@@ -1,11 +1,11 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { executeTool } from "./call-tool.js";
 import type { CallerCredentials } from "./credentials.js";
+import { describeOperation } from "./describe-operation.js";
 import { DISCOVERY_TOOLS, discoveryToolDefinitions, type ListedDiscoveryTool, MAX_SEARCH_LIMIT, METHODS } from "./discovery-tools.js";
 import type { OperationSearchIndex, SearchableOperation } from "./operation-index.js";
 import { isRecord } from "./own-property.js";
 import { errorResult, successResult } from "./result.js";
-import { typeText } from "./schema-type-text.js";
 import { excerpt, nearest } from "./suggest.js";
 import type { JsonSchema, ToolDefinition } from "./tool.js";
 import type { ToolRuntime } from "./tool-runtime.js";
@@ -85,7 +85,7 @@ export class DiscoveryService {
   /** Runs one of the three discovery tools; undefined for any other name. */
   call(runtime: ToolRuntime, name: string, args: Record<string, unknown>, caller: CallerCredentials): Promise<CallToolResult> | undefined {
     if (name === DISCOVERY_TOOLS.search) return this.search(args);
-    if (name === DISCOVERY_TOOLS.describe) return Promise.resolve(this.describe(runtime, args));
+    if (name === DISCOVERY_TOOLS.describe) return Promise.resolve(this.describe(args));
     if (name === DISCOVERY_TOOLS.call) return this.callOperation(runtime, args, caller);
     return undefined;
   }
@@ -119,29 +119,13 @@ export class DiscoveryService {
     return successResult({ results: page, total: matching.length, ...next });
   }
 
-  private describe(runtime: ToolRuntime, args: Record<string, unknown>): CallToolResult {
+  private describe(args: Record<string, unknown>): CallToolResult {
+    const stray = Object.keys(args).find((key) => key !== "name" && key !== "at");
+    if (stray !== undefined)
+      return errorResult(`${DISCOVERY_TOOLS.describe}: unknown argument "${excerpt(stray, 40)}"; it takes name and at`);
     const found = this.operation(args.name, DISCOVERY_TOOLS.describe);
     if ("error" in found) return found.error;
-    const { tool } = found;
-    const listed = runtime.listedTool(tool.name);
-    const warning = tool.annotations.destructiveHint !== false && tool.annotations.readOnlyHint !== true;
-    return successResult({
-      name: tool.name,
-      title: tool.title,
-      description: warning
-        ? `${tool.description}\n\nThis operation changes or deletes data: call it only when asked to.`
-        : tool.description,
-      method: tool._meta.method,
-      path: tool._meta.path,
-      inputSchema: listed?.inputSchema ?? tool.inputSchema,
-      ...(listed?.outputSchema ? { outputSchema: listed.outputSchema } : {}),
-      annotations: tool.annotations,
-      ...(tool.security ? { security: tool.security } : {}),
-      types: {
-        arguments: typeText(tool.inputSchema),
-        ...(tool.outputSchema ? { result: typeText(tool.outputSchema) } : {}),
-      },
-    });
+    return describeOperation(found.tool, args.at);
   }
 
   private async callOperation(runtime: ToolRuntime, args: Record<string, unknown>, caller: CallerCredentials): Promise<CallToolResult> {

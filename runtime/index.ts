@@ -6,6 +6,7 @@
 export { executeTool, type ToolCall } from "./call-tool.js";
 export { callerFromHeaders } from "./caller.js";
 export { type AuthDefinition, type CallerCredentials, CredentialStore, type SecuritySchemeDefinition } from "./credentials.js";
+export { describeOperation } from "./describe-operation.js";
 export { type DiscoveryData, searchableOperation, synopsis } from "./discovery.js";
 export { DISCOVERY_TOOLS, discoveryToolDefinitions, type ListedDiscoveryTool, mostCautious } from "./discovery-tools.js";
 export { EnvironmentError, readServerEnvironment, type ServerEnvironment, type UpstreamDefaults } from "./env.js";
@@ -22,21 +23,21 @@ export {
 export { jsonText } from "./json-text.js";
 export { isLinearPattern } from "./linear-pattern.js";
 export { listedInputSchema } from "./listed-input.js";
+export { listedOutputSchema } from "./listed-output.js";
 export { listedForm, toolsListOf } from "./listed-tools.js";
 export { createLogger, type LogFormat, type Logger, loggerFromEnvironment, silentLogger, stderrLogger } from "./logger.js";
 export { bindsLoopback, checkHost, checkOrigin, hostAllowList, isLoopbackAddress, normalizeOrigin } from "./origin.js";
 export { isRecord, setOwn } from "./own-property.js";
 export { defaultStyle, styleOf } from "./parameter-style.js";
 export { endWithLauncher } from "./parent-watch.js";
+export { portableSchema } from "./portable-schema.js";
 export { invalidParams } from "./protocol-error.js";
 export { isJsonMediaType } from "./response-content.js";
 export { wrapStructuredContent } from "./result.js";
 export { runServer, type ServeOptions, startServer, startStdioServer, type ToolSource } from "./serve.js";
 export { type SuppliedValue, suppliedValues } from "./server-parameters.js";
 export type { SessionLimits } from "./session-http.js";
-export { shareOutputSchemas } from "./shared-listing.js";
 export { closest, didYouMean, excerpt, nearest } from "./suggest.js";
-export { tolerantSchema } from "./tolerant-schema.js";
 export {
   type BodyBinding,
   defineTool,
@@ -59,5 +60,5 @@ export { type ClientOptions, type ClientRegistry, ToolCallError, toolCaller } fr
 export { createToolRuntime, type ServerIdentity, type ToolRuntime } from "./tool-runtime.js";
 export { buildUpstreamRequest, stripPrefix } from "./upstream-request.js";
 export { parseServerArguments, type ServerCommand, serverUsage } from "./usage.js";
-export { describeErrors, listedOutputSchema } from "./validation.js";
+export { describeErrors } from "./validation.js";
 export { words } from "./words.js";

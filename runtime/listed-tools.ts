@@ -1,32 +1,99 @@
 import type { Tool as ListedTool } from "@modelcontextprotocol/sdk/types.js";
+import { jsonText } from "./json-text.js";
 import { listedInputSchema } from "./listed-input.js";
-import { shareOutputSchemas } from "./shared-listing.js";
-import type { TolerantDefinitions } from "./tolerant-schema.js";
+import { listedOutputSchema } from "./listed-output.js";
+import { portableSchema } from "./portable-schema.js";
+import { type Fitted, firstSentence, fitSchema } from "./schema-fit.js";
 import type { JsonSchema, ToolDefinition } from "./tool.js";
-import { listedOutputSchema } from "./validation.js";
 
-/** One tool as `tools/list` shows it on its own (as `describe_operation` shows it): whole schemas, briefly said. */
-export function listedForm(
+/**
+ * What one tool's listing may take. A tool listed in at most `tool` bytes is listed whole; a larger one has its
+ * description, input and output schema each cut to fit its own limit (`describe_operation` shows the rest).
+ */
+export const LISTING_LIMITS = {
+  /** Bytes of JSON of a tool listed whole. */
+  tool: 14_000,
+  /** Characters of the tool's description. */
+  description: 800,
+  /** Bytes of JSON of the input schema. */
+  input: 6_000,
+  /** Bytes of JSON of the output schema. */
+  output: 4_000,
+};
+
+/** A tool as `tools/list` shows it, and whether anything was cut to fit `LISTING_LIMITS`. */
+export interface Listing {
+  tool: ListedTool;
+  cut: boolean;
+}
+
+/**
+ * One tool as `tools/list` shows it: its schemas said briefly and portably, the whole of it within about 14 KB
+ * (`LISTING_LIMITS`); what does not fit is cut down to notes that name the `describe_operation` call showing it.
+ */
+export function listing(tool: ToolDefinition): Listing {
+  const whole = listedWith(
+    tool,
+    (schema) => ({ schema, cut: false }),
+    (schema) => ({ schema, cut: false }),
+    false,
+  );
+  if (jsonText(whole.tool).length <= LISTING_LIMITS.tool) return whole;
+  return listedWith(
+    tool,
+    (schema) => fitSchema(schema, { maxBytes: LISTING_LIMITS.input, at: "arguments", keepRequired: true }),
+    (schema) => fitSchema(schema, { maxBytes: LISTING_LIMITS.output, at: "result", keepRequired: false }),
+    true,
+  );
+}
+
+/** A tool's listing with its input and output schemas fitted as given, its description cut when `brief`. */
+function listedWith(
   tool: ToolDefinition,
-  shownOutput: (tool: ToolDefinition) => JsonSchema | undefined = listedOutputSchema,
-): ListedTool {
-  const { name, title, description, inputSchema, annotations, _meta } = tool;
-  const outputSchema = shownOutput(tool);
+  fitInput: (schema: JsonSchema) => Fitted,
+  fitOutput: (schema: JsonSchema) => Fitted,
+  brief: boolean,
+): Listing {
+  const { name, title, annotations, _meta } = tool;
+  const description = brief ? briefDescription(tool.description, name) : { text: tool.description, cut: false };
+  const input = fitInput(listedInputSchema(tool.inputSchema));
+  const output = listedOutputSchema(tool, fitOutput);
   return {
-    name,
-    title,
-    description,
-    inputSchema: objectSchema(name, listedInputSchema(inputSchema)),
-    ...(outputSchema ? { outputSchema: objectSchema(name, outputSchema) } : {}),
-    annotations,
-    _meta,
+    tool: {
+      name,
+      title,
+      description: description.text,
+      inputSchema: objectSchema(name, portableSchema(input.schema)),
+      ...(output ? { outputSchema: objectSchema(name, output.schema) } : {}),
+      annotations,
+      _meta,
+    },
+    cut: description.cut || input.cut || (output?.cut ?? false),
   };
 }
 
-/** The `tools/list` answer a server of these tools gives (its tolerant definitions made once for the whole list). */
+/** One tool as `tools/list` shows it. */
+export function listedForm(tool: ToolDefinition): ListedTool {
+  return listing(tool).tool;
+}
+
+/** The `tools/list` answer a server of these tools gives. */
 export function toolsListOf(tools: readonly ToolDefinition[]): ListedTool[] {
-  const definitions: TolerantDefinitions = new Map();
-  return shareOutputSchemas(tools.map((tool) => listedForm(tool, (each) => listedOutputSchema(each, definitions))));
+  return tools.map((tool) => listedForm(tool));
+}
+
+/** A description within `LISTING_LIMITS.description`: its first paragraphs that fit, else its first sentence. */
+function briefDescription(text: string, tool: string): { text: string; cut: boolean } {
+  if (text.length <= LISTING_LIMITS.description) return { text, cut: false };
+  const paragraphs = text.split(/\n\s*\n/);
+  let kept = "";
+  for (const paragraph of paragraphs) {
+    const next = kept === "" ? paragraph : `${kept}\n\n${paragraph}`;
+    if (next.length > LISTING_LIMITS.description) break;
+    kept = next;
+  }
+  const brief = kept === "" ? firstSentence(text) : kept;
+  return { text: `${brief}\n\n(More: describe_operation {"name": "${tool}"}.)`, cut: true };
 }
 
 /** A tool schema as `tools/list` types it: MCP requires an object at the root. */

@@ -39,7 +39,13 @@ export function shapeResponse(
       );
     if (declared === "text") return checkResult(tool, validators, { result: summary }, log, blocks);
     if (declared === "empty") return checkResult(tool, validators, { ok: true }, log, blocks);
-    return { result: { content: [...blocks, { type: "text", text: summary }] } };
+    return checkResult(
+      tool,
+      validators,
+      { contentType: contentType || "application/octet-stream", size: outcome.size, sha256 },
+      log,
+      blocks,
+    );
   }
   if (declared === "binary") {
     const sha256 = digestOf(outcome);
@@ -56,18 +62,16 @@ export function shapeResponse(
     const decoded = decodeJson(text);
     if (decoded.ok) value = decoded.value;
     else {
-      // A successful call whose body is not the JSON the document promised: the model gets it as text.
+      // A successful call whose body is not the JSON the document promised: its text is the result.
       log.warn("upstream body is not JSON", { tool: tool.name, contentType: contentType || "none" });
-      return { result: { content: [{ type: "text", text: boundedText(text) }] } };
+      return checkResult(tool, validators, { result: boundedText(text) }, log);
     }
   }
   // `{}` stays `{}` (as the API answered); only an empty body becomes `{ ok: true }`.
-  if (!tool.http.wrapResult && hasOwnConstructor(value)) {
-    // An undeclared own `constructor` key makes SDK clients (zod records) refuse the whole result: it goes as text.
-    log.warn("upstream result has a constructor key the document did not declare", { tool: tool.name });
-    return { result: { content: [{ type: "text", text: boundedText(text) }] } };
-  }
-  return checkResult(tool, validators, tool.http.wrapResult ? { result: value } : wrapStructuredContent(value), log);
+  // A root `constructor` key makes SDK clients (zod records) refuse the whole result: such an object goes wrapped.
+  const wrap = tool.http.wrapResult || hasOwnConstructor(value);
+  if (wrap && !tool.http.wrapResult) log.warn("upstream result has a constructor key: returned as {result}", { tool: tool.name });
+  return checkResult(tool, validators, wrap ? { result: value } : wrapStructuredContent(value), log);
 }
 
 /** Characters of text a result carries: a model reads no more, and the MCP answer stays a few hundred KiB at most. */
@@ -83,9 +87,9 @@ function boundedText(text: string): string {
 }
 
 /**
- * Checks a successful result against the output schema. `strict`: a mismatch is an error. `warn`: where the result
- * differs from the document is logged; a result even the listed tolerant schema refuses goes back as text only
- * (`structuredContent` must conform), never as an error: the call did succeed.
+ * Checks a successful result. `strict`: a result that does not match the document's schema is an error. `warn`: where
+ * it differs from the document is logged, and the result goes back as structured content all the same (the listed
+ * output schema accepts any object): the call did succeed.
  */
 function checkResult(
   tool: ToolDefinition,
@@ -95,19 +99,13 @@ function checkResult(
   blocks: CallToolResult["content"] = [],
 ): { result: CallToolResult; problem?: string } {
   const { output, documented } = validators;
-  const success = () => {
+  if (documented !== undefined && !documented(structured)) logDifference(log, tool.name, describeErrors(documented.errors, 1));
+  if (output === undefined || output(structured)) {
     const result = successResult(structured);
     return { result: blocks.length > 0 ? { ...result, content: [...blocks, ...result.content] } : result };
-  };
-  if (output === undefined) return success();
-  if (documented === undefined) {
-    if (output(structured)) return success();
-    const message = `The upstream response does not match the output schema of ${tool.name}: ${describeErrors(output.errors)}`;
-    return { result: errorResult(message, JSON.stringify(structured)), problem: message };
   }
-  if (!documented(structured)) logDifference(log, tool.name, describeErrors(documented.errors, 1));
-  if (output(structured)) return success();
-  return { result: { content: [...blocks, { type: "text", text: JSON.stringify(structured) }] } };
+  const message = `The upstream response does not match the output schema of ${tool.name}: ${describeErrors(output.errors)}`;
+  return { result: errorResult(message, JSON.stringify(structured)), problem: message };
 }
 
 /** Differences already logged, per logger: a busy server meets the same one on every call. */

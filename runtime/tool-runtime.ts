@@ -1,13 +1,12 @@
 import type { Tool as ListedTool } from "@modelcontextprotocol/sdk/types.js";
 import { type AuthDefinition, CredentialStore } from "./credentials.js";
 import { type DiscoveryData, DiscoveryService } from "./discovery.js";
-import { listedForm, objectSchema } from "./listed-tools.js";
+import { DISCOVERY_TOOLS, describeToolDefinition } from "./discovery-tools.js";
+import { listing, objectSchema } from "./listed-tools.js";
 import type { Logger } from "./logger.js";
 import { ServerParameters } from "./server-parameters.js";
-import { shareOutputSchemas } from "./shared-listing.js";
-import type { TolerantDefinitions } from "./tolerant-schema.js";
-import type { JsonSchema, ToolDefinition } from "./tool.js";
-import { listedOutputSchema, ValidatorCache } from "./validation.js";
+import type { ToolDefinition } from "./tool.js";
+import { ValidatorCache } from "./validation.js";
 
 /** Identity the server reports in `initialize`. */
 export interface ServerIdentity {
@@ -45,8 +44,8 @@ export interface ToolRuntime {
   validators: ValidatorCache;
   /** The `tools/list` answer, computed once, on first use. */
   readonly listed: ListedTool[];
-  /** A tool as `tools/list` shows it (listed or not), computed once. */
-  listedTool(name: string): ListedTool | undefined;
+  /** Tools mode: whether `describe_operation` is listed (some tool's listing was cut to fit). */
+  readonly describesTools: boolean;
   /** In discovery mode: the three discovery tools over the registry, which `tools/list` shows instead of it. */
   discovery?: DiscoveryService;
 }
@@ -84,33 +83,21 @@ export function createToolRuntime(options: {
     objectSchema(tool.name, tool.inputSchema);
     if (tool.outputSchema) objectSchema(tool.name, tool.outputSchema);
   }
-  // The tolerant output schemas and the list are computed when first needed: a large API starts without them.
-  const outputs = new Map<string, JsonSchema | undefined>();
-  const definitions: TolerantDefinitions = new Map();
-  const shownOutput = (tool: ToolDefinition) => {
-    if (!outputs.has(tool.name)) outputs.set(tool.name, listedOutputSchema(tool, definitions));
-    return outputs.get(tool.name);
-  };
-  let listed: ListedTool[] | undefined;
-  const shownForms = new Map<string, ListedTool>();
-  const listedTool = (name: string): ListedTool | undefined => {
-    const tool = tools.get(name);
-    if (!tool) return undefined;
-    let form = shownForms.get(name);
-    if (!form) {
-      form = listedForm(tool, shownOutput);
-      shownForms.set(name, form);
-    }
-    return form;
-  };
+  // The listings are computed when first needed: a large API starts without them.
+  let listed: { tools: ListedTool[]; describes: boolean } | undefined;
   const { identity, upstream, log } = options;
-  const discovery = options.discovery ? new DiscoveryService(options.tools, options.discovery, identity.title ?? identity.name) : undefined;
-  const listTools = (): ListedTool[] => {
+  const apiTitle = identity.title ?? identity.name;
+  const discovery = options.discovery ? new DiscoveryService(options.tools, options.discovery, apiTitle) : undefined;
+  const listTools = () => {
     const direct = options.tools.filter((tool) => !discovery || discovery.listsDirectly(tool.name));
-    const own = shareOutputSchemas(direct.flatMap((tool) => listedTool(tool.name) ?? []));
-    return discovery ? [...discovery.listed, ...own] : own;
+    const listings = direct.map(listing);
+    const own = listings.map((each) => each.tool);
+    if (discovery) return { tools: [...discovery.listed, ...own], describes: false };
+    // A tools-mode server whose listings were cut lists describe_operation, which their notes point to.
+    const describes = listings.some((each) => each.cut) && !tools.has(DISCOVERY_TOOLS.describe);
+    return { tools: describes ? [...own, describeToolDefinition(apiTitle)] : own, describes };
   };
-  const validators = new ValidatorCache(tools, shownOutput);
+  const validators = new ValidatorCache(tools);
   return {
     identity,
     upstream,
@@ -122,9 +109,12 @@ export function createToolRuntime(options: {
     validators,
     get listed() {
       listed ??= listTools();
-      return listed;
+      return listed.tools;
     },
-    listedTool,
+    get describesTools() {
+      listed ??= listTools();
+      return listed.describes;
+    },
     ...(discovery ? { discovery } : {}),
   };
 }

@@ -1,17 +1,10 @@
 import type { Ajv2020, ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
-import { type TolerantDefinitions, tolerantSchema } from "./tolerant-schema.js";
-import type { JsonSchema, ToolDefinition } from "./tool.js";
-
-/** The output schema `tools/list` shows for a tool: tolerant under `warn` (the default), the document's otherwise. */
-export function listedOutputSchema(tool: ToolDefinition, definitions?: TolerantDefinitions): JsonSchema | undefined {
-  if (tool.outputSchema === undefined) return undefined;
-  return (tool.outputValidation ?? "warn") === "warn" ? tolerantSchema(tool.outputSchema, definitions) : tool.outputSchema;
-}
+import type { ToolDefinition } from "./tool.js";
 
 /** Compiled argument and result validators of one tool. */
 export interface ToolValidators {
   input: ValidateFunction;
-  /** The schema clients are shown (the tolerant form under `warn`); absent when results are not checked. */
+  /** Under `strict` only: the document's schema, which a result must match. */
   output?: ValidateFunction;
   /** The document's own schema, under `warn` only: where a result differs from it is logged. */
   documented?: ValidateFunction;
@@ -26,11 +19,7 @@ export class ValidatorCache {
   private loading: Promise<void> | undefined;
   private readonly compiled = new Map<string, ToolValidators>();
 
-  /** `shownOutput`: a tool's output schema as `tools/list` shows it (shared with the list, so computed once). */
-  constructor(
-    private readonly tools: ReadonlyMap<string, ToolDefinition>,
-    private readonly shownOutput: (tool: ToolDefinition) => JsonSchema | undefined = listedOutputSchema,
-  ) {}
+  constructor(private readonly tools: ReadonlyMap<string, ToolDefinition>) {}
 
   /** Loads the compiler (Ajv is imported on first need, not at start-up). */
   ready(): Promise<void> {
@@ -73,8 +62,7 @@ export class ValidatorCache {
     const mode = tool.outputValidation ?? "warn";
     if (tool.outputSchema === undefined || mode === "off") return { input };
     if (mode === "strict") return { input, output: ajv.compile(tool.outputSchema) };
-    const shown = this.shownOutput(tool) ?? tool.outputSchema;
-    return { input, output: ajv.compile(shown), documented: ajv.compile(tool.outputSchema) };
+    return { input, documented: ajv.compile(tool.outputSchema) };
   }
 
   /**

@@ -1,3 +1,4 @@
+import { pathToFileURL } from "node:url";
 import { buildTools } from "../generator/build-tools.js";
 import { resolveConfig } from "../generator/config.js";
 import { discoveryData } from "../generator/discovery.js";
@@ -26,13 +27,40 @@ async function discoveryFor(name: string): Promise<{ service: DiscoveryService; 
   return { service: new DiscoveryService(definitions, data, name), operationIds };
 }
 
-/** Runs the labelled query set (test/fixtures/queries/discovery.json) against discovery servers of GitHub and Memos. */
-export async function discoveryQuality(): Promise<DiscoveryQuality> {
+/** The labelled set of requests over GitHub and Memos (test/fixtures/queries/discovery.json). */
+export const TUNED_SET = "discovery.json";
+/** The labelled set over three APIs the ranking was not tuned on (test/fixtures/queries/unseen.json). */
+export const UNSEEN_SET = "unseen.json";
+
+/** Runs a labelled query set (in test/fixtures/queries/) against discovery servers of its APIs, per API and in all. */
+export async function discoveryQuality(set = TUNED_SET): Promise<{ all: DiscoveryQuality; byApi: Map<string, DiscoveryQuality> }> {
   const servers = new Map<string, Awaited<ReturnType<typeof discoveryFor>>>();
-  return rankQuality(await labelledQueries(new URL("test/fixtures/queries/discovery.json", ROOT)), async (api, query, expected) => {
+  const queries = await labelledQueries(new URL(`test/fixtures/queries/${set}`, ROOT));
+  const topFive = async (api: string, query: string, expected: string) => {
     const server = servers.get(api) ?? (await discoveryFor(api));
     servers.set(api, server);
     if (![...server.operationIds.values()].includes(expected)) throw new Error(`${api} has no operation ${expected}`);
     return (await server.service.rank(query)).slice(0, 5).map((tool) => server.operationIds.get(tool.name));
-  });
+  };
+  const byApi = new Map<string, DiscoveryQuality>();
+  for (const api of new Set(queries.map(([name]) => name))) {
+    byApi.set(
+      api,
+      await rankQuality(
+        queries.filter(([name]) => name === api),
+        topFive,
+      ),
+    );
+  }
+  return { all: await rankQuality(queries, topFive), byApi };
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const { all, byApi } = await discoveryQuality(process.argv[2]);
+  for (const [api, quality] of [...byApi, ["all", all] as const]) {
+    console.log(
+      `${api}: ${quality.queries} queries, hit@1 ${quality.hitAt1.toFixed(2)}, hit@5 ${quality.hitAt5.toFixed(2)}, MRR ${quality.mrr.toFixed(2)}`,
+    );
+  }
+  if (process.argv.includes("--misses")) for (const miss of all.misses) console.log(`  ${miss}`);
 }

@@ -14,6 +14,9 @@ export const QUALITY_DOCUMENTS: Readonly<Record<string, string>> = {
   docker: fileURLToPath(new URL("test/fixtures/docker-engine/swagger.yaml", ROOT)),
   museum: fileURLToPath(new URL("test/fixtures/redocly-museum/openapi.yaml", ROOT)),
   galaxy: fileURLToPath(new URL("test/fixtures/scalar-galaxy/openapi.yaml", ROOT)),
+  digitalocean: fileURLToPath(new URL("test/fixtures/unseen/digitalocean.json", ROOT)),
+  box: fileURLToPath(new URL("test/fixtures/unseen/box.json", ROOT)),
+  trello: fileURLToPath(new URL("test/fixtures/unseen/trello.json", ROOT)),
 };
 
 /** One of those documents, read and normalised. */

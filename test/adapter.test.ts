@@ -1,6 +1,5 @@
 import type { ServerResponse } from "node:http";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { RunningServer } from "oapi-mcp-gen-runtime";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { connectClient, startMemosServer } from "./helpers/memos-server.js";
@@ -168,21 +167,19 @@ describe("generated Memos tools call the upstream REST API exactly", () => {
       });
     }
 
-    it("returns a successful body that is not JSON, or that even the tolerant schema refuses, as text: never as an error", async () => {
-      for (const [respond, text] of [
-        [(res: ServerResponse) => sendJson(res, 200, "{not json", "application/json"), "{not json"],
-        [(res: ServerResponse) => sendJson(res, 200, { content: 42 }), '{"content":42}'],
+    it("returns a successful body that is not JSON, or that strays from the document, as structured content: never as an error", async () => {
+      for (const [respond, structured] of [
+        [(res: ServerResponse) => sendJson(res, 200, "{not json", "application/json"), { result: "{not json" }],
+        [(res: ServerResponse) => sendJson(res, 200, { content: 42 }), { content: 42 }],
+        [(res: ServerResponse) => sendJson(res, 200, { constructor: "x" }), { result: { constructor: "x" } }],
       ] as const) {
         upstream.requests.length = 0;
         upstream.respondWith((_, res) => respond(res));
-        // The raw result: the SDK's callTool refuses a result without structuredContent for a tool with an output schema.
-        const result = await client.request(
-          { method: "tools/call", params: { name: "memo_get_memo", arguments: { memo: "abc123" } } },
-          CallToolResultSchema,
-        );
+        // The SDK's callTool refuses a result without structuredContent for a tool with an output schema: it has one.
+        const result = await client.callTool({ name: "memo_get_memo", arguments: { memo: "abc123" } });
         expect(result.isError).toBeUndefined();
-        expect(result.structuredContent).toBeUndefined();
-        expect(result.content).toEqual([{ type: "text", text }]);
+        expect(result.structuredContent).toEqual(structured);
+        expect(result.content).toEqual([{ type: "text", text: JSON.stringify(structured) }]);
       }
     });
 

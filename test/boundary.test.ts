@@ -36,7 +36,7 @@ function packageOf(specifier: string): string {
 /** What each source folder may import besides Node built-ins and files of its own folder. */
 const RULES: Record<string, { folders: string[]; typeOnlyFolders?: string[]; packages: string[] }> = {
   runtime: { folders: [], packages: ["@modelcontextprotocol/sdk", "ajv", "ajv-formats", "fastest-levenshtein", "minisearch", "re2js"] },
-  openapi: { folders: [], packages: ["yaml", "fastest-levenshtein", "swagger2openapi", "@redocly/openapi-core", "ipaddr.js"] },
+  openapi: { folders: [], packages: ["yaml", "fastest-levenshtein", "swagger2openapi", "@redocly/openapi-core", "ipaddr.js", "turndown"] },
   // prettier: templates write text as prettier prints it (its quote choice and string widths).
   templates: { folders: [], typeOnlyFolders: ["generator", "openapi"], packages: [RUNTIME, "ts-morph", "prettier"] },
   generator: {

@@ -200,6 +200,12 @@ describe("command-line conventions", () => {
       Array.from({ length: 120 }, (_, i) => [`/things${i}`, { get: { operationId: `getThing${i}`, responses: { 200: response } } }]),
     );
     await writeFile(join(project, "openapi.json"), JSON.stringify({ openapi: "3.0.3", info: { title: "Things", version: "1" }, paths }));
+    // With no config the mode is auto: past the budget, the three discovery tools serve the 120 operations.
+    const auto = runCli(["openapi.json", "--out", "generated"], project);
+    expect(auto.status, auto.stderr).toBe(0);
+    expect(auto.stderr).not.toMatch(/^warning: tools\/list/m);
+    expect(await readFile(join(project, "generated/discovery.ts"), "utf8")).toContain("alwaysList");
+    await writeFile(join(project, "oapi-mcp.config.yaml"), "server: {name: things}\nselect: {all: true}\nmode: tools\n");
     const result = runCli(["openapi.json", "--out", "generated", "--quiet"], project);
     expect(result.status, result.stderr).toBe(0);
     expect(result.stderr).toMatch(

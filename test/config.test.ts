@@ -30,7 +30,7 @@ describe("config validation", () => {
       schemas: { maxBytes: 65536 },
       output: { validate: "warn" },
       externalRefs: { outsideFolder: false, urls: false },
-      mode: "tools",
+      mode: "auto",
       discovery: { alwaysList: [] },
     });
     expect(parseConfig(structuredClone(resolved))).toEqual(resolved);

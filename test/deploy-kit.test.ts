@@ -107,7 +107,10 @@ describe("deploy kit and tools/list budget", () => {
     const scratch = await mkdtemp(join(tmpdir(), "oapi-budget-"));
     try {
       const config = join(scratch, "c.yaml");
-      await writeFile(config, `${await readFile(join(ROOT, "examples/memos/oapi-mcp.config.yaml"), "utf8")}\nbudget:\n  maxTokens: 5000\n`);
+      await writeFile(
+        config,
+        `${await readFile(join(ROOT, "examples/memos/oapi-mcp.config.yaml"), "utf8")}\nmode: tools\nbudget:\n  maxTokens: 5000\n`,
+      );
       const result = runCli([join(ROOT, "examples/memos/openapi.yaml"), "--config", config, "--out", join(scratch, "out")]);
       expect(result.status).toBe(1);
       expect(result.stderr).toMatch(/^error: budget: tools\/list is about \d+ tokens, over the budget of 5000; select fewer operations/);

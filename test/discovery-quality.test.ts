@@ -3,7 +3,7 @@ import { discoveryQuality } from "../scripts/discovery-quality.js";
 
 describe("search_operations over GitHub's and Memos' documents (every operation)", () => {
   it("finds the labelled operation in the top 5 for >= 90% of 76 user-phrased queries, first for >= 70%", async () => {
-    const quality = await discoveryQuality();
+    const { all: quality } = await discoveryQuality();
     console.log(
       `discovery search: ${quality.queries} queries, hit@1 ${quality.hitAt1.toFixed(3)}, hit@5 ${quality.hitAt5.toFixed(3)}, ` +
         `MRR ${quality.mrr.toFixed(3)}\n  ${quality.misses.join("\n  ")}`,

@@ -104,7 +104,8 @@ describe("hostile documents", () => {
     });
     const client = await connectClient(server.url);
     const { tools } = await client.listTools();
-    expect(tools).toHaveLength(PAYLOADS.length);
+    // Hostile texts are long: their listings are cut, and describe_operation (which shows them whole) is listed too.
+    expect(tools.filter((tool) => tool.name !== "describe_operation")).toHaveLength(PAYLOADS.length);
     expect(clientLimitProblems(tools)).toEqual([]);
     // The raw result: the upstream's `{}` may not fit the document's schema, and then the success comes back as text.
     const called = await client.request(

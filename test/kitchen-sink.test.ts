@@ -110,7 +110,7 @@ describe("kitchen-sink server: every parameter, body, response and credential ki
     const { tools: listed } = await client.listTools();
     const properties = listed.find((tool) => tool.name === "things_update")?.inputSchema.properties ?? {};
     const body = (properties as Record<string, { properties: Record<string, object>; required: string[] }>).body;
-    expect(body?.properties.id).toEqual({ description: "Read-only: accepted and ignored (never sent)." });
+    expect(body?.properties.id).toEqual({ description: "Read-only: accepted and ignored (never sent).", $ref: "#/$defs/any" });
     expect(body?.required).toEqual(["name"]);
     await call("things_update", { id: "t1", body: { id: "t1", name: "new", note: null } });
     expect(last().headers["content-type"]).toBe("application/merge-patch+json");

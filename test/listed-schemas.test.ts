@@ -1,14 +1,14 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Tool as ListedTool } from "@modelcontextprotocol/sdk/types.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { listedForm, listedInputSchema, shareOutputSchemas, type ToolDefinition, tolerantSchema } from "oapi-mcp-gen-runtime";
+import { listedForm, listedInputSchema, type ToolDefinition } from "oapi-mcp-gen-runtime";
 import { describe, expect, it } from "vitest";
 import { tools as memosTools } from "../generated/index.js";
 import { toolsListSize } from "../generator/tools-list.js";
 import { tools as cmsTools } from "./fixtures/cms/generated/index.js";
 import { tools as kitchenSinkTools } from "./fixtures/kitchen-sink/generated/index.js";
 import { startMemosServer } from "./helpers/memos-server.js";
+import { portabilityFindings } from "./helpers/portability.js";
 import { strictProblems } from "./helpers/schema-dialects.js";
 import { startUpstream } from "./helpers/upstream.js";
 
@@ -118,175 +118,51 @@ describe("the listed input schema", () => {
   });
 });
 
-/** A large definition: more than twice the note that could stand for it. */
-function bigObject(word: string): Schema {
-  const properties = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`${word}_${i}`, { type: ["string", "null"] }]));
-  return { type: "object", description: `A ${word}.`, properties };
-}
-
-function listedTool(name: string, outputSchema: Schema): ListedTool {
-  return { name, inputSchema: { type: "object" }, outputSchema: outputSchema as ListedTool["outputSchema"] };
-}
-
-describe("output schemas shared across the list", () => {
-  it("merges twin definitions without changing the schema given, and keeps untouched definitions shared", () => {
-    const user = { type: "object", properties: { login: { type: "string" } } };
-    const schema = (extra: string) => ({
-      type: "object",
-      properties: { author: { $ref: "#/$defs/nullable-user" }, [extra]: { $ref: "#/$defs/label" } },
-      $defs: {
-        user,
-        "nullable-user": { ...user, type: ["object", "null"] },
-        label: { type: "object", properties: { name: { type: "string" }, by: { $ref: "#/$defs/user" } } },
-        issue: { type: "object", properties: { author: { $ref: "#/$defs/nullable-user" } } },
-      },
-    });
-    const given = schema("label");
-    const before = structuredClone(given);
-    const definitions = new Map();
-    const first = tolerantSchema(given, definitions);
-    const second = tolerantSchema(schema("tag"), definitions);
-    expect(given).toEqual(before);
-    expect(Object.keys(first.$defs as object)).toEqual(["user", "label", "issue"]);
-    expect(JSON.stringify(first)).not.toContain("nullable-user");
-    const defs = (listed: Schema) => listed.$defs as Record<string, Schema>;
-    // A definition with no reference to rewrite is the one tolerant object; one that was rewritten is a copy.
-    expect(defs(first).label).toBe(defs(second).label);
-    expect(defs(first).issue).not.toBe(defs(second).issue);
-    expect(defs(first).issue).toEqual(defs(second).issue);
-  });
-
-  it("lists a definition that admits only null (Django's NullEnum) as a valid schema, not an empty enum", () => {
-    const listed = tolerantSchema({
-      type: "object",
-      properties: { source: { anyOf: [{ $ref: "#/$defs/Source" }, { $ref: "#/$defs/NullEnum" }, { type: "null" }] } },
-      $defs: { Source: { enum: ["web", "api"], type: "string" }, NullEnum: { enum: [null] } },
-    });
-    expect((listed.$defs as Record<string, Schema>).NullEnum).toEqual({ not: {} });
-    const onlyNull = tolerantSchema({
-      type: "object",
-      properties: { a: { $ref: "#/$defs/Nothing" } },
-      $defs: { Nothing: { type: ["null"] } },
-    });
-    expect((onlyNull.$defs as Record<string, Schema>).Nothing).toEqual({ not: {} });
-    const validate = new Ajv2020({ strict: false }).compile(listed);
-    expect([validate({ source: null }), validate({ source: "web" }), validate({ source: "x" })]).toEqual([true, true, false]);
-  });
-
-  it("writes a large definition out once and points at it from the tools after, leaving small ones in place", () => {
-    const user = bigObject("user");
-    const repo = bigObject("repo");
-    (repo.properties as Schema).owner = { $ref: "#/$defs/user" };
-    const small = { type: "string", enum: ["open", "closed"] };
-    const first = listedTool("get_repo", {
-      type: "object",
-      properties: { repo: { $ref: "#/$defs/repo" }, state: { $ref: "#/$defs/state" } },
-      $defs: { repo, state: small, user },
-    });
-    const second = listedTool("list_forks", {
-      type: "object",
-      properties: { forks: { type: "array", items: { $ref: "#/$defs/repo" } }, state: { $ref: "#/$defs/state" } },
-      $defs: { repo, state: small, user },
-    });
-    const third = listedTool("get_user", { type: "object", properties: { me: { $ref: "#/$defs/person" } }, $defs: { person: user } });
-    const [a, b, c] = shareOutputSchemas([first, second, third]);
-    expect(a).toEqual(first);
-    expect(b?.outputSchema).toEqual({
-      type: "object",
-      properties: second.outputSchema?.properties,
-      $defs: {
-        repo: { type: "object", description: "A repo. Listed in full in the output schema of tool `get_repo`, at $defs/repo." },
-        state: small,
-      },
-    });
-    expect(c?.outputSchema?.$defs).toEqual({
-      person: { type: "object", description: "A user. Listed in full in the output schema of tool `get_repo`, at $defs/user." },
-    });
-  });
-
-  it("points a result the same as an earlier tool's at it, and tells apart definitions that reach different shapes", () => {
-    const body = { type: "object", properties: { item: { $ref: "#/$defs/item" } } };
-    const item = (word: string) => ({ type: "object", description: `An ${word}.`, properties: { link: { $ref: "#/$defs/link" } } });
-    const one = listedTool("get_one", { ...body, $defs: { item: item("x"), link: bigObject("link") } });
-    const same = listedTool("get_same", { ...body, $defs: { item: item("x"), link: bigObject("link") } });
-    const other = listedTool("get_other", { ...body, $defs: { item: item("x"), link: bigObject("other") } });
-    const [, b, c] = shareOutputSchemas([one, same, other]);
-    expect(b?.outputSchema).toEqual({
-      type: "object",
-      description: "The same shape as tool `get_one`'s result: its output schema lists the properties.",
-    });
-    // The same `item` JSON reaching another `link` is another shape: it stays whole.
-    expect(c?.outputSchema).toEqual(other.outputSchema);
-  });
-
-  it("points a definition at the tool whose whole result it is, even a later one", () => {
-    const user = bigObject("user");
-    const first = listedTool("list_events", { type: "object", properties: { actor: { $ref: "#/$defs/user" } }, $defs: { user } });
-    const second = listedTool("get_user", user);
-    const [a, b] = shareOutputSchemas([first, second]);
-    expect(a?.outputSchema?.$defs).toEqual({
-      user: { type: "object", description: "A user. The same shape as tool `get_user`'s result: its output schema lists the properties." },
-    });
-    expect(b).toEqual(second);
-  });
-
-  it("points only at shapes other tools spell out, each the one it replaced, and lists schemas clients compile", () => {
+describe("listed output schemas", () => {
+  it("each stands alone: the documented shape in $defs under a root every object matches, said portably", () => {
+    const ajv = new Ajv2020({ strict: false, validateFormats: false });
     for (const [label, tools] of REGISTRIES) {
-      const whole = tools.map((tool) => listedForm(tool));
-      const shared = shareOutputSchemas(whole);
-      const byName = new Map(whole.map((form) => [form.name, form]));
-      const sharedByName = new Map(shared.map((form) => [form.name, form]));
-      const ajv = new Ajv2020({ strict: false, allErrors: true });
-      shared.forEach((form, index) => {
-        const original = whole[index]?.outputSchema as Schema | undefined;
-        const listed = form.outputSchema as Schema | undefined;
-        if (listed) expect(() => ajv.compile(listed), `${label} ${form.name}`).not.toThrow();
-        // Each note with the shape it stands for: a whole result (its root, less $defs) or a definition.
-        const notes: [Schema, Schema, boolean][] = [];
-        if (listed && original && listed.properties === undefined && /tool `/.test(String(listed.description))) {
-          const { $defs: _, ...root } = original;
-          notes.push([listed, root, true]);
+      for (const tool of tools) {
+        const listed = listedForm(tool).outputSchema as Schema | undefined;
+        if (tool.outputSchema === undefined) continue;
+        expect(listed, `${label} ${tool.name}`).toBeDefined();
+        const schema = listed as Schema;
+        expect(JSON.stringify(schema)).not.toMatch(/output schema of tool|same shape as tool/);
+        expect(portabilityFindings(schema), `${label} ${tool.name}`).toEqual([]);
+        const validate = ajv.compile(schema);
+        for (const value of [{}, { anything: [1, { deep: null }] }, { result: "text" }, { ok: true }, { id: { nested: [] } }]) {
+          expect(validate(value), `${label} ${tool.name} ${JSON.stringify(value)}`).toBe(true);
         }
-        for (const [key, def] of Object.entries((listed?.$defs ?? {}) as Record<string, Schema>)) {
-          const own = ((original?.$defs ?? {}) as Record<string, Schema>)[key] as Schema;
-          if (JSON.stringify(def) !== JSON.stringify(own)) notes.push([def, own, false]);
-        }
-        for (const [note, replaced, isRoot] of notes) {
-          const match = /tool `([^`]+)`(?:'s result|, at \$defs\/([^.]+)\.)/.exec(String(note.description));
-          expect(match, `${label} ${form.name}: ${note.description}`).not.toBeNull();
-          const [, home, key] = match ?? [];
-          const homeIndex = shared.findIndex((candidate) => candidate.name === home);
-          expect(homeIndex, `${label} ${form.name} → ${home}`).toBeGreaterThanOrEqual(0);
-          expect(homeIndex, `${label} ${form.name} → ${home}`).not.toBe(index);
-          const homeWhole = byName.get(home ?? "")?.outputSchema as Schema;
-          const homeShared = sharedByName.get(home ?? "")?.outputSchema as Schema;
-          const at = (schema: Schema) => (key === undefined ? schema : (schema.$defs as Record<string, unknown>)[key]);
-          // The home spells the shape out as its own whole form does (what it reaches may point on in turn), and that
-          // is the shape the note replaced.
-          const { $defs: _s, ...homeListed } = at(homeShared) as Schema;
-          const { $defs: _w, ...homeOwn } = at(homeWhole) as Schema;
-          expect(homeListed, `${label} ${form.name} → ${home}`).toEqual(homeOwn);
-          const { $defs: _, ...homeShape } = at(homeWhole) as Schema;
-          expect(homeShape, `${label} ${form.name} → ${home}`).toEqual(replaced);
-          expect(note.type).toEqual(isRoot ? "object" : replaced.type);
-        }
-      });
+        if ((tool.outputValidation ?? "warn") === "strict") continue;
+        const defs = schema.$defs as Schema;
+        const { $defs: _, ...documented } = tool.outputSchema;
+        const names = Object.keys((documented.properties ?? {}) as Schema);
+        expect(Object.keys(((defs.result as Schema).properties ?? {}) as Schema)).toEqual(names);
+      }
     }
   });
 
-  it("tools/list of the committed Memos server is the shared listing, and the generator reports its size exactly", async () => {
+  it("lists the document's exact schema under output.validate: strict, and ok as a boolean", () => {
+    const tool = { ...(memosTools[0] as ToolDefinition), outputValidation: "strict" as const };
+    const listed = listedForm(tool).outputSchema as Schema;
+    expect(JSON.stringify(listed)).not.toContain('"not"');
+    const empty = memosTools.find(
+      (each) => JSON.stringify(each.outputSchema) === JSON.stringify({ type: "object", properties: { ok: { type: "boolean" } } }),
+    );
+    expect(empty, "Memos has a tool with an empty result").toBeDefined();
+    const defs = (listedForm(empty as ToolDefinition).outputSchema as Schema).$defs as Schema;
+    expect(defs.result).toEqual({ type: "object", properties: { ok: { type: "boolean" } } });
+  });
+
+  it("tools/list of the committed Memos server is its tools' listings, and the generator reports its size exactly", async () => {
     const upstream = await startUpstream();
     const server = await startMemosServer(upstream.url);
     const client = new Client({ name: "listing", version: "1.0.0" });
     try {
       await client.connect(new StreamableHTTPClientTransport(server.url));
       const { tools } = await client.listTools();
-      expect(tools).toEqual(JSON.parse(JSON.stringify(shareOutputSchemas(memosTools.map((tool) => listedForm(tool))))));
-      expect(tools.some((tool) => /Listed in full in the output schema of tool `/.test(JSON.stringify(tool.outputSchema)))).toBe(true);
+      expect(tools).toEqual(JSON.parse(JSON.stringify(memosTools.map((tool) => listedForm(tool)))));
       expect(Buffer.byteLength(JSON.stringify({ tools }))).toBe(toolsListSize(memosTools).bytes);
-      // A result is still checked against the tool's whole schema: calling a tool whose listing points elsewhere works.
-      const pointed = tools.find((tool) => tool.name === "memo_get_memo");
-      expect(JSON.stringify(pointed?.outputSchema)).toMatch(/Listed in full|The same shape/);
       const result = await client.callTool({ name: "memo_get_memo", arguments: { memo: "abc" } });
       expect(result.isError).toBeFalsy();
     } finally {

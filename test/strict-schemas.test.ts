@@ -1,7 +1,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { listedOutputSchema, type ToolDefinition, tolerantSchema } from "oapi-mcp-gen-runtime";
+import { listedOutputSchema, type ToolDefinition } from "oapi-mcp-gen-runtime";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { tools as memosTools } from "../generated/index.js";
 import { tools as kitchenSinkTools } from "./fixtures/kitchen-sink/generated/index.js";
@@ -9,70 +9,59 @@ import { startMemosServer } from "./helpers/memos-server.js";
 import { strictProblems } from "./helpers/schema-dialects.js";
 import { startUpstream } from "./helpers/upstream.js";
 
-describe("the tolerant output schema", () => {
-  it("admits null for values only, drops required, value constraints and sample values, and keeps the root an object", () => {
-    const documented = {
-      type: "object",
-      required: ["id"],
-      properties: {
-        id: { type: "integer", minimum: 1, examples: [42] },
-        examples: { type: "string", example: "a property named examples stays" },
-        tags: { type: "array", items: { type: "string", enum: ["a"] } },
-        owner: { $ref: "#/$defs/person" },
-      },
-      allOf: [{ type: "object", properties: { extra: { type: "string", format: "date-time" } } }],
-      additionalProperties: false,
-      $defs: { person: { type: "object", properties: { name: { type: "string" } } } },
-    };
-    expect(tolerantSchema(documented)).toEqual({
-      type: "object",
-      properties: {
-        id: { type: ["integer", "null"] },
-        examples: { type: ["string", "null"] },
-        tags: { type: ["array", "null"], items: { type: ["string", "null"], enum: ["a", null] } },
-        owner: { anyOf: [{ $ref: "#/$defs/person" }, { type: "null" }] },
-      },
-      allOf: [{ type: "object", properties: { extra: { type: ["string", "null"] } } }],
-      $defs: { person: { type: "object", properties: { name: { type: ["string", "null"] } } } },
-    });
-  });
+describe("the listed output schema", () => {
+  const tool = (outputSchema: Record<string, unknown>, outputValidation?: "strict"): ToolDefinition =>
+    ({ ...(memosTools[0] as ToolDefinition), outputSchema, ...(outputValidation ? { outputValidation } : {}) }) as ToolDefinition;
+  const documented = {
+    type: "object",
+    required: ["id"],
+    properties: {
+      id: { type: "integer", minimum: 1, examples: [42] },
+      examples: { type: "string", example: "a property named examples stays" },
+      note: { type: ["string", "null"], maxLength: 5 },
+      owner: { $ref: "#/$defs/person" },
+      any: { description: "free-form" },
+    },
+    additionalProperties: false,
+    $defs: { person: { type: "object", properties: { name: { type: "string", format: "email" } } } },
+  };
 
-  it("lists definitions that then say the same thing once, their references renamed, and drops readOnly", () => {
-    const person = { type: "object", properties: { name: { type: "string", readOnly: true }, boss: { $ref: "#/$defs/nullable-person" } } };
-    const documented = {
-      type: "object",
-      properties: {
-        author: { $ref: "#/$defs/person" },
-        editor: { $ref: "#/$defs/nullable-person" },
-        team: { type: "array", items: { $ref: "#/$defs/team" } },
-      },
-      $defs: {
-        person,
-        "nullable-person": { ...person, type: ["object", "null"] },
-        team: { type: "object", properties: { lead: { $ref: "#/$defs/nullable-person" } } },
-      },
-    };
-    const listed = tolerantSchema(documented);
-    const orNull = (ref: string) => ({ anyOf: [{ $ref: ref }, { type: "null" }] });
+  it("keeps the documented shape in $defs (no samples, no value limits), under a root that admits every object", () => {
+    const listed = listedOutputSchema(tool(documented))?.schema;
     expect(listed).toEqual({
       type: "object",
-      properties: {
-        author: orNull("#/$defs/person"),
-        editor: orNull("#/$defs/person"),
-        team: { type: ["array", "null"], items: orNull("#/$defs/team") },
-      },
+      description: expect.stringContaining("$defs/result"),
+      anyOf: [{ $ref: "#/$defs/result" }, { not: { $ref: "#/$defs/result" } }],
       $defs: {
-        person: { type: "object", properties: { name: { type: ["string", "null"] }, boss: orNull("#/$defs/person") } },
-        team: { type: "object", properties: { lead: orNull("#/$defs/person") } },
+        result: {
+          type: "object",
+          required: ["id"],
+          properties: {
+            id: { type: "integer" },
+            examples: { type: "string" },
+            note: { anyOf: [{ type: "string" }, { type: "null" }] },
+            owner: { $ref: "#/$defs/person" },
+            any: { description: "free-form", $ref: "#/$defs/any" },
+          },
+          additionalProperties: false,
+        },
+        person: { type: "object", properties: { name: { type: "string", format: "email" } } },
+        any: {
+          description: "Any JSON value.",
+          anyOf: ["object", "array", "string", "number", "boolean", "null"].map((type) => ({ type })),
+        },
       },
     });
-    // What the document admits, the listed schema admits (null included wherever a definition is used).
-    const ajv = new Ajv2020({ strict: false });
-    const validate = ajv.compile(listed);
-    for (const value of [{ author: null, editor: { name: "a", boss: null } }, { team: [{ lead: null }, null] }, {}]) {
-      expect(validate(value)).toBe(true);
-    }
-    expect(validate({ author: { name: 1 } })).toBe(false);
+    const validate = new Ajv2020({ strict: false, validateFormats: false }).compile(listed as object);
+    for (const value of [{ id: 1 }, { id: "not a number" }, { other: [] }, {}]) expect(validate(value)).toBe(true);
+  });
+
+  it("under strict, is the document's schema (said portably), which refuses a result that strays", () => {
+    const listed = listedOutputSchema(tool(documented, "strict"))?.schema as object;
+    const validate = new Ajv2020({ strict: false, validateFormats: false }).compile(listed);
+    expect(validate({ id: 1, note: null })).toBe(true);
+    expect(validate({ id: "x" })).toBe(false);
+    expect(validate({ id: 1, stray: true })).toBe(false);
   });
 });
 
@@ -89,7 +78,7 @@ describe("tool schemas clients accept silently", () => {
       const problems = (tools as readonly ToolDefinition[]).flatMap((tool) => [
         ...strictProblems(`${tool.name} input`, tool.inputSchema),
         ...strictProblems(`${tool.name} output`, tool.outputSchema ?? {}),
-        ...strictProblems(`${tool.name} listed output`, listedOutputSchema(tool) ?? {}),
+        ...strictProblems(`${tool.name} listed output`, listedOutputSchema(tool)?.schema ?? {}),
       ]);
       expect(problems).toEqual([]);
     });

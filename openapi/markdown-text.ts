@@ -1,0 +1,28 @@
+import TurndownService from "turndown";
+
+/** Tags that mark a description as HTML (Stripe writes `<p>…<a href=…>`); text such as `<id>` is left alone. */
+const HTML_TAG =
+  /<\/?(?:p|a|br|code|pre|ul|ol|li|strong|em|b|i|h[1-6]|table|thead|tbody|tr|td|th|div|span|blockquote|dl|dt|dd|hr)(?:\s[^<>]*)?\/?>/i;
+
+let converter: TurndownService | undefined;
+/** Converted texts: large documents repeat the same descriptions. */
+const converted = new Map<string, string>();
+
+/** A description as Markdown: HTML converted by turndown, any other text as it is. */
+export function markdownText(text: string): string {
+  if (!HTML_TAG.test(text)) return text;
+  let markdown = converted.get(text);
+  if (markdown === undefined) {
+    converter ??= plainConverter();
+    markdown = converter.turndown(text).trim();
+    if (converted.size < 10_000) converted.set(text, markdown);
+  }
+  return markdown;
+}
+
+/** Turndown writing compact Markdown, without escaping the text's own `_` and `*` (a reader is a model, not a renderer). */
+function plainConverter(): TurndownService {
+  const service = new TurndownService({ headingStyle: "atx", codeBlockStyle: "fenced", bulletListMarker: "-" });
+  service.escape = (text: string) => text;
+  return service;
+}
