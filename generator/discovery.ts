@@ -1,7 +1,8 @@
-import { type DiscoveryData, didYouMean, searchableOperation, type ToolDefinition } from "oapi-mcp-gen-runtime";
+import { type DiscoveryData, didYouMean, searchableOperation, type ToolDefinition, words } from "oapi-mcp-gen-runtime";
 import { OperationSearchIndex } from "oapi-mcp-gen-runtime/operation-index";
 import type { ResolvedConfig } from "./config.js";
 import { UserError } from "./errors.js";
+import { lexiconFor } from "./lexicon.js";
 import type { ToolModel } from "./tool-model.js";
 import { overBudget, type ToolsListSize } from "./tools-list.js";
 
@@ -29,12 +30,23 @@ export function alwaysListedTools(config: ResolvedConfig, tools: readonly ToolMo
   return names;
 }
 
-/** What a discovery server loads: the listing and the search index over the tools, built once, here. */
+/** What a discovery server loads: the listing and the search index over the tools, built once, here (`tagNotes`: the first sentence of each tag's description). */
 export function discoveryData(
   definitions: readonly ToolDefinition[],
   tags: readonly (readonly string[])[],
   alwaysList: string[],
+  tagNotes: ReadonlyMap<string, string> = new Map(),
 ): DiscoveryData {
-  const index = new OperationSearchIndex(definitions.map((definition, id) => searchableOperation(definition, id, tags[id] ?? [])));
-  return { alwaysList, tags: definitions.map((_, id) => [...(tags[id] ?? [])]), index: index.serialize() };
+  const operations = definitions.map((definition, id) => searchableOperation(definition, id, tags[id] ?? [], tagNotes));
+  const index = new OperationSearchIndex(operations);
+  // The lexicon covers the words that name operations (paths, ids, titles, tags): the ones a request must reach.
+  const vocabulary = operations.flatMap((operation) =>
+    words([operation.path, operation.operationId, operation.summary, operation.tags].join(" ")),
+  );
+  return {
+    alwaysList,
+    tags: definitions.map((_, id) => [...(tags[id] ?? [])]),
+    index: index.serialize(),
+    lexicon: lexiconFor(vocabulary),
+  };
 }

@@ -1,4 +1,4 @@
-import { headerRefusal } from "oapi-mcp-gen-runtime";
+import { firstSentence, headerRefusal } from "oapi-mcp-gen-runtime";
 import { buildApiModel } from "../openapi/build-model.js";
 import { bundleExternalRefs, type ExternalRefPolicy } from "../openapi/bundle.js";
 import { readDocumentSource } from "../openapi/load.js";
@@ -154,7 +154,8 @@ async function generateBeside(
   });
   if (mode === "discovery") {
     const tags = entries.map((entry) => entry.tags);
-    const data = await clock.time("discovery search index", () => discoveryData(definitions, tags, alwaysList));
+    const tagNotes = new Map(model.tags.map((tag) => [tag.name, firstSentence(tag.description)]));
+    const data = await clock.time("discovery search index", () => discoveryData(definitions, tags, alwaysList, tagNotes));
     structures.set(`${DISCOVERY_MODULE}.ts`, discoveryModule(data));
   }
   const identity = { name, version, ...(title ? { title } : {}), ...(instructions ? { instructions } : {}) };

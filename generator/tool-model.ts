@@ -139,7 +139,26 @@ export function annotationsFor(method: HttpMethod, override: AnnotationOverride 
 
 function summaryOf(operation: OperationModel): string | undefined {
   const summary = operation.summary?.trim();
-  return summary ? summary : undefined;
+  // Trello's summaries repeat the operationId (`getCardsByIdCard()`): they name nothing.
+  const id = operation.operationId?.toLowerCase();
+  if (!summary || (id !== undefined && summary.toLowerCase().replace(/\(\)$/, "") === id)) return leadOf(operation);
+  return summary;
+}
+
+/**
+ * For an operationId that only spells its method and path (Stripe's `PostCustomers`), the first sentence of the
+ * description says what the operation does (`Creates a new customer object`): it is the title then, when short.
+ */
+function leadOf(operation: OperationModel): string | undefined {
+  const id = operation.operationId ?? "";
+  if (!/^(?:[Gg]et|[Pp]ost|[Pp]ut|[Pp]atch|[Dd]elete)(?:[A-Z_-]|$)/.test(id) || operation.description === undefined) return undefined;
+  const paragraph = markdownText(operation.description.trim()).split(/\n\s*\n/)[0] ?? "";
+  const sentence = (/^[\s\S]*?[.!?](?=\s|$)/.exec(paragraph)?.[0] ?? paragraph)
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
+    .replace(/\s+/g, " ")
+    .trim()
+    .replace(/[.!]$/, "");
+  return sentence.length > 0 && sentence.length <= 100 ? sentence : undefined;
 }
 
 /** A title from the operationId's last segment, transliterated as tool names are; else the method and path. */

@@ -3,7 +3,7 @@ import { executeTool } from "./call-tool.js";
 import type { CallerCredentials } from "./credentials.js";
 import { describeOperation } from "./describe-operation.js";
 import { DISCOVERY_TOOLS, discoveryToolDefinitions, type ListedDiscoveryTool, MAX_SEARCH_LIMIT, METHODS } from "./discovery-tools.js";
-import type { OperationSearchIndex, SearchableOperation } from "./operation-index.js";
+import type { OperationSearchIndex, SearchableOperation, SearchLexicon } from "./operation-index.js";
 import { isRecord } from "./own-property.js";
 import { errorResult, successResult } from "./result.js";
 import { excerpt, nearest } from "./suggest.js";
@@ -19,10 +19,17 @@ export interface DiscoveryData {
   readonly tags: readonly (readonly string[])[];
   /** `OperationSearchIndex.serialize()` over `searchableOperation` of the registry's tools, in order. */
   readonly index: string;
+  /** What users may say for the API's words (WordNet, over its vocabulary), made at generation time. */
+  readonly lexicon?: SearchLexicon;
 }
 
-/** What the search index holds of a tool: the id is its position in the registry. */
-export function searchableOperation(tool: ToolDefinition, id: number, tags: readonly string[]): SearchableOperation {
+/** What the search index holds of a tool (the id is its position in the registry); `tagNotes`: tags' descriptions. */
+export function searchableOperation(
+  tool: ToolDefinition,
+  id: number,
+  tags: readonly string[],
+  tagNotes: ReadonlyMap<string, string> = new Map(),
+): SearchableOperation {
   const properties = isRecord(tool.inputSchema.properties) ? Object.keys(tool.inputSchema.properties) : [];
   return {
     id,
@@ -31,7 +38,8 @@ export function searchableOperation(tool: ToolDefinition, id: number, tags: read
     operationId: [tool.name, tool._meta.operationId ?? ""].join(" "),
     summary: tool.title,
     description: tool.description,
-    tags: tags.join(" "),
+    // A tag's own description says what its operations act on ("A Droplet is a DigitalOcean virtual machine").
+    tags: [...tags, ...tags.map((tag) => tagNotes.get(tag) ?? "")].join(" ").trim(),
     parameters: properties.join(" "),
   };
 }
@@ -175,6 +183,7 @@ export class DiscoveryService {
         new OperationSearchIndex(
           this.order.map((tool, id) => searchableOperation(tool, id, this.data.tags[id] ?? [])),
           this.data.index,
+          this.data.lexicon,
         ),
     );
     return this.index;

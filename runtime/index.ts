@@ -34,6 +34,7 @@ export { portableSchema } from "./portable-schema.js";
 export { invalidParams } from "./protocol-error.js";
 export { isJsonMediaType } from "./response-content.js";
 export { wrapStructuredContent } from "./result.js";
+export { firstSentence } from "./schema-fit.js";
 export { runServer, type ServeOptions, startServer, startStdioServer, type ToolSource } from "./serve.js";
 export { type SuppliedValue, suppliedValues } from "./server-parameters.js";
 export type { SessionLimits } from "./session-http.js";

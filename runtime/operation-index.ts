@@ -14,6 +14,15 @@ export interface SearchableOperation {
   parameters: string;
 }
 
+/**
+ * Words a user may say for a document's own words (its normalised terms), from a lexical database at generation time:
+ * `related` maps a said term to the document's terms it may mean; `verbs` are the terms that are verbs.
+ */
+export interface SearchLexicon {
+  readonly related: Readonly<Record<string, readonly string[]>>;
+  readonly verbs: readonly string[];
+}
+
 const MAX_QUERY_WORDS = 32;
 const FIELDS = ["path", "operationId", "summary", "description", "tags", "parameters"] as const;
 const BOOST = { operationId: 3, summary: 3, path: 2, tags: 1.5, parameters: 1, description: 0.7 };
@@ -98,7 +107,9 @@ const SYNONYMS: Record<string, readonly string[]> = {
   reply: ["comment", "create"],
   respond: ["comment", "create"],
   answer: ["comment", "create"],
-  who: ["user", "get"],
+  who: ["user", "member", "get"],
+  every: ["list"],
+  each: ["list"],
   current: ["authenticated"],
   pr: ["pull"],
   react: ["reaction"],
@@ -144,22 +155,55 @@ const CREATE = "creat";
  * A query's words, each with the terms it may match: itself (normalised, or the index's word it misspells) and what
  * users mean by it.
  */
-function queryTermGroups(query: string, correct: (term: string, word: string) => string): string[][] {
+function queryTermGroups(
+  query: string,
+  correct: (term: string, word: string) => string,
+  related: (term: string) => readonly string[],
+  known: (term: string) => boolean,
+): string[][] {
   const rewritten = query
     .replace(/\blog\s*(?:in|on)\b/gi, "sign in")
     .replace(/\b(?:signed|logged)[\s-]+in\b/gi, "authenticated")
     .replace(/\bPRs?\b/g, "pull request");
   const said = tokenize(rewritten).slice(0, MAX_QUERY_WORDS);
+  const names = namedWords(query);
   const groups = said.flatMap((word) => {
     const lower = word.toLowerCase();
     // The API's words for the caller: the authenticated user, `me` in paths (`/auth/me`), the current user.
     if (SELF.has(lower)) return [[AUTHENTICATED, "me", "current"]];
     const term = normalizeTerm(word);
-    return term === null ? [] : [[correct(term, lower), ...meaningsOf(lower)]];
+    if (term === null) return [];
+    // A name of the user's own things counts as a word meant, not said: `the Reports folder` asks for a folder.
+    if (names.has(lower)) return [["", term]];
+    const corrected = correct(term, lower);
+    const relatives = related(term);
+    // A word the API never uses stands for its own word: `subscribe` for Stripe's subscriptions.
+    const [stand, ...others] = relatives;
+    if (corrected === term && !known(term) && stand !== undefined) return [[stand, term, ...others, ...meaningsOf(lower)]];
+    return [[corrected, ...meaningsOf(lower), ...relatives]];
   });
   const first = groups[0];
   if (first !== undefined && LEADING_VERBS.has(said[0]?.toLowerCase() ?? "") && groups.length > 1) first.push(CREATE);
   return groups;
+}
+
+/**
+ * The words of a request that name the user's own things rather than the API's: in double quotes or backticks,
+ * capitalised in mid-sentence (`move it to Done`, but not `PDF`), or in a token with digits, `@` or a dot
+ * (`web-01`, `jane@acme.com`, `contract.docx`). Lower-cased.
+ */
+function namedWords(query: string): Set<string> {
+  const names = new Set<string>();
+  const add = (text: string) => {
+    for (const word of tokenize(text)) names.add(word.toLowerCase());
+  };
+  for (const match of query.matchAll(/["“`]([^"”`]{1,100})["”`]/g)) add(match[1] ?? "");
+  const tokens = query.split(/\s+/).filter((token) => token !== "");
+  tokens.forEach((token, index) => {
+    const sentenceStart = index === 0 || /[.!?:]$/.test(tokens[index - 1] ?? "");
+    if ((!sentenceStart && /^[A-Z][a-z]/.test(token)) || /[0-9@]|\w\.\w/.test(token)) add(token);
+  });
+  return names;
 }
 
 /** How many of the best text-score hits are re-ranked (a catalogue of many documents can match thousands). */
@@ -179,31 +223,222 @@ function nearlySaid(term: string, said: ReadonlySet<string | undefined>): boolea
 }
 
 /** The HTTP methods that carry out what an action word asks for (normalised terms). */
-const ACTION_METHODS: ReadonlyMap<string, readonly string[]> = new Map<string, readonly string[]>([
-  ["creat", ["post", "put"]],
-  ["get", ["get", "head"]],
-  ["list", ["get"]],
-  ["search", ["get", "post"]],
-  ["download", ["get"]],
-  ["updat", ["patch", "put", "post"]],
-  ["set", ["put", "post", "patch"]],
-  ["delet", ["delete"]],
-]);
-
-/** The methods the query's action asks for, said or meant; undefined when it names no action. */
-function wantedMethods(groups: readonly string[][]): ReadonlySet<string> | undefined {
-  for (const layer of [0, 1]) {
-    const terms = groups.flatMap((group) => (layer === 0 ? group.slice(0, 1) : group.slice(1)));
-    const methods = terms.flatMap((term) => ACTION_METHODS.get(term) ?? []);
-    if (methods.length > 0) return new Set(methods);
-  }
-  return undefined;
+/** What an action asks of an operation: its methods, and whether it acts on one item or on a collection. */
+interface Intent {
+  methods: ReadonlySet<string>;
+  shape?: "item" | "collection";
 }
 
-/** How an operation's method agrees with the action asked for: a query without one is most often a read. */
-function methodFactor(method: string, wanted: ReadonlySet<string> | undefined): number {
+/** The intents of action words (normalised terms). */
+const ACTION_METHODS: ReadonlyMap<string, Intent> = new Map<string, Intent>([
+  ["creat", { methods: new Set(["post", "put"]), shape: "collection" }],
+  ["get", { methods: new Set(["get", "head"]), shape: "item" }],
+  ["list", { methods: new Set(["get"]), shape: "collection" }],
+  ["search", { methods: new Set(["get", "post"]) }],
+  ["download", { methods: new Set(["get"]) }],
+  ["updat", { methods: new Set(["patch", "put", "post"]), shape: "item" }],
+  ["set", { methods: new Set(["put", "post", "patch"]) }],
+  ["delet", { methods: new Set(["delete"]), shape: "item" }],
+]);
+
+/** Methods that change something: what a request asks for when it begins with any other verb (refund, reboot, share). */
+const CHANGING_METHODS: ReadonlySet<string> = new Set(["post", "put", "patch", "delete"]);
+
+/** A question (`what labels…`, `who is on…`) asks to read. */
+const READING: Intent = { methods: new Set(["get", "head"]) };
+const QUESTION_WORDS = new Set(["what", "which", "who", "how", "where", "when"]);
+
+/** Verbs of requests that read (normalised): a request beginning with one of these asks for a GET. */
+const READING_VERBS = new Set([
+  "get",
+  "list",
+  "show",
+  "see",
+  "view",
+  "read",
+  "fetch",
+  "find",
+  "search",
+  "look",
+  "check",
+  "display",
+  "tell",
+  "give",
+  "count",
+  "retriev",
+  "download",
+  "browse",
+  "what",
+  "which",
+  "who",
+  "how",
+  "where",
+  "when",
+]);
+
+/** Everyday verbs of requests that change something, beyond create/update/delete. */
+const CHANGING_VERB_WORDS = [
+  "cancel",
+  "send",
+  "refund",
+  "archive",
+  "move",
+  "copy",
+  "share",
+  "invite",
+  "reboot",
+  "restart",
+  "resize",
+  "assign",
+  "attach",
+  "detach",
+  "enable",
+  "disable",
+  "start",
+  "stop",
+  "approve",
+  "reject",
+  "void",
+  "capture",
+  "confirm",
+  "pay",
+  "finalize",
+  "publish",
+  "merge",
+  "lock",
+  "unlock",
+  "restore",
+  "transfer",
+  "rotate",
+  "reset",
+  "revoke",
+  "verify",
+  "subscribe",
+  "unsubscribe",
+  "charge",
+  "trash",
+  "upload",
+  "rename",
+  "mark",
+  "accept",
+  "decline",
+  "resend",
+  "retry",
+  "run",
+  "trigger",
+  "deploy",
+  "rollback",
+  "power",
+  "shutdown",
+  "snapshot",
+  "tag",
+  "untag",
+  "pin",
+  "unpin",
+  "star",
+  "unstar",
+  "follow",
+  "unfollow",
+  "block",
+  "unblock",
+  "mute",
+  "unmute",
+  "close",
+  "reopen",
+  "resolve",
+  "release",
+  "install",
+  "uninstall",
+  "import",
+  "sync",
+  "convert",
+  "duplicate",
+  "schedule",
+  "apply",
+  "redeem",
+  "link",
+  "unlink",
+  "join",
+  "leave",
+  "kick",
+  "ban",
+  "promote",
+  "demote",
+  "add",
+  "set",
+  "put",
+  "make",
+  "open",
+  "post",
+  "submit",
+  "register",
+  "remove",
+  "delete",
+  "drop",
+  "clear",
+  "purge",
+];
+let changingVerbs: ReadonlySet<string> | undefined;
+
+/**
+ * The methods the query's action asks for, said or meant; undefined when it names no action. A request that begins
+ * with a verb that changes something (one of the everyday ones, or a verb of the API's own words) asks for a method
+ * that changes something.
+ */
+function wantedMethods(groups: readonly string[][], verbs: ReadonlySet<string>): Intent | undefined {
+  for (const layer of [0, 1]) {
+    const terms = groups.flatMap((group) => (layer === 0 ? group.slice(0, 1) : group.slice(1)));
+    const intent = terms.map((term) => ACTION_METHODS.get(term)).find((each) => each !== undefined);
+    if (intent !== undefined) return intent;
+  }
+  const first = groups[0]?.[0];
+  if (first === undefined) return undefined;
+  if (READING_VERBS.has(first)) return QUESTION_WORDS.has(first) ? READING : undefined;
+  changingVerbs ??= new Set(CHANGING_VERB_WORDS.map((verb) => normalizeTerm(verb) ?? verb));
+  return changingVerbs.has(first) || verbs.has(first) ? { methods: CHANGING_METHODS } : undefined;
+}
+
+/**
+ * How an operation's method and path agree with the action asked for (a create acts on a collection, an update on
+ * one item); a query without an action is most often a read.
+ */
+function methodFactor(method: string, path: string, wanted: Intent | undefined): number {
   if (wanted === undefined) return method === "get" ? 1.1 : 1;
-  return wanted.has(method) ? 1.25 : 0.8;
+  if (!wanted.methods.has(method)) return 0.6;
+  if (wanted.shape === undefined) return 1.5;
+  const item = /\}\/?$/.test(path);
+  return (wanted.shape === "item") === item ? 1.6 : 1.4;
+}
+
+/** The term of a path's last named segment: what its operation reads or changes (`/cards/{id}/attachments` → attachment). */
+function objectOf(path: string): string | undefined {
+  const named = path.split("/").filter((segment) => segment !== "" && !segment.includes("{"));
+  const last = tokenize(named.at(-1) ?? "").at(-1);
+  return last === undefined ? undefined : (normalizeTerm(last) ?? undefined);
+}
+
+/** The terms of the first words of an operation's summary and operationId: its verb, where it names one. */
+function actionsOf(operation: SearchableOperation): ReadonlySet<string> {
+  const first = (text: string) => {
+    const word = tokenize(text)[0];
+    return word === undefined ? undefined : (normalizeTerm(word) ?? undefined);
+  };
+  const operationId = withoutNamespace(operation.operationId.split(" ").at(-1) ?? "");
+  return new Set([first(operation.summary), first(operationId)].filter((term): term is string => term !== undefined));
+}
+
+/** How an operation's verb agrees with the request's first word: as said (`upload` → Upload file), or as meant. */
+function actionFactor(actions: ReadonlySet<string> | undefined, first: readonly string[] | undefined): number {
+  if (actions === undefined || first === undefined || first.length === 0) return 1;
+  if (actions.has(first[0] ?? "")) return 1.5;
+  return first.slice(1).some((term) => actions.has(term)) ? 1.25 : 1;
+}
+
+/** How an operation's object agrees with the query: named as said, or as meant (`ticket` for a card). */
+function objectFactor(object: string | undefined, groups: readonly string[][]): number {
+  if (object === undefined) return 1;
+  if (groups.some((group) => group[0] === object)) return 1.5;
+  return groups.some((group) => group.includes(object)) ? 1.2 : 1;
 }
 
 /** Splits text into words at separators and camelCase boundaries (`listRepoIssues` → list, repo, issues). */
@@ -280,15 +515,26 @@ export class OperationSearchIndex {
   private readonly index: MiniSearch<SearchableOperation>;
   private readonly names = new Map<number, Set<string>[]>();
   private readonly methods = new Map<number, string>();
+  private readonly paths = new Map<number, string>();
   /** Words of the indexed text as written (lower-cased) → their normalised term, by length, to correct misspelt queries. */
   private readonly vocabulary = new Map<number, Map<string, string>>();
   private readonly terms = new Set<string>();
+  private readonly verbs: ReadonlySet<string>;
+  /** What each operation acts on: the term of its path's last named segment (`/boards/{id}/cards` → card). */
+  private readonly objects = new Map<number, string | undefined>();
+  /** What each operation does, by the first word of its summary and of its operationId (`Create folder` → creat). */
+  private readonly actions = new Map<number, ReadonlySet<string>>();
 
   /**
    * Indexes the operations, or loads `stored` (from `serialize()` over the same operations) without re-indexing; the
    * operations then need only their id, operationId and summary.
    */
-  constructor(operations: readonly SearchableOperation[], stored?: string) {
+  constructor(
+    operations: readonly SearchableOperation[],
+    stored?: string,
+    private readonly lexicon: SearchLexicon = { related: {}, verbs: [] },
+  ) {
+    this.verbs = new Set(lexicon.verbs);
     if (stored === undefined) {
       this.index = new MiniSearch<SearchableOperation>(INDEX_OPTIONS);
       this.index.addAll(operations);
@@ -311,6 +557,9 @@ export class OperationSearchIndex {
       this.index.discard(id);
       this.names.delete(id);
       this.methods.delete(id);
+      this.paths.delete(id);
+      this.objects.delete(id);
+      this.actions.delete(id);
     }
   }
 
@@ -318,6 +567,9 @@ export class OperationSearchIndex {
     for (const operation of operations) {
       this.names.set(operation.id, [termSet(withoutNamespace(operation.operationId)), termSet(operation.summary)]);
       this.methods.set(operation.id, operation.method.toLowerCase());
+      this.paths.set(operation.id, operation.path);
+      this.objects.set(operation.id, objectOf(operation.path));
+      this.actions.set(operation.id, actionsOf(operation));
       for (const field of FIELDS) {
         for (const word of tokenize(operation[field])) {
           const term = normalizeTerm(word);
@@ -340,7 +592,13 @@ export class OperationSearchIndex {
   /** Operation ids matching a query, best first, ties broken by document order. */
   search(query: string): { id: number; score: number }[] {
     // Cost bounds: the first 32 words, prefix matching up to 32 characters, typo tolerance from 4 to 24 (1 to 3 edits).
-    const groups = queryTermGroups(query, (term, word) => this.corrected(term, word));
+    const { related } = this.lexicon;
+    const groups = queryTermGroups(
+      query,
+      (term, word) => this.corrected(term, word),
+      (term) => (Object.hasOwn(related, term) ? (related[term] ?? []) : []),
+      (term) => this.terms.has(term),
+    );
     const said = groups.map((group) => group[0] ?? "").join(" ");
     const meant = [...new Set(groups.flatMap((group) => group.slice(1)))].join(" ");
     // What the user said counts fully, what it means less: `list open pull requests` still wants pulls/list first.
@@ -359,7 +617,7 @@ export class OperationSearchIndex {
         weights: { fuzzy: 0.3, prefix: 0.5 },
       },
     );
-    const wanted = wantedMethods(groups);
+    const wanted = wantedMethods(groups, this.verbs);
     const terms = new Set(groups.flat());
     // A hit that matched only by typo tolerance or prefix is weak: it is dropped when some hit matched a word itself.
     const exact = results.filter((result) => result.terms.some((term) => terms.has(term)));
@@ -368,7 +626,12 @@ export class OperationSearchIndex {
       .slice(0, MAX_RERANKED)
       .map((result) => {
         const id = Number(result.id);
-        return { id, score: result.score * (1 + 2 * this.coverage(id, groups)) * methodFactor(this.methods.get(id) ?? "", wanted) };
+        const factors =
+          (1 + 2 * this.coverage(id, groups)) *
+          methodFactor(this.methods.get(id) ?? "", this.paths.get(id) ?? "", wanted) *
+          objectFactor(this.objects.get(id), groups) *
+          actionFactor(this.actions.get(id), groups[0]);
+        return { id, score: Math.sqrt(result.score) * factors };
       })
       .sort((a, b) => b.score - a.score || a.id - b.id);
     // The relevance cut-off: far weaker hits than the best one drop out.

@@ -1,4 +1,5 @@
 import { pathToFileURL } from "node:url";
+import { firstSentence } from "oapi-mcp-gen-runtime";
 import { buildTools } from "../generator/build-tools.js";
 import { resolveConfig } from "../generator/config.js";
 import { discoveryData } from "../generator/discovery.js";
@@ -18,10 +19,12 @@ async function discoveryFor(name: string): Promise<{ service: DiscoveryService; 
   const config = resolveConfig({ server: { name }, select: { all: true }, mode: "discovery" });
   const entries = selectOperations(model, config);
   const definitions = buildTools(model, entries, config).map(toolDefinition);
+  const tagNotes = new Map(model.tags.map((tag) => [tag.name, firstSentence(tag.description)]));
   const data = discoveryData(
     definitions,
     entries.map((entry) => entry.tags),
     [],
+    tagNotes,
   );
   const operationIds = new Map(definitions.map((definition) => [definition.name, definition._meta.operationId ?? ""]));
   return { service: new DiscoveryService(definitions, data, name), operationIds };

@@ -17,6 +17,7 @@ export const QUALITY_DOCUMENTS: Readonly<Record<string, string>> = {
   digitalocean: fileURLToPath(new URL("test/fixtures/unseen/digitalocean.json", ROOT)),
   box: fileURLToPath(new URL("test/fixtures/unseen/box.json", ROOT)),
   trello: fileURLToPath(new URL("test/fixtures/unseen/trello.json", ROOT)),
+  ...(process.env.STRIPE_DOCUMENT ? { stripe: process.env.STRIPE_DOCUMENT } : {}),
 };
 
 /** One of those documents, read and normalised. */
