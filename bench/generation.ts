@@ -3,12 +3,12 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { toolsListOf } from "oapi-mcp-gen-runtime";
+import { describeOperation, toolsListOf } from "oapi-mcp-gen-runtime";
 import { generateFromFile } from "../generator/generate.js";
 import { discoveryListSize } from "../generator/tools-list.js";
 import { readDocumentFile } from "../openapi/load.js";
 import type { JsonObject } from "../openapi/types.js";
-import { discoveryQuality } from "../scripts/discovery-quality.js";
+import { discoveryQuality, UNSEEN_SET } from "../scripts/discovery-quality.js";
 import { toolDefinition } from "../templates/tool-module.js";
 import { measureNode } from "./processes.js";
 import { fmt, median, table } from "./stats.js";
@@ -224,21 +224,65 @@ export async function benchGeneration(): Promise<string[]> {
     sizeRows,
   );
   const { all: quality } = await discoveryQuality();
+  const unseen = await discoveryQuality(UNSEEN_SET);
+  const row = (label: string, each: { hitAt1: number; hitAt5: number; mrr: number }) => [
+    label,
+    fmt(each.hitAt1, 2),
+    fmt(each.hitAt5, 2),
+    fmt(each.mrr, 2),
+  ];
   const discovery = [
     table(["document", "tools/list in discovery mode (bytes / tokens)"], discoveryRows),
     table(
       ["labelled queries (test/fixtures/queries/discovery.json)", "hit@1", "hit@5", "MRR"],
-      [
-        [
-          `${quality.queries} over GitHub and Memos, as users phrase them`,
-          fmt(quality.hitAt1, 2),
-          fmt(quality.hitAt5, 2),
-          fmt(quality.mrr, 2),
-        ],
-      ],
+      [row(`${quality.queries} over GitHub and Memos, as users phrase them`, quality)],
     ),
+    table(
+      ["labelled queries over APIs the ranking was not tuned on (test/fixtures/queries/unseen.json)", "hit@1", "hit@5", "MRR"],
+      [...[...unseen.byApi].map(([api, each]) => row(`${api}: ${each.queries}`, each)), row(`all ${unseen.all.queries}`, unseen.all)],
+    ),
+    await largeApiTable(),
   ].join("\n\n");
   if (baselineRows.length === 0) return [generation, peerTable, sizes, discovery];
   process.stdout.write(`## This build against the baseline build ${BASELINE_CLI} (cold runs, medians)\n\n`);
   return [generation, peerTable, sizes, discovery, table(["document", "this build (s)", "baseline (s)", "this / baseline"], baselineRows)];
+}
+
+/** The 18 everyday Stripe operations of the new-user trial (test/fixtures/stripe/everyday.json). */
+const STRIPE_EVERYDAY = [
+  "GetCustomers",
+  "PostCustomers",
+  "GetCustomersCustomer",
+  "PostCustomersCustomer",
+  "GetCharges",
+  "GetChargesCharge",
+  "PostPaymentIntents",
+  "GetPaymentIntentsIntent",
+  "PostPaymentIntentsIntentConfirm",
+  "PostRefunds",
+  "GetInvoices",
+  "PostInvoices",
+  "PostProducts",
+  "GetProducts",
+  "PostPrices",
+  "GetPrices",
+  "PostSubscriptions",
+  "DeleteSubscriptionsSubscriptionExposedId",
+];
+
+/** A large API's contract in tools mode: the size of its tools/list and of one describe_operation answer. */
+async function largeApiTable(): Promise<string> {
+  const spec = join(ROOT, "test/fixtures/stripe/everyday.json");
+  const result = await generateFromFile(spec, { server: { name: "stripe" }, operations: STRIPE_EVERYDAY });
+  const definitions = result.tools.map(toolDefinition);
+  const customers = definitions.find((definition) => definition.name === "post_customers");
+  const described = customers ? jsonBytes(describeOperation(customers, undefined)) : 0;
+  return table(
+    [
+      "Stripe, 18 everyday operations",
+      "tools/list (bytes / tokens, target ≤ 40,000 tokens)",
+      "describe_operation post_customers (bytes, target ≤ 16 KB)",
+    ],
+    [[`${result.tools.length} tools`, `${result.toolsList.bytes} / ${result.toolsList.tokens}`, String(described)]],
+  );
 }

@@ -141,7 +141,7 @@ export interface GeneratorConfig {
    */
   output?: {
     /**
-     * How results are checked against the document's response schema: warn (clients see a tolerant schema: nulls and missing fields allowed; differences are logged; a result that still does not fit goes back as text, never as an error), strict (a mismatch is an error), off (never checked).
+     * How results are checked against the document's response schema: warn (every result reaches the client as structured content: the listed output schema shows the document's shape under a root any object matches; differences from the document are logged), strict (the document's schema is listed, and a mismatch is an error), off (listed as under warn, never checked).
      */
     validate?: "warn" | "strict" | "off";
   };
@@ -385,7 +385,7 @@ export interface ResolvedConfig {
    */
   output: {
     /**
-     * How results are checked against the document's response schema: warn (clients see a tolerant schema: nulls and missing fields allowed; differences are logged; a result that still does not fit goes back as text, never as an error), strict (a mismatch is an error), off (never checked).
+     * How results are checked against the document's response schema: warn (every result reaches the client as structured content: the listed output schema shows the document's shape under a root any object matches; differences from the document are logged), strict (the document's schema is listed, and a mismatch is an error), off (listed as under warn, never checked).
      */
     validate: "warn" | "strict" | "off";
   };

@@ -11,8 +11,10 @@ import { toolDefinition } from "../templates/tool-module.js";
 import { buildTools } from "./build-tools.js";
 import { resolveConfig } from "./config.js";
 import { UserError } from "./errors.js";
+import { firstSelection } from "./first-selection.js";
 import { defaultConfigFor } from "./generate.js";
 import { pathKind } from "./output-files.js";
+import type { ToolModel } from "./tool-model.js";
 import { toolsListSize } from "./tools-list.js";
 
 /** The default selection stops at whichever comes first. */
@@ -42,37 +44,42 @@ export async function initConfig(spec: string, configPath: string, force: boolea
   const model = buildApiModel(document);
   const listed = listOperationsWithTools(model);
   if (listed.length === 0) throw new UserError(`${spec}: the document has no operations under "paths"`);
-  let tokens = 0;
-  let count = 0;
-  for (const item of listed) {
-    const readOnly = item.entry.method === "get" || item.entry.method === "head";
-    if (!readOnly || !item.entry.operationId || item.tokens === undefined) continue;
-    if (count >= DEFAULT_MAX_TOOLS || tokens + item.tokens > DEFAULT_MAX_TOKENS) break;
-    item.selected = true;
-    count++;
-    tokens += item.tokens;
-  }
+  const { selected, resources } = firstSelection(listed, { tools: DEFAULT_MAX_TOOLS, tokens: DEFAULT_MAX_TOKENS });
+  for (const item of selected) item.selected = true;
+  const tokens = selected.reduce((sum, item) => sum + (item.tokens ?? 0), 0);
   await writeFile(configPath, configText(model, spec, configPath, listed));
-  return `wrote ${configPath}: ${listed.length} operations listed, ${count} read-only ones selected (about ${tokens} tokens of tools/list); edit it, then run \`oapi-mcp-gen ${spec} --out generated\` (add \`--runtime vendor\` while oapi-mcp-gen-runtime is not on your registry)\n`;
+  const which =
+    resources.length > 0 ? `: the core operations of ${resources.slice(0, 6).join(", ")}${resources.length > 6 ? ", …" : ""}` : "";
+  return `wrote ${configPath}: ${listed.length} operations listed, ${selected.length} selected${which} (about ${tokens} tokens of tools/list); edit it, then run \`oapi-mcp-gen ${spec} --out generated\` (add \`--runtime vendor\` while oapi-mcp-gen-runtime is not on your registry)\n`;
 }
 
-/** Every operation with its tag, tool name and size (or why it cannot become a tool as it is). */
+/** Every operation with its tag, tool name and size (or why it cannot become a tool as it is), built in one pass. */
 function listOperationsWithTools(model: ApiModel): Listed[] {
   const config = resolveConfig(defaultConfigFor(model));
-  return model.operations.map((entry) => {
-    const item: Listed = { entry, tag: entry.tags[0] ?? "(untagged)", selected: false };
-    try {
-      const [tool] = buildTools(model, [entry], config);
-      if (tool) {
-        item.tool = tool.name;
-        item.tokens = toolsListSize([toolDefinition(tool)]).tokens;
+  const items = model.operations.map((entry): Listed => ({ entry, tag: entry.tags[0] ?? "(untagged)", selected: false }));
+  let tools: (ToolModel | undefined)[];
+  try {
+    tools = buildTools(model, model.operations, config);
+  } catch (error) {
+    if (!(error instanceof UserError)) throw error;
+    // Some operation cannot be a tool as it is: each is built alone, to say which and why.
+    tools = items.map((item) => {
+      try {
+        return buildTools(model, [item.entry], config)[0];
+      } catch (problem) {
+        if (!(problem instanceof UserError)) throw problem;
+        item.problem = problem.problems[0] ?? problem.message;
+        return undefined;
       }
-    } catch (error) {
-      if (!(error instanceof UserError)) throw error;
-      item.problem = error.problems[0] ?? error.message;
-    }
-    return item;
+    });
+  }
+  items.forEach((item, index) => {
+    const tool = tools[index];
+    if (tool === undefined) return;
+    item.tool = tool.name;
+    item.tokens = toolsListSize([toolDefinition(tool)]).tokens;
   });
+  return items;
 }
 
 /** The YAML text: header, server, and the operations grouped by tag in document order. */
@@ -86,8 +93,9 @@ function configText(model: ApiModel, spec: string, configPath: string, listed: L
     `# yaml-language-server: $schema=${schema}`,
     `# oapi-mcp-gen config for ${comment(title ? `"${title}" (${spec})` : spec)}, written by \`oapi-mcp-gen init\`.`,
     "# Each operation becomes one MCP tool. Uncomment a line to expose it; each says the tool's name, its route and",
-    `# its share of tools/list in tokens. Read-only operations are selected up to ${DEFAULT_MAX_TOOLS} tools or ${DEFAULT_MAX_TOKENS} tokens:`,
-    "# models choose best among few tools. Overrides, path prefixes, auth and budgets: see the README.",
+    `# its share of tools/list in tokens. Selected: the list, read, create and update operations of the most central`,
+    `# resources, up to ${DEFAULT_MAX_TOOLS} tools or ${DEFAULT_MAX_TOKENS} tokens (models choose best among few tools; nothing that deletes).`,
+    "# Overrides, path prefixes, auth and budgets: see the README.",
     "server:",
     `  name: ${server.name}`,
     "  version: 0.1.0",

@@ -102,9 +102,9 @@ export interface ToolDefinition {
   /** The document's result schema; absent when the config dropped it (results are then not checked). */
   readonly outputSchema?: JsonSchema;
   /**
-   * How results are checked against `outputSchema`: `warn` (default) lists a tolerant form of it (nulls and missing
-   * fields allowed), logs where a result differs from the document, and returns a result even the tolerant form
-   * refuses as text only; `strict` lists it as it is and reports a mismatch as an error; `off` never checks.
+   * How results are checked against `outputSchema`: `warn` (default) lists it under a root any object matches, logs
+   * where a result differs from the document and returns every result as structured content; `strict` lists it as it
+   * is and reports a mismatch as an error; `off` lists it as `warn` does and never checks.
    */
   readonly outputValidation?: OutputValidation;
   readonly annotations: ToolAnnotations;

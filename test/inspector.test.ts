@@ -55,6 +55,12 @@ describe("MCP Inspector CLI against the generated Memos server", () => {
     }
   });
 
+  it("finds no portability problem in any tool schema with --strict (no warning, no error)", async () => {
+    const { code, stderr } = await inspector([server.url.href, "--transport", "http", "--method", "tools/list", "--strict"]);
+    expect(code, stderr).toBe(0);
+    expect(stderr).not.toMatch(/Warning:|Error:|portability/);
+  });
+
   it("calls memo_list_memos with an Authorization header and gets object structuredContent", async () => {
     const args = ["--transport", "http", "--method", "tools/call", "--tool-name", "memo_list_memos", "--tool-arg", "pageSize=3"];
     const { code, json, stderr } = await inspector([server.url.href, ...args, "--header", "Authorization: Bearer inspector-token"]);
