@@ -148,6 +148,9 @@ export class ListenError extends Error {
   }
 }
 
+/** How long an idle keep-alive connection stays open. */
+const KEEP_ALIVE_MS = 65_000;
+
 /** Starts a node:http server with the handler on host:port (port 0 picks a free one); resolves once it listens. */
 export async function listen(
   handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
@@ -167,6 +170,10 @@ export async function listen(
       if (!res.headersSent) sendJson(res, 500, { jsonrpc: "2.0", error: { code: -32603, message: "Internal error" }, id: null });
     });
   });
+  // Idle keep-alive connections stay open 65 s (Node's default is 5 s), past the 60 s idle time of common load
+  // balancers: a client busy for seconds after a large tools/list (the SDK compiles every output schema) would
+  // otherwise send its next request on a connection the server has just closed, and fail with ECONNRESET.
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
   await new Promise<void>((resolve, reject) => {
     server.once("error", (error: NodeJS.ErrnoException) => reject(new ListenError(host, port, error)));
     server.listen(port, host, () => {

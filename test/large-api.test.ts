@@ -101,6 +101,8 @@ describe("Stripe's 18 everyday operations (test/fixtures/stripe/everyday.json)",
     expect(report.calls).toBe(36);
     expect(report.throws).toEqual([]);
     expect(report.errors).toEqual([]);
+    expect(report.refused).toEqual([]);
+    expect(report.sent).toBe(36);
   }, 120_000);
 });
 
@@ -143,6 +145,8 @@ describe("every 2xx reaches the MCP SDK client as a success with structured cont
       expect(report.calls).toBe(tools.length * 3);
       expect(report.throws).toEqual([]);
       expect(report.errors).toEqual([]);
+      expect(report.refused).toEqual([]);
+      expect(report.sent).toBe(tools.length * 3);
     }, 60_000);
   }
 

@@ -42,11 +42,16 @@ export function randomJson(random: () => number, depth = 0): unknown {
   return value;
 }
 
-/** What driving every tool gave: calls made, and the ones the SDK client threw on or that came back as errors. */
+/**
+ * What driving every tool gave: calls made and upstream requests sent; the calls the SDK client threw on, the results
+ * that came back as errors, and (apart) the calls refused before sending because the sample arguments did not fit.
+ */
 export interface DriveReport {
   calls: number;
+  sent: number;
   throws: string[];
   errors: string[];
+  refused: string[];
 }
 
 /**
@@ -58,7 +63,9 @@ export async function driveEveryTool(
   options: { seed: number; rounds?: number; auth?: AuthDefinition; log?: Logger },
 ): Promise<DriveReport> {
   const random = seeded(options.seed);
+  let sent = 0;
   const upstream = await startUpstream((_, res) => {
+    sent++;
     const status = [200, 200, 200, 201, 202, 204][Math.floor(random() * 6)] ?? 200;
     if (status === 204) {
       res.writeHead(204).end();
@@ -74,7 +81,7 @@ export async function driveEveryTool(
     environment: testEnvironment(upstream.url, { timeoutMs: 10_000 }),
   });
   const client = new Client({ name: "drive", version: "1.0.0" });
-  const report: DriveReport = { calls: 0, throws: [], errors: [] };
+  const report: DriveReport = { calls: 0, sent: 0, throws: [], errors: [], refused: [] };
   try {
     await client.connect(new StreamableHTTPClientTransport(server.url), {});
     const { tools: listed } = await client.listTools();
@@ -86,7 +93,8 @@ export async function driveEveryTool(
         report.calls++;
         try {
           const result = await client.callTool({ name: tool.name, arguments: sampleArguments(tool.inputSchema) });
-          if (result.isError) report.errors.push(`${tool.name}: ${JSON.stringify(result.content).slice(0, 300)}`);
+          const text = JSON.stringify(result.content).slice(0, 300);
+          if (result.isError) (text.includes("Invalid arguments for") ? report.refused : report.errors).push(`${tool.name}: ${text}`);
         } catch (error) {
           const cause = error instanceof Error && error.cause instanceof Error ? ` (${error.cause.message})` : "";
           report.throws.push(`${tool.name}: ${error instanceof Error ? error.message : String(error)}${cause}`.slice(0, 300));
@@ -98,5 +106,6 @@ export async function driveEveryTool(
     await server.close();
     await upstream.close();
   }
+  report.sent = sent;
   return report;
 }
