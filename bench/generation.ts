@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describeOperation, toolsListOf } from "oapi-mcp-gen-runtime";
+import { readConfigFile } from "../generator/config.js";
 import { generateFromFile } from "../generator/generate.js";
 import { discoveryListSize } from "../generator/tools-list.js";
 import { readDocumentFile } from "../openapi/load.js";
@@ -248,32 +249,10 @@ export async function benchGeneration(): Promise<string[]> {
   return [generation, peerTable, sizes, discovery, table(["document", "this build (s)", "baseline (s)", "this / baseline"], baselineRows)];
 }
 
-/** The 18 everyday Stripe operations of the new-user trial (test/fixtures/stripe/everyday.json). */
-const STRIPE_EVERYDAY = [
-  "GetCustomers",
-  "PostCustomers",
-  "GetCustomersCustomer",
-  "PostCustomersCustomer",
-  "GetCharges",
-  "GetChargesCharge",
-  "PostPaymentIntents",
-  "GetPaymentIntentsIntent",
-  "PostPaymentIntentsIntentConfirm",
-  "PostRefunds",
-  "GetInvoices",
-  "PostInvoices",
-  "PostProducts",
-  "GetProducts",
-  "PostPrices",
-  "GetPrices",
-  "PostSubscriptions",
-  "DeleteSubscriptionsSubscriptionExposedId",
-];
-
 /** A large API's contract in tools mode: the size of its tools/list and of one describe_operation answer. */
 async function largeApiTable(): Promise<string> {
   const spec = join(ROOT, "test/fixtures/stripe/everyday.json");
-  const result = await generateFromFile(spec, { server: { name: "stripe" }, operations: STRIPE_EVERYDAY });
+  const result = await generateFromFile(spec, await readConfigFile(join(ROOT, "test/fixtures/stripe/everyday.config.yaml")));
   const definitions = result.tools.map(toolDefinition);
   const customers = definitions.find((definition) => definition.name === "post_customers");
   const described = customers ? jsonBytes(describeOperation(customers, undefined)) : 0;

@@ -28,24 +28,12 @@ export function shapeResponse(
     if (declared !== "binary") log.warn("upstream content type differs from the document", { tool: tool.name, declared, contentType });
     const sha256 = digestOf(outcome);
     const blocks = outcome.truncated ? [] : [binaryContent(nature, contentType, outcome.body, uri)];
-    const summary = binarySummary(contentType, outcome.size, sha256);
-    if (declared === "binary")
-      return checkResult(
-        tool,
-        validators,
-        { contentType: contentType || "application/octet-stream", size: outcome.size, sha256 },
-        log,
-        blocks,
-      );
-    if (declared === "text") return checkResult(tool, validators, { result: summary }, log, blocks);
+    if (declared === "text")
+      return checkResult(tool, validators, { result: binarySummary(contentType, outcome.size, sha256) }, log, blocks);
     if (declared === "empty") return checkResult(tool, validators, { ok: true }, log, blocks);
-    return checkResult(
-      tool,
-      validators,
-      { contentType: contentType || "application/octet-stream", size: outcome.size, sha256 },
-      log,
-      blocks,
-    );
+    // Declared binary, or JSON that turned out to be bytes: the result says what they are.
+    const described = { contentType: contentType || "application/octet-stream", size: outcome.size, sha256 };
+    return checkResult(tool, validators, described, log, blocks);
   }
   if (declared === "binary") {
     const sha256 = digestOf(outcome);
