@@ -37,10 +37,8 @@ export function firstSelection<T extends { entry: OperationModel; tokens?: numbe
     ].filter((item): item is T => item !== undefined && !selected.includes(item));
     if (core.length === 0) continue;
     const size = core.reduce((sum, item) => sum + (item.tokens ?? 0), 0);
-    if (selected.length + core.length > limits.tools || tokens + size > limits.tokens) {
-      if (selected.length > 0) break;
-      continue;
-    }
+    // A resource too large for what is left is passed over: a smaller one after it may still fit.
+    if (selected.length + core.length > limits.tools || tokens + size > limits.tokens) continue;
     selected.push(...core);
     resources.push(resource.name);
     tokens += size;

@@ -8,13 +8,16 @@ let converter: TurndownService | undefined;
 /** Converted texts: large documents repeat the same descriptions. */
 const converted = new Map<string, string>();
 
-/** A description as Markdown: HTML converted by turndown, any other text as it is. */
+/** A link relative to the API's own web site (`[confirm](/docs/api/…)`): from here it leads nowhere. */
+const RELATIVE_LINK = /\[([^\]]*)\]\((?!https?:|mailto:)[^)\s]*\)/g;
+
+/** A description as Markdown: HTML converted by turndown, a relative link as its text alone. */
 export function markdownText(text: string): string {
-  if (!HTML_TAG.test(text)) return text;
+  if (!HTML_TAG.test(text)) return text.includes("](") ? text.replace(RELATIVE_LINK, "$1") : text;
   let markdown = converted.get(text);
   if (markdown === undefined) {
     converter ??= plainConverter();
-    markdown = converter.turndown(text).trim();
+    markdown = converter.turndown(text).trim().replace(RELATIVE_LINK, "$1");
     if (converted.size < 10_000) converted.set(text, markdown);
   }
   return markdown;

@@ -75,7 +75,6 @@ const ABBREVIATIONS: ReadonlyMap<string, string> = new Map([
  */
 const SYNONYMS: Record<string, readonly string[]> = {
   open: ["create"],
-  new: ["create"],
   add: ["create"],
   make: ["create"],
   write: ["create"],
@@ -183,6 +182,8 @@ function queryTermGroups(
     return [[corrected, ...meaningsOf(lower), ...relatives]];
   });
   const first = groups[0];
+  // `new issue` asks to create one; `any new voicemails?` does not.
+  if (first !== undefined && said[0]?.toLowerCase() === "new") first.push(CREATE);
   if (first !== undefined && LEADING_VERBS.has(said[0]?.toLowerCase() ?? "") && groups.length > 1) first.push(CREATE);
   return groups;
 }
@@ -239,14 +240,18 @@ const ACTION_METHODS: ReadonlyMap<string, Intent> = new Map<string, Intent>([
   ["updat", { methods: new Set(["patch", "put", "post"]), shape: "item" }],
   ["set", { methods: new Set(["put", "post", "patch"]) }],
   ["delet", { methods: new Set(["delete"]), shape: "item" }],
+  ["cancel", { methods: new Set(["delete", "post"]) }],
 ]);
 
-/** Methods that change something: what a request asks for when it begins with any other verb (refund, reboot, share). */
-const CHANGING_METHODS: ReadonlySet<string> = new Set(["post", "put", "patch", "delete"]);
+/**
+ * Methods that make or change something: what a request asks for when it begins with any other verb (refund, reboot,
+ * share, schedule). Deleting is asked for by its own words (delete, remove, cancel…), never by these.
+ */
+const CHANGING_METHODS: ReadonlySet<string> = new Set(["post", "put", "patch"]);
 
 /** A question (`what labels…`, `who is on…`) asks to read. */
 const READING: Intent = { methods: new Set(["get", "head"]) };
-const QUESTION_WORDS = new Set(["what", "which", "who", "how", "where", "when"]);
+const QUESTION_WORDS = new Set(["what", "which", "who", "how", "where", "when", "do", "doe", "did", "have", "has", "can", "could"]);
 
 /** Verbs of requests that read (normalised): a request beginning with one of these asks for a GET. */
 const READING_VERBS = new Set([
@@ -274,6 +279,13 @@ const READING_VERBS = new Set([
   "how",
   "where",
   "when",
+  "do",
+  "doe",
+  "did",
+  "have",
+  "has",
+  "can",
+  "could",
 ]);
 
 /** Everyday verbs of requests that change something, beyond create/update/delete. */
@@ -402,12 +414,25 @@ function wantedMethods(groups: readonly string[][], verbs: ReadonlySet<string>):
  * How an operation's method and path agree with the action asked for (a create acts on a collection, an update on
  * one item); a query without an action is most often a read.
  */
-function methodFactor(method: string, path: string, wanted: Intent | undefined): number {
-  if (wanted === undefined) return method === "get" ? 1.1 : 1;
-  if (!wanted.methods.has(method)) return 0.6;
-  if (wanted.shape === undefined) return 1.5;
+function methodFactor(method: string, path: string, wanted: Intent | undefined, plural: boolean): number {
   const item = /\}\/?$/.test(path);
+  // A request that names no action most often reads (`voicemails`, `my meetings`), a plural a collection.
+  if (wanted === undefined) return method !== "get" ? 0.85 : plural && !item ? 1.35 : 1.2;
+  if (!wanted.methods.has(method)) return 0.6;
+  if (wanted.shape === undefined) return plural && method === "get" && !item ? 1.7 : 1.5;
   return (wanted.shape === "item") === item ? 1.6 : 1.4;
+}
+
+/** Whether a request names things in the plural after its first word (`my upcoming meetings`): it asks for a list. */
+function saysPlural(query: string): boolean {
+  return tokenize(query)
+    .slice(1, MAX_QUERY_WORDS)
+    .some((word) => {
+      const lower = word.toLowerCase();
+      if (lower.length < 5 || !lower.endsWith("s") || /(ss|us|is)$/.test(lower)) return false;
+      const term = normalizeTerm(lower);
+      return term !== null && term === normalizeTerm(lower.slice(0, -1));
+    });
 }
 
 /** The term of a path's last named segment: what its operation reads or changes (`/cards/{id}/attachments` → attachment). */
@@ -618,6 +643,7 @@ export class OperationSearchIndex {
       },
     );
     const wanted = wantedMethods(groups, this.verbs);
+    const plural = saysPlural(query);
     const terms = new Set(groups.flat());
     // A hit that matched only by typo tolerance or prefix is weak: it is dropped when some hit matched a word itself.
     const exact = results.filter((result) => result.terms.some((term) => terms.has(term)));
@@ -628,7 +654,7 @@ export class OperationSearchIndex {
         const id = Number(result.id);
         const factors =
           (1 + 2 * this.coverage(id, groups)) *
-          methodFactor(this.methods.get(id) ?? "", this.paths.get(id) ?? "", wanted) *
+          methodFactor(this.methods.get(id) ?? "", this.paths.get(id) ?? "", wanted, plural) *
           objectFactor(this.objects.get(id), groups) *
           actionFactor(this.actions.get(id), groups[0]);
         return { id, score: Math.sqrt(result.score) * factors };

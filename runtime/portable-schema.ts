@@ -24,6 +24,9 @@ const TYPE_KEYWORDS: Readonly<Record<string, readonly string[]>> = {
   array: ["items", "prefixItems", "contains", "minContains", "maxContains", "minItems", "maxItems", "uniqueItems", "unevaluatedItems"],
 };
 
+/** Keywords that apply subschemas to a value whatever its type. */
+const APPLICATORS = ["$ref", "allOf", "anyOf", "oneOf", "not", "if", "then", "else"];
+
 /** Keywords that say something about a value (a node without any admits every value). */
 const CONSTRAINING = new Set([
   "type",
@@ -49,7 +52,8 @@ const ANY_VALUE: JsonSchema = {
  * A schema as every client reads it the same way (what the MCP Inspector's `--strict` asks): a `type` list becomes
  * `anyOf` branches of one type each, carrying the keywords of their type (so strict Ajv finds each keyword beside its
  * type), and a node that constrains nothing (`{}`, a bare description) names `$defs/any`, which spells out "any JSON
- * value". The values it admits do not change.
+ * value". It admits the same values (a nullable value's `anyOf`/`$ref`… apply to its non-null values only, as
+ * documents mean them).
  */
 export function portableSchema(schema: JsonSchema): JsonSchema {
   const defs = isRecord(schema.$defs) ? schema.$defs : {};
@@ -88,13 +92,17 @@ function splitTypes(node: JsonSchema): JsonSchema {
   if (types.length === 1) return { ...node, type: types[0] };
   const shared: JsonSchema = {};
   const branches = types.map((each): JsonSchema => ({ type: each }));
+  // A nullable value (one type and null): its applicators go with its type, where their keywords find it (strict
+  // Ajv), and null stays admitted by its own branch.
+  const nullable = types.length === 2 && types.includes("null") ? branches.find((branch) => branch.type !== "null") : undefined;
   for (const [key, value] of Object.entries(node)) {
     if (key === "type") continue;
     if (Object.values(TYPE_KEYWORDS).some((keywords) => keywords.includes(key))) {
       for (const branch of branches) if (TYPE_KEYWORDS[String(branch.type)]?.includes(key)) setOwn(branch, key, value);
-    } else setOwn(shared, key, value);
+    } else if (nullable !== undefined && APPLICATORS.includes(key)) setOwn(nullable, key, value);
+    else setOwn(shared, key, value);
   }
-  // Applicators stay beside the branches (they held for every type); a node's own `anyOf` keeps its place in `allOf`.
+  // Otherwise applicators stay beside the branches (they held for every type); a node's own `anyOf` keeps its place in `allOf`.
   if (shared.anyOf === undefined) return setOwn(shared, "anyOf", branches);
   const allOf = Array.isArray(shared.allOf) ? shared.allOf : [];
   return setOwn(shared, "allOf", [...allOf, { anyOf: branches }]);

@@ -21,6 +21,8 @@ export interface Fitted {
 
 /** Characters of a description kept when descriptions are shortened: its first sentence, at most this long. */
 const SHORT_DESCRIPTION = 160;
+/** Bytes of JSON under which a part is never cut into a note. */
+const SMALL_PART = 400;
 /** Property names a cut object names in its description. */
 const NAMED_FIELDS = 12;
 
@@ -58,11 +60,14 @@ function shortenDescriptions(node: JsonSchema): JsonSchema {
   return out;
 }
 
-/** The schema with descriptions only at its root and its definitions' roots. */
+/** The schema with descriptions only at its root and its definitions' roots (and notes' pointers). */
 function withoutInnerDescriptions(schema: JsonSchema): JsonSchema {
   const strip = (node: JsonSchema): JsonSchema => {
     const out = mapSubschemas(node, strip);
-    delete out.description;
+    // A note keeps where to read the part it stands for.
+    const pointer = typeof out.description === "string" ? /More: describe_operation at "[^"]*"\./.exec(out.description)?.[0] : undefined;
+    if (pointer !== undefined) out.description = pointer;
+    else delete out.description;
     return out;
   };
   const keepOwn = (node: JsonSchema): JsonSchema => {
@@ -145,7 +150,9 @@ function cutBelow(schema: JsonSchema, level: number, options: FitOptions): JsonS
       }
       return node;
     }
-    if (depth >= level && !kept && isStructured(node)) return note(node, node, at);
+    // A part smaller than a note would leave little to save: it stays (a `metadata` map, a list of strings).
+    if (depth >= level && !kept && isStructured(node) && (jsonText(node).length > SMALL_PART || node.$ref !== undefined))
+      return note(node, node, at);
     const out: JsonSchema = {};
     const required = Array.isArray(node.required) ? node.required : [];
     for (const [keyword, value] of Object.entries(node)) {

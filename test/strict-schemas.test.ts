@@ -1,7 +1,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { listedOutputSchema, type ToolDefinition } from "oapi-mcp-gen-runtime";
+import { listedOutputSchema, portableSchema, type ToolDefinition } from "oapi-mcp-gen-runtime";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { tools as memosTools } from "../generated/index.js";
 import { tools as kitchenSinkTools } from "./fixtures/kitchen-sink/generated/index.js";
@@ -54,6 +54,22 @@ describe("the listed output schema", () => {
     });
     const validate = new Ajv2020({ strict: false, validateFormats: false }).compile(listed as object);
     for (const value of [{ id: 1 }, { id: "not a number" }, { other: [] }, {}]) expect(validate(value)).toBe(true);
+  });
+
+  it("says a nullable object with variants so strict Ajv finds each keyword beside its type (GitHub's pages site body)", () => {
+    const properties = { a: { type: "string" }, b: { type: "string" } };
+    const body = { type: ["object", "null"], properties, anyOf: [{ required: ["a"] }, { required: ["b"] }] };
+    const listed = portableSchema({ type: "object", properties: { body } });
+    expect(listed.properties).toEqual({ body: { anyOf: [{ type: "object", properties, anyOf: body.anyOf }, { type: "null" }] } });
+    // (Ajv's strictRequired also flags the document's own form, whose `required` sits beside no `properties`.)
+    expect(strictProblems("nullable variants", listed).filter((problem) => !problem.includes("strictRequired"))).toEqual([]);
+    const validate = new Ajv2020({ strict: false }).compile(listed);
+    for (const [value, valid] of [
+      [{ body: null }, true],
+      [{ body: { a: "x" } }, true],
+      [{ body: {} }, false],
+    ] as const)
+      expect(validate(value)).toBe(valid);
   });
 
   it("under strict, is the document's schema (said portably), which refuses a result that strays", () => {
