@@ -174,18 +174,32 @@ function queryTermGroups(
     if (term === null) return [];
     // A name of the user's own things counts as a word meant, not said: `the Reports folder` asks for a folder.
     if (names.has(lower)) return [["", term]];
-    const corrected = correct(term, lower);
     const relatives = related(term);
+    const unknown = !known(term);
     // A word the API never uses stands for its own word: `subscribe` for Stripe's subscriptions.
     const [stand, ...others] = relatives;
-    if (corrected === term && !known(term) && stand !== undefined) return [[stand, term, ...others, ...meaningsOf(lower)]];
-    return [[corrected, ...meaningsOf(lower), ...relatives]];
+    if (unknown && stand !== undefined) return [[stand, term, ...others, ...meaningsOf(lower)]];
+    // A compound the API writes as two words (`datacenters` → data center, `webhook` → web hook): both are said.
+    const parts = unknown ? compoundParts(lower, known) : undefined;
+    if (parts !== undefined) return parts.map((part) => [part]);
+    return [[correct(term, lower), ...meaningsOf(lower), ...relatives]];
   });
   const first = groups[0];
   // `new issue` asks to create one; `any new voicemails?` does not.
   if (first !== undefined && said[0]?.toLowerCase() === "new") first.push(CREATE);
   if (first !== undefined && LEADING_VERBS.has(said[0]?.toLowerCase() ?? "") && groups.length > 1) first.push(CREATE);
   return groups;
+}
+
+/** A word the index lacks as two words it has (each of three letters or more), or undefined. */
+function compoundParts(word: string, known: (term: string) => boolean): string[] | undefined {
+  if (word.length < 7 || word.length > 24) return undefined;
+  for (let cut = 3; cut <= word.length - 3; cut++) {
+    const first = normalizeTerm(word.slice(0, cut));
+    const second = normalizeTerm(word.slice(cut));
+    if (first !== null && second !== null && known(first) && known(second)) return [first, second];
+  }
+  return undefined;
 }
 
 /**
