@@ -1,4 +1,5 @@
-import TurndownService from "turndown";
+import { createRequire } from "node:module";
+import type TurndownService from "turndown";
 
 /** Tags that mark a description as HTML (Stripe writes `<p>…<a href=…>`); text such as `<id>` is left alone. */
 const HTML_TAG =
@@ -23,9 +24,13 @@ export function markdownText(text: string): string {
   return markdown;
 }
 
-/** Turndown writing compact Markdown, without escaping the text's own `_` and `*` (a reader is a model, not a renderer). */
+/**
+ * Turndown writing compact Markdown, without escaping the text's own `_` and `*` (a reader is a model, not a renderer).
+ * Loaded on first need: most documents have no HTML, and turndown brings a DOM implementation with it.
+ */
 function plainConverter(): TurndownService {
-  const service = new TurndownService({ headingStyle: "atx", codeBlockStyle: "fenced", bulletListMarker: "-" });
+  const Turndown = createRequire(import.meta.url)("turndown") as typeof TurndownService;
+  const service = new Turndown({ headingStyle: "atx", codeBlockStyle: "fenced", bulletListMarker: "-" });
   service.escape = (text: string) => text;
   return service;
 }

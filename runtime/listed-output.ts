@@ -4,8 +4,9 @@ import type { Fitted } from "./schema-fit.js";
 import { mapSubschemas, refTo } from "./schema-walk.js";
 import type { JsonSchema, ToolDefinition } from "./tool.js";
 
-/** What a listed result leaves out: sample values and limits a reader of a result does not need (checks keep them). */
+/** What a listed result leaves out: titles, sample values and limits a reader of a result does not need (checks keep them). */
 const LEFT_OUT = new Set([
+  "title",
   "examples",
   "example",
   "readOnly",
@@ -25,7 +26,7 @@ const LEFT_OUT = new Set([
 ]);
 
 /** The root description of a listed result that accepts what the API really returns. */
-const PASSED_ON = "The result, as documented in $defs/%s; one that differs from the document is passed on as the API sent it.";
+const PASSED_ON = "Documented as $defs/%s; a result that differs is passed on as sent.";
 
 /**
  * The output schema `tools/list` shows for a tool. Under `output.validate: strict` it is the document's schema, which

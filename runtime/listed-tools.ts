@@ -7,8 +7,9 @@ import { type Fitted, firstSentence, fitSchema } from "./schema-fit.js";
 import type { JsonSchema, ToolDefinition } from "./tool.js";
 
 /**
- * What one tool's listing may take. A tool listed in at most `tool` bytes is listed whole; a larger one has its
- * description, input and output schema each cut to fit its own limit (`describe_operation` shows the rest).
+ * What one tool's listing may take. A tool listed in at most `tool` bytes is listed whole (but for an output schema
+ * past `wholeOutput`); a larger one has its description, input and output schema each cut to fit its own limit
+ * (`describe_operation` shows the rest).
  */
 export const LISTING_LIMITS = {
   /** Bytes of JSON of a tool listed whole. */
@@ -17,8 +18,10 @@ export const LISTING_LIMITS = {
   description: 800,
   /** Bytes of JSON of the input schema. */
   input: 6_000,
-  /** Bytes of JSON of the output schema. */
+  /** Bytes of JSON of the output schema, when cut. */
   output: 4_000,
+  /** Bytes of JSON of an output schema listed whole in a tool that is: a larger one is cut. */
+  wholeOutput: 8_000,
 };
 
 /** A tool as `tools/list` shows it, and whether anything was cut to fit `LISTING_LIMITS`. */
@@ -32,17 +35,19 @@ export interface Listing {
  * (`LISTING_LIMITS`); what does not fit is cut down to notes that name the `describe_operation` call showing it.
  */
 export function listing(tool: ToolDefinition): Listing {
+  const fitOutput = (schema: JsonSchema) => fitSchema(schema, { maxBytes: LISTING_LIMITS.output, at: "result", keepRequired: false });
+  // An output schema past `wholeOutput` is cut whatever the rest: each tool spells out its own result shapes.
   const whole = listedWith(
     tool,
     (schema) => ({ schema, cut: false }),
-    (schema) => ({ schema, cut: false }),
+    (schema) => (jsonText(schema).length > LISTING_LIMITS.wholeOutput ? fitOutput(schema) : { schema, cut: false }),
     false,
   );
   if (jsonText(whole.tool).length <= LISTING_LIMITS.tool) return whole;
   return listedWith(
     tool,
     (schema) => fitSchema(schema, { maxBytes: LISTING_LIMITS.input, at: "arguments", keepRequired: true }),
-    (schema) => fitSchema(schema, { maxBytes: LISTING_LIMITS.output, at: "result", keepRequired: false }),
+    fitOutput,
     true,
   );
 }
