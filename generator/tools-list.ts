@@ -41,7 +41,7 @@ export function budgetWarning(toolCount: number, size: ToolsListSize, budget: Ge
   if (budget?.maxBytes !== undefined || budget?.maxTokens !== undefined) return [];
   if (!overBudget(toolCount, size, budget)) return [];
   return [
-    `tools/list has ${toolCount} tools and about ${size.tokens} tokens (over ${DEFAULT_WARN_TOOLS} tools or ${DEFAULT_WARN_TOKENS} tokens, more than most clients and models use well); select fewer operations in the config (\`oapi-mcp-gen init\` lists them with their sizes), serve them through three search tools with \`mode: discovery\` (or \`auto\`), or set budget.maxTokens to make this an error`,
+    `tools/list has ${toolCount} tools and about ${size.tokens} tokens (over ${DEFAULT_WARN_TOOLS} tools or ${DEFAULT_WARN_TOKENS} tokens, more than most clients and models use well); select fewer operations in the config (\`oapi-mcp-gen init\` lists them with their sizes), serve them through three search tools (\`mode: auto\`, the default, or \`discovery\`), or set budget.maxTokens to make this an error`,
   ];
 }
 
