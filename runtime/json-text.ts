@@ -11,3 +11,24 @@ export function jsonText(value: unknown): string {
   }
   return text;
 }
+
+/** Whether `JSON.stringify(value)` would be longer than `limit` characters, found without writing more than that. */
+export function jsonLongerThan(value: unknown, limit: number): boolean {
+  let length = 0;
+  const walk = (node: unknown): boolean => {
+    if (typeof node === "string") length += node.length + 2;
+    else if (typeof node !== "object" || node === null) length += String(node).length;
+    else if (Array.isArray(node)) {
+      length += 1 + node.length;
+      for (const item of node) if (walk(item)) return true;
+    } else {
+      length += 1;
+      for (const [key, item] of Object.entries(node)) {
+        length += key.length + 4;
+        if (walk(item)) return true;
+      }
+    }
+    return length > limit;
+  };
+  return walk(value);
+}

@@ -1,5 +1,5 @@
 import type { Tool as ListedTool } from "@modelcontextprotocol/sdk/types.js";
-import { jsonText } from "./json-text.js";
+import { jsonLongerThan, jsonText } from "./json-text.js";
 import { listedInputSchema } from "./listed-input.js";
 import { listedOutputSchema } from "./listed-output.js";
 import { portableSchema } from "./portable-schema.js";
@@ -40,7 +40,7 @@ export function listing(tool: ToolDefinition): Listing {
   const whole = listedWith(
     tool,
     (schema) => ({ schema, cut: false }),
-    (schema) => (jsonText(schema).length > LISTING_LIMITS.wholeOutput ? fitOutput(schema) : { schema, cut: false }),
+    (schema) => (jsonLongerThan(schema, LISTING_LIMITS.wholeOutput) ? fitOutput(schema) : { schema, cut: false }),
     false,
   );
   if (jsonText(whole.tool).length <= LISTING_LIMITS.tool) return whole;

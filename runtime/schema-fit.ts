@@ -1,4 +1,4 @@
-import { jsonText } from "./json-text.js";
+import { jsonLongerThan, jsonText } from "./json-text.js";
 import { isRecord, setOwn } from "./own-property.js";
 import { mapSubschemas, refKey, SUBSCHEMA_LISTS } from "./schema-walk.js";
 import type { JsonSchema } from "./tool.js";
@@ -151,7 +151,7 @@ function cutBelow(schema: JsonSchema, level: number, options: FitOptions): JsonS
       return node;
     }
     // A part smaller than a note would leave little to save: it stays (a `metadata` map, a list of strings).
-    if (depth >= level && !kept && isStructured(node) && (jsonText(node).length > SMALL_PART || node.$ref !== undefined))
+    if (depth >= level && !kept && isStructured(node) && (jsonLongerThan(node, SMALL_PART) || node.$ref !== undefined))
       return note(node, node, at);
     const out: JsonSchema = {};
     const required = Array.isArray(node.required) ? node.required : [];
