@@ -1,6 +1,7 @@
 import { firstSentence, headerRefusal } from "oapi-mcp-gen-runtime";
 import { buildApiModel } from "../openapi/build-model.js";
-import { bundleExternalRefs, type ExternalRefPolicy } from "../openapi/bundle.js";
+import { bundleExternalRefs } from "../openapi/bundle.js";
+import type { ExternalRefPolicy } from "../openapi/external-refs.js";
 import { readDocumentSource } from "../openapi/load.js";
 import type { ApiModel } from "../openapi/model.js";
 import { normalizeDocument } from "../openapi/normalize.js";

@@ -1,14 +1,5 @@
-import type { AllowedHosts } from "./address-policy.js";
-import { hasExternalRefs } from "./external-refs.js";
+import { type ExternalRefPolicy, hasExternalRefs } from "./external-refs.js";
 import type { JsonObject } from "./types.js";
-
-/** Which external `$ref`s a document may follow. */
-export interface ExternalRefPolicy {
-  /** Files anywhere, not only in the document's folder and below. @default false */
-  outsideFolder: boolean;
-  /** http(s) references, through the guarded fetch (public addresses, plus these hosts); off when undefined. */
-  urls?: { allowedHosts: AllowedHosts };
-}
 
 /**
  * A document with its external `$ref`s (other files, and URLs when allowed) bundled in as components, with Redocly's

@@ -1,4 +1,13 @@
+import type { AllowedHosts } from "./address-policy.js";
 import { isJsonObject, type JsonValue } from "./types.js";
+
+/** Which external `$ref`s a document may follow. */
+export interface ExternalRefPolicy {
+  /** Files anywhere, not only in the document's folder and below. @default false */
+  outsideFolder: boolean;
+  /** http(s) references, through the guarded fetch (public addresses, plus these hosts); off when undefined. */
+  urls?: { allowedHosts: AllowedHosts };
+}
 
 /** True when a `$ref` anywhere in the document points outside it. */
 export function hasExternalRefs(document: JsonValue): boolean {

@@ -3,7 +3,7 @@ import { readFile, realpath, stat } from "node:fs/promises";
 import { dirname, relative, resolve, sep } from "node:path";
 import { BaseResolver, bundle, createConfig, Source } from "@redocly/openapi-core";
 import type { AddressPolicy } from "./address-policy.js";
-import type { ExternalRefPolicy } from "./bundle.js";
+import type { ExternalRefPolicy } from "./external-refs.js";
 import { FetchError, fetchText } from "./fetch-source.js";
 import { DocumentParseError } from "./load.js";
 import { isJsonObject, type JsonObject } from "./types.js";

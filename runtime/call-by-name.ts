@@ -7,7 +7,7 @@ import { DISCOVERY_TOOLS } from "./discovery-tools.js";
 import { invalidParams } from "./protocol-error.js";
 import { errorResult } from "./result.js";
 import { didYouMean, excerpt } from "./suggest.js";
-import type { ToolRuntime } from "./tool-runtime.js";
+import type { ToolRuntime } from "./tool-runtime-contract.js";
 
 /**
  * Calls a listed tool by name: a discovery tool, or an operation's own tool (validated, executed, its result checked).

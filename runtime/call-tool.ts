@@ -5,7 +5,7 @@ import { errorResult, httpErrorMessage } from "./result.js";
 import { ServerParameterError } from "./server-parameters.js";
 import { shapeResponse } from "./shape-result.js";
 import type { ToolDefinition } from "./tool.js";
-import type { ToolRuntime } from "./tool-runtime.js";
+import type { ToolRuntime } from "./tool-runtime-contract.js";
 import { fetchUpstream } from "./upstream.js";
 import { ArgumentError, buildUpstreamRequest } from "./upstream-request.js";
 import { describeErrors, type ToolValidators } from "./validation.js";

@@ -8,7 +8,7 @@ import { isRecord } from "./own-property.js";
 import { errorResult, successResult } from "./result.js";
 import { excerpt, nearest } from "./suggest.js";
 import type { JsonSchema, ToolDefinition } from "./tool.js";
-import type { ToolRuntime } from "./tool-runtime.js";
+import type { DiscoveryTools, ToolRuntime } from "./tool-runtime-contract.js";
 import { describeErrors } from "./validation.js";
 
 /** What the generator writes for a discovery-mode server (`discovery.ts` beside the registry). */
@@ -60,7 +60,7 @@ interface Hit {
  * the generated data, never rebuilt), full descriptions, and calls that run the operation exactly as its own tool
  * would (same validation, request building, credentials and result shaping).
  */
-export class DiscoveryService {
+export class DiscoveryService implements DiscoveryTools {
   readonly listed: readonly ListedDiscoveryTool[];
   private readonly order: readonly ToolDefinition[];
   private readonly alwaysListed: ReadonlySet<string>;

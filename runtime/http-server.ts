@@ -8,7 +8,7 @@ import { checkHost, checkOrigin } from "./origin.js";
 import { FAST_PATH_VERSIONS } from "./protocol-versions.js";
 import { loadStatelessSdk } from "./sdk-loader.js";
 import { answerFast, isNotification } from "./stateless-exchange.js";
-import type { ToolRuntime } from "./tool-runtime.js";
+import type { ToolRuntime } from "./tool-runtime-contract.js";
 
 export { sendJson } from "./json-response.js";
 

@@ -5,7 +5,7 @@ import { callByName } from "./call-by-name.js";
 import { checkedCallParams, LooseCallToolRequestSchema } from "./call-request.js";
 import { callerFromHeaders } from "./caller.js";
 import type { CallerCredentials } from "./credentials.js";
-import type { ToolRuntime } from "./tool-runtime.js";
+import type { ToolRuntime } from "./tool-runtime-contract.js";
 
 /** The SDK validator (used only for elicitation, which these servers never send), built once for all requests. */
 const SHARED_SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();

@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import { META, MODERN_VERSIONS, type ModernRequest } from "./modern-protocol.js";
 import { isRecord } from "./own-property.js";
 import { invalidParams, rpcErrorOf } from "./protocol-error.js";
-import type { ServerIdentity } from "./tool-runtime.js";
+import type { ServerIdentity } from "./tool-runtime-contract.js";
 
 /** What a server offers the 2026-07-28 exchange: its identity, its tools and how to call one. */
 export interface ModernHost {

@@ -1,6 +1,6 @@
 import type { ModernHost } from "./modern-exchange.js";
 import { callNamedTool } from "./stateless-exchange.js";
-import type { ToolRuntime } from "./tool-runtime.js";
+import type { ToolRuntime } from "./tool-runtime-contract.js";
 
 const hosts = new WeakMap<ToolRuntime, ModernHost>();
 

@@ -8,7 +8,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { ModernHost } from "./modern-exchange.js";
 import { isRecord } from "./own-property.js";
-import type { ServerIdentity } from "./tool-runtime.js";
+import type { ServerIdentity } from "./tool-runtime-contract.js";
 
 /** A host whose connection can be closed. */
 export interface ClosableModernHost extends ModernHost {

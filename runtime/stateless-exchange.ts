@@ -5,7 +5,7 @@ import { callerFromHeaders } from "./caller.js";
 import { isRecord } from "./own-property.js";
 import { rpcErrorOf } from "./protocol-error.js";
 import { FAST_PATH_VERSIONS } from "./protocol-versions.js";
-import type { ToolRuntime } from "./tool-runtime.js";
+import type { ToolRuntime } from "./tool-runtime-contract.js";
 
 /** A JSON-RPC request the fast path answers: checked as strictly as the SDK's own schemas would check it. */
 interface FastRequest {

@@ -6,52 +6,13 @@ import { listing, objectSchema } from "./listed-tools.js";
 import type { Logger } from "./logger.js";
 import { ServerParameters } from "./server-parameters.js";
 import type { ToolDefinition } from "./tool.js";
+import type { ServerIdentity, ToolRuntime } from "./tool-runtime-contract.js";
 import { ValidatorCache } from "./validation.js";
-
-/** Identity the server reports in `initialize`. */
-export interface ServerIdentity {
-  name: string;
-  version: string;
-  title?: string;
-  instructions?: string;
-}
-
-/** Everything serving and executing the tools needs, built once and shared by every request. */
-export interface ToolRuntime {
-  identity: ServerIdentity;
-  /** How the runtime reaches the upstream API and reads file arguments for it. */
-  upstream: {
-    /** Base URL the operation paths are appended to; its origin is the only one that receives credentials. */
-    baseUrl: URL;
-    /** @default 30000 */
-    timeoutMs: number;
-    /** @default 10485760 */
-    maxResponseBytes: number;
-    /** Injected for tests; the global `fetch` otherwise. */
-    fetch?: typeof fetch;
-    /** Real path of the folder `{ "path": … }` file arguments must lie in (`UPLOAD_DIR`); unset disables them. */
-    uploadDir?: string;
-    /** `MAX_UPLOAD_BYTES` @default 26214400 */
-    maxUploadBytes?: number;
-  };
-  log: Logger;
-  auth: AuthDefinition;
-  credentials: CredentialStore;
-  /** Parameter values the server supplies (config `parameters`), environment variables read once at start. */
-  parameters: ServerParameters;
-  tools: ReadonlyMap<string, ToolDefinition>;
-  /** Validators compiled once per tool: on first use, or in idle time once the server listens. */
-  validators: ValidatorCache;
-  /** The `tools/list` answer, computed once, on first use. */
-  readonly listed: ListedTool[];
-  /** Tools mode: whether `describe_operation` is listed (some tool's listing was cut to fit). */
-  readonly describesTools: boolean;
-  /** In discovery mode: the three discovery tools over the registry, which `tools/list` shows instead of it. */
-  discovery?: DiscoveryService;
-}
 
 /** Without a generated auth definition: pass the caller's Authorization through, nothing else. */
 const DEFAULT_AUTH: AuthDefinition = { schemes: {}, passthrough: { authorization: true, headers: [] } };
+
+export type { ServerIdentity, ToolRuntime } from "./tool-runtime-contract.js";
 
 /** The shared state of a server's tools; fails fast on duplicate names or schemas whose root is not an object. */
 export function createToolRuntime(options: {

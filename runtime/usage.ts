@@ -2,7 +2,7 @@ import type { AuthDefinition } from "./credentials.js";
 import type { UpstreamDefaults } from "./env.js";
 import { suppliedValues, suppliedWhat } from "./server-parameters.js";
 import type { ToolDefinition } from "./tool.js";
-import type { ServerIdentity } from "./tool-runtime.js";
+import type { ServerIdentity } from "./tool-runtime-contract.js";
 
 /** What the command line of a generated server asks for. */
 export type ServerCommand = { kind: "serve"; stdio: boolean } | { kind: "help" } | { kind: "version" } | { kind: "error"; message: string };
