@@ -67,6 +67,9 @@ export function bodyProperty(
     };
   }
   const { media, kind } = chosen;
+  // An optional body that can hold nothing (Stripe's GETs declare an empty closed form) is no argument at all.
+  if (!requestBody.required && !override.body && (kind === "json" || kind === "form") && holdsNothing(schemas.deref(media.schema)))
+    return undefined;
   const warnings: string[] = [];
   let binding: BodyBinding = { mediaType: media.mediaType, kind, required: requestBody.required };
   let schema: JsonObject;
@@ -113,6 +116,14 @@ export function bodyProperty(
     binding = kept.length > 0 ? { ...binding, readOnly: kept } : (({ readOnly: _, ...rest }) => rest)(binding);
   }
   return { schema, binding, ...(warnings.length > 0 ? { warnings } : {}) };
+}
+
+/** An object schema that admits only `{}`: no properties, none beyond them, no variants. */
+function holdsNothing(schema: SchemaObject | undefined): boolean {
+  if (schema === undefined || schema.ref !== undefined) return false;
+  const { properties, additionalProperties, allOf, anyOf, oneOf } = schema;
+  const patterns = schema.keywords.patternProperties;
+  return (properties?.size ?? 0) === 0 && additionalProperties === false && !allOf && !anyOf && !oneOf && patterns === undefined;
 }
 
 function isObjectWithProperty(schema: JsonObject, name: string): boolean {

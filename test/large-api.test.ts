@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import {
   describeOperation,
@@ -16,6 +16,7 @@ import { toolDefinition } from "../templates/tool-module.js";
 import { tools as cmsTools } from "./fixtures/cms/generated/index.js";
 import { ROOT } from "./helpers/cli.js";
 import { driveEveryTool } from "./helpers/drive-tools.js";
+import { writeAndTypecheck } from "./helpers/generated-tree.js";
 import { portabilityFindings } from "./helpers/portability.js";
 import { strictProblems } from "./helpers/schema-dialects.js";
 
@@ -58,7 +59,18 @@ describe("Stripe's 18 everyday operations (test/fixtures/stripe/everyday.json)",
       expect(portabilityFindings(tool.outputSchema), definition.name).toEqual([]);
     }
     expect(definitions.find((definition) => definition.name === "post_customers")?.title).toBe("Creates a new customer object");
+    // Stripe's GETs declare an optional, empty, closed form body: nothing to send is no argument.
+    const list = definitions.find((definition) => definition.name === "get_customers") as ToolDefinition;
+    expect(Object.keys(list.inputSchema.properties as object)).not.toContain("body");
+    expect(list.http.body).toBeUndefined();
   });
+
+  it("generate a tree that type-checks under strict", async () => {
+    const folder = join(ROOT, ".tmp/large-api-stripe");
+    await rm(folder, { recursive: true, force: true });
+    expect(await writeAndTypecheck(folder, generated.files)).toBe("");
+    await rm(folder, { recursive: true, force: true });
+  }, 120_000);
 
   it("describe post_customers in at most 16 KB in all, and page into every part its notes name", () => {
     const tool = definitions.find((definition) => definition.name === "post_customers") as ToolDefinition;
