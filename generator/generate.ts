@@ -32,7 +32,7 @@ import { shareSchemas } from "./shared-schemas.js";
 import { SideThread } from "./side-thread.js";
 import { type Clock, NO_CLOCK } from "./stage-clock.js";
 import type { ToolModel } from "./tool-model.js";
-import { checkBudget, discoveryListSize, type ToolsListSize, toolsListSize } from "./tools-list.js";
+import { checkBudget, discoveryListSize, type ToolsListSize, toolsModeListSize } from "./tools-list.js";
 import { type RuntimeSource, runtimeCopies, runtimeDependency, runtimeTarball, vendoredRuntime, vendorNpmrc } from "./vendor-runtime.js";
 
 /** The generated tree, by path relative to the output directory, plus what the run noticed. */
@@ -138,9 +138,9 @@ async function generateBeside(
   progress(`building ${entries.length} tool${entries.length === 1 ? "" : "s"}`);
   const tools = await clock.time("tool models", () => buildTools(model, entries, config));
   const definitions = await clock.time("tool definitions", () => tools.map(toolDefinition));
-  const allListed = await clock.time("tools/list size", () => toolsListSize(definitions));
-  const mode = servingMode(config, tools.length, allListed);
   const { name, version, title, instructions } = config.server;
+  const allListed = await clock.time("tools/list size", () => toolsModeListSize(definitions, title ?? name));
+  const mode = servingMode(config, tools.length, allListed);
   const alwaysList = mode === "discovery" ? alwaysListedTools(config, tools) : [];
   const toolsList = mode === "discovery" ? discoveryListSize(title ?? name, definitions, alwaysList) : allListed;
   checkBudget(toolsList, config.budget);

@@ -1,4 +1,4 @@
-import { discoveryToolDefinitions, type ToolDefinition, toolsListOf } from "oapi-mcp-gen-runtime";
+import { discoveryToolDefinitions, type ToolDefinition, toolsListOf, toolsModeList } from "oapi-mcp-gen-runtime";
 import type { GeneratorConfig } from "./config.js";
 import { UserError } from "./errors.js";
 
@@ -13,6 +13,12 @@ export interface ToolsListSize {
 export function toolsListSize(definitions: readonly ToolDefinition[], prefix: readonly unknown[] = []): ToolsListSize {
   const listed = toolsListOf(definitions);
   const bytes = Buffer.byteLength(JSON.stringify({ tools: [...prefix, ...listed] }));
+  return { bytes, tokens: Math.ceil(bytes / 4) };
+}
+
+/** `tools/list` of a tools-mode server: every tool, and `describe_operation` when a listing was cut. */
+export function toolsModeListSize(definitions: readonly ToolDefinition[], apiTitle: string): ToolsListSize {
+  const bytes = Buffer.byteLength(JSON.stringify({ tools: toolsModeList(definitions, apiTitle).tools }));
   return { bytes, tokens: Math.ceil(bytes / 4) };
 }
 

@@ -24,7 +24,7 @@ export { jsonText } from "./json-text.js";
 export { isLinearPattern } from "./linear-pattern.js";
 export { listedInputSchema } from "./listed-input.js";
 export { listedOutputSchema } from "./listed-output.js";
-export { LISTING_LIMITS, type Listing, listedForm, listing, toolsListOf } from "./listed-tools.js";
+export { LISTING_LIMITS, type Listing, listedForm, listing, toolsListOf, toolsModeList } from "./listed-tools.js";
 export { createLogger, type LogFormat, type Logger, loggerFromEnvironment, silentLogger, stderrLogger } from "./logger.js";
 export { bindsLoopback, checkHost, checkOrigin, hostAllowList, isLoopbackAddress, normalizeOrigin } from "./origin.js";
 export { isRecord, setOwn } from "./own-property.js";

@@ -1,4 +1,5 @@
 import type { Tool as ListedTool } from "@modelcontextprotocol/sdk/types.js";
+import { DISCOVERY_TOOLS, describeToolDefinition } from "./discovery-tools.js";
 import { jsonLongerThan, jsonText } from "./json-text.js";
 import { listedInputSchema } from "./listed-input.js";
 import { listedOutputSchema } from "./listed-output.js";
@@ -82,9 +83,20 @@ export function listedForm(tool: ToolDefinition): ListedTool {
   return listing(tool).tool;
 }
 
-/** The `tools/list` answer a server of these tools gives. */
+/** The tools' listings, one each (what `tools/list` shows of them, without `describe_operation`). */
 export function toolsListOf(tools: readonly ToolDefinition[]): ListedTool[] {
   return tools.map((tool) => listedForm(tool));
+}
+
+/**
+ * The `tools/list` answer of a tools-mode server: each tool's listing, then `describe_operation` when some listing
+ * was cut to fit (its notes point there) and no tool already has that name.
+ */
+export function toolsModeList(tools: readonly ToolDefinition[], apiTitle: string): { tools: ListedTool[]; describes: boolean } {
+  const listings = tools.map(listing);
+  const own = listings.map((each) => each.tool);
+  const describes = listings.some((each) => each.cut) && !tools.some((tool) => tool.name === DISCOVERY_TOOLS.describe);
+  return { tools: describes ? [...own, describeToolDefinition(apiTitle)] : own, describes };
 }
 
 /** A description within `LISTING_LIMITS.description`: its first paragraphs that fit, else its first sentence. */

@@ -1,8 +1,7 @@
 import type { Tool as ListedTool } from "@modelcontextprotocol/sdk/types.js";
 import { type AuthDefinition, CredentialStore } from "./credentials.js";
 import { type DiscoveryData, DiscoveryService } from "./discovery.js";
-import { DISCOVERY_TOOLS, describeToolDefinition } from "./discovery-tools.js";
-import { listing, objectSchema } from "./listed-tools.js";
+import { listing, objectSchema, toolsModeList } from "./listed-tools.js";
 import type { Logger } from "./logger.js";
 import { ServerParameters } from "./server-parameters.js";
 import type { ToolDefinition } from "./tool.js";
@@ -50,13 +49,9 @@ export function createToolRuntime(options: {
   const apiTitle = identity.title ?? identity.name;
   const discovery = options.discovery ? new DiscoveryService(options.tools, options.discovery, apiTitle) : undefined;
   const listTools = () => {
-    const direct = options.tools.filter((tool) => !discovery || discovery.listsDirectly(tool.name));
-    const listings = direct.map(listing);
-    const own = listings.map((each) => each.tool);
-    if (discovery) return { tools: [...discovery.listed, ...own], describes: false };
-    // A tools-mode server whose listings were cut lists describe_operation, which their notes point to.
-    const describes = listings.some((each) => each.cut) && !tools.has(DISCOVERY_TOOLS.describe);
-    return { tools: describes ? [...own, describeToolDefinition(apiTitle)] : own, describes };
+    if (!discovery) return toolsModeList(options.tools, apiTitle);
+    const direct = options.tools.filter((tool) => discovery.listsDirectly(tool.name));
+    return { tools: [...discovery.listed, ...direct.map((tool) => listing(tool).tool)], describes: false };
   };
   const validators = new ValidatorCache(tools);
   return {

@@ -7,6 +7,7 @@ import {
   listing,
   type ToolDefinition,
   toolsListOf,
+  toolsModeList,
 } from "oapi-mcp-gen-runtime";
 import { beforeAll, describe, expect, it } from "vitest";
 import { tools as memosTools } from "../generated/index.js";
@@ -50,6 +51,11 @@ describe("Stripe's 18 everyday operations (test/fixtures/stripe/everyday.json)",
     expect(generated.mode).toBe("tools");
     expect(generated.tools).toHaveLength(18);
     expect(generated.toolsList.tokens).toBeLessThanOrEqual(40_000);
+    // The size reported is the list the server gives: the 18 tools and describe_operation, which their notes name.
+    const { tools: served, describes } = toolsModeList(definitions, "stripe");
+    expect(describes).toBe(true);
+    expect(served.map((tool) => tool.name)).toContain("describe_operation");
+    expect(Buffer.byteLength(JSON.stringify({ tools: served }))).toBe(generated.toolsList.bytes);
     expect(generated.warnings.join("\n")).not.toMatch(/tools\/list has/);
     for (const definition of definitions) {
       const { tool } = listing(definition);
