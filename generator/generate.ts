@@ -178,6 +178,7 @@ async function generateBeside(
     passthrough: auth.passthrough,
     paths,
     ...(mode === "discovery" ? { discovery: { alwaysList } } : {}),
+    ...(mode === "tools" && allListed.describes ? { describes: true } : {}),
     ...(runtime !== "registry" ? { runtime: { source: runtime, tarball: runtimeTarball(RUNTIME_VERSION) } } : {}),
   };
   const readme = readmeSource(facts);

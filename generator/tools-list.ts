@@ -16,10 +16,11 @@ export function toolsListSize(definitions: readonly ToolDefinition[], prefix: re
   return { bytes, tokens: Math.ceil(bytes / 4) };
 }
 
-/** `tools/list` of a tools-mode server: every tool, and `describe_operation` when a listing was cut. */
-export function toolsModeListSize(definitions: readonly ToolDefinition[], apiTitle: string): ToolsListSize {
-  const bytes = Buffer.byteLength(JSON.stringify({ tools: toolsModeList(definitions, apiTitle).tools }));
-  return { bytes, tokens: Math.ceil(bytes / 4) };
+/** `tools/list` of a tools-mode server: every tool, and `describe_operation` when a listing was cut (`describes`). */
+export function toolsModeListSize(definitions: readonly ToolDefinition[], apiTitle: string): ToolsListSize & { describes: boolean } {
+  const { tools, describes } = toolsModeList(definitions, apiTitle);
+  const bytes = Buffer.byteLength(JSON.stringify({ tools }));
+  return { bytes, tokens: Math.ceil(bytes / 4), describes };
 }
 
 /** `tools/list` of a discovery server: the three discovery tools, then the operations listed directly. */

@@ -24,6 +24,8 @@ export interface ReadmeFacts {
   paths: GenerationPaths;
   /** Discovery mode: the operations `tools/list` shows beside the three discovery tools. */
   discovery?: { alwaysList: readonly string[] };
+  /** Tools mode: some listing is cut to fit, so `tools/list` also shows `describe_operation`. */
+  describes?: boolean;
   /** Where the runtime comes from when not from the registry: a copy in `vendor/`, or its tarball beside the package. */
   runtime?: { source: "vendor" | "tarball"; tarball: string };
 }
@@ -165,6 +167,12 @@ export function readmeSource(facts: ReadmeFacts): ReadmeSource {
     ...(facts.discovery
       ? [
           `Discovery mode: \`tools/list\` shows \`search_operations\`, \`describe_operation\` and \`call_operation\`${facts.discovery.alwaysList.length > 0 ? `, and ${facts.discovery.alwaysList.map((name) => `\`${name}\``).join(", ")}` : ""}; the operations below are found with \`search_operations\` and run with \`call_operation\`.`,
+          "",
+        ]
+      : []),
+    ...(facts.describes
+      ? [
+          "Some tools are listed briefly, each within about 14 KB of `tools/list` (Stripe-sized schemas are cut to fit): `tools/list` also shows `describe_operation` (`name`, optional `at`), which shows any tool whole, part by part.",
           "",
         ]
       : []),

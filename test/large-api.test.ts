@@ -56,6 +56,7 @@ describe("Stripe's 18 everyday operations (test/fixtures/stripe/everyday.json)",
     expect(describes).toBe(true);
     expect(served.map((tool) => tool.name)).toContain("describe_operation");
     expect(Buffer.byteLength(JSON.stringify({ tools: served }))).toBe(generated.toolsList.bytes);
+    expect(generated.files.get("README.md")).toContain("`tools/list` also shows `describe_operation`");
     expect(generated.warnings.join("\n")).not.toMatch(/tools\/list has/);
     for (const definition of definitions) {
       const { tool } = listing(definition);
