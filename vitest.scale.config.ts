@@ -8,7 +8,7 @@ export default defineConfig({
       { find: /^oapi-mcp-gen-runtime\/sdk$/, replacement: fileURLToPath(new URL("./runtime/sdk.ts", import.meta.url)) },
       {
         find: /^oapi-mcp-gen-runtime\/operation-index$/,
-        replacement: fileURLToPath(new URL("./runtime/operation-index.ts", import.meta.url)),
+        replacement: fileURLToPath(new URL("./runtime/discovery/operation-index.ts", import.meta.url)),
       },
       { find: /^oapi-mcp-gen-runtime$/, replacement: fileURLToPath(new URL("./runtime/index.ts", import.meta.url)) },
     ],

@@ -4,9 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describeOperation, toolsListOf } from "oapi-mcp-gen-runtime";
-import { readConfigFile } from "../generator/config.js";
+import { readConfigFile } from "../generator/config/config.js";
 import { generateFromFile } from "../generator/generate.js";
-import { discoveryListSize } from "../generator/tools-list.js";
+import { discoveryListSize } from "../generator/model/tools-list.js";
 import { readDocumentFile } from "../openapi/load.js";
 import type { JsonObject } from "../openapi/types.js";
 import { discoveryQuality, UNSEEN_SET } from "../scripts/discovery-quality.js";
@@ -17,12 +17,12 @@ import { jsonBytes, listSize, peerTools } from "./tools-list-size.js";
 
 const require = createRequire(import.meta.url);
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const CLI = join(ROOT, "dist/generator/cli.js");
+const CLI = join(ROOT, "dist/generator/cli/cli.js");
 const PEER = require.resolve("openapi-mcp-generator/bin/openapi-mcp-generator.js");
 export const GITHUB = require.resolve("@octokit/openapi/generated/api.github.com.json");
 const MEMOS = join(ROOT, "examples/memos/openapi.yaml");
 
-/** An earlier build's CLI (`BENCH_BASELINE_CLI=path/to/dist/generator/cli.js`), timed on the same cases in the same run. */
+/** An earlier build's CLI (`BENCH_BASELINE_CLI=path/to/dist/generator/cli/cli.js`), timed on the same cases in the same run. */
 const BASELINE_CLI = process.env.BENCH_BASELINE_CLI;
 
 /** Cold generation with the baseline build, next to this build's cold times measured just before. */

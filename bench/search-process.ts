@@ -3,7 +3,7 @@ import { readFile } from "node:fs/promises";
 import type { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 
-const CLI = fileURLToPath(new URL("../generator/cli.js", import.meta.url));
+const CLI = fileURLToPath(new URL("../generator/cli/cli.js", import.meta.url));
 
 /** A search server running as its own process, in memory, on a free loopback port. */
 export interface SearchProcess {

@@ -17,23 +17,30 @@ import { type RegistryAuth, registryModule, SERVER_SETTINGS, serverSettingsModul
 import { schemasModule } from "../templates/schemas-module.js";
 import { serverEntryModule } from "../templates/server-entry.js";
 import { toolDefinition, toolModule, toolModuleNames } from "../templates/tool-module.js";
-import { buildTools } from "./build-tools.js";
-import { type GeneratorConfig, type ResolvedConfig, resolveConfig } from "./config.js";
-import { alwaysListedTools, discoveryData, type ServingMode, servingMode } from "./discovery.js";
-import { UserError } from "./errors.js";
-import { FORMAT_FINGERPRINT } from "./format.js";
-import { packageVersion } from "./package-version.js";
-import { renderModules } from "./render.js";
-import { cachedText, contentKey, type RenderCache } from "./render-cache.js";
-import { securitySchemes } from "./security.js";
-import { selectOperations } from "./select.js";
-import { upstreamDefaults } from "./servers.js";
-import { shareSchemas } from "./shared-schemas.js";
-import { SideThread } from "./side-thread.js";
-import { type Clock, NO_CLOCK } from "./stage-clock.js";
-import type { ToolModel } from "./tool-model.js";
-import { checkBudget, discoveryListSize, type ToolsListSize, toolsModeListSize } from "./tools-list.js";
-import { type RuntimeSource, runtimeCopies, runtimeDependency, runtimeTarball, vendoredRuntime, vendorNpmrc } from "./vendor-runtime.js";
+import { UserError } from "./base/errors.js";
+import { packageVersion } from "./base/package-version.js";
+import { type Clock, NO_CLOCK } from "./base/stage-clock.js";
+import { cachedText, contentKey, type RenderCache } from "./cache/render-cache.js";
+import { type GeneratorConfig, type ResolvedConfig, resolveConfig } from "./config/config.js";
+import { FORMAT_FINGERPRINT } from "./layout/format.js";
+import { buildTools } from "./model/build-tools.js";
+import { alwaysListedTools, discoveryData, type ServingMode, servingMode } from "./model/discovery.js";
+import { securitySchemes } from "./model/security.js";
+import { upstreamDefaults } from "./model/servers.js";
+import type { ToolModel } from "./model/tool-model.js";
+import { checkBudget, discoveryListSize, type ToolsListSize, toolsModeListSize } from "./model/tools-list.js";
+import { renderModules } from "./output/render.js";
+import {
+  type RuntimeSource,
+  runtimeCopies,
+  runtimeDependency,
+  runtimeTarball,
+  vendoredRuntime,
+  vendorNpmrc,
+} from "./output/vendor-runtime.js";
+import { shareSchemas } from "./schema/shared-schemas.js";
+import { selectOperations } from "./select/select.js";
+import { SideThread } from "./threads/side-thread.js";
 
 /** The generated tree, by path relative to the output directory, plus what the run noticed. */
 export interface GenerationResult {

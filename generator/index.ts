@@ -1,6 +1,7 @@
 /** Programmatic API of the generator. */
-export { type GeneratorConfig, parseConfig, type ResolvedConfig, readConfigFile, resolveConfig } from "./config.js";
-export { UserError } from "./errors.js";
+
+export { UserError } from "./base/errors.js";
+export { type GeneratorConfig, parseConfig, type ResolvedConfig, readConfigFile, resolveConfig } from "./config/config.js";
 export { type GenerationResult, generateFromDocument, generateFromFile } from "./generate.js";
-export { compareOutput, type OutputReport, writeOutput } from "./output.js";
-export { toolNameFromOperationId, toolNameFromRoute } from "./tool-name.js";
+export { toolNameFromOperationId, toolNameFromRoute } from "./model/tool-name.js";
+export { compareOutput, type OutputReport, writeOutput } from "./output/output.js";

@@ -3,42 +3,11 @@
  * except the SDK-based server parts, which live in `oapi-mcp-gen-runtime/sdk` so that importing this loads no SDK.
  */
 
-export { executeTool, type ToolCall } from "./call-tool.js";
-export { callerFromHeaders } from "./caller.js";
-export { type AuthDefinition, type CallerCredentials, CredentialStore, type SecuritySchemeDefinition } from "./credentials.js";
-export { describeOperation } from "./describe-operation.js";
-export { type DiscoveryData, searchableOperation, synopsis } from "./discovery.js";
-export { DISCOVERY_TOOLS, discoveryToolDefinitions, type ListedDiscoveryTool, mostCautious } from "./discovery-tools.js";
-export { EnvironmentError, readServerEnvironment, type ServerEnvironment, type UpstreamDefaults } from "./env.js";
-export { headerRefusal, isHeaderName, isOpenApiIgnoredHeader } from "./header-policy.js";
-export {
-  createRequestHandler,
-  guardMcpRequest,
-  type HttpPolicy,
-  ListenError,
-  listen,
-  type RunningServer,
-  sendJson,
-} from "./http-server.js";
-export { jsonText } from "./json-text.js";
-export { isLinearPattern } from "./linear-pattern.js";
-export { listedInputSchema } from "./listed-input.js";
-export { listedOutputSchema } from "./listed-output.js";
-export { LISTING_LIMITS, type Listing, listedForm, listing, toolsListOf, toolsModeList } from "./listed-tools.js";
-export { createLogger, type LogFormat, type Logger, loggerFromEnvironment, silentLogger, stderrLogger } from "./logger.js";
-export { bindsLoopback, checkHost, checkOrigin, hostAllowList, isLoopbackAddress, normalizeOrigin } from "./origin.js";
-export { isRecord, setOwn } from "./own-property.js";
-export { defaultStyle, styleOf } from "./parameter-style.js";
-export { endWithLauncher } from "./parent-watch.js";
-export { portableSchema } from "./portable-schema.js";
-export { invalidParams } from "./protocol-error.js";
-export { isJsonMediaType } from "./response-content.js";
-export { wrapStructuredContent } from "./result.js";
-export { firstSentence } from "./schema-fit.js";
-export { runServer, type ServeOptions, startServer, startStdioServer, type ToolSource } from "./serve.js";
-export { type SuppliedValue, suppliedValues } from "./server-parameters.js";
-export type { SessionLimits } from "./session-http.js";
-export { closest, didYouMean, excerpt, nearest } from "./suggest.js";
+export { jsonText } from "./base/json-text.js";
+export { createLogger, type LogFormat, type Logger, loggerFromEnvironment, silentLogger, stderrLogger } from "./base/logger.js";
+export { isRecord, setOwn } from "./base/own-property.js";
+export { invalidParams } from "./base/protocol-error.js";
+export { closest, didYouMean, excerpt, nearest } from "./base/suggest.js";
 export {
   type BodyBinding,
   defineTool,
@@ -56,10 +25,41 @@ export {
   type ToolDefinition,
   type ToolResult,
   type WithFiles,
-} from "./tool.js";
-export { type ClientOptions, type ClientRegistry, ToolCallError, toolCaller } from "./tool-client.js";
-export { createToolRuntime, type ServerIdentity, type ToolRuntime } from "./tool-runtime.js";
-export { buildUpstreamRequest, stripPrefix } from "./upstream-request.js";
-export { parseServerArguments, type ServerCommand, serverUsage } from "./usage.js";
-export { describeErrors } from "./validation.js";
-export { words } from "./words.js";
+} from "./base/tool.js";
+export { executeTool, type ToolCall } from "./call/call-tool.js";
+export { callerFromHeaders } from "./call/caller.js";
+export { type AuthDefinition, type CallerCredentials, CredentialStore, type SecuritySchemeDefinition } from "./call/credentials.js";
+export { headerRefusal, isHeaderName, isOpenApiIgnoredHeader } from "./call/header-policy.js";
+export { defaultStyle, styleOf } from "./call/parameter-style.js";
+export { type SuppliedValue, suppliedValues } from "./call/server-parameters.js";
+export { buildUpstreamRequest, stripPrefix } from "./call/upstream-request.js";
+export { type DiscoveryData, searchableOperation, synopsis } from "./discovery/discovery.js";
+export { DISCOVERY_TOOLS, discoveryToolDefinitions, type ListedDiscoveryTool, mostCautious } from "./discovery/discovery-tools.js";
+export { words } from "./discovery/words.js";
+export { EnvironmentError, readServerEnvironment, type ServerEnvironment, type UpstreamDefaults } from "./http/env.js";
+export {
+  createRequestHandler,
+  guardMcpRequest,
+  type HttpPolicy,
+  ListenError,
+  listen,
+  type RunningServer,
+  sendJson,
+} from "./http/http-server.js";
+export { bindsLoopback, checkHost, checkOrigin, hostAllowList, isLoopbackAddress, normalizeOrigin } from "./http/origin.js";
+export { endWithLauncher } from "./http/parent-watch.js";
+export { runServer, type ServeOptions, startServer, startStdioServer, type ToolSource } from "./http/serve.js";
+export { parseServerArguments, type ServerCommand, serverUsage } from "./http/usage.js";
+export type { SessionLimits } from "./protocol/session-http.js";
+export { isJsonMediaType } from "./result/response-content.js";
+export { wrapStructuredContent } from "./result/result.js";
+export { isLinearPattern } from "./schema/linear-pattern.js";
+export { listedInputSchema } from "./schema/listed-input.js";
+export { listedOutputSchema } from "./schema/listed-output.js";
+export { portableSchema } from "./schema/portable-schema.js";
+export { firstSentence } from "./schema/schema-fit.js";
+export { describeErrors } from "./schema/validation.js";
+export { describeOperation } from "./tools/describe-operation.js";
+export { LISTING_LIMITS, type Listing, listedForm, listing, toolsListOf, toolsModeList } from "./tools/listed-tools.js";
+export { type ClientOptions, type ClientRegistry, ToolCallError, toolCaller } from "./tools/tool-client.js";
+export { createToolRuntime, type ServerIdentity, type ToolRuntime } from "./tools/tool-runtime.js";

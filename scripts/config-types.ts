@@ -7,7 +7,7 @@ import { format } from "prettier";
 const ROOT = new URL(import.meta.url.includes("/dist/scripts/") ? "../../" : "../", import.meta.url);
 const SCHEMA = fileURLToPath(new URL("generator/config.schema.json", ROOT));
 /** The committed declarations of the config, derived from its schema (a test checks they are current). */
-export const CONFIG_TYPES = fileURLToPath(new URL("generator/config-types.ts", ROOT));
+export const CONFIG_TYPES = fileURLToPath(new URL("generator/config/config-types.ts", ROOT));
 
 const HEADER = `/**
  * The generator config's types, derived from generator/config.schema.json by json-schema-to-typescript.
@@ -44,7 +44,7 @@ function bareReferences(schema: JSONSchema): JSONSchema {
   return copy;
 }
 
-/** The text of generator/config-types.ts: the config as written, and as resolved (defaults applied). */
+/** The text of generator/config/config-types.ts: the config as written, and as resolved (defaults applied). */
 export async function configTypesText(): Promise<string> {
   const schema: JSONSchema = JSON.parse(await readFile(SCHEMA, "utf8"));
   const { title: _, $id: __, ...untitled } = schema;

@@ -1,11 +1,11 @@
 import { pathToFileURL } from "node:url";
 import { firstSentence } from "oapi-mcp-gen-runtime";
-import { buildTools } from "../generator/build-tools.js";
-import { resolveConfig } from "../generator/config.js";
-import { discoveryData } from "../generator/discovery.js";
-import { selectOperations } from "../generator/select.js";
+import { resolveConfig } from "../generator/config/config.js";
+import { buildTools } from "../generator/model/build-tools.js";
+import { discoveryData } from "../generator/model/discovery.js";
+import { selectOperations } from "../generator/select/select.js";
 import { buildApiModel } from "../openapi/build-model.js";
-import { DiscoveryService } from "../runtime/discovery.js";
+import { DiscoveryService } from "../runtime/discovery/discovery.js";
 import { toolDefinition } from "../templates/tool-module.js";
 import { labelledQueries, qualityDocument, type RankQuality, ROOT, rankQuality } from "./rank-quality.js";
 

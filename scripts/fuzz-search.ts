@@ -44,7 +44,7 @@ export async function fuzzSearch(): Promise<{ passed: number; failures: string[]
   const server = spawn(
     process.execPath,
     [
-      fileURLToPath(new URL("../generator/cli.js", import.meta.url)),
+      fileURLToPath(new URL("../generator/cli/cli.js", import.meta.url)),
       "search",
       "--memory",
       "--port",

@@ -1,9 +1,9 @@
 /** Prints the tools/list a generated server would answer for a document and config, with a byte breakdown per tool. */
 import { describeOperation, toolsListOf } from "oapi-mcp-gen-runtime";
-import { buildTools } from "../generator/build-tools.js";
-import { readConfigFile, resolveConfig } from "../generator/config.js";
+import { readConfigFile, resolveConfig } from "../generator/config/config.js";
 import { defaultConfigFor } from "../generator/generate.js";
-import { selectOperations } from "../generator/select.js";
+import { buildTools } from "../generator/model/build-tools.js";
+import { selectOperations } from "../generator/select/select.js";
 import { buildApiModel } from "../openapi/build-model.js";
 import { readDocumentFile } from "../openapi/load.js";
 import { normalizeDocument } from "../openapi/normalize.js";

@@ -84,7 +84,7 @@ const memosClient = await connectClient(new URL(`http://127.0.0.1:${memosPort}/m
 const searchPort = await freePort();
 const search = await started(
   [
-    fileURLToPath(new URL("../generator/cli.js", import.meta.url)),
+    fileURLToPath(new URL("../generator/cli/cli.js", import.meta.url)),
     "search",
     "--memory",
     "--port",

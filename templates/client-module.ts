@@ -1,5 +1,5 @@
 import type { SourceFileStructure } from "ts-morph";
-import type { ToolModel } from "../generator/tool-model.js";
+import type { ToolModel } from "../generator/model/tool-model.js";
 import { GENERATED_HEADER, RUNTIME_MODULE } from "./header.js";
 import { commentText, propertyKey } from "./literal.js";
 import { settingsImport } from "./registry.js";

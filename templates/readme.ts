@@ -5,7 +5,7 @@ import {
   suppliedValues,
   type UpstreamDefaults,
 } from "oapi-mcp-gen-runtime";
-import type { ToolModel } from "../generator/tool-model.js";
+import type { ToolModel } from "../generator/model/tool-model.js";
 import { type GenerationPaths, imageName, shellWord } from "./deploy.js";
 import { GENERATED_MARKDOWN_HEADER } from "./header.js";
 import { oneLine } from "./literal.js";

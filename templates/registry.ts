@@ -1,6 +1,6 @@
 import type { AuthDefinition, ServerIdentity, UpstreamDefaults } from "oapi-mcp-gen-runtime";
 import type { ImportDeclarationStructure, SourceFileStructure } from "ts-morph";
-import type { ToolModel } from "../generator/tool-model.js";
+import type { ToolModel } from "../generator/model/tool-model.js";
 import { GENERATED_HEADER, RUNTIME_MODULE } from "./header.js";
 import { LiteralSlots, type ModuleSource } from "./literal-slots.js";
 import { CONST, Kind } from "./structure-kinds.js";

@@ -1,4 +1,4 @@
-import type { SharedSchemas } from "../generator/shared-schemas.js";
+import type { SharedSchemas } from "../generator/schema/shared-schemas.js";
 import { GENERATED_HEADER, RUNTIME_MODULE } from "./header.js";
 import { LiteralSlots, type ModuleSource } from "./literal-slots.js";
 import { CONST, Kind } from "./structure-kinds.js";

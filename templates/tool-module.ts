@@ -1,7 +1,7 @@
 import { type JsonSchema, jsonText, setOwn, type ToolDefinition } from "oapi-mcp-gen-runtime";
 import { util } from "prettier";
-import type { SharedSchemas } from "../generator/shared-schemas.js";
-import type { ToolModel } from "../generator/tool-model.js";
+import type { ToolModel } from "../generator/model/tool-model.js";
+import type { SharedSchemas } from "../generator/schema/shared-schemas.js";
 import type { HttpMethod } from "../openapi/types.js";
 import { GENERATED_HEADER, RUNTIME_MODULE } from "./header.js";
 import { camelIdentifier, commentText, Identifier, isPlainName, pascalIdentifier, stringLiteral } from "./literal.js";

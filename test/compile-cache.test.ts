@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { compileCacheFolder, isPrivateFolder } from "../generator/compile-cache.js";
+import { compileCacheFolder, isPrivateFolder } from "../generator/cache/compile-cache.js";
 
 const ROOT = join(import.meta.dirname, "..");
 const scratch = mkdtempSync(join(tmpdir(), "oapi-compile-cache-"));
@@ -12,7 +12,7 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** Runs Node with the built cache turned on, loading TypeScript (a file large enough to be cached); prints its version. */
 function loadTypeScript(folder: string): { status: number | null; stdout: string; stderr: string } {
-  const module = pathToFileURL(join(ROOT, "dist/generator/compile-cache.js")).href;
+  const module = pathToFileURL(join(ROOT, "dist/generator/cache/compile-cache.js")).href;
   const script = `const { enableCompileCache } = await import(${JSON.stringify(module)});
 if (!enableCompileCache()) throw new Error("not enabled");
 const { createRequire } = await import("node:module");

@@ -1,9 +1,9 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { buildTools } from "../generator/build-tools.js";
-import { resolveConfig } from "../generator/config.js";
-import { selectOperations } from "../generator/select.js";
-import { operationToTool, type ToolModel } from "../generator/tool-model.js";
+import { resolveConfig } from "../generator/config/config.js";
+import { buildTools } from "../generator/model/build-tools.js";
+import { operationToTool, type ToolModel } from "../generator/model/tool-model.js";
+import { selectOperations } from "../generator/select/select.js";
 import { buildApiModel } from "../openapi/build-model.js";
 import { bundleExternalRefs } from "../openapi/bundle.js";
 import { readDocumentSource } from "../openapi/load.js";

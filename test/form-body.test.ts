@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { formFields, urlEncodedForm } from "../runtime/form-body.js";
-import { multipartBody } from "../runtime/multipart.js";
-import type { BodyBinding, HttpBinding } from "../runtime/tool.js";
-import { buildUpstreamRequest } from "../runtime/upstream-request.js";
+import type { BodyBinding, HttpBinding } from "../runtime/base/tool.js";
+import { formFields, urlEncodedForm } from "../runtime/call/form-body.js";
+import { multipartBody } from "../runtime/call/multipart.js";
+import { buildUpstreamRequest } from "../runtime/call/upstream-request.js";
 
 const base = new URL("http://127.0.0.1:9");
 const post = (body: BodyBinding): HttpBinding => ({ method: "POST", path: "/p", parameters: [], body, response: "json" });

@@ -10,7 +10,7 @@ import type {
   MemoUpsertMemoReactionArgs,
   memoGetMemo,
 } from "../generated/index.js";
-import type { ToolArgs, ToolResult } from "../runtime/tool.js";
+import type { ToolArgs, ToolResult } from "../runtime/base/tool.js";
 
 type Memo = components["schemas"]["Memo"];
 

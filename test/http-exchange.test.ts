@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { createServer, type Server } from "node:net";
 import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fetchUpstream } from "../runtime/upstream.js";
+import { fetchUpstream } from "../runtime/call/upstream.js";
 import { startUpstream } from "./helpers/upstream.js";
 
 const options = { credentials: {}, timeoutMs: 2_000, maxResponseBytes: 10_000 };

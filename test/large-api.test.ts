@@ -11,7 +11,7 @@ import {
 } from "oapi-mcp-gen-runtime";
 import { beforeAll, describe, expect, it } from "vitest";
 import { tools as memosTools } from "../generated/index.js";
-import { readConfigFile } from "../generator/config.js";
+import { readConfigFile } from "../generator/config/config.js";
 import { type GenerationResult, generateFromDocument } from "../generator/generate.js";
 import { toolDefinition } from "../templates/tool-module.js";
 import { tools as cmsTools } from "./fixtures/cms/generated/index.js";

@@ -65,10 +65,12 @@ async function orphaned(argsFor: (port: number) => string[], env: Record<string,
 
 describe("servers end with the npm or npx process that launched them", () => {
   it("the search server", async () => {
-    expect(await orphaned((port) => ["dist/generator/cli.js", "search", "--memory", "--no-files", "--port", String(port)], {})).toEqual({
-      served: true,
-      ended: true,
-    });
+    expect(await orphaned((port) => ["dist/generator/cli/cli.js", "search", "--memory", "--no-files", "--port", String(port)], {})).toEqual(
+      {
+        served: true,
+        ended: true,
+      },
+    );
   }, 30_000);
 
   it("a generated server", async () => {

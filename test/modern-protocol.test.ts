@@ -1,7 +1,7 @@
 import { type RunningServer, silentLogger, startServer } from "oapi-mcp-gen-runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serverIdentity, tools } from "../generated/index.js";
-import { decodeHeaderValue } from "../runtime/modern-protocol.js";
+import { decodeHeaderValue } from "../runtime/protocol/modern-protocol.js";
 import { startMemosServer, testEnvironment } from "./helpers/memos-server.js";
 import { MUSEUM, startSearch } from "./helpers/search-server.js";
 import { type RecordedRequest, sendJson, startUpstream } from "./helpers/upstream.js";

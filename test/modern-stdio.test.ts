@@ -45,7 +45,7 @@ function stdioPeer(args: string[], env: Record<string, string>) {
 describe("lines that are no JSON-RPC message, over stdio", () => {
   it.each([
     ["the generated server", ["dist/generated/server.js", "--stdio"], { API_BASE_URL: "http://127.0.0.1:9" }],
-    ["the search server", ["dist/generator/cli.js", "search", "--stdio", "--memory"], {}],
+    ["the search server", ["dist/generator/cli/cli.js", "search", "--stdio", "--memory"], {}],
   ])("%s answers a non-JSON line with -32700 and a JSON array with -32600, as over HTTP", async (_, args, env) => {
     const peer = stdioPeer(args, env);
     try {
@@ -99,7 +99,7 @@ describe("MCP 2026-07-28 over stdio, beside 2025-11-25", () => {
   });
 
   it("the search server answers 2026-07-28 requests over stdio", async () => {
-    const peer = stdioPeer(["dist/generator/cli.js", "search", "--stdio", "--memory", "--load", `museum=${MUSEUM}`], {});
+    const peer = stdioPeer(["dist/generator/cli/cli.js", "search", "--stdio", "--memory", "--load", `museum=${MUSEUM}`], {});
     try {
       expect((await peer.request("server/discover")).result).toMatchObject({ supportedVersions: ["2026-07-28"] });
       const call = await peer.request("tools/call", { name: "search_endpoints", arguments: { name: "museum", keyword: "buy tickets" } });

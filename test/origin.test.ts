@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkHost, checkOrigin, isLoopbackAddress } from "../runtime/origin.js";
+import { checkHost, checkOrigin, isLoopbackAddress } from "../runtime/http/origin.js";
 
 const allowed = new Set(["https://app.example.com", "http://localhost:5173"]);
 

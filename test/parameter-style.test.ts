@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { cookiePairs, encodeValue, headerText, pathValue, queryPairs } from "../runtime/parameter-style.js";
-import type { ParameterBinding } from "../runtime/tool.js";
-import { buildUpstreamRequest } from "../runtime/upstream-request.js";
+import type { ParameterBinding } from "../runtime/base/tool.js";
+import { cookiePairs, encodeValue, headerText, pathValue, queryPairs } from "../runtime/call/parameter-style.js";
+import { buildUpstreamRequest } from "../runtime/call/upstream-request.js";
 
 const VALUES = { string: "blue", array: ["blue", "black", "brown"], object: { R: 100, G: 200, B: 150 } } as const;
 

@@ -97,7 +97,7 @@ describe("shutdown of the generated server", () => {
 describe("the search server as a process", () => {
   it("serves /health, closes its open sessions and exits 0 on SIGTERM", async () => {
     const port = await freePort();
-    const child = spawn(process.execPath, [join(ROOT, "dist/generator/cli.js"), "search", "--memory", "--port", String(port)], {
+    const child = spawn(process.execPath, [join(ROOT, "dist/generator/cli/cli.js"), "search", "--memory", "--port", String(port)], {
       env: { PATH: process.env.PATH ?? "" },
       stdio: ["ignore", "pipe", "pipe"],
     });

@@ -2,8 +2,8 @@ import { request } from "node:http";
 import { startServer } from "oapi-mcp-gen-runtime";
 import { describe, expect, it } from "vitest";
 import { serverIdentity, tools } from "../generated/index.js";
-import { clientGroup } from "../runtime/client-group.js";
-import { silentLogger } from "../runtime/logger.js";
+import { silentLogger } from "../runtime/base/logger.js";
+import { clientGroup } from "../runtime/protocol/client-group.js";
 import { testEnvironment } from "./helpers/memos-server.js";
 import { startSearch } from "./helpers/search-server.js";
 

@@ -1,12 +1,12 @@
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { type JSONRPCMessage, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
-import { silentLogger } from "../runtime/logger.js";
-import { createMcpServer } from "../runtime/mcp-server.js";
-import { FAST_PATH_VERSIONS } from "../runtime/protocol-versions.js";
-import { answerFast } from "../runtime/stateless-exchange.js";
-import type { ToolDefinition } from "../runtime/tool.js";
-import { createToolRuntime, type ToolRuntime } from "../runtime/tool-runtime.js";
+import { silentLogger } from "../runtime/base/logger.js";
+import type { ToolDefinition } from "../runtime/base/tool.js";
+import { createMcpServer } from "../runtime/protocol/mcp-server.js";
+import { FAST_PATH_VERSIONS } from "../runtime/protocol/protocol-versions.js";
+import { answerFast } from "../runtime/protocol/stateless-exchange.js";
+import { createToolRuntime, type ToolRuntime } from "../runtime/tools/tool-runtime.js";
 import { startMemosServer } from "./helpers/memos-server.js";
 import { startUpstream } from "./helpers/upstream.js";
 

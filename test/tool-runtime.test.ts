@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { executeTool } from "../runtime/call-tool.js";
-import type { AuthDefinition, SecuritySchemeDefinition } from "../runtime/credentials.js";
-import { silentLogger } from "../runtime/logger.js";
-import type { ToolDefinition } from "../runtime/tool.js";
-import { createToolRuntime, type ToolRuntime } from "../runtime/tool-runtime.js";
+import { silentLogger } from "../runtime/base/logger.js";
+import type { ToolDefinition } from "../runtime/base/tool.js";
+import { executeTool } from "../runtime/call/call-tool.js";
+import type { AuthDefinition, SecuritySchemeDefinition } from "../runtime/call/credentials.js";
+import { createToolRuntime, type ToolRuntime } from "../runtime/tools/tool-runtime.js";
 
 const tool: ToolDefinition = {
   name: "get_item",

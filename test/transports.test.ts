@@ -51,7 +51,7 @@ describe("transports and session modes", () => {
   });
 
   it("runs the search server over stdio", async () => {
-    const client = await stdioClient(["dist/generator/cli.js", "search", "--stdio", "--memory", "--load", `museum=${MUSEUM}`], {});
+    const client = await stdioClient(["dist/generator/cli/cli.js", "search", "--stdio", "--memory", "--load", `museum=${MUSEUM}`], {});
     try {
       expect((await client.listTools()).tools.map((tool) => tool.name)).toContain("search_endpoints");
       const result = await client.callTool({ name: "search_endpoints", arguments: { name: "museum", keyword: "buy tickets" } });

@@ -2,8 +2,8 @@ import { mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { HttpBinding } from "../runtime/tool.js";
-import { ArgumentError, buildUpstreamRequest, stripPrefix } from "../runtime/upstream-request.js";
+import type { HttpBinding } from "../runtime/base/tool.js";
+import { ArgumentError, buildUpstreamRequest, stripPrefix } from "../runtime/call/upstream-request.js";
 
 const binding: HttpBinding = {
   method: "GET",

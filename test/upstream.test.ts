@@ -1,6 +1,6 @@
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fetchUpstream } from "../runtime/upstream.js";
+import { fetchUpstream } from "../runtime/call/upstream.js";
 import { sendJson, startUpstream } from "./helpers/upstream.js";
 
 const options = { credentials: { authorization: "Bearer secret" }, timeoutMs: 2_000, maxResponseBytes: 1_000 };

@@ -1,6 +1,6 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { expect } from "vitest";
-import { silentLogger } from "../../runtime/logger.js";
+import { silentLogger } from "../../runtime/base/logger.js";
 import { parseSearchArguments, startSearchServer } from "../../search/command.js";
 import { connectClient } from "./memos-server.js";
 

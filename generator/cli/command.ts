@@ -1,0 +1,327 @@
+import { existsSync, readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { dirname, join, relative, resolve, sep } from "node:path";
+import { Command, CommanderError, Option } from "commander";
+import { mayHaveExternalRefs } from "../../openapi/external-refs.js";
+import { DocumentParseError } from "../../openapi/load.js";
+import type { GenerationPaths } from "../../templates/deploy.js";
+import { oneLine } from "../../templates/literal.js";
+import { ConfigShapeError, SelectionError, UserError } from "../base/errors.js";
+import { packageVersion } from "../base/package-version.js";
+import { Progress } from "../base/progress.js";
+import { NO_CLOCK, StageClock } from "../base/stage-clock.js";
+import { RenderCache } from "../cache/render-cache.js";
+import { type GeneratorConfig, readConfigFile } from "../config/config.js";
+import { budgetWarning } from "../model/tools-list.js";
+import { checkOutputFolder, compareOutput, foreignFiles, writeOutput } from "../output/output.js";
+import { isGeneratedFile, pathKind } from "../output/output-files.js";
+import { type RuntimeSource, VENDOR_FOLDER } from "../output/vendor-runtime.js";
+import { RunManifest } from "./run-manifest.js";
+
+/** The config file a run reads when `--config` is not given. */
+export const DEFAULT_CONFIG = "oapi-mcp.config.yaml";
+
+/** Parsed command-line options of the generate command. */
+export interface GenerateOptions {
+  spec: string;
+  out: string;
+  /** The config file, or undefined to select every operation (no `--config` and no default file). */
+  config: string | undefined;
+  check: boolean;
+  quiet: boolean;
+  /** Print how long each stage took, and the CPU time, on stderr. */
+  timings: boolean;
+  /** Where the generated package gets its runtime (`--runtime vendor` copies it into the folder); unset: as the output has it. */
+  runtime?: RuntimeSource;
+}
+
+/** The command the user asked for. */
+export type CliCommand =
+  | { kind: "generate"; options: GenerateOptions }
+  | { kind: "init"; spec: string | undefined; config: string; force: boolean }
+  | { kind: "done"; exitCode: number };
+
+const EXAMPLES = `
+Examples:
+  $ oapi-mcp-gen init openapi.yaml                 write oapi-mcp.config.yaml listing every operation
+  $ oapi-mcp-gen openapi.yaml --out generated      generate the server (every operation when there is no config)
+  $ oapi-mcp-gen openapi.yaml --out generated --check
+                                                   in CI: exit 1 when generated/ is out of date
+  $ cd generated && npm install && npm run build && npm start
+
+The OpenAPI search MCP server:
+  search           explore OpenAPI documents from an assistant (oapi-mcp-gen search --help)
+`;
+
+const version = packageVersion("oapi-mcp-gen");
+const runtimeVersion = packageVersion("oapi-mcp-gen-runtime");
+
+/** The names `init` looks for when it is given no document. */
+const DOCUMENT_NAMES = ["openapi.yaml", "openapi.yml", "openapi.json", "swagger.yaml", "swagger.yml", "swagger.json"];
+
+/** The OpenAPI document in the working folder, by its usual names. */
+function documentHere(): string {
+  const found = DOCUMENT_NAMES.find((name) => existsSync(name));
+  if (found === undefined) throw new UserError(`no OpenAPI document given, and none here named ${DOCUMENT_NAMES.join(", ")}`);
+  return found;
+}
+
+/** The commander program; `actions` receive what was parsed. */
+function program(
+  onGenerate: (options: GenerateOptions) => void,
+  onInit: (spec: string | undefined, config: string, force: boolean) => void,
+): Command {
+  const root = new Command()
+    .name("oapi-mcp-gen")
+    .usage("<spec> --out <dir> [options]")
+    .description("Generate a typed MCP server from an OpenAPI document (3.0, 3.1 or Swagger 2.0; YAML or JSON; a path or URL).")
+    .version(version, "-V, --version", "print the version")
+    .helpOption("-h, --help", "show this help")
+    .argument("[spec]", "the OpenAPI document")
+    .option("-o, --out <dir>", "output folder (required; the generator owns it)")
+    .option("-c, --config <file>", `config file, YAML or JSON (default: ${DEFAULT_CONFIG} when it exists, else every operation)`)
+    .option("--check", "compare instead of writing; exit 1 when the output folder is out of date")
+    .option("-q, --quiet", "no progress lines on a terminal")
+    .option("--timings", "print the time each stage took, and the CPU time, on stderr")
+    .addOption(
+      new Option(
+        "--runtime <source>",
+        "registry: depend on oapi-mcp-gen-runtime from npm; vendor: copy it into <out>/vendor; tarball: from its npm pack tarball in <out> (default: as the folder has it, else registry)",
+      ).choices(["registry", "vendor", "tarball"]),
+    )
+    .addHelpText("after", EXAMPLES)
+    .showSuggestionAfterError(true)
+    .enablePositionalOptions()
+    .helpCommand("help [command]", "show help for a command")
+    .exitOverride()
+    .configureOutput({ writeErr: (text) => process.stderr.write(text), writeOut: (text) => process.stdout.write(text) })
+    .action(
+      (
+        spec: string | undefined,
+        options: { out?: string; config?: string; check?: boolean; quiet?: boolean; timings?: boolean; runtime?: RuntimeSource },
+      ) => {
+        if (spec === undefined) {
+          root.outputHelp({ error: true });
+          throw new CommanderError(1, "oapi.help", "");
+        }
+        const out = options.out;
+        if (out === undefined) {
+          root.error("error: missing --out <dir> (where to write the server, e.g. --out generated)");
+          return;
+        }
+        onGenerate({
+          spec,
+          out,
+          config: options.config,
+          check: options.check === true,
+          quiet: options.quiet === true,
+          timings: options.timings === true,
+          ...(options.runtime ? { runtime: options.runtime } : {}),
+        });
+      },
+    );
+  root
+    .command("init")
+    .description("write a commented config listing every operation by tag, with a default selection")
+    .argument("[spec]", `the OpenAPI document (default: the first of ${DOCUMENT_NAMES.join(", ")} here)`)
+    .addOption(new Option("-c, --config <file>", "where to write the config").default(DEFAULT_CONFIG))
+    .option("--force", "replace an existing config file")
+    .exitOverride()
+    .action((spec: string | undefined, options: { config: string; force?: boolean }) =>
+      onInit(spec, options.config, options.force === true),
+    );
+  return root;
+}
+
+/** argv → the command; a pure function of its input (commander exits are turned into a `done` command). */
+export function parseArguments(argv: readonly string[]): CliCommand {
+  let command: CliCommand = { kind: "done", exitCode: 0 };
+  const cli = program(
+    (options) => {
+      command = { kind: "generate", options };
+    },
+    (spec, config, force) => {
+      command = { kind: "init", spec, config, force };
+    },
+  );
+  try {
+    cli.parse(argv, { from: "user" });
+  } catch (error) {
+    if (error instanceof CommanderError) return { kind: "done", exitCode: error.exitCode === 0 ? 0 : 1 };
+    throw error;
+  }
+  return command;
+}
+
+/** Runs the CLI; returns the exit code (0 ok, 1 user error or stale `--check`). */
+export async function run(argv: readonly string[]): Promise<number> {
+  const command = parseArguments(argv);
+  if (command.kind === "done") return command.exitCode;
+  try {
+    if (command.kind === "init") {
+      const { initConfig } = await import("./init.js");
+      process.stdout.write(await initConfig(command.spec ?? documentHere(), command.config, command.force));
+      return 0;
+    }
+    return await generate(command.options);
+  } catch (error) {
+    if (error instanceof UserError || error instanceof DocumentParseError) {
+      process.stderr.write(`${oneLinePerProblem(error.message)}\n`);
+      return 1;
+    }
+    throw error;
+  }
+}
+
+/** How an existing generated folder gets its runtime, as its generated package's dependency says. */
+function runtimeSourceOf(out: string): RuntimeSource {
+  const manifest = join(out, "package.json");
+  if (pathKind(manifest) !== "file" || !isGeneratedFile(manifest)) return "registry";
+  try {
+    const dependencies: unknown = JSON.parse(readFileSync(manifest, "utf8")).dependencies;
+    const runtime =
+      typeof dependencies === "object" && dependencies !== null
+        ? Object.getOwnPropertyDescriptor(dependencies, "oapi-mcp-gen-runtime")?.value
+        : undefined;
+    if (runtime === `file:${VENDOR_FOLDER}`) return "vendor";
+    return typeof runtime === "string" && /^file:oapi-mcp-gen-runtime-[^/]+\.tgz$/.test(runtime) ? "tarball" : "registry";
+  } catch {
+    return "registry";
+  }
+}
+
+/** A selection that does not fit the document, said of the config it came from (and why that config was read). */
+function selectionProblem(error: SelectionError, configPath: string, found: boolean): UserError {
+  const why = found
+    ? [`${configPath} was read because it is in the working folder; for another document, pass --config with its own config`]
+    : [];
+  return new UserError([...error.problems.map((problem) => `${configPath}: ${problem}`), ...why]);
+}
+
+/** `error: …` on every line of a user error. */
+function oneLinePerProblem(message: string): string {
+  return message
+    .split("\n")
+    .map((line) => `error: ${oneLine(line, "?")}`)
+    .join("\n");
+}
+
+/** The repository the working folder is in (the nearest folder with `.git`), else the working folder. */
+function projectRoot(): string {
+  let project: string | undefined;
+  for (let folder = resolve(process.cwd()); ; folder = dirname(folder)) {
+    if (pathKind(join(folder, ".git")) !== "none") return folder;
+    // Without git, the nearest project (a package.json the generator did not write) is where CI would run.
+    const manifest = join(folder, "package.json");
+    if (project === undefined && pathKind(manifest) === "file" && !isGeneratedFile(manifest)) project = folder;
+    if (dirname(folder) === folder) return project ?? process.cwd();
+  }
+}
+
+/** A path as CI would type it from the repository's root (the workflow and README name it). */
+function asTyped(path: string, root: string): string {
+  if (/^https?:\/\//i.test(path)) return path;
+  const shown = relative(root, resolve(path)).split(sep).join("/");
+  return shown === "" ? "." : shown;
+}
+
+async function generate(options: GenerateOptions): Promise<number> {
+  const clock = options.timings ? new StageClock() : undefined;
+  try {
+    return await generateTimed(options, clock);
+  } finally {
+    if (clock) process.stderr.write(`${clock.report()}\n`);
+  }
+}
+
+async function generateTimed(given: GenerateOptions, clock: StageClock | undefined): Promise<number> {
+  checkOutputFolder(given.out);
+  // Without --runtime, a folder that vendors its runtime keeps doing so (its --check and regeneration stay as they were).
+  const options: GenerateOptions = { ...given, runtime: given.runtime ?? runtimeSourceOf(given.out) };
+  const configPath = options.config ?? (pathKind(DEFAULT_CONFIG) === "file" ? DEFAULT_CONFIG : undefined);
+  const config: GeneratorConfig | undefined = configPath
+    ? await readConfigFile(configPath).catch(async (error: unknown) => {
+        if (!(error instanceof ConfigShapeError)) throw error;
+        const { allConfigProblems } = await import("../select/config-report.js");
+        throw await allConfigProblems(error, options.spec, configPath);
+      })
+    : undefined;
+  const root = projectRoot();
+  const paths: GenerationPaths = {
+    spec: asTyped(options.spec, root),
+    out: asTyped(options.out, root),
+    ...(configPath ? { config: asTyped(configPath, root) } : {}),
+  };
+  const progress = new Progress(process.stderr, !options.quiet);
+  const timed = clock ?? NO_CLOCK;
+  const manifest = await timed.time("hash the inputs", async () => {
+    const documentBytes = /^https?:\/\//i.test(options.spec) ? undefined : await readFile(options.spec).catch(() => undefined);
+    // A multi-file document may change in a file the manifest never saw: such runs always generate.
+    const multiFile = documentBytes !== undefined && mayHaveExternalRefs(documentBytes.toString("utf8"));
+    return documentBytes && !multiFile
+      ? await RunManifest.open(options.out, documentBytes, { config: config ?? "all", paths, runtimeVersion, runtime: options.runtime })
+      : undefined;
+  });
+  const unchanged = manifest !== undefined && (await timed.time("compare inputs with the last run", () => manifest.isCurrent(options.out)));
+  if (unchanged) {
+    process.stdout.write(`${options.out} is up to date (unchanged inputs${options.check ? "" : "; 0 files changed"})\n`);
+    return 0;
+  }
+  const cache = await timed.time("open the render cache", () => RenderCache.open(options.out));
+  const { defaultConfigFor, generateFromFile } = await timed.time("load the generator", () => import("../generate.js"));
+  const result = await generateFromFile(options.spec, config ?? defaultConfigFor, {
+    cache,
+    paths,
+    ...(options.runtime ? { runtime: options.runtime } : {}),
+    progress: (stage) => progress.stage(stage),
+    ...(clock ? { clock } : {}),
+  }).catch((error: unknown) => {
+    throw error instanceof SelectionError && configPath ? selectionProblem(error, configPath, options.config === undefined) : error;
+  });
+  progress.done();
+  await timed.time("save the render cache", () => cache.save());
+  if (!config) {
+    process.stderr.write(
+      `note: no ${DEFAULT_CONFIG}: every operation is selected and the server is named "${result.config.server.name}"; run \`oapi-mcp-gen init ${paths.spec}\` to choose\n`,
+    );
+  }
+  const mode = result.mode === "discovery" ? "discovery mode, " : "";
+  const size = `${mode}tools/list ${Math.round(result.toolsList.bytes / 1024)} KiB, about ${result.toolsList.tokens} tokens`;
+  // A discovery server lists three tools whatever the selection: advice to list fewer does not apply to it.
+  const listWarnings = result.mode === "discovery" ? [] : budgetWarning(result.tools.length, result.toolsList, config?.budget);
+  const warnings = [...result.warnings, ...listWarnings];
+  // Document text reaches warnings: control characters (terminal escape codes) are shown as `?`.
+  for (const warning of warnings) process.stderr.write(`warning: ${oneLine(warning, "?")}\n`);
+  const tools = `${result.tools.length} tool${result.tools.length === 1 ? "" : "s"}`;
+  if (options.check) {
+    const report = await (clock ?? NO_CLOCK).time("compare with the output folder", () => compareOutput(options.out, result.files));
+    const foreign = new Set(foreignFiles(options.out, report));
+    const lines = [
+      ...report.changed.map((p) => (foreign.has(p) ? `not generated, in the way: ${p}` : `changed: ${p}`)),
+      ...report.added.map((p) => `missing: ${p}`),
+      ...report.stale.map((p) => `stale: ${p}`),
+    ];
+    if (lines.length === 0) {
+      await manifest?.record(result.files);
+      process.stdout.write(`${options.out} is up to date (${tools}; ${size})\n`);
+      return 0;
+    }
+    const again = [
+      "oapi-mcp-gen",
+      paths.spec,
+      ...(paths.config ? ["--config", paths.config] : []),
+      "--out",
+      paths.out,
+      ...(options.runtime && options.runtime !== "registry" ? ["--runtime", options.runtime] : []),
+    ].join(" ");
+    process.stderr.write(`${options.out} is out of date; run \`${again}\`:\n${lines.map((l) => `  ${l}`).join("\n")}\n`);
+    return 1;
+  }
+  const report = await timed.time("write the output folder", () => writeOutput(options.out, result.files));
+  await timed.time("record the run", () => manifest?.record(result.files));
+  const changed = report.changed.length + report.added.length;
+  process.stdout.write(
+    `wrote ${tools} to ${options.out} (${changed} file${changed === 1 ? "" : "s"} changed, ${report.stale.length} removed; ${size})\n`,
+  );
+  return 0;
+}

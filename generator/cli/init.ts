@@ -1,0 +1,164 @@
+import { writeFile } from "node:fs/promises";
+import { dirname, relative, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import { buildApiModel } from "../../openapi/build-model.js";
+import { bundleExternalRefs } from "../../openapi/bundle.js";
+import { readDocumentSource } from "../../openapi/load.js";
+import type { ApiModel, OperationModel } from "../../openapi/model.js";
+import { normalizeDocument } from "../../openapi/normalize.js";
+import { oneLine } from "../../templates/literal.js";
+import { toolDefinition } from "../../templates/tool-module.js";
+import { UserError } from "../base/errors.js";
+import { resolveConfig } from "../config/config.js";
+import { defaultConfigFor } from "../generate.js";
+import { buildTools } from "../model/build-tools.js";
+import type { ToolModel } from "../model/tool-model.js";
+import { toolsListSize } from "../model/tools-list.js";
+import { pathKind } from "../output/output-files.js";
+import { firstSelection } from "../select/first-selection.js";
+
+/** The default selection stops at whichever comes first. */
+const DEFAULT_MAX_TOOLS = 40;
+const DEFAULT_MAX_TOKENS = 25_000;
+
+/** One operation as the config lists it. */
+interface Listed {
+  entry: OperationModel;
+  tag: string;
+  tool?: string;
+  tokens?: number;
+  problem?: string;
+  selected: boolean;
+}
+
+/**
+ * Writes a commented config that lists every operation by tag with the tool name it would get and its share of
+ * `tools/list`; read-only operations are selected until the default budget, the rest stay commented out.
+ */
+export async function initConfig(spec: string, configPath: string, force: boolean): Promise<string> {
+  const { document: read, url } = await readDocumentSource(spec);
+  const raw = await bundleExternalRefs(read, url ?? spec, { outsideFolder: false });
+  if (pathKind(configPath) !== "none" && !force)
+    throw new UserError(`${configPath}: already exists; edit it, or pass --force to replace it`);
+  const { document } = await normalizeDocument(raw, spec);
+  const model = buildApiModel(document);
+  const listed = listOperationsWithTools(model);
+  if (listed.length === 0) throw new UserError(`${spec}: the document has no operations under "paths"`);
+  const { selected, resources } = firstSelection(listed, { tools: DEFAULT_MAX_TOOLS, tokens: DEFAULT_MAX_TOKENS });
+  for (const item of selected) item.selected = true;
+  const tokens = selected.reduce((sum, item) => sum + (item.tokens ?? 0), 0);
+  await writeFile(configPath, configText(model, spec, configPath, listed));
+  const which =
+    resources.length > 0 ? `: the core operations of ${resources.slice(0, 6).join(", ")}${resources.length > 6 ? ", …" : ""}` : "";
+  return `wrote ${configPath}: ${listed.length} operations listed, ${selected.length} selected${which} (about ${tokens} tokens of tools/list); edit it, then run \`oapi-mcp-gen ${spec} --out generated\` (add \`--runtime vendor\` while oapi-mcp-gen-runtime is not on your registry)\n`;
+}
+
+/** Every operation with its tag, tool name and size (or why it cannot become a tool as it is), built in one pass. */
+function listOperationsWithTools(model: ApiModel): Listed[] {
+  const config = resolveConfig(defaultConfigFor(model));
+  const items = model.operations.map((entry): Listed => ({ entry, tag: entry.tags[0] ?? "(untagged)", selected: false }));
+  let tools: (ToolModel | undefined)[];
+  try {
+    tools = buildTools(model, model.operations, config);
+  } catch (error) {
+    if (!(error instanceof UserError)) throw error;
+    // Some operation cannot be a tool as it is: each is built alone, to say which and why.
+    tools = items.map((item) => {
+      try {
+        return buildTools(model, [item.entry], config)[0];
+      } catch (problem) {
+        if (!(problem instanceof UserError)) throw problem;
+        item.problem = problem.problems[0] ?? problem.message;
+        return undefined;
+      }
+    });
+  }
+  items.forEach((item, index) => {
+    const tool = tools[index];
+    if (tool === undefined) return;
+    item.tool = tool.name;
+    item.tokens = toolsListSize([toolDefinition(tool)]).tokens;
+  });
+  return items;
+}
+
+/** The YAML text: header, server, and the operations grouped by tag in document order. */
+function configText(model: ApiModel, spec: string, configPath: string, listed: Listed[]): string {
+  const { server } = defaultConfigFor(model);
+  const title = model.info.title.trim();
+  const schema = relative(dirname(resolve(configPath)), fileURLToPath(new URL("../../../generator/config.schema.json", import.meta.url)))
+    .split(sep)
+    .join("/");
+  const lines = [
+    `# yaml-language-server: $schema=${schema}`,
+    `# oapi-mcp-gen config for ${comment(title ? `"${title}" (${spec})` : spec)}, written by \`oapi-mcp-gen init\`.`,
+    "# Each operation becomes one MCP tool. Uncomment a line to expose it; each says the tool's name, its route and",
+    `# its share of tools/list in tokens. Selected: the list, read, create and update operations of the most central`,
+    `# resources, up to ${DEFAULT_MAX_TOOLS} tools or ${DEFAULT_MAX_TOKENS} tokens (models choose best among few tools; nothing that deletes).`,
+    "# Overrides, path prefixes, auth and budgets: see the README.",
+    "server:",
+    `  name: ${server.name}`,
+    "  version: 0.1.0",
+    ...(server.title ? [`  title: ${JSON.stringify(server.title)}`] : []),
+    "",
+    "operations:",
+  ];
+  const byTag = new Map<string, Listed[]>();
+  for (const item of listed) byTag.set(item.tag, [...(byTag.get(item.tag) ?? []), item]);
+  for (const [tag, items] of byTag) {
+    lines.push(`  # ${comment(tag)} (${items.length} operation${items.length === 1 ? "" : "s"})`);
+    for (const item of items) lines.push(operationLine(item));
+  }
+  if (!listed.some((item) => item.selected)) lines.push("  []  # nothing selected yet: uncomment operations above");
+  lines.push(...credentialParameterLines(model, server.name));
+  return `${lines.join("\n")}\n`;
+}
+
+/** Parameter names that carry a credential: the server sends them, never the model. */
+const CREDENTIAL_PARAMETER =
+  /^(?:(?:access|auth|api|bearer|bot|user|app|session)[_-]?token|token|api[_-]?key|apikey|x[_-]api[_-]key|key|client[_-]secret|secret)$/i;
+
+/**
+ * A `parameters` block for parameters the document declares in query, header or cookie under a credential's name
+ * (Slack's `token`): each read from an environment variable, so no tool asks the model for it.
+ */
+function credentialParameterLines(model: ApiModel, serverName: string): string[] {
+  const counts = new Map<string, number>();
+  for (const operation of model.operations)
+    for (const parameter of operation.parameters)
+      if (parameter.in !== "path" && CREDENTIAL_PARAMETER.test(parameter.name))
+        counts.set(parameter.name, (counts.get(parameter.name) ?? 0) + 1);
+  if (counts.size === 0) return [];
+  const prefix = serverName
+    .toUpperCase()
+    .replace(/[^A-Z0-9]+/g, "_")
+    .replace(/^_+|_+$/g, "");
+  const lines = [
+    "",
+    "# Parameters that carry a credential: the server sends them from its environment, and no tool asks the model for",
+    "# them (`value: …` fixes one, `hide: true` drops an optional one; per operation under overrides.<id>.parameters).",
+    "parameters:",
+  ];
+  for (const [name, count] of counts) {
+    const variable = `${prefix ? `${prefix}_` : ""}${name.toUpperCase().replace(/[^A-Z0-9]+/g, "_")}`.replace(/^(?=[0-9])/, "_");
+    lines.push(`  ${JSON.stringify(name)}:  # declared by ${count} operation${count === 1 ? "" : "s"}`, `    env: ${variable}`);
+  }
+  return lines;
+}
+
+/** One operation: `- id  # tool, METHOD /path, ~N tokens`, commented out unless selected. */
+function operationLine(item: Listed): string {
+  const route = `${item.entry.method.toUpperCase()} ${comment(item.entry.path)}`;
+  if (!item.entry.operationId) return `  # (no operationId) ${route}: select it with select.paths`;
+  const facts = item.problem
+    ? `${route}, cannot be a tool as it is: ${comment(item.problem)}`
+    : `${item.tool}, ${route}, ~${item.tokens} tokens${item.entry.method === "delete" ? " (destructive)" : ""}`;
+  const id = /^[A-Za-z0-9_.-]+$/.test(item.entry.operationId) ? item.entry.operationId : JSON.stringify(item.entry.operationId);
+  return `  ${item.selected ? "" : "# "}- ${id}  # ${facts}`;
+}
+
+/** Document text inside a YAML comment: one line, no control characters, bounded. */
+function comment(text: string): string {
+  const clean = oneLine(text);
+  return clean.length > 120 ? `${clean.slice(0, 119)}…` : clean;
+}

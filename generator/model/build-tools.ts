@@ -1,0 +1,115 @@
+import { didYouMean } from "oapi-mcp-gen-runtime";
+import type { ApiModel, OperationModel } from "../../openapi/model.js";
+import { DocumentParseError } from "../../openapi/parse-error.js";
+import { UserError } from "../base/errors.js";
+import { overrideFor, type ResolvedConfig } from "../config/config.js";
+import { DefinitionMemo } from "../schema/json-schema.js";
+import { type SchemaChecks, toolSchemaProblems } from "../schema/schema-check.js";
+import { trimSchema } from "../schema/schema-trim.js";
+import { bodyPropertyNames, type DirectionMemos, operationToTool, type ToolModel } from "./tool-model.js";
+import { TOOL_NAME_PATTERN, toolNameFromOperationId, toolNameFromRoute, uniqueNames } from "./tool-name.js";
+
+/** Turns the selected operations into tool models; every problem is reported at once. */
+export function buildTools(model: ApiModel, entries: readonly OperationModel[], config: ResolvedConfig): ToolModel[] {
+  const names = assignNames(entries, config);
+  const problems: string[] = [];
+  const tools: ToolModel[] = [];
+  const maxBytes = config.schemas.maxBytes;
+  const trimmed: string[] = [];
+  const checked: SchemaChecks = new Map();
+  const memos: DirectionMemos = { request: new DefinitionMemo(), response: new DefinitionMemo() };
+  entries.forEach((entry, index) => {
+    const place = entry.operationId ?? `${entry.method.toUpperCase()} ${entry.path}`;
+    if (entry.problem !== undefined) {
+      problems.push(`${place}: ${entry.problem}`);
+      return;
+    }
+    try {
+      const override = overrideFor(config, entry.operationId) ?? {};
+      const tool = operationToTool(model, entry, names[index] ?? "", override, config, config.output.validate, memos);
+      if (fitSchemas(tool, maxBytes)) trimmed.push(tool.name);
+      problems.push(...toolSchemaProblems(tool, checked));
+      tools.push(tool);
+    } catch (error) {
+      if (error instanceof DocumentParseError) {
+        problems.push(`${place}: ${error.message}`);
+        return;
+      }
+      if (!(error instanceof UserError)) throw error;
+      problems.push(...error.problems);
+    }
+  });
+  const pathParameters = new Set(entries.flatMap((entry) => entry.parameters.filter((p) => p.in === "path").map((p) => p.name)));
+  for (const name of Object.keys(config.pathPrefixes)) {
+    if (!pathParameters.has(name)) {
+      problems.push(`pathPrefixes: "${name}" is not a path parameter of any selected operation${didYouMean(name, pathParameters)}`);
+    }
+  }
+  if (problems.length > 0) throw new UserError(problems);
+  // A global entry is a policy ("Slack's token from the environment"): one no selected operation declares is only noted.
+  const parameterNames = new Set(entries.flatMap((entry) => [...entry.parameters.map((p) => p.name), ...bodyPropertyNames(model, entry)]));
+  const unused = Object.keys(config.parameters).filter((name) => !parameterNames.has(name));
+  if (unused.length > 0)
+    tools[0]?.warnings.push(
+      `parameters: ${unused.map((name) => `"${name}"${didYouMean(name, parameterNames)}`).join(", ")}: no selected operation declares it`,
+    );
+  if (trimmed.length > 0) tools.find((tool) => tool.name === trimmed[0])?.warnings.push(trimmedWarning(trimmed, maxBytes));
+  return tools;
+}
+
+/** Cuts the tool's input and output schemas down to `maxBytes`; true when either was cut. */
+function fitSchemas(tool: ToolModel, maxBytes: number): boolean {
+  const input = trimSchema(tool.inputSchema, maxBytes);
+  const output = trimSchema(tool.outputSchema, maxBytes);
+  if (input) tool.inputSchema = input.schema;
+  if (output) tool.outputSchema = output.schema;
+  return input !== undefined || output !== undefined;
+}
+
+/** One line for all trimmed tools, naming a few. */
+function trimmedWarning(names: readonly string[], maxBytes: number): string {
+  const shown = names.slice(0, 3).join(", ");
+  const more = names.length > 3 ? ` and ${names.length - 3} more` : "";
+  return (
+    `schemas.maxBytes: ${names.length} tool(s) had schemas over ${maxBytes} bytes (${shown}${more}); ` +
+    "their deeper $defs are placeholders that admit any value. Raise schemas.maxBytes, or set 0 to keep every schema whole"
+  );
+}
+
+/** Derived names are made unique; an explicit name that clashes with another tool is an error. */
+function assignNames(entries: readonly OperationModel[], config: ResolvedConfig): string[] {
+  const explicit = entries.map((entry) => overrideFor(config, entry.operationId)?.name);
+  const derived = entries.map(
+    (entry, index) =>
+      explicit[index] ?? (entry.operationId ? toolNameFromOperationId(entry.operationId) : toolNameFromRoute(entry.method, entry.path)),
+  );
+  const problems: string[] = [];
+  explicit.forEach((name, index) => {
+    if (name === undefined) return;
+    const other = derived.findIndex((candidate, j) => j !== index && candidate === name);
+    if (other !== -1) {
+      problems.push(`overrides.${entries[index]?.operationId}.name: "${name}" is also the name of ${entries[other]?.operationId}'s tool`);
+    }
+  });
+  const holders = new Map<string, number[]>();
+  derived.forEach((name, index) => {
+    holders.set(name, [...(holders.get(name) ?? []), index]);
+  });
+  for (const [name, indexes] of holders) {
+    // Operations named by the document must be told apart by the config; only unnamed routes get a numbered suffix.
+    const named = indexes.filter((index) => entries[index]?.operationId !== undefined);
+    if (indexes.length < 2 || named.length === 0) continue;
+    const who = indexes.map((index) => {
+      const entry = entries[index];
+      return entry?.operationId !== undefined ? `"${entry.operationId}"` : `${entry?.method.toUpperCase()} ${entry?.path}`;
+    });
+    const first = entries[named[0] ?? 0]?.operationId;
+    problems.push(`${who.join(" and ")} both become the tool "${name}"; give one another name with overrides.${first}.name`);
+  }
+  if (problems.length > 0) throw new UserError(problems);
+  const names = uniqueNames(derived);
+  for (const name of names) {
+    if (!TOOL_NAME_PATTERN.test(name)) throw new Error(`internal: derived tool name "${name}" does not match ${TOOL_NAME_PATTERN}`);
+  }
+  return names;
+}

@@ -1,0 +1,52 @@
+import { type DiscoveryData, didYouMean, searchableOperation, type ToolDefinition, words } from "oapi-mcp-gen-runtime";
+import { OperationSearchIndex } from "oapi-mcp-gen-runtime/operation-index";
+import { UserError } from "../base/errors.js";
+import type { ResolvedConfig } from "../config/config.js";
+import { lexiconFor } from "./lexicon.js";
+import type { ToolModel } from "./tool-model.js";
+import { overBudget, type ToolsListSize } from "./tools-list.js";
+
+/** How the generated server lists its operations. */
+export type ServingMode = "tools" | "discovery";
+
+/** The mode a run serves in: the configured one, or under `auto` discovery when the tools would pass the budget. */
+export function servingMode(config: ResolvedConfig, toolCount: number, size: ToolsListSize): ServingMode {
+  if (config.mode !== "auto") return config.mode;
+  return overBudget(toolCount, size, config.budget) ? "discovery" : "tools";
+}
+
+/** The tool names of `discovery.alwaysList` (operationIds); one not among the selected operations is an error. */
+export function alwaysListedTools(config: ResolvedConfig, tools: readonly ToolModel[]): string[] {
+  const byOperationId = new Map(tools.flatMap((tool) => (tool.operationId ? [[tool.operationId, tool.name] as const] : [])));
+  const problems: string[] = [];
+  const names = config.discovery.alwaysList.flatMap((operationId) => {
+    const name = byOperationId.get(operationId);
+    if (name === undefined) {
+      problems.push(`discovery.alwaysList: "${operationId}" is not a selected operation${didYouMean(operationId, byOperationId.keys())}`);
+    }
+    return name === undefined ? [] : [name];
+  });
+  if (problems.length > 0) throw new UserError(problems);
+  return names;
+}
+
+/** What a discovery server loads: the listing and the search index over the tools, built once, here (`tagNotes`: the first sentence of each tag's description). */
+export function discoveryData(
+  definitions: readonly ToolDefinition[],
+  tags: readonly (readonly string[])[],
+  alwaysList: string[],
+  tagNotes: ReadonlyMap<string, string> = new Map(),
+): DiscoveryData {
+  const operations = definitions.map((definition, id) => searchableOperation(definition, id, tags[id] ?? [], tagNotes));
+  const index = new OperationSearchIndex(operations);
+  // The lexicon covers the words that name operations (paths, ids, titles, tags): the ones a request must reach.
+  const vocabulary = operations.flatMap((operation) =>
+    words([operation.path, operation.operationId, operation.summary, operation.tags].join(" ")),
+  );
+  return {
+    alwaysList,
+    tags: definitions.map((_, id) => [...(tags[id] ?? [])]),
+    index: index.serialize(),
+    lexicon: lexiconFor(vocabulary),
+  };
+}

@@ -1,0 +1,65 @@
+import { discoveryToolDefinitions, type ToolDefinition, toolsListOf, toolsModeList } from "oapi-mcp-gen-runtime";
+import { UserError } from "../base/errors.js";
+import type { GeneratorConfig } from "../config/config.js";
+
+/** The size of the `tools/list` answer the generated server will give. */
+export interface ToolsListSize {
+  bytes: number;
+  /** Estimated as bytes / 4, the usual rule of thumb for JSON. */
+  tokens: number;
+}
+
+/** Measures `tools/list` exactly as the runtime lists the tools (from the definitions that are written). */
+export function toolsListSize(definitions: readonly ToolDefinition[], prefix: readonly unknown[] = []): ToolsListSize {
+  const listed = toolsListOf(definitions);
+  const bytes = Buffer.byteLength(JSON.stringify({ tools: [...prefix, ...listed] }));
+  return { bytes, tokens: Math.ceil(bytes / 4) };
+}
+
+/** `tools/list` of a tools-mode server: every tool, and `describe_operation` when a listing was cut (`describes`). */
+export function toolsModeListSize(definitions: readonly ToolDefinition[], apiTitle: string): ToolsListSize & { describes: boolean } {
+  const { tools, describes } = toolsModeList(definitions, apiTitle);
+  const bytes = Buffer.byteLength(JSON.stringify({ tools }));
+  return { bytes, tokens: Math.ceil(bytes / 4), describes };
+}
+
+/** `tools/list` of a discovery server: the three discovery tools, then the operations listed directly. */
+export function discoveryListSize(apiTitle: string, definitions: readonly ToolDefinition[], alwaysList: readonly string[]): ToolsListSize {
+  const direct = new Set(alwaysList);
+  return toolsListSize(
+    definitions.filter((definition) => direct.has(definition.name)),
+    discoveryToolDefinitions(apiTitle, definitions),
+  );
+}
+
+/** Above these a `tools/list` crowds a model's context: the default warning thresholds. */
+export const DEFAULT_WARN_TOOLS = 100;
+export const DEFAULT_WARN_TOKENS = 50_000;
+
+/** Whether a list passes the config's budget, or the default thresholds when the config set none. */
+export function overBudget(toolCount: number, size: ToolsListSize, budget: GeneratorConfig["budget"]): boolean {
+  const { maxBytes, maxTokens } = budget ?? {};
+  if (maxBytes === undefined && maxTokens === undefined) return toolCount > DEFAULT_WARN_TOOLS || size.tokens > DEFAULT_WARN_TOKENS;
+  return (maxBytes !== undefined && size.bytes > maxBytes) || (maxTokens !== undefined && size.tokens > maxTokens);
+}
+
+/** A warning when the list passes the default budget and the config set none of its own. */
+export function budgetWarning(toolCount: number, size: ToolsListSize, budget: GeneratorConfig["budget"]): string[] {
+  if (budget?.maxBytes !== undefined || budget?.maxTokens !== undefined) return [];
+  if (!overBudget(toolCount, size, budget)) return [];
+  return [
+    `tools/list has ${toolCount} tools and about ${size.tokens} tokens (over ${DEFAULT_WARN_TOOLS} tools or ${DEFAULT_WARN_TOKENS} tokens, more than most clients and models use well); select fewer operations in the config (\`oapi-mcp-gen init\` lists them with their sizes), serve them through three search tools (\`mode: auto\`, the default, or \`discovery\`), or set budget.maxTokens to make this an error`,
+  ];
+}
+
+/** Fails when the configured budget is exceeded, saying by how much and what helps. */
+export function checkBudget(size: ToolsListSize, budget: GeneratorConfig["budget"]): void {
+  const problems: string[] = [];
+  if (budget?.maxBytes !== undefined && size.bytes > budget.maxBytes)
+    problems.push(`${size.bytes} bytes, over the budget of ${budget.maxBytes}`);
+  if (budget?.maxTokens !== undefined && size.tokens > budget.maxTokens)
+    problems.push(`about ${size.tokens} tokens, over the budget of ${budget.maxTokens}`);
+  if (problems.length > 0) {
+    throw new UserError(`budget: tools/list is ${problems.join(" and ")}; select fewer operations or shorten descriptions with overrides`);
+  }
+}

@@ -1,0 +1,97 @@
+import { isLinearPattern } from "oapi-mcp-gen-runtime";
+import { enumValuesOfType } from "../../openapi/enum-types.js";
+import { markdownText } from "../../openapi/markdown-text.js";
+import { isReferenceObject, type SchemaObject } from "../../openapi/schema.js";
+import type { JsonObject, JsonValue } from "../../openapi/types.js";
+import { UserError } from "../base/errors.js";
+import { fitValueDepth, moveFormatToHint } from "./schema-keywords.js";
+
+/** Where a schema is, for messages: the operation and the place inside its schema. */
+export interface SchemaPlace {
+  where: string;
+  at: string;
+  warn(message: string): void;
+}
+
+/**
+ * The keywords of one schema object that carry over on their own (everything but its subschemas): portable keywords
+ * as written, then `examples`, `type` and exclusive bounds in the form both JSON Schema drafts read.
+ */
+export function copyKeywords(schema: SchemaObject, place: SchemaPlace): JsonObject {
+  const out: JsonObject = { ...schema.keywords };
+  const at = place.at || "root";
+  for (const keyword of ["title", "description"] as const) if (typeof out[keyword] === "string") out[keyword] = markdownText(out[keyword]);
+  if (out.pattern !== undefined && typeof out.pattern !== "string") {
+    place.warn(`${place.where}: dropped a pattern that is not a string at ${at}`);
+    delete out.pattern;
+  }
+  if (out.format !== undefined) moveFormatToHint(out);
+  if (Array.isArray(out.enum)) out.enum = uniqueValues(out.enum);
+  if (typeof out.pattern === "string" && !isValidPattern(out.pattern)) {
+    place.warn(`${place.where}: dropped pattern ${JSON.stringify(out.pattern)} at ${at} (not a valid ECMAScript regular expression)`);
+    delete out.pattern;
+  }
+  if (typeof out.pattern === "string" && !isLinearPattern(out.pattern)) {
+    place.warn(
+      `${place.where}: pattern ${JSON.stringify(out.pattern.slice(0, 80))} at ${at} uses look-around or back-references, which the server's linear-time matcher cannot run: it is shown to clients but not enforced`,
+    );
+  }
+  if (schema.example !== undefined && out.examples === undefined) out.examples = [schema.example];
+  // An example given as a reference object is OpenAPI misuse, not data: drop it rather than publish a dangling $ref.
+  if (Array.isArray(out.examples)) out.examples = out.examples.filter((example) => !isReferenceObject(example));
+  if (!Array.isArray(out.examples) || out.examples.length === 0) delete out.examples;
+  const tooDeep = fitValueDepth(out, (message) => place.warn(`${place.where}: ${message} at ${at}`));
+  if (tooDeep !== undefined) throw new UserError(`${place.where}: ${tooDeep} at ${at}`);
+  if (schema.type !== undefined) out.type = schema.type;
+  if (Array.isArray(out.enum)) fitEnum(out, out.enum, schema.nullable, place);
+  copyExclusiveBounds(schema, out);
+  return out;
+}
+
+/** Drops enum values the declared type rejects (and an enum left empty), saying which. */
+function fitEnum(out: JsonObject, values: JsonValue[], nullable: boolean, place: SchemaPlace): void {
+  const admitted = enumValuesOfType(values, out.type, nullable);
+  if (admitted.length === values.length) return;
+  const dropped = values.filter((value) => !admitted.includes(value));
+  place.warn(
+    `${place.where}: dropped enum value(s) ${JSON.stringify(dropped).slice(0, 120)} at ${place.at || "root"}: not of type ${JSON.stringify(out.type)}`,
+  );
+  if (admitted.length === 0) delete out.enum;
+  else out.enum = admitted;
+}
+
+/** OpenAPI 3.0 writes `exclusiveMinimum: true` beside `minimum`; both JSON Schema drafts want a number. */
+function copyExclusiveBounds(schema: SchemaObject, out: JsonObject): void {
+  for (const [exclusive, bound] of [
+    ["exclusiveMinimum", "minimum"],
+    ["exclusiveMaximum", "maximum"],
+  ] as const) {
+    const value = schema[exclusive];
+    const limit = schema[bound];
+    if (typeof value === "number") out[exclusive] = value;
+    else if (value === true && limit !== undefined) {
+      out[exclusive] = limit;
+      delete out[bound];
+    }
+  }
+}
+
+/** Enum values without repeats (both JSON Schema drafts require unique items). */
+function uniqueValues(values: JsonValue[]): JsonValue[] {
+  const seen = new Set<string>();
+  return values.filter((value) => {
+    const key = JSON.stringify(value);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+function isValidPattern(pattern: string): boolean {
+  try {
+    new RegExp(pattern, "u");
+    return true;
+  } catch {
+    return false;
+  }
+}

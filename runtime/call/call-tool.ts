@@ -1,0 +1,125 @@
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { ToolDefinition } from "../base/tool.js";
+import { errorResult, httpErrorMessage } from "../result/result.js";
+import { shapeResponse } from "../result/shape-result.js";
+import { describeErrors, type ToolValidators } from "../schema/validation.js";
+import type { ToolRuntime } from "../tools/tool-runtime-contract.js";
+import { type CallerCredentials, CredentialError } from "./credentials.js";
+import { FileArgumentError } from "./file-argument.js";
+import { ServerParameterError } from "./server-parameters.js";
+import { fetchUpstream } from "./upstream.js";
+import { ArgumentError, buildUpstreamRequest } from "./upstream-request.js";
+
+/** One call of a tool: what was called, with which arguments, by whom, on which runtime. */
+export interface ToolCall {
+  /** The server's upstream settings, credentials and logger. */
+  runtime: ToolRuntime;
+  tool: ToolDefinition;
+  /** The tool's compiled validators (from `runtime.validators`). */
+  validators: ToolValidators;
+  args: Record<string, unknown>;
+  /** The caller's Authorization and allow-listed headers. */
+  caller: CallerCredentials;
+}
+
+/** What one call came to, for its log line. */
+interface CallRecord {
+  outcome:
+    | "ok"
+    | "invalid-response"
+    | "invalid-arguments"
+    | "upstream-error"
+    | "timeout"
+    | "too-large"
+    | "unreachable"
+    | "redirect"
+    | "auth-failed"
+    | "server-config"
+    | "failed";
+  status?: number;
+  reason?: string;
+}
+
+/**
+ * Validates arguments, calls the upstream operation and shapes the MCP result; never throws. Every call is one log line
+ * (tool, upstream method and status, duration): `info` when it succeeded, `warn` with the reason when it did not.
+ */
+export async function executeTool(call: ToolCall): Promise<CallToolResult> {
+  const { tool, runtime } = call;
+  const started = performance.now();
+  const { result, record } = await callOnce(call);
+  const fields = {
+    tool: tool.name,
+    method: tool.http.method,
+    path: tool.http.path,
+    ...(record.status !== undefined ? { status: record.status } : {}),
+    outcome: record.outcome,
+    durationMs: Math.round(performance.now() - started),
+    ...(record.reason !== undefined ? { reason: record.reason } : {}),
+  };
+  if (record.outcome === "ok") runtime.log.info("tool call", fields);
+  else if (record.outcome === "failed") runtime.log.error("tool call", fields);
+  else runtime.log.warn("tool call", fields);
+  return result;
+}
+
+async function callOnce({ runtime, tool, validators, args, caller }: ToolCall): Promise<{ result: CallToolResult; record: CallRecord }> {
+  const { upstream, credentials: store } = runtime;
+  const fail = (outcome: CallRecord["outcome"], message: string, reason = message, status?: number) => ({
+    result: errorResult(message),
+    record: { outcome, reason, ...(status !== undefined ? { status } : {}) },
+  });
+  try {
+    if (!validators.input(args))
+      return fail("invalid-arguments", `Invalid arguments for ${tool.name}: ${describeErrors(validators.input.errors)}`);
+    let request: Awaited<ReturnType<typeof buildUpstreamRequest>>;
+    try {
+      request = await buildUpstreamRequest(tool.http, runtime.parameters.apply(tool, args), upstream.baseUrl, upstream);
+    } catch (error) {
+      if (error instanceof ArgumentError || error instanceof FileArgumentError)
+        return fail("invalid-arguments", `Invalid arguments for ${tool.name}: ${error.message}`);
+      throw error;
+    }
+    const readMode = tool.http.response === "binary" ? "blob" : tool.http.response === "text" ? "text" : "buffer";
+    const send = async () => {
+      const applied = await store.apply(tool.security, caller);
+      const url = new URL(request.url);
+      for (const [name, value] of applied.query) url.searchParams.append(name, value);
+      return fetchUpstream({ ...request, url }, { ...upstream, credentials: applied.headers, readMode });
+    };
+    let outcome = await send();
+    if (outcome.kind === "response" && outcome.status === 401 && store.usesTokenEndpoint(tool.security)) {
+      store.invalidate(tool.security);
+      outcome = await send();
+    }
+    switch (outcome.kind) {
+      case "unreachable":
+        return fail("unreachable", `The upstream API is unreachable (${tool.http.method} ${tool.http.path}).`, outcome.detail);
+      case "timeout":
+        return fail("timeout", `The upstream API did not answer within ${outcome.timeoutMs} ms.`);
+      case "too-large":
+        return fail("too-large", `The upstream response is larger than the ${outcome.limitBytes}-byte limit.`);
+      case "redirect":
+        return fail("redirect", `The upstream API redirected the request too often or elsewhere (${outcome.detail}).`);
+      case "response": {
+        const { status } = outcome;
+        if (status < 200 || status > 299) {
+          const message = httpErrorMessage(status, outcome.body.toString("utf8"), outcome.retryAfter);
+          return { result: errorResult(message), record: { outcome: "upstream-error", status, reason: message } };
+        }
+        const shaped = shapeResponse(tool, validators, outcome, runtime.log, `${request.url.origin}${request.url.pathname}`);
+        return {
+          result: shaped.result,
+          record: shaped.problem ? { outcome: "invalid-response", status, reason: shaped.problem } : { outcome: "ok", status },
+        };
+      }
+    }
+  } catch (error) {
+    if (error instanceof CredentialError) return fail("auth-failed", `Authentication failed: ${error.message}`);
+    if (error instanceof ServerParameterError) return fail("server-config", `This server cannot call ${tool.name}: ${error.message}.`);
+    return {
+      result: errorResult(`Internal error while calling ${tool.name}.`),
+      record: { outcome: "failed", reason: error instanceof Error ? (error.stack ?? error.message) : String(error) },
+    };
+  }
+}

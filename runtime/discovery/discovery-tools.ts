@@ -1,0 +1,156 @@
+import { excerpt } from "../base/suggest.js";
+import type { JsonSchema, ToolAnnotations, ToolDefinition } from "../base/tool.js";
+
+/** The names of the three tools a discovery-mode server lists. */
+export const DISCOVERY_TOOLS = {
+  search: "search_operations",
+  describe: "describe_operation",
+  call: "call_operation",
+} as const;
+
+/** The HTTP methods `search_operations` filters by. */
+export const METHODS = ["GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"] as const;
+
+/** The most results one `search_operations` page holds. */
+export const MAX_SEARCH_LIMIT = 50;
+
+/** A tool a discovery server lists: what `tools/list` shows of it (it has no HTTP binding of its own). */
+export interface ListedDiscoveryTool {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: JsonSchema & { type: "object" };
+  outputSchema?: JsonSchema & { type: "object" };
+  annotations: ToolAnnotations;
+}
+
+const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+
+/** The annotations `call_operation` carries: the most cautious of the operations it can call. */
+export function mostCautious(tools: Iterable<ToolDefinition>): ToolAnnotations {
+  let readOnly = true;
+  let destructive = false;
+  let idempotent = true;
+  let openWorld = false;
+  for (const { annotations } of tools) {
+    readOnly &&= annotations.readOnlyHint === true;
+    destructive ||= annotations.destructiveHint !== false && annotations.readOnlyHint !== true;
+    idempotent &&= annotations.idempotentHint === true;
+    openWorld ||= annotations.openWorldHint !== false;
+  }
+  return { readOnlyHint: readOnly, destructiveHint: destructive, idempotentHint: idempotent, openWorldHint: openWorld };
+}
+
+/**
+ * Example requests for this API's search: the titles of its first operation that changes data and its first that
+ * reads (`e.g. "create a customer", "list all charges"`), so a model sees this API's words, not another's.
+ */
+function searchExamples(operations: readonly ToolDefinition[]): string {
+  const example = (tool: ToolDefinition | undefined) =>
+    tool ? JSON.stringify(excerpt(tool.title.charAt(0).toLowerCase() + tool.title.slice(1), 48)) : undefined;
+  const picked = [
+    example(operations.find((tool) => !tool.annotations.readOnlyHint)),
+    example(operations.find((tool) => tool.annotations.readOnlyHint)),
+  ].filter((text): text is string => text !== undefined && text !== '""');
+  return picked.length > 0 ? ` (e.g. ${picked.join(", ")})` : "";
+}
+
+/** The three discovery tools, their schemas and annotations; `apiTitle` names the API in their descriptions. */
+export function discoveryToolDefinitions(apiTitle: string, operations: Iterable<ToolDefinition>): ListedDiscoveryTool[] {
+  const api = apiTitle || "this API";
+  const all = [...operations];
+  return [
+    {
+      name: DISCOVERY_TOOLS.search,
+      title: "Search operations",
+      description:
+        `Finds operations of ${api} by what they do${searchExamples(all)}, best first. ` +
+        "Each result names the operation, its method and path, what it needs as arguments and whether it changes data. " +
+        `Read one with ${DISCOVERY_TOOLS.describe} and run it with ${DISCOVERY_TOOLS.call}.`,
+      inputSchema: {
+        type: "object",
+        properties: {
+          query: { type: "string", maxLength: 500, description: "What to do, in words; empty lists every operation." },
+          tag: { type: "string", maxLength: 200, description: "Only operations with this tag." },
+          method: { type: "string", enum: [...METHODS], description: "Only operations with this HTTP method." },
+          limit: { type: "integer", minimum: 1, maximum: MAX_SEARCH_LIMIT, default: 10, description: "Results per page." },
+          cursor: { type: "string", maxLength: 20, description: "The nextCursor of the previous page." },
+        },
+        required: ["query"],
+        additionalProperties: false,
+      },
+      outputSchema: {
+        type: "object",
+        properties: {
+          results: {
+            type: "array",
+            items: {
+              type: "object",
+              properties: {
+                name: { type: "string" },
+                method: { type: "string" },
+                path: { type: "string" },
+                summary: { type: "string" },
+                arguments: { type: "string", description: "The arguments, `name: type`, optional ones marked `?`." },
+                readOnly: { type: "boolean" },
+                destructive: { type: "boolean" },
+              },
+              required: ["name", "method", "path", "summary", "arguments", "readOnly", "destructive"],
+            },
+          },
+          total: { type: "integer", description: "How many operations match." },
+          nextCursor: { type: "string" },
+        },
+        required: ["results", "total"],
+      },
+      annotations: { title: "Search operations", ...READ_ONLY },
+    },
+    describeToolDefinition(api, DISCOVERY_TOOLS.search),
+    {
+      name: DISCOVERY_TOOLS.call,
+      title: "Call an operation",
+      description:
+        `Runs an operation of ${api} with arguments that match the inputSchema ${DISCOVERY_TOOLS.describe} shows, and ` +
+        "returns its result. Some operations change or delete data: the description of each says so.",
+      inputSchema: {
+        type: "object",
+        properties: {
+          name: { type: "string", maxLength: 200, description: "The operation's name." },
+          arguments: { type: "object", description: "The operation's arguments.", default: {} },
+        },
+        required: ["name"],
+        additionalProperties: false,
+      },
+      annotations: { title: "Call an operation", ...mostCautious(all) },
+    },
+  ];
+}
+
+/**
+ * `describe_operation`: what a discovery server lists to read an operation, and what a tools-mode server lists when
+ * some tool's listing was cut to fit (its notes name the `at` to pass). Its answer is one JSON text.
+ */
+export function describeToolDefinition(api: string, finder?: string): ListedDiscoveryTool {
+  return {
+    name: DISCOVERY_TOOLS.describe,
+    title: "Describe an operation",
+    description:
+      `An operation of ${api} in full: its whole description, method and path, the JSON Schema of its arguments and ` +
+      "of its result, its annotations and the credentials it needs. Parts too large to show at once become notes naming " +
+      `the \`at\` that shows them (e.g. "arguments.body.shipping"). ${finder ? `Pass the name ${finder} gave.` : "Pass a tool's name."}`,
+    inputSchema: {
+      type: "object",
+      properties: {
+        name: { type: "string", maxLength: 200, description: "The operation's name." },
+        at: {
+          type: "string",
+          maxLength: 500,
+          description: 'Only this part: "arguments" or "result", or a path into one, e.g. "arguments.body.shipping".',
+        },
+      },
+      required: ["name"],
+      additionalProperties: false,
+    },
+    annotations: { title: "Describe an operation", ...READ_ONLY },
+  };
+}

@@ -1,0 +1,242 @@
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { isRecord } from "../base/own-property.js";
+import { excerpt, nearest } from "../base/suggest.js";
+import type { JsonSchema, ToolDefinition } from "../base/tool.js";
+import { executeTool } from "../call/call-tool.js";
+import type { CallerCredentials } from "../call/credentials.js";
+import { errorResult, successResult } from "../result/result.js";
+import { describeErrors } from "../schema/validation.js";
+import { describeOperation } from "../tools/describe-operation.js";
+import type { DiscoveryTools, ToolRuntime } from "../tools/tool-runtime-contract.js";
+import { DISCOVERY_TOOLS, discoveryToolDefinitions, type ListedDiscoveryTool, MAX_SEARCH_LIMIT, METHODS } from "./discovery-tools.js";
+import type { OperationSearchIndex, SearchableOperation, SearchLexicon } from "./operation-index.js";
+
+/** What the generator writes for a discovery-mode server (`discovery.ts` beside the registry). */
+export interface DiscoveryData {
+  /** Operations listed as tools of their own beside the three discovery tools. */
+  readonly alwaysList: readonly string[];
+  /** Each tool's tags, in the registry's order. */
+  readonly tags: readonly (readonly string[])[];
+  /** `OperationSearchIndex.serialize()` over `searchableOperation` of the registry's tools, in order. */
+  readonly index: string;
+  /** What users may say for the API's words (WordNet, over its vocabulary), made at generation time. */
+  readonly lexicon?: SearchLexicon;
+}
+
+/** What the search index holds of a tool (the id is its position in the registry); `tagNotes`: tags' descriptions. */
+export function searchableOperation(
+  tool: ToolDefinition,
+  id: number,
+  tags: readonly string[],
+  tagNotes: ReadonlyMap<string, string> = new Map(),
+): SearchableOperation {
+  const properties = isRecord(tool.inputSchema.properties) ? Object.keys(tool.inputSchema.properties) : [];
+  return {
+    id,
+    path: tool._meta.path,
+    method: tool._meta.method,
+    operationId: [tool.name, tool._meta.operationId ?? ""].join(" "),
+    summary: tool.title,
+    description: tool.description,
+    // A tag's own description says what its operations act on ("A Droplet is a DigitalOcean virtual machine").
+    tags: [...tags, ...tags.map((tag) => tagNotes.get(tag) ?? "")].join(" ").trim(),
+    parameters: properties.join(" "),
+  };
+}
+
+/** One search hit as `search_operations` shows it. */
+interface Hit {
+  name: string;
+  method: string;
+  path: string;
+  summary: string;
+  arguments: string;
+  readOnly: boolean;
+  destructive: boolean;
+}
+
+/**
+ * A discovery-mode server's three tools over its registry: ranked search with the search server's index (loaded from
+ * the generated data, never rebuilt), full descriptions, and calls that run the operation exactly as its own tool
+ * would (same validation, request building, credentials and result shaping).
+ */
+export class DiscoveryService implements DiscoveryTools {
+  readonly listed: readonly ListedDiscoveryTool[];
+  private readonly order: readonly ToolDefinition[];
+  private readonly alwaysListed: ReadonlySet<string>;
+  /** The registry's tools by name and by operationId, for the names callers pass. */
+  private readonly byName: ReadonlyMap<string, ToolDefinition>;
+  private index: Promise<OperationSearchIndex> | undefined;
+
+  constructor(
+    tools: readonly ToolDefinition[],
+    private readonly data: DiscoveryData,
+    apiTitle: string,
+  ) {
+    this.order = tools;
+    this.alwaysListed = new Set(data.alwaysList);
+    const byOperationId = tools.flatMap((tool) => (tool._meta.operationId ? [[tool._meta.operationId, tool] as const] : []));
+    this.byName = new Map([...byOperationId, ...tools.map((tool) => [tool.name, tool] as const)]);
+    this.listed = discoveryToolDefinitions(apiTitle, tools);
+  }
+
+  /** Whether an operation is also listed as a tool of its own. */
+  listsDirectly(name: string): boolean {
+    return this.alwaysListed.has(name);
+  }
+
+  /** Whether `name` is one of the three discovery tools. */
+  isDiscoveryTool(name: string): boolean {
+    return this.listed.some((tool) => tool.name === name);
+  }
+
+  /** Runs one of the three discovery tools; undefined for any other name. */
+  call(runtime: ToolRuntime, name: string, args: Record<string, unknown>, caller: CallerCredentials): Promise<CallToolResult> | undefined {
+    if (name === DISCOVERY_TOOLS.search) return this.search(args);
+    if (name === DISCOVERY_TOOLS.describe) return Promise.resolve(this.describe(args));
+    if (name === DISCOVERY_TOOLS.call) return this.callOperation(runtime, args, caller);
+    return undefined;
+  }
+
+  /** The registry's tools ranked for a query, best first (what `search_operations` pages through). */
+  async rank(query: string): Promise<ToolDefinition[]> {
+    const hits = (await this.searchIndex()).search(query);
+    return hits.flatMap((hit) => this.order[hit.id] ?? []);
+  }
+
+  private async search(args: Record<string, unknown>): Promise<CallToolResult> {
+    const problem = searchArgumentsProblem(args);
+    if (problem) return errorResult(`${DISCOVERY_TOOLS.search}: ${problem}`);
+    const query = String(args.query).trim();
+    const tag = typeof args.tag === "string" ? args.tag.toLowerCase() : undefined;
+    const method = typeof args.method === "string" ? args.method : undefined;
+    const ids = query === "" ? this.order.map((_, id) => id) : (await this.searchIndex()).search(query).map((hit) => hit.id);
+    const matching = ids.filter((id) => {
+      const tool = this.order[id];
+      if (!tool) return false;
+      if (method && tool._meta.method.toUpperCase() !== method) return false;
+      return !tag || (this.data.tags[id] ?? []).some((candidate) => candidate.toLowerCase() === tag);
+    });
+    const limit = typeof args.limit === "number" ? args.limit : 10;
+    const offset = typeof args.cursor === "string" ? Number(args.cursor) : 0;
+    const page = matching.slice(offset, offset + limit).flatMap((id) => {
+      const tool = this.order[id];
+      return tool ? [hitOf(tool)] : [];
+    });
+    const next = offset + limit < matching.length ? { nextCursor: String(offset + limit) } : {};
+    return successResult({ results: page, total: matching.length, ...next });
+  }
+
+  private describe(args: Record<string, unknown>): CallToolResult {
+    const stray = Object.keys(args).find((key) => key !== "name" && key !== "at");
+    if (stray !== undefined)
+      return errorResult(`${DISCOVERY_TOOLS.describe}: unknown argument "${excerpt(stray, 40)}"; it takes name and at`);
+    const found = this.operation(args.name, DISCOVERY_TOOLS.describe);
+    if ("error" in found) return found.error;
+    return describeOperation(found.tool, args.at);
+  }
+
+  private async callOperation(runtime: ToolRuntime, args: Record<string, unknown>, caller: CallerCredentials): Promise<CallToolResult> {
+    // Its input schema says `additionalProperties: false`: a stray `headers` or `body` beside `arguments` is refused.
+    const stray = Object.keys(args).find((key) => key !== "name" && key !== "arguments");
+    if (stray !== undefined)
+      return errorResult(
+        `${DISCOVERY_TOOLS.call}: unknown argument "${excerpt(stray, 40)}"; it takes name and arguments (the operation's own)`,
+      );
+    const found = this.operation(args.name, DISCOVERY_TOOLS.call);
+    if ("error" in found) return found.error;
+    const { tool } = found;
+    const given = args.arguments ?? {};
+    if (!isRecord(given)) return errorResult(`${DISCOVERY_TOOLS.call}: arguments must be an object`);
+    const validators = await runtime.validators.forTool(tool.name);
+    if (!validators) return errorResult(`${DISCOVERY_TOOLS.call}: ${tool.name} cannot be called`);
+    if (!validators.input(given)) {
+      const errors = validators.input.errors ?? [];
+      const paths = [...new Set(errors.map((error) => error.schemaPath))].slice(0, 5).join(", ");
+      return errorResult(
+        `${DISCOVERY_TOOLS.call}: Invalid arguments for ${tool.name}: ${describeErrors(errors)} (inputSchema ${paths}; ` +
+          `${DISCOVERY_TOOLS.describe} shows it)`,
+      );
+    }
+    const result = await executeTool({ runtime, tool, validators, args: given, caller });
+    return { ...result, _meta: { ...result._meta, operation: tool.name, annotations: tool.annotations } };
+  }
+
+  /** The registry's tool named by a caller, or an error result with the nearest names. */
+  private operation(name: unknown, asking: string): { tool: ToolDefinition } | { error: CallToolResult } {
+    if (typeof name !== "string" || name === "") return { error: errorResult(`${asking}: name must be an operation's name`) };
+    const tool = this.byName.get(name);
+    if (tool) return { tool };
+    const names = this.order.map((candidate) => candidate.name);
+    const suggestions = nearest(name, names, 3);
+    return {
+      error: errorResult(
+        `${asking}: no operation is named "${name.slice(0, 80)}". Did you mean ${suggestions.map((s) => `"${s}"`).join(", ")}? ` +
+          `${DISCOVERY_TOOLS.search} finds operations by what they do.`,
+      ),
+    };
+  }
+
+  private searchIndex(): Promise<OperationSearchIndex> {
+    this.index ??= import("./operation-index.js").then(
+      ({ OperationSearchIndex }) =>
+        new OperationSearchIndex(
+          this.order.map((tool, id) => searchableOperation(tool, id, this.data.tags[id] ?? [])),
+          this.data.index,
+          this.data.lexicon,
+        ),
+    );
+    return this.index;
+  }
+}
+
+/** What is wrong with `search_operations` arguments, if anything. */
+function searchArgumentsProblem(args: Record<string, unknown>): string | undefined {
+  for (const key of Object.keys(args)) {
+    if (!["query", "tag", "method", "limit", "cursor"].includes(key)) return `unknown argument "${key.slice(0, 40)}"`;
+  }
+  if (typeof args.query !== "string" || args.query.length > 500) return "query must be a string of at most 500 characters";
+  if (args.tag !== undefined && (typeof args.tag !== "string" || args.tag.length > 200)) return "tag must be a string";
+  if (args.method !== undefined && !METHODS.some((method) => method === args.method)) return `method must be one of ${METHODS.join(", ")}`;
+  const { limit, cursor } = args;
+  if (limit !== undefined && !(Number.isInteger(limit) && Number(limit) >= 1 && Number(limit) <= MAX_SEARCH_LIMIT)) {
+    return `limit must be an integer from 1 to ${MAX_SEARCH_LIMIT}`;
+  }
+  if (cursor !== undefined && !(typeof cursor === "string" && /^\d{1,9}$/.test(cursor))) return "cursor must be a nextCursor it returned";
+  return undefined;
+}
+
+/** A search result for a tool. */
+function hitOf(tool: ToolDefinition): Hit {
+  const { readOnlyHint, destructiveHint } = tool.annotations;
+  return {
+    name: tool.name,
+    method: tool._meta.method,
+    path: tool._meta.path,
+    summary: tool.title,
+    arguments: synopsis(tool.inputSchema),
+    readOnly: readOnlyHint === true,
+    destructive: readOnlyHint !== true && destructiveHint !== false,
+  };
+}
+
+/** `owner: string, repo: string, page?: integer`: the arguments on one line, at most 300 characters. */
+export function synopsis(schema: JsonSchema): string {
+  const properties = isRecord(schema.properties) ? schema.properties : {};
+  const required = new Set(Array.isArray(schema.required) ? schema.required.filter((name) => typeof name === "string") : []);
+  const parts = Object.entries(properties).map(([name, property]) => `${name}${required.has(name) ? "" : "?"}: ${typeLabel(property)}`);
+  const text = parts.join(", ");
+  return text.length > 300 ? `${text.slice(0, 299)}…` : text;
+}
+
+/** A short type label for a schema: `string`, `integer[]`, `"a" | "b"`, `object`. */
+function typeLabel(schema: unknown): string {
+  if (!isRecord(schema)) return "any";
+  if (Array.isArray(schema.enum) && schema.enum.length > 0 && schema.enum.length <= 4) {
+    return schema.enum.map((value) => JSON.stringify(value)).join(" | ");
+  }
+  const type = Array.isArray(schema.type) ? schema.type.filter((entry) => entry !== "null").join(" | ") : schema.type;
+  if (type === "array") return `${typeLabel(schema.items)}[]`;
+  if (typeof type === "string" && type !== "") return type;
+  return "$ref" in schema || "properties" in schema ? "object" : "any";
+}

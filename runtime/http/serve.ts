@@ -1,0 +1,231 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { type Logger, loggerFromEnvironment, stderrLogger } from "../base/logger.js";
+import type { ToolDefinition } from "../base/tool.js";
+import type { AuthDefinition } from "../call/credentials.js";
+import type { DiscoveryData } from "../discovery/discovery.js";
+import { modernHostOf } from "../protocol/modern-host.js";
+import type { SessionLimits } from "../protocol/session-http.js";
+import { createToolRuntime, type ServerIdentity, type ToolRuntime } from "../tools/tool-runtime.js";
+import { EnvironmentError, readServerEnvironment, type ServerEnvironment, type UpstreamDefaults } from "./env.js";
+import { createRequestHandler, type HttpPolicy, isHealthCheck, ListenError, listen, type RunningServer } from "./http-server.js";
+import { sendJson } from "./json-response.js";
+import { hostAllowList } from "./origin.js";
+import { endWithLauncher } from "./parent-watch.js";
+import { parseServerArguments, serverUsage } from "./usage.js";
+
+/** The tools, or how to load them: a generated server imports its tool modules once it listens. */
+export type ToolSource = readonly ToolDefinition[] | (() => Promise<readonly ToolDefinition[]>);
+
+/** What a generated server entry hands the runtime. */
+export interface ServeOptions {
+  identity: ServerIdentity;
+  tools: ToolSource;
+  environment: ServerEnvironment;
+  log?: Logger;
+  /** Security schemes and passthrough policy from the generated registry. */
+  auth?: AuthDefinition;
+  /** Where server-held credentials are read from. @default process.env */
+  env?: NodeJS.ProcessEnv;
+  /** Injected for tests; the global `fetch` otherwise. */
+  fetch?: typeof fetch;
+  /** Discovery mode: the generated search index and listing (or how to load them, with the tools). */
+  discovery?: DiscoveryData | (() => Promise<DiscoveryData>);
+}
+
+async function runtimeFor(options: ServeOptions, log: Logger): Promise<ToolRuntime> {
+  const { environment: env } = options;
+  const [tools, discovery] = await Promise.all([
+    typeof options.tools === "function" ? options.tools() : options.tools,
+    typeof options.discovery === "function" ? options.discovery() : options.discovery,
+  ]);
+  return createToolRuntime({
+    identity: options.identity,
+    tools,
+    ...(discovery ? { discovery } : {}),
+    log,
+    ...(options.auth ? { auth: options.auth } : {}),
+    ...(options.env ? { env: options.env } : {}),
+    ...(env.upstreamConfigured === false ? { forwardCaller: false } : {}),
+    upstream: {
+      baseUrl: env.apiBaseUrl,
+      timeoutMs: env.timeoutMs,
+      maxResponseBytes: env.maxResponseBytes,
+      ...(env.uploadDir ? { uploadDir: env.uploadDir } : {}),
+      maxUploadBytes: env.maxUploadBytes,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    },
+  });
+}
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+/** The stateful handler: one SDK session per client (the SDK is loaded for it). */
+async function sessionHandler(runtime: ToolRuntime, policy: HttpPolicy, limits: SessionLimits, log: Logger) {
+  const { createMcpServer, SessionHttpHandler } = await import("../sdk.js");
+  return new SessionHttpHandler(
+    () => createMcpServer(runtime),
+    () => ({ server: runtime.identity.name, tools: runtime.tools.size }),
+    policy,
+    limits,
+    log,
+    modernHostOf(runtime),
+  );
+}
+
+/**
+ * Starts the MCP server over Streamable HTTP at `/mcp` (stateless by default, stateful when configured). With tools to
+ * load, it listens first: `/health` answers at once (`"status": "loading"`) and MCP requests wait for the tools.
+ */
+export async function startServer(options: ServeOptions): Promise<RunningServer> {
+  const { environment: env } = options;
+  const log = options.log ?? stderrLogger;
+  const allowedHosts = await hostAllowList(env.host, env.publicUrl);
+  const policy = { allowedOrigins: env.allowedOrigins, maxRequestBytes: env.maxRequestBytes, ...(allowedHosts ? { allowedHosts } : {}) };
+  const loaded = runtimeFor(options, log).then(async (runtime) => {
+    const sessions = env.sessions ? await sessionHandler(runtime, policy, env.sessions, log) : undefined;
+    return { runtime, sessions, handle: sessions ? sessions.handle : createRequestHandler(runtime, policy) };
+  });
+  let ready: Awaited<typeof loaded> | undefined;
+  const handler: Handler = async (req, res) => {
+    if (ready) return ready.handle(req, res);
+    if (isHealthCheck(req)) return sendJson(res, 200, { status: "loading", server: options.identity.name });
+    return (await loaded).handle(req, res);
+  };
+  const running = await listen(handler, env.host, env.port, (error) =>
+    log.error("request handler failed", { error: error instanceof Error ? error.stack : String(error) }),
+  );
+  try {
+    ready = await loaded;
+  } catch (error) {
+    await running.close();
+    throw error;
+  }
+  const { runtime, sessions } = ready;
+  const warming = new AbortController();
+  running.server.once("close", () => warming.abort());
+  // Once listening, validators compile one tool at a time while the server idles; a call of another tool compiles its own.
+  void runtime.validators.warmUp(warming.signal, () => running.active() > 0);
+  log.info("MCP server listening", {
+    server: options.identity.name,
+    url: running.url.href,
+    tools: runtime.tools.size,
+    sessions: env.sessions ? "stateful" : "stateless",
+    upstream: `${env.apiBaseUrl.origin}${env.apiBaseUrl.pathname}`,
+    credentials: runtime.credentials.configured(),
+    ...(runtime.parameters.configured().length > 0 ? { parameters: runtime.parameters.configured() } : {}),
+    passthrough: runtime.auth.passthrough,
+  });
+  warnUnsetParameters(runtime, log);
+  if (runtime.credentials.configured().length > 0) {
+    log.warn(
+      "server-held credentials serve every caller of /mcp, which has no authentication of its own: keep it on loopback or behind a proxy that authenticates callers",
+      {
+        credentials: runtime.credentials.configured(),
+      },
+    );
+  }
+  if (env.upstreamConfigured === false) {
+    log.warn("caller credentials are not forwarded: the upstream URL comes from the OpenAPI document alone; set API_BASE_URL", {
+      upstream: env.apiBaseUrl.origin,
+    });
+  }
+  return {
+    ...running,
+    close: async () => {
+      await sessions?.close();
+      await running.close();
+    },
+  };
+}
+
+/** One warning naming the environment variables of server-supplied parameters that are not set. */
+function warnUnsetParameters(runtime: ToolRuntime, log: Logger): void {
+  const unset = runtime.parameters.configured().filter((entry) => !entry.set);
+  if (unset.length === 0) return;
+  log.warn("parameters the server supplies are not set; calls that need them fail until they are", {
+    variables: unset.map((entry) => entry.variable),
+  });
+}
+
+/** Serves the tools over stdio for clients that launch servers as processes; logs stay on stderr. */
+export async function startStdioServer(options: ServeOptions): Promise<{ close(): Promise<void> }> {
+  const log = options.log ?? stderrLogger;
+  const runtime = await runtimeFor(options, log);
+  const authorization = options.environment.upstreamAuthorization;
+  const [{ createMcpServer }, { StdioServerTransport }, { serveModernOnStdio }, { modernHostOf }] = await Promise.all([
+    import("../protocol/mcp-server.js"),
+    import("@modelcontextprotocol/sdk/server/stdio.js"),
+    import("../protocol/modern-stdio.js"),
+    import("../protocol/modern-host.js"),
+  ]);
+  const server = createMcpServer(runtime, authorization ? { authorization } : {});
+  const transport = new StdioServerTransport();
+  await server.connect(transport);
+  serveModernOnStdio(transport, modernHostOf(runtime), authorization ? { authorization } : {});
+  void runtime.validators.warmUp();
+  log.info("MCP server on stdio", {
+    server: options.identity.name,
+    tools: runtime.tools.size,
+    upstream: `${options.environment.apiBaseUrl.origin}${options.environment.apiBaseUrl.pathname}`,
+    ...(runtime.parameters.configured().length > 0 ? { parameters: runtime.parameters.configured() } : {}),
+  });
+  warnUnsetParameters(runtime, log);
+  return { close: () => server.close() };
+}
+
+/**
+ * Reads the command line and the environment and serves over HTTP (or stdio with `--stdio` or `MCP_TRANSPORT=stdio`);
+ * `--help` lists the settings; stops gracefully on SIGTERM/SIGINT; exits 1 with one line on bad arguments or settings.
+ */
+export async function runServer(
+  options: Omit<ServeOptions, "environment"> & { upstream?: UpstreamDefaults; argv?: readonly string[] },
+): Promise<{ close(): Promise<void> } | undefined> {
+  const configured = options.log ?? loggerFromEnvironment(process.env);
+  const command = parseServerArguments(options.argv ?? process.argv.slice(2));
+  const name = options.identity.name;
+  if (command.kind === "help") {
+    const tools = typeof options.tools === "function" ? await options.tools() : options.tools;
+    process.stdout.write(serverUsage(options.identity, options.upstream, options.auth, tools));
+    return undefined;
+  }
+  if (command.kind === "version") {
+    process.stdout.write(`${name} ${options.identity.version}\n`);
+    return undefined;
+  }
+  if (command.kind === "error") {
+    process.stderr.write(`${name}: ${command.message}\n`);
+    process.exitCode = 1;
+    return undefined;
+  }
+  if ("problem" in configured) {
+    process.stderr.write(`${name}: ${configured.problem}\n`);
+    process.exitCode = 1;
+    return undefined;
+  }
+  const log = configured;
+  const stdio = command.stdio || process.env.MCP_TRANSPORT === "stdio";
+  let running: { close(): Promise<void> };
+  let drainMs: number;
+  try {
+    const environment = readServerEnvironment(process.env, options.upstream);
+    // In-flight calls are answered on shutdown: they get as long as an upstream call may take, and a little more.
+    drainMs = environment.timeoutMs + 5_000;
+    running = stdio ? await startStdioServer({ ...options, environment, log }) : await startServer({ ...options, environment, log });
+  } catch (error) {
+    if (!(error instanceof EnvironmentError || error instanceof ListenError)) throw error;
+    process.stderr.write(`${name}: ${error.message.split("\n").join(`\n${name}: `)}\n`);
+    process.exitCode = 1;
+    return undefined;
+  }
+  const stop = (signal: string) => {
+    log.info("shutting down", { signal });
+    const force = setTimeout(() => process.exit(0), drainMs);
+    force.unref();
+    // Drained: exit now rather than wait for idle timers and pooled upstream connections to wind down.
+    void running.close().then(() => process.exit(0));
+  };
+  process.once("SIGTERM", () => stop("SIGTERM"));
+  process.once("SIGINT", () => stop("SIGINT"));
+  endWithLauncher(stop);
+  return running;
+}

@@ -1,0 +1,36 @@
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import { callerFromHeaders } from "../call/caller.js";
+import type { CallerCredentials } from "../call/credentials.js";
+import { callByName } from "../tools/call-by-name.js";
+import type { ToolRuntime } from "../tools/tool-runtime-contract.js";
+import { checkedCallParams, LooseCallToolRequestSchema } from "./call-request.js";
+
+/** The SDK validator (used only for elicitation, which these servers never send), built once for all requests. */
+const SHARED_SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
+
+/**
+ * An SDK low-level `Server` advertising tools only. Each call takes the caller's Authorization and allow-listed
+ * headers from its own HTTP request; `fallback` serves transports without one (stdio).
+ */
+export function createMcpServer(runtime: ToolRuntime, fallback: CallerCredentials = {}): Server {
+  const { identity } = runtime;
+  const server = new Server(
+    { name: identity.name, version: identity.version, ...(identity.title ? { title: identity.title } : {}) },
+    {
+      capabilities: { tools: { listChanged: false } },
+      ...(identity.instructions ? { instructions: identity.instructions } : {}),
+      // Without this, every Server (one per stateless request) builds its own Ajv instance.
+      jsonSchemaValidator: SHARED_SCHEMA_VALIDATOR,
+    },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: runtime.listed }));
+  server.setRequestHandler(LooseCallToolRequestSchema, async (request, extra) => {
+    const { name, arguments: args } = checkedCallParams(request);
+    const headers = extra.requestInfo?.headers;
+    const caller = headers ? callerFromHeaders(headers, runtime.auth.passthrough.headers) : fallback;
+    return callByName(runtime, name, args ?? {}, caller);
+  });
+  return server;
+}

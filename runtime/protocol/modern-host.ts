@@ -1,0 +1,19 @@
+import type { ToolRuntime } from "../tools/tool-runtime-contract.js";
+import type { ModernHost } from "./modern-exchange.js";
+import { callNamedTool } from "./stateless-exchange.js";
+
+const hosts = new WeakMap<ToolRuntime, ModernHost>();
+
+/** A generated server's tools offered to the 2026-07-28 exchange: the same list and calls as the 2025 era's. */
+export function modernHostOf(runtime: ToolRuntime): ModernHost {
+  let host = hosts.get(runtime);
+  if (host === undefined) {
+    host = {
+      identity: runtime.identity,
+      listTools: async () => runtime.listed,
+      callTool: (name, args, headers) => callNamedTool(runtime, name, args, headers),
+    };
+    hosts.set(runtime, host);
+  }
+  return host;
+}

@@ -1,0 +1,58 @@
+import type { CallToolResult, Tool as ListedTool } from "@modelcontextprotocol/sdk/types.js";
+import type { Logger } from "../base/logger.js";
+import type { ToolDefinition } from "../base/tool.js";
+import type { AuthDefinition, CallerCredentials, CredentialStore } from "../call/credentials.js";
+import type { ServerParameters } from "../call/server-parameters.js";
+import type { ListedDiscoveryTool } from "../discovery/discovery-tools.js";
+import type { ValidatorCache } from "../schema/validation.js";
+
+/** A discovery-mode server's three tools, as the rest of the runtime calls them (`DiscoveryService` is one). */
+export interface DiscoveryTools {
+  readonly listed: readonly ListedDiscoveryTool[];
+  /** Whether an operation is also listed as a tool of its own. */
+  listsDirectly(name: string): boolean;
+  /** Runs one of the three discovery tools; undefined for any other name. */
+  call(runtime: ToolRuntime, name: string, args: Record<string, unknown>, caller: CallerCredentials): Promise<CallToolResult> | undefined;
+}
+
+/** Identity the server reports in `initialize`. */
+export interface ServerIdentity {
+  name: string;
+  version: string;
+  title?: string;
+  instructions?: string;
+}
+
+/** Everything serving and executing the tools needs, built once and shared by every request. */
+export interface ToolRuntime {
+  identity: ServerIdentity;
+  /** How the runtime reaches the upstream API and reads file arguments for it. */
+  upstream: {
+    /** Base URL the operation paths are appended to; its origin is the only one that receives credentials. */
+    baseUrl: URL;
+    /** @default 30000 */
+    timeoutMs: number;
+    /** @default 10485760 */
+    maxResponseBytes: number;
+    /** Injected for tests; the global `fetch` otherwise. */
+    fetch?: typeof fetch;
+    /** Real path of the folder `{ "path": … }` file arguments must lie in (`UPLOAD_DIR`); unset disables them. */
+    uploadDir?: string;
+    /** `MAX_UPLOAD_BYTES` @default 26214400 */
+    maxUploadBytes?: number;
+  };
+  log: Logger;
+  auth: AuthDefinition;
+  credentials: CredentialStore;
+  /** Parameter values the server supplies (config `parameters`), environment variables read once at start. */
+  parameters: ServerParameters;
+  tools: ReadonlyMap<string, ToolDefinition>;
+  /** Validators compiled once per tool: on first use, or in idle time once the server listens. */
+  validators: ValidatorCache;
+  /** The `tools/list` answer, computed once, on first use. */
+  readonly listed: ListedTool[];
+  /** Tools mode: whether `describe_operation` is listed (some tool's listing was cut to fit). */
+  readonly describesTools: boolean;
+  /** In discovery mode: the three discovery tools over the registry, which `tools/list` shows instead of it. */
+  discovery?: DiscoveryTools;
+}

@@ -1,0 +1,76 @@
+import type { Tool as ListedTool } from "@modelcontextprotocol/sdk/types.js";
+import type { Logger } from "../base/logger.js";
+import type { ToolDefinition } from "../base/tool.js";
+import { type AuthDefinition, CredentialStore } from "../call/credentials.js";
+import { ServerParameters } from "../call/server-parameters.js";
+import { type DiscoveryData, DiscoveryService } from "../discovery/discovery.js";
+import { ValidatorCache } from "../schema/validation.js";
+import { listing, objectSchema, toolsModeList } from "./listed-tools.js";
+import type { ServerIdentity, ToolRuntime } from "./tool-runtime-contract.js";
+
+/** Without a generated auth definition: pass the caller's Authorization through, nothing else. */
+const DEFAULT_AUTH: AuthDefinition = { schemes: {}, passthrough: { authorization: true, headers: [] } };
+
+export type { ServerIdentity, ToolRuntime } from "./tool-runtime-contract.js";
+
+/** The shared state of a server's tools; fails fast on duplicate names or schemas whose root is not an object. */
+export function createToolRuntime(options: {
+  identity: ServerIdentity;
+  tools: readonly ToolDefinition[];
+  upstream: ToolRuntime["upstream"];
+  log: Logger;
+  /** Security schemes and passthrough policy. @default caller's Authorization passed through, no schemes */
+  auth?: AuthDefinition;
+  /** Where server-held credentials are read from. @default process.env */
+  env?: NodeJS.ProcessEnv;
+  /** False when the upstream URL came from the document alone, not from the operator: caller credentials stay home. @default true */
+  forwardCaller?: boolean;
+  /** Discovery mode: list three tools that search, describe and call the registry's operations. */
+  discovery?: DiscoveryData;
+}): ToolRuntime {
+  const auth = options.auth ?? DEFAULT_AUTH;
+  const credentials = new CredentialStore(auth, options.env ?? process.env, {
+    timeoutMs: options.upstream.timeoutMs,
+    ...(options.upstream.fetch ? { fetch: options.upstream.fetch } : {}),
+    ...(options.forwardCaller === false ? { forwardCaller: false } : {}),
+  });
+  const tools = new Map<string, ToolDefinition>();
+  for (const tool of options.tools) {
+    if (tools.has(tool.name)) throw new Error(`duplicate tool name ${tool.name}`);
+    tools.set(tool.name, tool);
+  }
+  for (const tool of options.tools) {
+    objectSchema(tool.name, tool.inputSchema);
+    if (tool.outputSchema) objectSchema(tool.name, tool.outputSchema);
+  }
+  // The listings are computed when first needed: a large API starts without them.
+  let listed: { tools: ListedTool[]; describes: boolean } | undefined;
+  const { identity, upstream, log } = options;
+  const apiTitle = identity.title ?? identity.name;
+  const discovery = options.discovery ? new DiscoveryService(options.tools, options.discovery, apiTitle) : undefined;
+  const listTools = () => {
+    if (!discovery) return toolsModeList(options.tools, apiTitle);
+    const direct = options.tools.filter((tool) => discovery.listsDirectly(tool.name));
+    return { tools: [...discovery.listed, ...direct.map((tool) => listing(tool).tool)], describes: false };
+  };
+  const validators = new ValidatorCache(tools);
+  return {
+    identity,
+    upstream,
+    log,
+    auth,
+    credentials,
+    parameters: new ServerParameters(tools.values(), options.env ?? process.env),
+    tools,
+    validators,
+    get listed() {
+      listed ??= listTools();
+      return listed.tools;
+    },
+    get describesTools() {
+      listed ??= listTools();
+      return listed.describes;
+    },
+    ...(discovery ? { discovery } : {}),
+  };
+}
