@@ -29,6 +29,78 @@ module.exports = {
       from: { path: "^search/" },
       to: { path: "^(generator|templates)/" },
     },
+    {
+      name: "runtime-base-below-what-stands-on-it",
+      severity: "error",
+      comment:
+        "runtime/base/ imports nothing of schema, result, call, tools, discovery, protocol, http, serve: the layers run base, schema, result, call, tools, then discovery and protocol side by side, http, serve.",
+      from: { path: "^runtime/base/" },
+      to: { path: "^runtime/(schema|result|call|tools|discovery|protocol|http|serve)/|^runtime/(index|sdk)\\.ts$" },
+    },
+    {
+      name: "runtime-schema-below-what-stands-on-it",
+      severity: "error",
+      comment:
+        "runtime/schema/ imports nothing of result, call, tools, discovery, protocol, http, serve: the layers run base, schema, result, call, tools, then discovery and protocol side by side, http, serve.",
+      from: { path: "^runtime/schema/" },
+      to: { path: "^runtime/(result|call|tools|discovery|protocol|http|serve)/|^runtime/(index|sdk)\\.ts$" },
+    },
+    {
+      name: "runtime-result-below-what-stands-on-it",
+      severity: "error",
+      comment:
+        "runtime/result/ imports nothing of call, tools, discovery, protocol, http, serve: the layers run base, schema, result, call, tools, then discovery and protocol side by side, http, serve.",
+      from: { path: "^runtime/result/" },
+      to: { path: "^runtime/(call|tools|discovery|protocol|http|serve)/|^runtime/(index|sdk)\\.ts$" },
+    },
+    {
+      name: "runtime-call-below-what-stands-on-it",
+      severity: "error",
+      comment:
+        "runtime/call/ imports nothing of tools, discovery, protocol, http, serve: the layers run base, schema, result, call, tools, then discovery and protocol side by side, http, serve.",
+      from: { path: "^runtime/call/" },
+      to: { path: "^runtime/(tools|discovery|protocol|http|serve)/|^runtime/(index|sdk)\\.ts$" },
+    },
+    {
+      name: "runtime-tools-below-what-stands-on-it",
+      severity: "error",
+      comment:
+        "runtime/tools/ imports nothing of discovery, protocol, http, serve: the layers run base, schema, result, call, tools, then discovery and protocol side by side, http, serve.",
+      from: { path: "^runtime/tools/" },
+      to: { path: "^runtime/(discovery|protocol|http|serve)/|^runtime/(index|sdk)\\.ts$" },
+    },
+    {
+      name: "runtime-discovery-below-what-stands-on-it",
+      severity: "error",
+      comment:
+        "runtime/discovery/ imports nothing of protocol, http, serve: the layers run base, schema, result, call, tools, then discovery and protocol side by side, http, serve.",
+      from: { path: "^runtime/discovery/" },
+      to: { path: "^runtime/(protocol|http|serve)/|^runtime/(index|sdk)\\.ts$" },
+    },
+    {
+      name: "runtime-protocol-below-what-stands-on-it",
+      severity: "error",
+      comment:
+        "runtime/protocol/ imports nothing of discovery, http, serve: the layers run base, schema, result, call, tools, then discovery and protocol side by side, http, serve.",
+      from: { path: "^runtime/protocol/" },
+      to: { path: "^runtime/(discovery|http|serve)/|^runtime/(index|sdk)\\.ts$" },
+    },
+    {
+      name: "runtime-http-below-discovery-serve",
+      severity: "error",
+      comment:
+        "runtime/http/ imports nothing of discovery, serve: the layers run base, schema, result, call, tools, then discovery and protocol side by side, http, serve.",
+      from: { path: "^runtime/http/" },
+      to: { path: "^runtime/(discovery|serve)/|^runtime/(index|sdk)\\.ts$" },
+    },
+    {
+      name: "tools-mode-loads-no-discovery",
+      severity: "error",
+      comment:
+        "A tools-mode server loads nothing of runtime/discovery/: only a dynamic import (when discovery data is given) or a type reaches it.",
+      from: { path: "^runtime/", pathNot: "^runtime/discovery/" },
+      to: { path: "^runtime/discovery/", dynamic: false, dependencyTypesNot: ["type-only"] },
+    },
   ],
   options: {
     doNotFollow: { path: "node_modules" },

@@ -3,6 +3,7 @@
  * except the SDK-based server parts, which live in `oapi-mcp-gen-runtime/sdk` so that importing this loads no SDK.
  */
 
+export { EnvironmentError } from "./base/environment-error.js";
 export { jsonText } from "./base/json-text.js";
 export { createLogger, type LogFormat, type Logger, loggerFromEnvironment, silentLogger, stderrLogger } from "./base/logger.js";
 export { isRecord, setOwn } from "./base/own-property.js";
@@ -26,17 +27,14 @@ export {
   type ToolResult,
   type WithFiles,
 } from "./base/tool.js";
-export { executeTool, type ToolCall } from "./call/call-tool.js";
+export { words } from "./base/words.js";
 export { callerFromHeaders } from "./call/caller.js";
 export { type AuthDefinition, type CallerCredentials, CredentialStore, type SecuritySchemeDefinition } from "./call/credentials.js";
 export { headerRefusal, isHeaderName, isOpenApiIgnoredHeader } from "./call/header-policy.js";
 export { defaultStyle, styleOf } from "./call/parameter-style.js";
 export { type SuppliedValue, suppliedValues } from "./call/server-parameters.js";
 export { buildUpstreamRequest, stripPrefix } from "./call/upstream-request.js";
-export { type DiscoveryData, searchableOperation, synopsis } from "./discovery/discovery.js";
-export { DISCOVERY_TOOLS, discoveryToolDefinitions, type ListedDiscoveryTool, mostCautious } from "./discovery/discovery-tools.js";
-export { words } from "./discovery/words.js";
-export { EnvironmentError, readServerEnvironment, type ServerEnvironment, type UpstreamDefaults } from "./http/env.js";
+export type { DiscoveryData } from "./discovery/discovery.js";
 export {
   createRequestHandler,
   guardMcpRequest,
@@ -47,10 +45,7 @@ export {
   sendJson,
 } from "./http/http-server.js";
 export { bindsLoopback, checkHost, checkOrigin, hostAllowList, isLoopbackAddress, normalizeOrigin } from "./http/origin.js";
-export { endWithLauncher } from "./http/parent-watch.js";
-export { runServer, type ServeOptions, startServer, startStdioServer, type ToolSource } from "./http/serve.js";
-export { parseServerArguments, type ServerCommand, serverUsage } from "./http/usage.js";
-export type { SessionLimits } from "./protocol/session-http.js";
+export type { SessionLimits } from "./http/session-http.js";
 export { isJsonMediaType } from "./result/response-content.js";
 export { wrapStructuredContent } from "./result/result.js";
 export { isLinearPattern } from "./schema/linear-pattern.js";
@@ -59,7 +54,13 @@ export { listedOutputSchema } from "./schema/listed-output.js";
 export { portableSchema } from "./schema/portable-schema.js";
 export { firstSentence } from "./schema/schema-fit.js";
 export { describeErrors } from "./schema/validation.js";
+export { readServerEnvironment, type ServerEnvironment, type UpstreamDefaults } from "./serve/env.js";
+export { endWithLauncher } from "./serve/parent-watch.js";
+export { runServer, type ServeOptions, startServer, startStdioServer, type ToolSource } from "./serve/serve.js";
+export { type ClientOptions, type ClientRegistry, ToolCallError, toolCaller } from "./serve/tool-client.js";
+export { parseServerArguments, type ServerCommand, serverUsage } from "./serve/usage.js";
+export { executeTool, type ToolCall } from "./tools/call-tool.js";
 export { describeOperation } from "./tools/describe-operation.js";
 export { LISTING_LIMITS, type Listing, listedForm, listing, toolsListOf, toolsModeList } from "./tools/listed-tools.js";
-export { type ClientOptions, type ClientRegistry, ToolCallError, toolCaller } from "./tools/tool-client.js";
 export { createToolRuntime, type ServerIdentity, type ToolRuntime } from "./tools/tool-runtime.js";
+export type { DiscoveryFactory, DiscoveryTools, ServedTool } from "./tools/tool-runtime-contract.js";

@@ -1,14 +1,7 @@
 import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
-import {
-  describeOperation,
-  discoveryToolDefinitions,
-  LISTING_LIMITS,
-  listing,
-  type ToolDefinition,
-  toolsListOf,
-  toolsModeList,
-} from "oapi-mcp-gen-runtime";
+import { describeOperation, LISTING_LIMITS, listing, type ToolDefinition, toolsListOf, toolsModeList } from "oapi-mcp-gen-runtime";
+import { discoveryToolDefinitions } from "oapi-mcp-gen-runtime/discovery";
 import { beforeAll, describe, expect, it } from "vitest";
 import { tools as memosTools } from "../generated/index.js";
 import { readConfigFile } from "../generator/config/config.js";

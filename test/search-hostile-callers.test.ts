@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
-import { words } from "../runtime/discovery/words.js";
+import { words } from "../runtime/base/words.js";
 import { fileFolders } from "../search/command.js";
 import { callTool, connectClient, DOCKER, MEMOS, MUSEUM, startSearch } from "./helpers/search-server.js";
 

@@ -3,7 +3,7 @@ import { startServer } from "oapi-mcp-gen-runtime";
 import { describe, expect, it } from "vitest";
 import { serverIdentity, tools } from "../generated/index.js";
 import { silentLogger } from "../runtime/base/logger.js";
-import { clientGroup } from "../runtime/protocol/client-group.js";
+import { clientGroup } from "../runtime/http/client-group.js";
 import { testEnvironment } from "./helpers/memos-server.js";
 import { startSearch } from "./helpers/search-server.js";
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { silentLogger } from "../runtime/base/logger.js";
 import type { ToolDefinition } from "../runtime/base/tool.js";
-import { executeTool } from "../runtime/call/call-tool.js";
 import type { AuthDefinition, SecuritySchemeDefinition } from "../runtime/call/credentials.js";
+import { executeTool } from "../runtime/tools/call-tool.js";
 import { createToolRuntime, type ToolRuntime } from "../runtime/tools/tool-runtime.js";
 
 const tool: ToolDefinition = {

@@ -1,4 +1,5 @@
-import { type DiscoveryData, didYouMean, searchableOperation, type ToolDefinition, words } from "oapi-mcp-gen-runtime";
+import { type DiscoveryData, didYouMean, type ToolDefinition, words } from "oapi-mcp-gen-runtime";
+import { searchableOperation } from "oapi-mcp-gen-runtime/discovery";
 import { OperationSearchIndex } from "oapi-mcp-gen-runtime/operation-index";
 import { UserError } from "../base/errors.js";
 import type { ResolvedConfig } from "../config/config.js";

@@ -1,4 +1,5 @@
-import { discoveryToolDefinitions, type ToolDefinition, toolsListOf, toolsModeList } from "oapi-mcp-gen-runtime";
+import { type ToolDefinition, toolsListOf, toolsModeList } from "oapi-mcp-gen-runtime";
+import { discoveryToolDefinitions } from "oapi-mcp-gen-runtime/discovery";
 import { UserError } from "../base/errors.js";
 import type { GeneratorConfig } from "../config/config.js";
 

@@ -1,5 +1,5 @@
+import { EnvironmentError } from "../base/environment-error.js";
 import { setOwn } from "../base/own-property.js";
-import { EnvironmentError } from "../http/env.js";
 import { headerRefusal } from "./header-policy.js";
 
 /** A security scheme of the generated server and the environment variables that hold its credentials. */

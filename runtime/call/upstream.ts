@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import type { UpstreamResponse } from "../result/response-content.js";
 import { type Exchange, fetchSender, nodeSender } from "./http-exchange.js";
 import type { UpstreamRequest } from "./upstream-request.js";
 
@@ -7,17 +8,7 @@ export type ReadMode = "buffer" | "text" | "digest" | "blob";
 
 /** What came back from the upstream API; `fetchUpstream` never throws. */
 export type UpstreamOutcome =
-  | {
-      kind: "response";
-      status: number;
-      contentType: string;
-      body: Buffer;
-      truncated: boolean;
-      size: number;
-      sha256?: string;
-      /** The `Retry-After` header of a 429 or 503, as sent. */
-      retryAfter?: string;
-    }
+  | UpstreamResponse
   | { kind: "unreachable"; detail: string }
   | { kind: "timeout"; timeoutMs: number }
   | { kind: "too-large"; limitBytes: number }

@@ -1,10 +1,12 @@
 import { excerpt } from "../base/suggest.js";
-import type { JsonSchema, ToolAnnotations, ToolDefinition } from "../base/tool.js";
+import type { ToolAnnotations, ToolDefinition } from "../base/tool.js";
+import { DESCRIBE_OPERATION, describeToolDefinition, READ_ONLY } from "../tools/describe-operation.js";
+import type { ServedTool } from "../tools/tool-runtime-contract.js";
 
 /** The names of the three tools a discovery-mode server lists. */
 export const DISCOVERY_TOOLS = {
   search: "search_operations",
-  describe: "describe_operation",
+  describe: DESCRIBE_OPERATION,
   call: "call_operation",
 } as const;
 
@@ -13,18 +15,6 @@ export const METHODS = ["GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATC
 
 /** The most results one `search_operations` page holds. */
 export const MAX_SEARCH_LIMIT = 50;
-
-/** A tool a discovery server lists: what `tools/list` shows of it (it has no HTTP binding of its own). */
-export interface ListedDiscoveryTool {
-  name: string;
-  title: string;
-  description: string;
-  inputSchema: JsonSchema & { type: "object" };
-  outputSchema?: JsonSchema & { type: "object" };
-  annotations: ToolAnnotations;
-}
-
-const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
 /** The annotations `call_operation` carries: the most cautious of the operations it can call. */
 export function mostCautious(tools: Iterable<ToolDefinition>): ToolAnnotations {
@@ -56,7 +46,7 @@ function searchExamples(operations: readonly ToolDefinition[]): string {
 }
 
 /** The three discovery tools, their schemas and annotations; `apiTitle` names the API in their descriptions. */
-export function discoveryToolDefinitions(apiTitle: string, operations: Iterable<ToolDefinition>): ListedDiscoveryTool[] {
+export function discoveryToolDefinitions(apiTitle: string, operations: Iterable<ToolDefinition>): ServedTool[] {
   const api = apiTitle || "this API";
   const all = [...operations];
   return [
@@ -124,33 +114,4 @@ export function discoveryToolDefinitions(apiTitle: string, operations: Iterable<
       annotations: { title: "Call an operation", ...mostCautious(all) },
     },
   ];
-}
-
-/**
- * `describe_operation`: what a discovery server lists to read an operation, and what a tools-mode server lists when
- * some tool's listing was cut to fit (its notes name the `at` to pass). Its answer is one JSON text.
- */
-export function describeToolDefinition(api: string, finder?: string): ListedDiscoveryTool {
-  return {
-    name: DISCOVERY_TOOLS.describe,
-    title: "Describe an operation",
-    description:
-      `An operation of ${api} in full: its whole description, method and path, the JSON Schema of its arguments and ` +
-      "of its result, its annotations and the credentials it needs. Parts too large to show at once become notes naming " +
-      `the \`at\` that shows them (e.g. "arguments.body.shipping"). ${finder ? `Pass the name ${finder} gave.` : "Pass a tool's name."}`,
-    inputSchema: {
-      type: "object",
-      properties: {
-        name: { type: "string", maxLength: 200, description: "The operation's name." },
-        at: {
-          type: "string",
-          maxLength: 500,
-          description: 'Only this part: "arguments" or "result", or a path into one, e.g. "arguments.body.shipping".',
-        },
-      },
-      required: ["name"],
-      additionalProperties: false,
-    },
-    annotations: { title: "Describe an operation", ...READ_ONLY },
-  };
 }

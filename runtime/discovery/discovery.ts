@@ -1,14 +1,15 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { isRecord } from "../base/own-property.js";
+import { invalidParams } from "../base/protocol-error.js";
 import { excerpt, nearest } from "../base/suggest.js";
 import type { JsonSchema, ToolDefinition } from "../base/tool.js";
-import { executeTool } from "../call/call-tool.js";
 import type { CallerCredentials } from "../call/credentials.js";
 import { errorResult, successResult } from "../result/result.js";
 import { describeErrors } from "../schema/validation.js";
+import { executeTool } from "../tools/call-tool.js";
 import { describeOperation } from "../tools/describe-operation.js";
-import type { DiscoveryTools, ToolRuntime } from "../tools/tool-runtime-contract.js";
-import { DISCOVERY_TOOLS, discoveryToolDefinitions, type ListedDiscoveryTool, MAX_SEARCH_LIMIT, METHODS } from "./discovery-tools.js";
+import type { DiscoveryTools, ServedTool, ToolRuntime } from "../tools/tool-runtime-contract.js";
+import { DISCOVERY_TOOLS, discoveryToolDefinitions, MAX_SEARCH_LIMIT, METHODS } from "./discovery-tools.js";
 import type { OperationSearchIndex, SearchableOperation, SearchLexicon } from "./operation-index.js";
 
 /** What the generator writes for a discovery-mode server (`discovery.ts` beside the registry). */
@@ -61,7 +62,7 @@ interface Hit {
  * would (same validation, request building, credentials and result shaping).
  */
 export class DiscoveryService implements DiscoveryTools {
-  readonly listed: readonly ListedDiscoveryTool[];
+  readonly listed: readonly ServedTool[];
   private readonly order: readonly ToolDefinition[];
   private readonly alwaysListed: ReadonlySet<string>;
   /** The registry's tools by name and by operationId, for the names callers pass. */
@@ -85,17 +86,14 @@ export class DiscoveryService implements DiscoveryTools {
     return this.alwaysListed.has(name);
   }
 
-  /** Whether `name` is one of the three discovery tools. */
-  isDiscoveryTool(name: string): boolean {
-    return this.listed.some((tool) => tool.name === name);
-  }
-
-  /** Runs one of the three discovery tools; undefined for any other name. */
+  /** Runs one of the three discovery tools; undefined for an operation listed as its own tool; any other name throws. */
   call(runtime: ToolRuntime, name: string, args: Record<string, unknown>, caller: CallerCredentials): Promise<CallToolResult> | undefined {
     if (name === DISCOVERY_TOOLS.search) return this.search(args);
     if (name === DISCOVERY_TOOLS.describe) return Promise.resolve(this.describe(args));
     if (name === DISCOVERY_TOOLS.call) return this.callOperation(runtime, args, caller);
-    return undefined;
+    if (this.listsDirectly(name)) return undefined;
+    const hint = runtime.tools.has(name) ? ` (call it with ${DISCOVERY_TOOLS.call})` : "";
+    throw invalidParams(`Unknown tool: ${name}${hint}`);
   }
 
   /** The registry's tools ranked for a query, best first (what `search_operations` pages through). */

@@ -1,6 +1,6 @@
 import { distance } from "fastest-levenshtein";
 import MiniSearch from "minisearch";
-import { words } from "./words.js";
+import { words } from "../base/words.js";
 
 /** The searchable text of one operation. */
 export interface SearchableOperation {

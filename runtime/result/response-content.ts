@@ -1,5 +1,18 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 
+/** A response the upstream API sent, its body read up to the limit (`truncated` past it). */
+export interface UpstreamResponse {
+  kind: "response";
+  status: number;
+  contentType: string;
+  body: Buffer;
+  truncated: boolean;
+  size: number;
+  sha256?: string;
+  /** The `Retry-After` header of a 429 or 503, as sent. */
+  retryAfter?: string;
+}
+
 /** What a response body really is, by its `Content-Type` (not by what the document declared). */
 export type BodyNature = "json" | "text" | "image" | "audio" | "binary" | "unknown";
 

@@ -2,9 +2,8 @@ import { createHash } from "node:crypto";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "../base/logger.js";
 import type { ToolDefinition } from "../base/tool.js";
-import type { UpstreamOutcome } from "../call/upstream.js";
 import { describeErrors, type ToolValidators } from "../schema/validation.js";
-import { binaryContent, binarySummary, bodyNature } from "./response-content.js";
+import { binaryContent, binarySummary, bodyNature, type UpstreamResponse } from "./response-content.js";
 import { decodeJson, errorResult, successResult, wrapStructuredContent } from "./result.js";
 
 /**
@@ -16,7 +15,7 @@ import { decodeJson, errorResult, successResult, wrapStructuredContent } from ".
 export function shapeResponse(
   tool: ToolDefinition,
   validators: ToolValidators,
-  outcome: Extract<UpstreamOutcome, { kind: "response" }>,
+  outcome: UpstreamResponse,
   log: Logger,
   uri: string,
 ): { result: CallToolResult; problem?: string } {
@@ -116,6 +115,6 @@ function hasOwnConstructor(value: unknown): boolean {
 }
 
 /** The body's SHA-256: hashed while streaming for binary reads, else now. */
-function digestOf(outcome: Extract<UpstreamOutcome, { kind: "response" }>): string {
+function digestOf(outcome: UpstreamResponse): string {
   return outcome.sha256 ?? createHash("sha256").update(outcome.body).digest("hex");
 }

@@ -1,12 +1,9 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { invalidParams } from "../base/protocol-error.js";
-import { didYouMean, excerpt } from "../base/suggest.js";
-import { executeTool } from "../call/call-tool.js";
 import type { CallerCredentials } from "../call/credentials.js";
-import { DISCOVERY_TOOLS } from "../discovery/discovery-tools.js";
-import { checkArgumentDepth } from "../protocol/argument-depth.js";
-import { errorResult } from "../result/result.js";
-import { describeOperation } from "./describe-operation.js";
+import { checkArgumentDepth } from "./argument-depth.js";
+import { executeTool } from "./call-tool.js";
+import { DESCRIBE_OPERATION, describeTool } from "./describe-operation.js";
 import type { ToolRuntime } from "./tool-runtime-contract.js";
 
 /**
@@ -20,27 +17,11 @@ export async function callByName(
   caller: CallerCredentials,
 ): Promise<CallToolResult> {
   checkArgumentDepth(name, args);
-  const { discovery } = runtime;
-  const local = discovery?.call(runtime, name, args, caller);
-  if (local) return local;
-  if (discovery && !discovery.listsDirectly(name)) {
-    const hint = runtime.tools.has(name) ? ` (call it with ${DISCOVERY_TOOLS.call})` : "";
-    throw invalidParams(`Unknown tool: ${name}${hint}`);
-  }
-  if (name === DISCOVERY_TOOLS.describe && runtime.describesTools) return describeTool(runtime, args);
+  const served = runtime.discovery?.call(runtime, name, args, caller);
+  if (served) return served;
+  if (name === DESCRIBE_OPERATION && runtime.describesTools) return describeTool(runtime.tools, args);
   const tool = runtime.tools.get(name);
   const validators = tool ? await runtime.validators.forTool(name) : undefined;
   if (!tool || !validators) throw invalidParams(`Unknown tool: ${name}`);
   return executeTool({ runtime, tool, validators, args, caller });
-}
-
-/** Tools mode's `describe_operation`: a tool's whole description and schemas, or one part of them. */
-function describeTool(runtime: ToolRuntime, args: Record<string, unknown>): CallToolResult {
-  const stray = Object.keys(args).find((key) => key !== "name" && key !== "at");
-  if (stray !== undefined)
-    return errorResult(`${DISCOVERY_TOOLS.describe}: unknown argument "${excerpt(stray, 40)}"; it takes name and at`);
-  const tool = typeof args.name === "string" ? runtime.tools.get(args.name) : undefined;
-  if (tool) return describeOperation(tool, args.at);
-  const name = typeof args.name === "string" ? args.name : "";
-  return errorResult(`${DISCOVERY_TOOLS.describe}: no tool is named "${excerpt(name, 80)}"${didYouMean(name, runtime.tools.keys())}`);
 }

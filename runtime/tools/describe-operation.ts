@@ -1,12 +1,19 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { isRecord, setOwn } from "../base/own-property.js";
-import { excerpt } from "../base/suggest.js";
-import type { JsonSchema, ToolDefinition } from "../base/tool.js";
+import { didYouMean, excerpt } from "../base/suggest.js";
+import type { JsonSchema, ToolAnnotations, ToolDefinition } from "../base/tool.js";
 import { errorResult } from "../result/result.js";
 import { listedInputSchema } from "../schema/listed-input.js";
 import { briefly } from "../schema/listed-output.js";
 import { fitSchema } from "../schema/schema-fit.js";
 import { referencedKeys, refKey } from "../schema/schema-walk.js";
+import type { ServedTool } from "./tool-runtime-contract.js";
+
+/** The name of the tool that describes an operation, in tools mode and in discovery mode. */
+export const DESCRIBE_OPERATION = "describe_operation";
+
+/** The annotations of a tool that only reads the server's own registry. */
+export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
 /** Bytes of JSON each part of a description may take: an answer stays about 16 KB whatever the operation. */
 export const DESCRIBE_LIMITS = { arguments: 7_000, result: 5_000, part: 12_000 };
@@ -109,4 +116,43 @@ function withDefinitions(part: JsonSchema, defs: Record<string, unknown>): JsonS
   const listed: JsonSchema = {};
   for (const key of Object.keys(defs)) if (kept.has(key)) setOwn(listed, key, defs[key]);
   return setOwn(own, "$defs", listed);
+}
+
+/**
+ * `describe_operation`: what a discovery server lists to read an operation, and what a tools-mode server lists when
+ * some tool's listing was cut to fit (its notes name the `at` to pass). Its answer is one JSON text.
+ */
+export function describeToolDefinition(api: string, finder?: string): ServedTool {
+  return {
+    name: DESCRIBE_OPERATION,
+    title: "Describe an operation",
+    description:
+      `An operation of ${api} in full: its whole description, method and path, the JSON Schema of its arguments and ` +
+      "of its result, its annotations and the credentials it needs. Parts too large to show at once become notes naming " +
+      `the \`at\` that shows them (e.g. "arguments.body.shipping"). ${finder ? `Pass the name ${finder} gave.` : "Pass a tool's name."}`,
+    inputSchema: {
+      type: "object",
+      properties: {
+        name: { type: "string", maxLength: 200, description: "The operation's name." },
+        at: {
+          type: "string",
+          maxLength: 500,
+          description: 'Only this part: "arguments" or "result", or a path into one, e.g. "arguments.body.shipping".',
+        },
+      },
+      required: ["name"],
+      additionalProperties: false,
+    },
+    annotations: { title: "Describe an operation", ...READ_ONLY },
+  };
+}
+
+/** Tools mode's `describe_operation`: a tool's whole description and schemas, or one part of them. */
+export function describeTool(tools: ReadonlyMap<string, ToolDefinition>, args: Record<string, unknown>): CallToolResult {
+  const stray = Object.keys(args).find((key) => key !== "name" && key !== "at");
+  if (stray !== undefined) return errorResult(`${DESCRIBE_OPERATION}: unknown argument "${excerpt(stray, 40)}"; it takes name and at`);
+  const tool = typeof args.name === "string" ? tools.get(args.name) : undefined;
+  if (tool) return describeOperation(tool, args.at);
+  const name = typeof args.name === "string" ? args.name : "";
+  return errorResult(`${DESCRIBE_OPERATION}: no tool is named "${excerpt(name, 80)}"${didYouMean(name, tools.keys())}`);
 }

@@ -1,11 +1,11 @@
 import type { Tool as ListedTool } from "@modelcontextprotocol/sdk/types.js";
 import { jsonLongerThan, jsonText } from "../base/json-text.js";
 import type { JsonSchema, ToolDefinition } from "../base/tool.js";
-import { DISCOVERY_TOOLS, describeToolDefinition } from "../discovery/discovery-tools.js";
 import { listedInputSchema } from "../schema/listed-input.js";
 import { listedOutputSchema } from "../schema/listed-output.js";
 import { portableSchema } from "../schema/portable-schema.js";
 import { type Fitted, firstSentence, fitSchema } from "../schema/schema-fit.js";
+import { DESCRIBE_OPERATION, describeToolDefinition } from "./describe-operation.js";
 
 /**
  * What one tool's listing may take. A tool listed in at most `tool` bytes is listed whole (but for an output schema
@@ -95,7 +95,7 @@ export function toolsListOf(tools: readonly ToolDefinition[]): ListedTool[] {
 export function toolsModeList(tools: readonly ToolDefinition[], apiTitle: string): { tools: ListedTool[]; describes: boolean } {
   const listings = tools.map(listing);
   const own = listings.map((each) => each.tool);
-  const describes = listings.some((each) => each.cut) && !tools.some((tool) => tool.name === DISCOVERY_TOOLS.describe);
+  const describes = listings.some((each) => each.cut) && !tools.some((tool) => tool.name === DESCRIBE_OPERATION);
   return { tools: describes ? [...own, describeToolDefinition(apiTitle)] : own, describes };
 }
 

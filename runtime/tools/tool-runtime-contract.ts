@@ -1,19 +1,34 @@
 import type { CallToolResult, Tool as ListedTool } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "../base/logger.js";
-import type { ToolDefinition } from "../base/tool.js";
+import type { JsonSchema, ToolAnnotations, ToolDefinition } from "../base/tool.js";
 import type { AuthDefinition, CallerCredentials, CredentialStore } from "../call/credentials.js";
 import type { ServerParameters } from "../call/server-parameters.js";
-import type { ListedDiscoveryTool } from "../discovery/discovery-tools.js";
 import type { ValidatorCache } from "../schema/validation.js";
+
+/** A tool the runtime serves itself (describe, search, call): what `tools/list` shows of it; it has no HTTP binding. */
+export interface ServedTool {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: JsonSchema & { type: "object" };
+  outputSchema?: JsonSchema & { type: "object" };
+  annotations: ToolAnnotations;
+}
 
 /** A discovery-mode server's three tools, as the rest of the runtime calls them (`DiscoveryService` is one). */
 export interface DiscoveryTools {
-  readonly listed: readonly ListedDiscoveryTool[];
+  readonly listed: readonly ServedTool[];
   /** Whether an operation is also listed as a tool of its own. */
   listsDirectly(name: string): boolean;
-  /** Runs one of the three discovery tools; undefined for any other name. */
+  /**
+   * Runs one of the three discovery tools; undefined for an operation that is also listed as its own tool. Any other
+   * name is a JSON-RPC "invalid params" error.
+   */
   call(runtime: ToolRuntime, name: string, args: Record<string, unknown>, caller: CallerCredentials): Promise<CallToolResult> | undefined;
 }
+
+/** Builds discovery mode's tools over a registry; `apiTitle` names the API in their descriptions. */
+export type DiscoveryFactory = (tools: readonly ToolDefinition[], apiTitle: string) => DiscoveryTools;
 
 /** Identity the server reports in `initialize`. */
 export interface ServerIdentity {

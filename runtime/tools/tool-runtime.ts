@@ -3,10 +3,9 @@ import type { Logger } from "../base/logger.js";
 import type { ToolDefinition } from "../base/tool.js";
 import { type AuthDefinition, CredentialStore } from "../call/credentials.js";
 import { ServerParameters } from "../call/server-parameters.js";
-import { type DiscoveryData, DiscoveryService } from "../discovery/discovery.js";
 import { ValidatorCache } from "../schema/validation.js";
 import { listing, objectSchema, toolsModeList } from "./listed-tools.js";
-import type { ServerIdentity, ToolRuntime } from "./tool-runtime-contract.js";
+import type { DiscoveryFactory, ServerIdentity, ToolRuntime } from "./tool-runtime-contract.js";
 
 /** Without a generated auth definition: pass the caller's Authorization through, nothing else. */
 const DEFAULT_AUTH: AuthDefinition = { schemes: {}, passthrough: { authorization: true, headers: [] } };
@@ -25,8 +24,8 @@ export function createToolRuntime(options: {
   env?: NodeJS.ProcessEnv;
   /** False when the upstream URL came from the document alone, not from the operator: caller credentials stay home. @default true */
   forwardCaller?: boolean;
-  /** Discovery mode: list three tools that search, describe and call the registry's operations. */
-  discovery?: DiscoveryData;
+  /** Discovery mode: list three tools that search, describe and call the registry's operations (`discoveryOf(data)`). */
+  discovery?: DiscoveryFactory;
 }): ToolRuntime {
   const auth = options.auth ?? DEFAULT_AUTH;
   const credentials = new CredentialStore(auth, options.env ?? process.env, {
@@ -47,7 +46,7 @@ export function createToolRuntime(options: {
   let listed: { tools: ListedTool[]; describes: boolean } | undefined;
   const { identity, upstream, log } = options;
   const apiTitle = identity.title ?? identity.name;
-  const discovery = options.discovery ? new DiscoveryService(options.tools, options.discovery, apiTitle) : undefined;
+  const discovery = options.discovery?.(options.tools, apiTitle);
   const listTools = () => {
     if (!discovery) return toolsModeList(options.tools, apiTitle);
     const direct = options.tools.filter((tool) => discovery.listsDirectly(tool.name));

@@ -1,15 +1,16 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { EnvironmentError } from "../base/environment-error.js";
 import { type Logger, loggerFromEnvironment, stderrLogger } from "../base/logger.js";
 import type { ToolDefinition } from "../base/tool.js";
 import type { AuthDefinition } from "../call/credentials.js";
 import type { DiscoveryData } from "../discovery/discovery.js";
+import { createRequestHandler, type HttpPolicy, isHealthCheck, ListenError, listen, type RunningServer } from "../http/http-server.js";
+import { sendJson } from "../http/json-response.js";
+import { hostAllowList } from "../http/origin.js";
+import type { SessionLimits } from "../http/session-http.js";
 import { modernHostOf } from "../protocol/modern-host.js";
-import type { SessionLimits } from "../protocol/session-http.js";
 import { createToolRuntime, type ServerIdentity, type ToolRuntime } from "../tools/tool-runtime.js";
-import { EnvironmentError, readServerEnvironment, type ServerEnvironment, type UpstreamDefaults } from "./env.js";
-import { createRequestHandler, type HttpPolicy, isHealthCheck, ListenError, listen, type RunningServer } from "./http-server.js";
-import { sendJson } from "./json-response.js";
-import { hostAllowList } from "./origin.js";
+import { readServerEnvironment, type ServerEnvironment, type UpstreamDefaults } from "./env.js";
 import { endWithLauncher } from "./parent-watch.js";
 import { parseServerArguments, serverUsage } from "./usage.js";
 
@@ -38,10 +39,12 @@ async function runtimeFor(options: ServeOptions, log: Logger): Promise<ToolRunti
     typeof options.tools === "function" ? options.tools() : options.tools,
     typeof options.discovery === "function" ? options.discovery() : options.discovery,
   ]);
+  // Discovery mode's search index and tools load only when a server is given discovery data.
+  const discoveryTools = discovery ? (await import("../discovery/index.js")).discoveryOf(discovery) : undefined;
   return createToolRuntime({
     identity: options.identity,
     tools,
-    ...(discovery ? { discovery } : {}),
+    ...(discoveryTools ? { discovery: discoveryTools } : {}),
     log,
     ...(options.auth ? { auth: options.auth } : {}),
     ...(options.env ? { env: options.env } : {}),

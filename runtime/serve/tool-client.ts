@@ -2,11 +2,11 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { type Logger, silentLogger } from "../base/logger.js";
 import { isRecord } from "../base/own-property.js";
 import type { Tool, ToolDefinition } from "../base/tool.js";
-import { executeTool } from "../call/call-tool.js";
 import type { AuthDefinition } from "../call/credentials.js";
-import type { UpstreamDefaults } from "../http/env.js";
 import { decodeJson } from "../result/result.js";
-import { createToolRuntime, type ServerIdentity } from "./tool-runtime.js";
+import { executeTool } from "../tools/call-tool.js";
+import { createToolRuntime, type ServerIdentity } from "../tools/tool-runtime.js";
+import type { UpstreamDefaults } from "./env.js";
 
 /** What a generated registry gives its typed client. */
 export interface ClientRegistry {

@@ -3,12 +3,12 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { Logger } from "../base/logger.js";
-import { guardMcpRequest, type HttpPolicy } from "../http/http-server.js";
-import { sendJson } from "../http/json-response.js";
-import { ANSWERED, readMessage, serveModern } from "../http/mcp-post.js";
+import type { ModernHost } from "../protocol/modern-exchange.js";
+import { routeMessage } from "../protocol/modern-protocol.js";
 import { clientGroup } from "./client-group.js";
-import type { ModernHost } from "./modern-exchange.js";
-import { routeMessage } from "./modern-protocol.js";
+import { guardMcpRequest, type HttpPolicy } from "./http-server.js";
+import { sendJson } from "./json-response.js";
+import { ANSWERED, readMessage, serveModern } from "./mcp-post.js";
 
 /** Session limits of the stateful server. */
 export interface SessionLimits {

@@ -1,14 +1,14 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolDefinition } from "../base/tool.js";
+import { type CallerCredentials, CredentialError } from "../call/credentials.js";
+import { FileArgumentError } from "../call/file-argument.js";
+import { ServerParameterError } from "../call/server-parameters.js";
+import { fetchUpstream } from "../call/upstream.js";
+import { ArgumentError, buildUpstreamRequest } from "../call/upstream-request.js";
 import { errorResult, httpErrorMessage } from "../result/result.js";
 import { shapeResponse } from "../result/shape-result.js";
 import { describeErrors, type ToolValidators } from "../schema/validation.js";
-import type { ToolRuntime } from "../tools/tool-runtime-contract.js";
-import { type CallerCredentials, CredentialError } from "./credentials.js";
-import { FileArgumentError } from "./file-argument.js";
-import { ServerParameterError } from "./server-parameters.js";
-import { fetchUpstream } from "./upstream.js";
-import { ArgumentError, buildUpstreamRequest } from "./upstream-request.js";
+import type { ToolRuntime } from "./tool-runtime-contract.js";
 
 /** One call of a tool: what was called, with which arguments, by whom, on which runtime. */
 export interface ToolCall {

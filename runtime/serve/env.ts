@@ -1,5 +1,6 @@
 import { realpathSync, statSync } from "node:fs";
-import { normalizeOrigin } from "./origin.js";
+import { EnvironmentError } from "../base/environment-error.js";
+import { normalizeOrigin } from "../http/origin.js";
 
 /** Settings of a generated server, read from the environment. */
 export interface ServerEnvironment {
@@ -39,11 +40,6 @@ export interface UpstreamDefaults {
   fromConfig?: boolean;
   /** Shown when `API_BASE_URL` is missing and there is no default, e.g. a relative server `/v1`. */
   hint?: string;
-}
-
-/** A configuration problem, reported as one line at start-up. */
-export class EnvironmentError extends Error {
-  override name = "EnvironmentError";
 }
 
 /** Reads and checks the environment; every problem is reported at once. */

@@ -1,0 +1,16 @@
+/**
+ * Discovery mode (`oapi-mcp-gen-runtime/discovery`): search, describe and call over a registry too large to list. A
+ * tools-mode server never loads it; `serve` imports it only when it is given discovery data.
+ */
+
+import type { ToolDefinition } from "../base/tool.js";
+import type { DiscoveryFactory } from "../tools/tool-runtime-contract.js";
+import { type DiscoveryData, DiscoveryService } from "./discovery.js";
+
+export { type DiscoveryData, DiscoveryService, searchableOperation, synopsis } from "./discovery.js";
+export { DISCOVERY_TOOLS, discoveryToolDefinitions, mostCautious } from "./discovery-tools.js";
+
+/** The runtime's discovery tools over the generated data, for `createToolRuntime({ discovery })`. */
+export function discoveryOf(data: DiscoveryData): DiscoveryFactory {
+  return (tools: readonly ToolDefinition[], apiTitle: string) => new DiscoveryService(tools, data, apiTitle);
+}
