@@ -23,6 +23,13 @@ module.exports = {
       to: { path: "^(generator|templates|openapi|search)/" },
     },
     {
+      name: "templates-own-their-types",
+      severity: "error",
+      comment: "templates/ write the generated modules from types they own or the runtime's: no generator, openapi or search code.",
+      from: { path: "^templates/" },
+      to: { path: "^(generator|openapi|search)/" },
+    },
+    {
       name: "search-is-not-the-generator",
       severity: "error",
       comment: "search/ serves documents: it imports neither the generator nor its templates.",

@@ -1,10 +1,10 @@
 import type { SourceFileStructure } from "ts-morph";
-import type { ToolModel } from "../generator/model/tool-model.js";
 import { GENERATED_HEADER, RUNTIME_MODULE } from "./header.js";
 import { commentText, propertyKey } from "./literal.js";
 import { settingsImport } from "./registry.js";
 import { CONST, Kind } from "./structure-kinds.js";
 import { toolModuleNames } from "./tool-module.js";
+import type { ToolView } from "./tool-view.js";
 
 /** `createClient`'s parameters and the lines of its body before its methods (statement-layout.ts lays them out). */
 export const CLIENT_SIGNATURE = "(options: ClientOptions = {}) => {";
@@ -14,7 +14,7 @@ export const CLIENT_OPEN = ["const call = toolCaller({ identity: serverIdentity,
  * `client.ts`: `createClient(options)` gives a typed method per tool (`client.memo_get_memo({ memo })`), running the
  * runtime's own execution path for it.
  */
-export function clientModule(tools: readonly ToolModel[]): SourceFileStructure {
+export function clientModule(tools: readonly ToolView[]): SourceFileStructure {
   const modules = tools.map((tool) => ({ tool, names: toolModuleNames(tool) }));
   const methods = modules.map(({ tool, names }) => {
     const doc = commentText(`${tool.method.toUpperCase()} ${tool.path}${tool.operationId ? ` (${tool.operationId})` : ""}: ${tool.title}`);

@@ -5,10 +5,10 @@ import {
   suppliedValues,
   type UpstreamDefaults,
 } from "oapi-mcp-gen-runtime";
-import type { ToolModel } from "../generator/model/tool-model.js";
 import { type GenerationPaths, imageName, shellWord } from "./deploy.js";
 import { GENERATED_MARKDOWN_HEADER } from "./header.js";
 import { oneLine } from "./literal.js";
+import type { ToolView } from "./tool-view.js";
 
 /** What the README says about the server. */
 export interface ReadmeFacts {
@@ -16,7 +16,7 @@ export interface ReadmeFacts {
   version: string;
   title?: string;
   document: { title: string; version: string };
-  tools: readonly ToolModel[];
+  tools: readonly ToolView[];
   upstream: UpstreamDefaults;
   schemes: Record<string, SchemeModel>;
   passthrough: AuthDefinition["passthrough"];
@@ -39,7 +39,7 @@ export function markdownText(text: string, max = 160): string {
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
-function hints(tool: ToolModel): string {
+function hints(tool: ToolView): string {
   const { readOnlyHint, destructiveHint, idempotentHint } = tool.annotations;
   return [readOnlyHint ? "read-only" : "writes", destructiveHint ? "destructive" : "", idempotentHint ? "idempotent" : ""]
     .filter(Boolean)
@@ -63,7 +63,7 @@ function credentialRows(schemes: Record<string, SchemeModel>): string[] {
 }
 
 /** Parameters the server fills from its environment (config `parameters`): a row per variable. */
-function parameterRows(tools: readonly ToolModel[]): string[] {
+function parameterRows(tools: readonly ToolView[]): string[] {
   const users = new Map<string, { names: Set<string>; tools: number }>();
   for (const tool of tools) {
     const supplied = suppliedValues(tool).flatMap((value): [variable: string, what: string][] =>
@@ -114,7 +114,7 @@ export interface ReadmeSource {
 }
 
 /** The README's tool table: a header, then a row a tool. */
-function toolTable(tools: readonly ToolModel[]): string[][] {
+function toolTable(tools: readonly ToolView[]): string[][] {
   return [
     ["tool", "operation", "hints"],
     ...tools.map((tool) => [`\`${tool.name}\``, `${tool.method.toUpperCase()} ${cellCode(tool.path)}`, hints(tool)]),

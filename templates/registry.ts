@@ -1,10 +1,10 @@
 import type { AuthDefinition, ServerIdentity, UpstreamDefaults } from "oapi-mcp-gen-runtime";
 import type { ImportDeclarationStructure, SourceFileStructure } from "ts-morph";
-import type { ToolModel } from "../generator/model/tool-model.js";
 import { GENERATED_HEADER, RUNTIME_MODULE } from "./header.js";
 import { LiteralSlots, type ModuleSource } from "./literal-slots.js";
 import { CONST, Kind } from "./structure-kinds.js";
 import { toolModuleNames } from "./tool-module.js";
+import type { ToolView } from "./tool-view.js";
 
 /** Identity the generated server reports in `initialize`. */
 export type RegistryIdentity = ServerIdentity;
@@ -63,7 +63,7 @@ export function serverSettingsModule(identity: RegistryIdentity, upstream: Upstr
 }
 
 /** The registry index: every tool, in allowlist order, with the server's settings. */
-export function registryModule(tools: readonly ToolModel[]): SourceFileStructure {
+export function registryModule(tools: readonly ToolView[]): SourceFileStructure {
   const modules = tools.map((tool) => toolModuleNames(tool));
   return {
     kind: Kind.SourceFile,

@@ -1,7 +1,7 @@
-import type { SharedSchemas } from "../generator/schema/shared-schemas.js";
 import { GENERATED_HEADER, RUNTIME_MODULE } from "./header.js";
 import { LiteralSlots, type ModuleSource } from "./literal-slots.js";
 import { CONST, Kind } from "./structure-kinds.js";
+import type { SharedSchemas } from "./tool-view.js";
 
 /** The shared `$defs` schemas: each one written once, referenced by every tool that contains it. */
 export function schemasModule(shared: SharedSchemas): ModuleSource {

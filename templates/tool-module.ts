@@ -1,21 +1,19 @@
 import { type JsonSchema, jsonText, setOwn, type ToolDefinition } from "oapi-mcp-gen-runtime";
 import { util } from "prettier";
-import type { ToolModel } from "../generator/model/tool-model.js";
-import type { SharedSchemas } from "../generator/schema/shared-schemas.js";
-import type { HttpMethod } from "../openapi/types.js";
 import { GENERATED_HEADER, RUNTIME_MODULE } from "./header.js";
 import { camelIdentifier, commentText, Identifier, isPlainName, pascalIdentifier, stringLiteral } from "./literal.js";
 import { LiteralSlots, type ModuleSource, PRINT_WIDTH } from "./literal-slots.js";
 import { CONST, Kind } from "./structure-kinds.js";
+import type { HttpMethod, SharedSchemas, ToolView } from "./tool-view.js";
 
 /** Exported names of one tool module. */
-export function toolModuleNames(tool: ToolModel) {
+export function toolModuleNames(tool: ToolView) {
   const pascal = pascalIdentifier(tool.name);
   return { constant: camelIdentifier(tool.name), args: `${pascal}Args`, result: `${pascal}Result`, file: `tools/${tool.name}` };
 }
 
 /** The module of one tool: its argument and result types (from openapi-typescript) and its definition. */
-export function toolModule(tool: ToolModel, plain: ToolDefinition, typesModule: string, shared?: SharedSchemas): ModuleSource {
+export function toolModule(tool: ToolView, plain: ToolDefinition, typesModule: string, shared?: SharedSchemas): ModuleSource {
   const names = toolModuleNames(tool);
   const args = argsType(tool, names.args);
   const result = resultType(tool, names.result);
@@ -92,7 +90,7 @@ const HTTP_METHOD_NAMES: Record<HttpMethod, ToolDefinition["http"]["method"]> = 
 };
 
 /** The runtime `ToolDefinition` value of a tool, as plain JSON (what the generated module declares). */
-export function toolDefinition(tool: ToolModel): ToolDefinition {
+export function toolDefinition(tool: ToolView): ToolDefinition {
   return {
     name: tool.name,
     title: tool.title,
@@ -128,7 +126,7 @@ function withSharedDefs(schema: JsonSchema, shared: SharedSchemas, used: Set<str
 }
 
 /** The runtime's view of a body binding (the reshape is a generator concern). */
-function bodyBinding(body: NonNullable<ToolModel["body"]>) {
+function bodyBinding(body: NonNullable<ToolView["body"]>) {
   const { mediaType, kind, encoding, files, readOnly, sources } = body;
   return {
     mediaType,
@@ -141,7 +139,7 @@ function bodyBinding(body: NonNullable<ToolModel["body"]>) {
 }
 
 /** Runtime types a module's argument and result types use. */
-function runtimeTypeImports(tool: ToolModel): string[] {
+function runtimeTypeImports(tool: ToolView): string[] {
   const body = tool.body;
   const names: string[] = [];
   if (body?.kind === "binary") names.push("FileArgument");
@@ -151,7 +149,7 @@ function runtimeTypeImports(tool: ToolModel): string[] {
 }
 
 /** The TypeScript type of the `body` argument. */
-function bodyType(body: NonNullable<ToolModel["body"]>): string {
+function bodyType(body: NonNullable<ToolView["body"]>): string {
   if (body.kind === "binary") return "FileArgument";
   if (body.kind === "text") return "string";
   if (body.undeclared) return "Record<string, unknown>";
@@ -182,7 +180,7 @@ function typeLiteral(name: string, members: readonly string[]): string {
   return `{\n${members.map((member) => `  ${member};`).join("\n")}\n}`;
 }
 
-function argsType(tool: ToolModel, name: string): TypeText {
+function argsType(tool: ToolView, name: string): TypeText {
   const undeclared = new Set(tool.undeclaredParameters);
   const given = tool.parameters.filter((p) => p.source === undefined);
   const members = given.map((p) => {
@@ -201,7 +199,7 @@ function argsType(tool: ToolModel, name: string): TypeText {
   };
 }
 
-function resultType(tool: ToolModel, name: string): TypeText {
+function resultType(tool: ToolView, name: string): TypeText {
   const { response } = tool;
   if (response.kind === "text") return { text: typeLiteral(name, ["result: string", "truncated?: boolean"]), usesOperation: false };
   if (response.kind === "binary")

@@ -38,7 +38,7 @@ const RULES: Record<string, { folders: string[]; typeOnlyFolders?: string[]; pac
   runtime: { folders: [], packages: ["@modelcontextprotocol/sdk", "ajv", "ajv-formats", "fastest-levenshtein", "minisearch", "re2js"] },
   openapi: { folders: [], packages: ["yaml", "fastest-levenshtein", "swagger2openapi", "@redocly/openapi-core", "ipaddr.js", "turndown"] },
   // prettier: templates write text as prettier prints it (its quote choice and string widths).
-  templates: { folders: [], typeOnlyFolders: ["generator", "openapi"], packages: [RUNTIME, "ts-morph", "prettier"] },
+  templates: { folders: [], packages: [RUNTIME, "ts-morph", "prettier"] },
   generator: {
     folders: ["openapi", "templates"],
     packages: [RUNTIME, "ajv", "ajv-formats", "any-ascii", "commander", "picomatch", "prettier", "ts-morph", "openapi-typescript", "yaml"],

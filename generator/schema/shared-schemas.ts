@@ -1,15 +1,10 @@
 import { jsonText, words } from "oapi-mcp-gen-runtime";
 import type { JsonObject } from "../../openapi/types.js";
 import { camelIdentifier } from "../../templates/literal.js";
+import type { SharedSchemas } from "../../templates/tool-view.js";
 import type { ToolModel } from "../model/tool-model.js";
 
-/** `$defs` schemas that several tools contain word for word, emitted once and referenced by constant name. */
-export interface SharedSchemas {
-  /** Constant name by canonical JSON of the schema. */
-  nameByContent: ReadonlyMap<string, string>;
-  /** The constants, in a fixed order. */
-  constants: [name: string, schema: JsonObject][];
-}
+export type { SharedSchemas };
 
 /** One `$defs` entry as the tools use it: its key, where it appears and by whom. */
 interface Use {
