@@ -29,7 +29,7 @@ export function markdownText(text: string): string {
  * Loaded on first need: most documents have no HTML, and turndown brings a DOM implementation with it.
  */
 function plainConverter(): TurndownService {
-  const Turndown = createRequire(import.meta.url)("turndown") as typeof TurndownService;
+  const Turndown: typeof TurndownService = createRequire(import.meta.url)("turndown");
   const service = new Turndown({ headingStyle: "atx", codeBlockStyle: "fenced", bulletListMarker: "-" });
   service.escape = (text: string) => text;
   return service;

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { isJsonMediaType } from "oapi-mcp-gen-runtime";
 import { type AllowedHosts, hostAllowed, urlPort } from "../openapi/address-policy.js";
 import { FetchError, type FetchLimits, sendGuarded } from "../openapi/fetch-source.js";
-import { isJsonObject, type JsonObject, type JsonValue } from "../openapi/types.js";
+import { isJsonObject, type JsonValue } from "../openapi/types.js";
 import { ToolFailure } from "./catalog.js";
 import type { BuiltRequest } from "./request-builder.js";
 
@@ -26,8 +26,8 @@ export async function readCallCredentials(
   const credentials = new Map<string, Record<string, string>>();
   if (path === undefined) return credentials;
   const parsed: unknown = JSON.parse(await readFile(path, "utf8"));
-  if (!isJsonObject(parsed as JsonValue)) throw new Error(`${path}: expected an object of host → headers`);
-  for (const [host, headers] of Object.entries(parsed as JsonObject)) {
+  if (!isJsonObject(parsed)) throw new Error(`${path}: expected an object of host → headers`);
+  for (const [host, headers] of Object.entries(parsed)) {
     if (!isJsonObject(headers)) throw new Error(`${path}: the headers of ${host} must be an object`);
     const resolved: Record<string, string> = {};
     for (const [name, value] of Object.entries(headers)) {
@@ -42,7 +42,7 @@ export async function readCallCredentials(
 }
 
 /** What `call_endpoint` reports: the request as sent (credentials hidden) and the answer. */
-export interface CallReport {
+export type CallReport = {
   request: { method: string; url: string; headers: Record<string, string> };
   status: number;
   content_type: string;
@@ -50,7 +50,7 @@ export interface CallReport {
   truncated: boolean;
   elapsed_ms: number;
   credentials_used: boolean;
-}
+};
 
 /** Placeholders a call may still carry: the credentials, which the operator's configuration supplies. */
 const SENT_UNRESOLVED = new Set(["credentials"]);
@@ -113,7 +113,8 @@ function bodyOf(bytes: Buffer, contentType: string, truncated: boolean): JsonVal
   const text = bytes.toString("utf8");
   if (isJsonMediaType(contentType) && !truncated) {
     try {
-      return JSON.parse(text) as JsonValue;
+      const parsed: JsonValue = JSON.parse(text);
+      return parsed;
     } catch {
       return text;
     }

@@ -55,7 +55,10 @@ parentPort?.on("message", (request: ParseRequest) => {
       parentPort?.postMessage(result);
     } catch (error) {
       // A document the structured clone cannot copy (nested past its stack) is refused, never left unanswered.
-      const reason = error instanceof RangeError ? "nested too deep to hand over" : `cannot be handed over (${(error as Error).name})`;
+      const reason =
+        error instanceof RangeError
+          ? "nested too deep to hand over"
+          : `cannot be handed over (${error instanceof Error ? error.name : "unknown error"})`;
       parentPort?.postMessage({ ok: false, message: `${request.label}: ${reason}` } satisfies ParseResult);
     }
   });

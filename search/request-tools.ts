@@ -128,7 +128,7 @@ export const REQUEST_TOOLS: SearchTool[] = [
       if (!context.calls) throw new ToolFailure("call_endpoint is off on this server; its operator can enable it with --allow-calls HOST");
       const { request } = await built(args, context);
       const report = await callEndpoint(request, context.calls);
-      const structured = { ...report } as unknown as JsonObject;
+      const structured: JsonObject = { ...report };
       return answer(args, structured, () =>
         fieldsMarkdown(
           `${report.request.method} ${report.request.url}`,

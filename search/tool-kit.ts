@@ -100,7 +100,8 @@ export function methodOf(args: Record<string, unknown>): string | undefined {
   const method = stringArg(args, "method");
   if (method === undefined) return undefined;
   const lower = method.toLowerCase();
-  if ((HTTP_METHODS as readonly string[]).includes(lower)) return lower;
+  const known = HTTP_METHODS.find((each) => each === lower);
+  if (known !== undefined) return known;
   throw new ToolFailure(
     `invalid method '${excerpt(method, 24)}': use one of ${HTTP_METHODS.map((known) => known.toUpperCase()).join(", ")}`,
   );

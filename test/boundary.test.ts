@@ -1,6 +1,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import { builtinModules } from "node:module";
 import { dirname, join, relative, resolve, sep } from "node:path";
+import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { ROOT } from "./helpers/cli.js";
 
@@ -92,5 +93,23 @@ describe("package boundaries", () => {
         if (specifier.startsWith(".")) expect(specifier, file).not.toMatch(/runtime|generator|node_modules/);
       }
     }
+  });
+  it("product code holds at most 30 type assertions (`as const` aside): types are narrowed by checks, not asserted", async () => {
+    const found: string[] = [];
+    for (const folder of ["generator", "runtime", "openapi", "search", "templates"]) {
+      for (const entry of await readdir(join(ROOT, folder), { recursive: true, withFileTypes: true })) {
+        if (!entry.isFile() || !/(?<!\.d)\.ts$/.test(entry.name) || /[/\\](dist|node_modules)([/\\]|$)/.test(entry.parentPath)) continue;
+        const file = join(entry.parentPath, entry.name);
+        const source = ts.createSourceFile(file, await readFile(file, "utf8"), ts.ScriptTarget.Latest, true);
+        const visit = (node: ts.Node): void => {
+          const asserted = ts.isAsExpression(node) || ts.isTypeAssertionExpression(node);
+          if (asserted && !(ts.isTypeReferenceNode(node.type) && node.type.typeName.getText(source) === "const"))
+            found.push(`${file.slice(ROOT.length)}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1}`);
+          ts.forEachChild(node, visit);
+        };
+        visit(source);
+      }
+    }
+    expect(found.length, found.join("\n")).toBeLessThanOrEqual(30);
   });
 });

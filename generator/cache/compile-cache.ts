@@ -30,7 +30,7 @@ interface LoadedModule {
   require(id: string): unknown;
 }
 
-const Module = createRequire(import.meta.url)("node:module") as CommonJsLoader;
+const Module: CommonJsLoader = createRequire(import.meta.url)("node:module");
 
 let enabled = false;
 
@@ -102,7 +102,7 @@ function hookLargeModules(folder: string): void {
       importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
     });
     if (cachedData === undefined || script.cachedDataRejected) fresh.push({ script, file, source });
-    const wrapper = script.runInThisContext({ displayErrors: true }) as (...args: unknown[]) => unknown;
+    const wrapper: (...args: unknown[]) => unknown = script.runInThisContext({ displayErrors: true });
     return wrapper.call(this.exports, this.exports, requireFor(this), this, filename, dirname(filename));
   };
   process.once("exit", () => {

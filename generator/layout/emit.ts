@@ -6,7 +6,7 @@ import { stableStatement, statementsOf } from "./statement-layout.js";
 
 // Required, not imported: ts-morph and TypeScript are CommonJS, and an ESM import of them first scans their 9 MB of
 // source for export names.
-const { printStructure } = createRequire(import.meta.url)("ts-morph") as typeof import("ts-morph");
+const { printStructure }: typeof import("ts-morph") = createRequire(import.meta.url)("ts-morph");
 
 /** How the modules rendered in this thread were formatted: what the tests of the layouts check they did. */
 export const renderCounts = { statements: 0, byPrettier: 0, slots: 0, wholeModules: 0 };

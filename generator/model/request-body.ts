@@ -164,7 +164,7 @@ function supplyProperties(
   own: ParameterSources | undefined,
 ): { names: string[]; sources: Record<string, ParameterSource & { required?: boolean }> } {
   const properties = propertiesOf(schema);
-  const found = { names: [] as string[], sources: {} as Record<string, ParameterSource & { required?: boolean }> };
+  const found: { names: string[]; sources: Record<string, ParameterSource & { required?: boolean }> } = { names: [], sources: {} };
   if (!properties) return found;
   const required = Array.isArray(schema.required) ? schema.required.filter((name) => typeof name === "string") : [];
   for (const name of Object.keys(properties)) {

@@ -40,7 +40,7 @@ export function runtimeCopies(source: RuntimeSource, version: string): string[] 
 export function vendoredRuntime(): Map<string, string> {
   const manifestPath = createRequire(import.meta.url).resolve("oapi-mcp-gen-runtime/package.json");
   const root = dirname(manifestPath);
-  const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as Record<string, unknown>;
+  const manifest: Record<string, unknown> = JSON.parse(readFileSync(manifestPath, "utf8"));
   const { scripts: _scripts, devDependencies: _dev, ...kept } = manifest;
   const files = new Map<string, string>();
   files.set(`${VENDOR_FOLDER}/package.json`, `${JSON.stringify({ "//": GENERATED_MARK, ...kept }, null, 2)}\n`);

@@ -4,7 +4,8 @@ import { enableCompileCache } from "../cache/compile-cache.js";
 import type { SideJob } from "./side-jobs.js";
 
 // The cache is on before the jobs' dependencies load; messages wait in the port meanwhile.
-if ((workerData as { compileCache?: boolean } | undefined)?.compileCache) enableCompileCache();
+const settings: { compileCache?: boolean } | undefined = workerData;
+if (settings?.compileCache) enableCompileCache();
 const { runSideJob } = await import("./side-jobs.js");
 
 parentPort?.on("message", ({ id, job, stop }: { id: number; job: SideJob; stop?: true }) => {

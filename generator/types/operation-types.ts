@@ -18,7 +18,8 @@ export async function operationTypes(document: OpenApiDocument, parsedFrom?: str
   }
   const lib = typingFunctions();
   try {
-    const schema = input.document as unknown as OpenAPI3;
+    const schema = input.document;
+    if (!isTypeable(schema)) throw new Error("not an OpenAPI 3 document");
     return withLenientRequired(input.restore(lib.astToString(lib.transformSchema(schema, typingContext(schema, lib)))));
   } catch (error) {
     // openapi-typescript rejects some documents (references it cannot resolve); that is the document's problem.
@@ -42,6 +43,11 @@ function withLenientRequired(text: string): string {
   );
 }
 
+/** Whether openapi-typescript can type a document: a 3.x one (a Swagger 2.0 document is converted before it gets here). */
+function isTypeable(document: OpenApiDocument): document is OpenApiDocument & OpenAPI3 {
+  return document.openapi.startsWith("3.");
+}
+
 /** openapi-typescript's resolver, each reference resolved once: the types of a large API name the same few hundred often. */
 function resolveOnce(schema: OpenAPI3, resolveRef: typeof import("openapi-typescript")["resolveRef"]): GlobalContext["resolve"] {
   const resolved = new Map<string, unknown>();
@@ -63,16 +69,17 @@ type TypingFunctions = Pick<typeof import("openapi-typescript"), "astToString" |
 function typingFunctions(): TypingFunctions {
   const require = createRequire(import.meta.url);
   try {
-    const { astToString } = require("openapi-typescript/dist/lib/ts.cjs") as TypingFunctions;
-    const { resolveRef, scanDiscriminators } = require("openapi-typescript/dist/lib/utils.cjs") as TypingFunctions;
-    const transformSchema = require("openapi-typescript/dist/transform/index.cjs") as TypingFunctions["transformSchema"];
+    const { astToString }: TypingFunctions = require("openapi-typescript/dist/lib/ts.cjs");
+    const { resolveRef, scanDiscriminators }: TypingFunctions = require("openapi-typescript/dist/lib/utils.cjs");
+    const transformSchema: TypingFunctions["transformSchema"] = require("openapi-typescript/dist/transform/index.cjs");
     if ([astToString, resolveRef, scanDiscriminators, transformSchema].every((part) => typeof part === "function")) {
       return { astToString, resolveRef, scanDiscriminators, transformSchema };
     }
   } catch {
     // Laid out otherwise: the entry point has them all.
   }
-  return require("openapi-typescript") as TypingFunctions;
+  const entry: TypingFunctions = require("openapi-typescript");
+  return entry;
 }
 
 /**

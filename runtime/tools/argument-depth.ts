@@ -6,8 +6,8 @@ export const MAX_ARGUMENT_DEPTH = 128;
 /** True when a JSON value nests deeper than `limit` arrays and objects; walked without recursion, stopping at the limit. */
 export function nestsDeeperThan(value: unknown, limit: number): boolean {
   const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop() as [unknown, number];
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const [node, depth] = top;
     if (typeof node !== "object" || node === null) continue;
     if (depth >= limit) return true;
     for (const child of Array.isArray(node) ? node : Object.values(node)) stack.push([child, depth + 1]);
