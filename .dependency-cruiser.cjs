@@ -30,6 +30,14 @@ module.exports = {
       to: { path: "^(generator|openapi|search)/" },
     },
     {
+      name: "generator-stages-by-their-faces",
+      severity: "error",
+      comment:
+        "Code outside generator/ reaches a stage through its index.ts face; inside, stages import each other's files, so a run loads only what it needs.",
+      from: { pathNot: "^generator/" },
+      to: { path: "^generator/[a-z]+/", pathNot: "^generator/[a-z]+/index\\.ts$|^generator/config\\.schema\\.json$" },
+    },
+    {
       name: "search-is-not-the-generator",
       severity: "error",
       comment: "search/ serves documents: it imports neither the generator nor its templates.",

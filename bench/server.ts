@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import ts from "typescript";
 import { generateFromFile } from "../generator/generate.js";
-import { writeOutput } from "../generator/output/output.js";
+import { writeOutput } from "../generator/output/index.js";
 import { freePort } from "../scripts/prism.js";
 import { GITHUB } from "./generation.js";
 import { fmt, median, table } from "./stats.js";

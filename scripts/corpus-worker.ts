@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createRequestHandler, createToolRuntime, silentLogger, type ToolDefinition } from "oapi-mcp-gen-runtime";
-import { UserError } from "../generator/base/errors.js";
+import { UserError } from "../generator/base/index.js";
 import { generateFromFile } from "../generator/generate.js";
 import { DocumentParseError } from "../openapi/load.js";
 import { toolDefinition } from "../templates/tool-module.js";

@@ -1,9 +1,8 @@
 import { pathToFileURL } from "node:url";
 import { firstSentence } from "oapi-mcp-gen-runtime";
-import { resolveConfig } from "../generator/config/config.js";
-import { buildTools } from "../generator/model/build-tools.js";
-import { discoveryData } from "../generator/model/discovery.js";
-import { selectOperations } from "../generator/select/select.js";
+import { resolveConfig } from "../generator/config/index.js";
+import { buildTools, discoveryData } from "../generator/model/index.js";
+import { selectOperations } from "../generator/select/index.js";
 import { buildApiModel } from "../openapi/build-model.js";
 import { DiscoveryService } from "../runtime/discovery/discovery.js";
 import { toolDefinition } from "../templates/tool-module.js";

@@ -1,9 +1,9 @@
 /** Prints the tools/list a generated server would answer for a document and config, with a byte breakdown per tool. */
 import { describeOperation, toolsListOf } from "oapi-mcp-gen-runtime";
-import { readConfigFile, resolveConfig } from "../generator/config/config.js";
+import { readConfigFile, resolveConfig } from "../generator/config/index.js";
 import { defaultConfigFor } from "../generator/generate.js";
-import { buildTools } from "../generator/model/build-tools.js";
-import { selectOperations } from "../generator/select/select.js";
+import { buildTools } from "../generator/model/index.js";
+import { selectOperations } from "../generator/select/index.js";
 import { buildApiModel } from "../openapi/build-model.js";
 import { readDocumentFile } from "../openapi/load.js";
 import { normalizeDocument } from "../openapi/normalize.js";

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { compileCacheFolder, isPrivateFolder } from "../generator/cache/compile-cache.js";
+import { compileCacheFolder, isPrivateFolder } from "../generator/cache/index.js";
 
 const ROOT = join(import.meta.dirname, "..");
 const scratch = mkdtempSync(join(tmpdir(), "oapi-compile-cache-"));

@@ -2,8 +2,8 @@ import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { UserError } from "../generator/base/errors.js";
-import { parseConfig, readConfigFile, resolveConfig } from "../generator/config/config.js";
+import { UserError } from "../generator/base/index.js";
+import { parseConfig, readConfigFile, resolveConfig } from "../generator/config/index.js";
 import { CONFIG_TYPES, configTypesText } from "../scripts/config-types.js";
 
 function problemsOf(value: unknown): readonly string[] {

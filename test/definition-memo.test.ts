@@ -1,9 +1,8 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { resolveConfig } from "../generator/config/config.js";
-import { buildTools } from "../generator/model/build-tools.js";
-import { operationToTool, type ToolModel } from "../generator/model/tool-model.js";
-import { selectOperations } from "../generator/select/select.js";
+import { resolveConfig } from "../generator/config/index.js";
+import { buildTools, operationToTool, type ToolModel } from "../generator/model/index.js";
+import { selectOperations } from "../generator/select/index.js";
 import { buildApiModel } from "../openapi/build-model.js";
 import { bundleExternalRefs } from "../openapi/bundle.js";
 import { readDocumentSource } from "../openapi/load.js";

@@ -4,7 +4,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { type DiscoveryData, type RunningServer, silentLogger, startServer, type ToolDefinition } from "oapi-mcp-gen-runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import type { GeneratorConfig } from "../generator/config/config.js";
+import type { GeneratorConfig } from "../generator/config/index.js";
 import { generateFromFile } from "../generator/generate.js";
 import { ROOT } from "./helpers/cli.js";
 import { writeAndTypecheck } from "./helpers/generated-tree.js";

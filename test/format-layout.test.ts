@@ -1,12 +1,17 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { defaultConfigFor, generateFromFile } from "../generator/generate.js";
-import { renderCounts, renderModules, renderModuleWhole } from "../generator/layout/emit.js";
-import { formatTypeScript } from "../generator/layout/format.js";
-import { laidOutLine } from "../generator/layout/stable-lines.js";
-import { stableStatement, statementsOf } from "../generator/layout/statement-layout.js";
-import { formatTypesByMembers } from "../generator/layout/types-layout.js";
-import { operationTypes } from "../generator/types/operation-types.js";
+import {
+  formatTypeScript,
+  formatTypesByMembers,
+  laidOutLine,
+  renderCounts,
+  renderModules,
+  renderModuleWhole,
+  stableStatement,
+  statementsOf,
+} from "../generator/layout/index.js";
+import { operationTypes } from "../generator/types/index.js";
 import { bundleExternalRefs } from "../openapi/bundle.js";
 import { readDocumentSource } from "../openapi/load.js";
 import { normalizeDocument } from "../openapi/normalize.js";

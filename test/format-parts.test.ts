@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { RenderCache } from "../generator/cache/render-cache.js";
-import { formatTypeScript, formatTypeScriptInParts, topLevelParts } from "../generator/layout/format.js";
-import { operationTypes } from "../generator/types/operation-types.js";
+import type { RenderCache } from "../generator/cache/index.js";
+import { formatTypeScript, formatTypeScriptInParts, topLevelParts } from "../generator/layout/index.js";
+import { operationTypes } from "../generator/types/index.js";
 import { readDocumentFile } from "../openapi/load.js";
 import { normalizeDocument } from "../openapi/normalize.js";
 

@@ -4,7 +4,7 @@ import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { type RunningServer, silentLogger, startServer, type ToolDefinition } from "oapi-mcp-gen-runtime";
 import { afterAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
-import { parseConfig } from "../generator/config/config.js";
+import { parseConfig } from "../generator/config/index.js";
 import { generateFromFile } from "../generator/generate.js";
 import { readDocumentFile } from "../openapi/load.js";
 import { ROOT, runCli } from "./helpers/cli.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { generateFromDocument } from "../generator/generate.js";
-import { SchemaConverter, type SchemaDirection } from "../generator/schema/json-schema.js";
+import { SchemaConverter, type SchemaDirection } from "../generator/schema/index.js";
 import { readSchema } from "../openapi/schema.js";
 import { SchemaCatalog } from "../openapi/schema-catalog.js";
 import type { JsonObject, OpenApiDocument } from "../openapi/types.js";

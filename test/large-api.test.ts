@@ -4,7 +4,7 @@ import { describeOperation, LISTING_LIMITS, listing, type ToolDefinition, toolsL
 import { discoveryToolDefinitions } from "oapi-mcp-gen-runtime/discovery";
 import { beforeAll, describe, expect, it } from "vitest";
 import { tools as memosTools } from "../generated/index.js";
-import { readConfigFile } from "../generator/config/config.js";
+import { readConfigFile } from "../generator/config/index.js";
 import { type GenerationResult, generateFromDocument } from "../generator/generate.js";
 import { toolDefinition } from "../templates/tool-module.js";
 import { tools as cmsTools } from "./fixtures/cms/generated/index.js";

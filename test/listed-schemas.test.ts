@@ -4,7 +4,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { listedForm, listedInputSchema, type ToolDefinition } from "oapi-mcp-gen-runtime";
 import { describe, expect, it } from "vitest";
 import { tools as memosTools } from "../generated/index.js";
-import { toolsListSize } from "../generator/model/tools-list.js";
+import { toolsListSize } from "../generator/model/index.js";
 import { tools as cmsTools } from "./fixtures/cms/generated/index.js";
 import { tools as kitchenSinkTools } from "./fixtures/kitchen-sink/generated/index.js";
 import { startMemosServer } from "./helpers/memos-server.js";

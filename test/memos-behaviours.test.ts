@@ -1,9 +1,9 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { RunningServer } from "oapi-mcp-gen-runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { UserError } from "../generator/base/errors.js";
+import { UserError } from "../generator/base/index.js";
 import { generateFromDocument } from "../generator/generate.js";
-import type { ToolModel } from "../generator/model/tool-model.js";
+import type { ToolModel } from "../generator/model/index.js";
 import { toolDefinition } from "../templates/tool-module.js";
 import { loadMemos } from "./helpers/memos-model.js";
 import { connectClient, startMemosServer } from "./helpers/memos-server.js";

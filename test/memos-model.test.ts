@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { UserError } from "../generator/base/errors.js";
-import type { GeneratorConfig, ResolvedConfig } from "../generator/config/config.js";
-import { buildTools } from "../generator/model/build-tools.js";
-import type { ToolModel } from "../generator/model/tool-model.js";
-import { selectOperations } from "../generator/select/select.js";
+import { UserError } from "../generator/base/index.js";
+import type { GeneratorConfig, ResolvedConfig } from "../generator/config/index.js";
+import type { ToolModel } from "../generator/model/index.js";
+import { buildTools } from "../generator/model/index.js";
+import { selectOperations } from "../generator/select/index.js";
 import { buildApiModel, buildApiModelInSlices } from "../openapi/build-model.js";
 import type { ApiModel } from "../openapi/model.js";
 import type { JsonObject } from "../openapi/types.js";
@@ -211,7 +211,7 @@ describe("Memos tool model", () => {
 
 describe("schema checks at generation time", () => {
   it("names a tool whose schema does not compile", async () => {
-    const { toolSchemaProblems } = await import("../generator/schema/schema-check.js");
+    const { toolSchemaProblems } = await import("../generator/schema/index.js");
     const { model, config } = await loadMemos();
     const [tool] = buildTools(model, selectOperations(model, { ...config, operations: ["MemoService_GetMemo"], overrides: {} }), {
       ...config,

@@ -1,8 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
-import { resolveConfig } from "../generator/config/config.js";
-import { buildTools } from "../generator/model/build-tools.js";
+import { resolveConfig } from "../generator/config/index.js";
+import { buildTools } from "../generator/model/index.js";
 import { buildApiModel } from "../openapi/build-model.js";
 import { detectFormat, parseDocumentText } from "../openapi/load.js";
 import { normalizeDocument } from "../openapi/normalize.js";

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { UserError } from "../generator/base/errors.js";
+import { UserError } from "../generator/base/index.js";
 import { generateFromFile } from "../generator/generate.js";
 import { DocumentParseError } from "../openapi/load.js";
 import { startUpstream } from "./helpers/upstream.js";

@@ -5,7 +5,7 @@ import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { type RunningServer, silentLogger, startServer, type ToolDefinition } from "oapi-mcp-gen-runtime";
 import { afterAll, describe, expect, it } from "vitest";
 import { generateFromFile } from "../generator/generate.js";
-import { writeOutput } from "../generator/output/output.js";
+import { writeOutput } from "../generator/output/index.js";
 import { type PrismMock, startPrism } from "../scripts/prism.js";
 import { ROOT } from "./helpers/cli.js";
 import { connectClient, testEnvironment } from "./helpers/memos-server.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Progress } from "../generator/base/progress.js";
+import { Progress } from "../generator/base/index.js";
 
 /** A stand-in for stderr that records what is written, as a terminal or not. */
 function stream(isTTY: boolean) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { toolNameFromOperationId, toolNameFromRoute, uniqueNames } from "../generator/model/tool-name.js";
+import { toolNameFromOperationId, toolNameFromRoute, uniqueNames } from "../generator/model/index.js";
 
 describe("tool names", () => {
   it.each([

@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
-import { operationTypes } from "../generator/types/operation-types.js";
+import { operationTypes } from "../generator/types/index.js";
 
 describe("openapi-typescript's functions", () => {
   it("type a document without loading Redocly's whole toolkit", async () => {

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { callerFromHeaders, createLogger, type RunningServer, serverUsage, startServer, type ToolDefinition } from "oapi-mcp-gen-runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { GeneratorConfig } from "../generator/config/config.js";
+import type { GeneratorConfig } from "../generator/config/index.js";
 import { generateFromFile } from "../generator/generate.js";
 import { toolDefinition } from "../templates/tool-module.js";
 import { connectClient, testEnvironment } from "./helpers/memos-server.js";

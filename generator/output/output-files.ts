@@ -1,28 +1,38 @@
 import { closeSync, openSync, readdirSync, readSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative, sep } from "node:path";
 import { isGeneratedText } from "../../templates/header.js";
 import { VENDOR_FOLDER } from "./vendor-runtime.js";
 
 /**
- * The folders of a generated tree: its root, its tool modules, its deploy files and a vendored runtime. Nothing else is
- * ever looked at.
+ * The folders of a generated tree: its root, its tool modules, its deploy files and a vendored runtime (whose built
+ * modules lie in folders of their own). Nothing else is ever looked at.
  */
-const GENERATED_FOLDERS = ["", "tools", "deploy", VENDOR_FOLDER, `${VENDOR_FOLDER}/dist`];
+const GENERATED_FOLDERS: readonly { folder: string; recursive: boolean }[] = [
+  { folder: "", recursive: false },
+  { folder: "tools", recursive: false },
+  { folder: "deploy", recursive: false },
+  { folder: VENDOR_FOLDER, recursive: false },
+  { folder: `${VENDOR_FOLDER}/dist`, recursive: true },
+];
 
 /**
- * The files where a generated tree keeps its own (relative, `/`-separated): the output directory itself, `tools/`
- * and `deploy/`. Other folders (another server's tree, installs, build output) are never read or touched.
+ * The files where a generated tree keeps its own (relative, `/`-separated): the output directory itself, `tools/`,
+ * `deploy/` and a vendored runtime. Other folders (another server's tree, installs, build output) are never read or touched.
  */
 export function outputFiles(outDir: string): string[] {
   const found: string[] = [];
-  for (const folder of GENERATED_FOLDERS) {
+  for (const { folder, recursive } of GENERATED_FOLDERS) {
     let entries: import("node:fs").Dirent[];
     try {
-      entries = readdirSync(join(outDir, folder), { withFileTypes: true });
+      entries = readdirSync(join(outDir, folder), { withFileTypes: true, recursive });
     } catch {
       continue;
     }
-    for (const entry of entries) if (entry.isFile()) found.push(folder === "" ? entry.name : `${folder}/${entry.name}`);
+    for (const entry of entries) {
+      if (!entry.isFile()) continue;
+      const path = relative(outDir, join(entry.parentPath, entry.name)).split(sep).join("/");
+      found.push(path);
+    }
   }
   return found;
 }

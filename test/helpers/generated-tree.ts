@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { writeOutput } from "../../generator/output/output.js";
+import { writeOutput } from "../../generator/output/index.js";
 
 /**
  * Writes generated files to `<folder>/generated` (a folder two levels under the repository) and type-checks them

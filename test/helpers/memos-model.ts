@@ -1,4 +1,4 @@
-import { readConfigFile } from "../../generator/config/config.js";
+import { readConfigFile } from "../../generator/config/index.js";
 import { buildApiModel } from "../../openapi/build-model.js";
 import { readDocumentFile } from "../../openapi/load.js";
 import { normalizeDocument } from "../../openapi/normalize.js";

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { type DiscoveryData, type RunningServer, silentLogger, startServer, type ToolDefinition } from "oapi-mcp-gen-runtime";
 import { afterAll, describe, expect, it } from "vitest";
 import { generateFromFile } from "../../generator/generate.js";
-import { writeOutput } from "../../generator/output/output.js";
+import { writeOutput } from "../../generator/output/index.js";
 import { ROOT } from "../helpers/cli.js";
 import { clientLimitProblems } from "../helpers/client-limits.js";
 import { driveEveryTool } from "../helpers/drive-tools.js";

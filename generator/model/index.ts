@@ -1,0 +1,9 @@
+/** Each selected operation as a tool: names, parameters, bodies, results, credentials, servers, and the mode and search data. */
+
+export { buildTools } from "./build-tools.js";
+export { alwaysListedTools, discoveryData, type ServingMode, servingMode } from "./discovery.js";
+export { securitySchemes } from "./security.js";
+export { upstreamDefaults } from "./servers.js";
+export { operationToTool, type ToolModel } from "./tool-model.js";
+export { toolNameFromOperationId, toolNameFromRoute, uniqueNames } from "./tool-name.js";
+export { budgetWarning, checkBudget, discoveryListSize, type ToolsListSize, toolsListSize, toolsModeListSize } from "./tools-list.js";

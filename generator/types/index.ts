@@ -1,0 +1,3 @@
+/** The TypeScript types of the operations, made by openapi-typescript. */
+
+export { operationTypes } from "./operation-types.js";
