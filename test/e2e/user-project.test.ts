@@ -1,0 +1,392 @@
+import { type ChildProcess, exec as execCallback, execFile as execFileCallback, execFileSync, spawn } from "node:child_process";
+import { chmod, copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir, userInfo } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { connectClient } from "../../scripts/mcp-client.js";
+import { ROOT, runCli } from "../helpers/cli.js";
+import { buildDockerfile } from "../helpers/dockerfile.js";
+import { type LocalRegistry, startLocalRegistry } from "../helpers/local-registry.js";
+import { sendJson, startUpstream } from "../helpers/upstream.js";
+
+const exec = promisify(execCallback);
+const execFile = promisify(execFileCallback);
+
+/** A production install of a generated server must stay small (the runtime and what it needs, nothing else). */
+const MAX_PRODUCTION_BYTES = 40 * 1024 * 1024;
+
+/** The shell block of the README's "Use it in your project" section, one command a line, comments dropped. */
+async function readmeCommands(): Promise<string[]> {
+  const readme = await readFile(join(ROOT, "README.md"), "utf8");
+  const section = readme.split("## Use it in your project")[1]?.split("\n## ")[0] ?? "";
+  const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1] ?? "";
+  return block
+    .split("\n")
+    .map((line) => line.replace(/\s+#.*$/, "").trim())
+    .filter(Boolean);
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** Bytes of every file under a folder. */
+async function folderBytes(folder: string): Promise<number> {
+  let total = 0;
+  for (const entry of await readdir(folder, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile()) total += (await stat(join(entry.parentPath, entry.name))).size;
+  }
+  return total;
+}
+
+describe("in a user's own project, from the packed tarballs", () => {
+  let scratch: string;
+  let project: string;
+  let registry: LocalRegistry;
+  let env: NodeJS.ProcessEnv;
+  const servers: ChildProcess[] = [];
+  const upstreamReady = startUpstream((request, res) => {
+    if (request.path === "/api/v1/memos")
+      sendJson(res, 200, { memos: [{ name: "memos/abc", state: "NORMAL", content: "hello", visibility: "PRIVATE" }], nextPageToken: "" });
+    else sendJson(res, 404, { code: 5, message: "not found" });
+  });
+
+  /** Runs a command in the project as the user would, failing with its output (asynchronously: the registry and upstream serve from this process). */
+  async function sh(command: string, cwd = project): Promise<string> {
+    try {
+      return (await exec(command, { cwd, env, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 })).stdout;
+    } catch (error) {
+      const failure = error as { stdout?: string; stderr?: string };
+      throw new Error(`${command} (in ${cwd}) failed:\n${failure.stdout ?? ""}\n${failure.stderr ?? ""}`);
+    }
+  }
+
+  /** Starts a server process, waits for /health, and drives tools/list and a tools/call through the SDK client. */
+  async function serveAndCall(
+    command: string[],
+    cwd: string,
+    extraEnv: Record<string, string>,
+    options: { uid?: number; gid?: number } = {},
+  ) {
+    const upstream = await upstreamReady;
+    const port = await freePort();
+    const child = spawn(command[0] as string, command.slice(1), {
+      cwd,
+      env: { ...env, ...extraEnv, HOST: "127.0.0.1", PORT: String(port), API_BASE_URL: upstream.url.href },
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+      ...options,
+    });
+    servers.push(child);
+    let output = "";
+    child.stdout?.on("data", (chunk: Buffer) => (output += chunk));
+    child.stderr?.on("data", (chunk: Buffer) => (output += chunk));
+    const base = `http://127.0.0.1:${port}`;
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const health = await fetch(`${base}/health`).catch(() => undefined);
+      if (health?.ok) break;
+      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`server did not start:\n${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const client = await connectClient(new URL(`${base}/mcp`), { Authorization: "Bearer user-token" });
+    try {
+      const { tools } = await client.listTools();
+      const before = upstream.requests.length;
+      const result = await client.callTool({ name: "memo_list_memos", arguments: { pageSize: 2 } });
+      const sent = upstream.requests.slice(before);
+      return { tools: tools.map((tool) => tool.name), result, sent };
+    } finally {
+      await client.close();
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      process.kill(-(child.pid as number), "SIGTERM");
+      await exited;
+    }
+  }
+
+  beforeAll(async () => {
+    scratch = await mkdtemp(join(tmpdir(), "oapi-user-project-"));
+    // The image's unprivileged user must be able to read what the build stage left.
+    await chmod(scratch, 0o755);
+    const tarballs = join(scratch, "tarballs");
+    await mkdir(tarballs);
+    // `npm test` has just built; packing without scripts keeps that build.
+    for (const workspace of [[], ["--workspace", "oapi-mcp-gen-runtime"]]) {
+      await execFile("npm", ["pack", "--ignore-scripts", "--pack-destination", tarballs, ...workspace], { cwd: ROOT });
+    }
+    registry = await startLocalRegistry((await readdir(tarballs)).map((file) => join(tarballs, file)));
+    env = {
+      ...process.env,
+      npm_config_registry: registry.url,
+      npm_config_audit: "false",
+      npm_config_fund: "false",
+      npm_config_update_notifier: "false",
+      npm_config_loglevel: "error",
+    };
+    for (const key of Object.keys(env)) if (/^(npm_(package|lifecycle)_|INIT_CWD|VITEST)/.test(key)) delete env[key];
+    project = join(scratch, "app");
+    await mkdir(project);
+    await sh("npm init -y");
+    await copyFile(join(ROOT, "examples/memos/openapi.yaml"), join(project, "openapi.yaml"));
+    await writeFile(join(project, "README.md"), "# My app\n");
+  }, 300_000);
+
+  afterAll(async () => {
+    for (const child of servers) {
+      if (child.exitCode === null && child.pid !== undefined) {
+        try {
+          process.kill(-child.pid, "SIGKILL");
+        } catch {}
+      }
+    }
+    await registry?.close();
+    await (await upstreamReady).close();
+    await rm(scratch, { recursive: true, force: true });
+  });
+
+  it("the README's commands, run as written in a fresh CommonJS project, generate, build and serve", async () => {
+    expect(JSON.parse(await readFile(join(project, "package.json"), "utf8")).type ?? "commonjs").toBe("commonjs");
+    const commands = await readmeCommands();
+    expect(commands[0]).toBe("npm install --save-dev oapi-mcp-gen");
+    let cwd = project;
+    let served = false;
+    for (const command of commands) {
+      const cd = /^cd (\S+)$/.exec(command);
+      if (cd) {
+        cwd = join(cwd, cd[1] as string);
+        continue;
+      }
+      const start = /^((?:[A-Z_]+=\S+ )+)npm start$/.exec(command);
+      if (start) {
+        const assignments = Object.fromEntries(
+          (start[1] as string)
+            .trim()
+            .split(" ")
+            .map((pair) => pair.split("=") as [string, string]),
+        );
+        const { tools, result, sent } = await serveAndCall(["npm", "start"], cwd, assignments);
+        expect(tools).toContain("memo_list_memos");
+        expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+        expect(result.structuredContent).toEqual({
+          memos: [{ name: "memos/abc", state: "NORMAL", content: "hello", visibility: "PRIVATE" }],
+          nextPageToken: "",
+        });
+        expect(sent).toHaveLength(1);
+        expect(sent[0]?.query.get("pageSize")).toBe("2");
+        expect(sent[0]?.headers.authorization).toBe("Bearer user-token");
+        served = true;
+        continue;
+      }
+      await sh(command, cwd);
+    }
+    expect(served).toBe(true);
+    expect(await readFile(join(project, "oapi-mcp.config.yaml"), "utf8")).toMatch(/- MemoService_ListMemos {2}# memo_list_memos/);
+    expect(await readdir(join(project, "generated/dist"))).toContain("server.js");
+  }, 600_000);
+
+  it("the typed client from TypeScript, in a CommonJS and an ESM project: the built client with its declarations", async () => {
+    const upstream = await upstreamReady;
+    const tsc = join(project, "generated/node_modules/.bin/tsc");
+    const program = (from: string) =>
+      [
+        `import { createClient } from "${from}";`,
+        `const memos = createClient({ baseUrl: ${JSON.stringify(upstream.url.href)}, authorization: "Bearer t" });`,
+        "// @ts-expect-error pageSize is a number: the declarations type every method",
+        'void (() => memos.memo_list_memos({ pageSize: "two" }));',
+        "memos.memo_list_memos({ pageSize: 2 }).then((page) => console.log(JSON.stringify(page.memos?.map((memo) => memo.name))));",
+      ].join("\n");
+    // The same program as CommonJS (node10 resolution) and as ESM (NodeNext), each compiled and run from the project.
+    const builds: [source: string, module: string, resolution: string, built: string][] = [
+      ["use-cjs.ts", "commonjs", "node10", "use-cjs.js"],
+      ["use-esm.mts", "NodeNext", "NodeNext", "use-esm.mjs"],
+    ];
+    for (const [source, module, moduleResolution, built] of builds) {
+      await writeFile(join(project, source), program("./generated/dist/client.js"));
+      const compilerOptions = { module, moduleResolution, target: "ES2022", strict: true, types: [], skipLibCheck: true };
+      await writeFile(join(project, `tsconfig.${source}.json`), JSON.stringify({ compilerOptions, files: [source] }));
+      await sh(`${tsc} -p tsconfig.${source}.json`);
+      expect((await sh(`node ${built}`)).trim(), source).toBe('["memos/abc"]');
+    }
+  }, 120_000);
+
+  it("--version, the design's command, and a production install under 40 MB that builds and serves", async () => {
+    expect((await sh("npx oapi-mcp-gen --version")).trim()).toBe(JSON.parse(await readFile(join(ROOT, "package.json"), "utf8")).version);
+    await rm(join(project, "generated"), { recursive: true, force: true });
+    expect(await sh("npx oapi-mcp-gen openapi.yaml --out generated")).toMatch(/^wrote \d+ tools to generated/);
+    const generated = join(project, "generated");
+    await sh("npm install --omit=dev", generated);
+    const installed = await readdir(join(generated, "node_modules"));
+    for (const heavy of ["typescript", "ts-morph", "prettier", "openapi-typescript", "oapi-mcp-gen"])
+      expect(installed).not.toContain(heavy);
+    const bytes = await folderBytes(join(generated, "node_modules"));
+    expect(bytes).toBeLessThan(MAX_PRODUCTION_BYTES);
+    await sh("npm run build", generated);
+    const { tools, result } = await serveAndCall(["npm", "start"], generated, {});
+    expect(tools.length).toBeGreaterThan(0);
+    expect(result.isError).toBeFalsy();
+  }, 300_000);
+
+  it("builds and serves the same way when the host project is ESM", async () => {
+    await sh("npm pkg set type=module");
+    const generated = join(project, "generated");
+    await sh("npm run build", generated);
+    const { result } = await serveAndCall([process.execPath, "dist/server.js"], generated, {});
+    expect(result.isError).toBeFalsy();
+    await sh("npm pkg delete type");
+  }, 120_000);
+
+  it("--out . is refused in one line and leaves the project's README.md and node_modules untouched", async () => {
+    const before = (await readdir(join(project, "node_modules"), { recursive: true })).sort();
+    const result = await execFile("npx", ["oapi-mcp-gen", "openapi.yaml", "--out", "."], { cwd: project, env, encoding: "utf8" }).then(
+      () => ({ status: 0, stderr: "" }),
+      (error: { code: number; stderr: string }) => ({ status: error.code, stderr: error.stderr }),
+    );
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/^error: --out \.: holds a package\.json the generator did not write/);
+    expect(await readFile(join(project, "README.md"), "utf8")).toBe("# My app\n");
+    expect((await readdir(join(project, "node_modules"), { recursive: true })).sort()).toEqual(before);
+  }, 60_000);
+
+  it("the generated Dockerfile's steps build from the lockfile, and the image starts as an unprivileged user", async () => {
+    const generated = join(project, "generated");
+    await sh("npm install", generated);
+    const image = await buildDockerfile(join(generated, "deploy/Dockerfile"), generated, join(scratch, "docker"), env);
+    expect(image.user).toBe("node");
+    expect(image.cmd).toEqual(["node", "dist/server.js"]);
+    const production = await readdir(join(image.workdir, "node_modules"));
+    expect(production).not.toContain("typescript");
+    expect(await folderBytes(join(image.workdir, "node_modules"))).toBeLessThan(MAX_PRODUCTION_BYTES);
+    // No Docker engine here: the image's user `node` becomes an unprivileged account of this machine.
+    const unprivileged = userInfo().uid === 0 ? accountIds("nobody") : {};
+    const { result } = await serveAndCall([process.execPath, ...image.cmd.slice(1)], image.workdir, image.env, unprivileged);
+    expect(result.isError).toBeFalsy();
+    expect(image.healthcheck).toContain("/health");
+  }, 600_000);
+});
+
+describe("a vendored runtime: the generated folder installs with no package of ours on any registry", () => {
+  it("--runtime vendor generates a folder whose Dockerfile steps build without a lockfile, then serve", async () => {
+    const scratch = await mkdtemp(join(tmpdir(), "oapi-vendor-"));
+    await chmod(scratch, 0o755);
+    // npm's own registry, where oapi-mcp-gen-runtime is not published: only the vendored copy can satisfy it.
+    const env = npmEnvironment();
+    const upstream = await startUpstream((_, res) => sendJson(res, 200, { memos: [], nextPageToken: "" }));
+    try {
+      const generated = join(scratch, "generated");
+      const memos = [
+        join(ROOT, "examples/memos/openapi.yaml"),
+        "--config",
+        join(ROOT, "examples/memos/oapi-mcp.config.yaml"),
+        "--out",
+        generated,
+      ];
+      const result = runCli([...memos, "--runtime", "vendor"], scratch);
+      expect(result.status, result.stderr).toBe(0);
+      const manifest = JSON.parse(await readFile(join(generated, "package.json"), "utf8"));
+      expect(manifest.dependencies).toEqual({ "oapi-mcp-gen-runtime": "file:vendor/oapi-mcp-gen-runtime" });
+      expect(await readFile(join(generated, ".npmrc"), "utf8")).toContain("install-links=true");
+      // The generated README's deploy steps, with no `npm install` before them: no lockfile exists.
+      expect(await readdir(generated)).not.toContain("package-lock.json");
+      const image = await buildDockerfile(join(generated, "deploy/Dockerfile"), generated, join(scratch, "docker"), env);
+      expect(await readdir(join(image.workdir, "node_modules"))).toContain("oapi-mcp-gen-runtime");
+      expect(await readdir(join(image.workdir, "node_modules"))).not.toContain("typescript");
+      expect((await callImage(image, env, upstream.url)).isError).toBeFalsy();
+      // Committed with git, the copy is whole (its dist/ is not ignored); --check needs no --runtime to know it.
+      execFileSync("git", ["init", "-q"], { cwd: scratch });
+      execFileSync("git", ["add", "generated"], { cwd: scratch });
+      const tracked = execFileSync("git", ["ls-files", "generated/vendor"], { cwd: scratch, encoding: "utf8" }).split("\n");
+      expect(tracked).toContain("generated/vendor/oapi-mcp-gen-runtime/dist/index.js");
+      const check = runCli([...memos, "--check"], scratch);
+      expect(check.status, check.stderr).toBe(0);
+      // Regenerating leaves it as it is; the registry mode, asked for, drops the vendored copy again.
+      expect(runCli([...memos, "--runtime", "vendor", "--check"], scratch).status).toBe(0);
+      expect(runCli([...memos, "--runtime", "registry"], scratch).status).toBe(0);
+      expect(await readdir(join(generated, "vendor/oapi-mcp-gen-runtime")).catch(() => [])).toEqual([]);
+    } finally {
+      await upstream.close();
+      await rm(scratch, { recursive: true, force: true });
+    }
+  }, 600_000);
+});
+
+describe("the runtime's packed tarball beside the generated package: no package of ours on any registry", () => {
+  it("--runtime tarball generates a folder whose Dockerfile steps install the tarball put there, without a lockfile, then serve", async () => {
+    const scratch = await mkdtemp(join(tmpdir(), "oapi-tarball-"));
+    await chmod(scratch, 0o755);
+    const env = npmEnvironment();
+    const upstream = await startUpstream((_, res) => sendJson(res, 200, { memos: [], nextPageToken: "" }));
+    try {
+      const generated = join(scratch, "generated");
+      const memos = [
+        join(ROOT, "examples/memos/openapi.yaml"),
+        "--config",
+        join(ROOT, "examples/memos/oapi-mcp.config.yaml"),
+        "--out",
+        generated,
+      ];
+      const result = runCli([...memos, "--runtime", "tarball"], scratch);
+      expect(result.status, result.stderr).toBe(0);
+      const version = JSON.parse(await readFile(join(ROOT, "runtime/package.json"), "utf8")).version as string;
+      const tarball = `oapi-mcp-gen-runtime-${version}.tgz`;
+      expect(JSON.parse(await readFile(join(generated, "package.json"), "utf8")).dependencies).toEqual({
+        "oapi-mcp-gen-runtime": `file:${tarball}`,
+      });
+      expect(await readFile(join(generated, "README.md"), "utf8")).toContain(
+        `put \`${tarball}\` (\`npm pack\` of the runtime) in this folder`,
+      );
+      // What the generated README says: the runtime's `npm pack` in this folder (`npm test` has just built it).
+      await execFile("npm", ["pack", "--ignore-scripts", "--pack-destination", generated, "--workspace", "oapi-mcp-gen-runtime"], {
+        cwd: ROOT,
+      });
+      const image = await buildDockerfile(join(generated, "deploy/Dockerfile"), generated, join(scratch, "docker"), env);
+      expect(await readdir(join(image.workdir, "node_modules/oapi-mcp-gen-runtime/dist"))).toContain("index.js");
+      expect((await callImage(image, env, upstream.url)).isError).toBeFalsy();
+      // The tarball is the user's file: regenerating and --check leave it, and need no --runtime to stay in this mode.
+      expect(runCli([...memos, "--check"], scratch).status).toBe(0);
+      expect(await readdir(generated)).toContain(tarball);
+    } finally {
+      await upstream.close();
+      await rm(scratch, { recursive: true, force: true });
+    }
+  }, 600_000);
+});
+
+/** This process's environment for npm commands a user would run: npm's own registry, quiet, no test run's variables. */
+function npmEnvironment(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, npm_config_audit: "false", npm_config_fund: "false", npm_config_loglevel: "error" };
+  for (const key of Object.keys(env)) if (/^(npm_(package|lifecycle)_|INIT_CWD|VITEST)/.test(key)) delete env[key];
+  return env;
+}
+
+/** Starts an image's CMD (its stage built without Docker) on a free loopback port and calls memo_list_memos once. */
+async function callImage(image: Awaited<ReturnType<typeof buildDockerfile>>, env: NodeJS.ProcessEnv, upstream: URL) {
+  const port = await freePort();
+  const child = spawn(process.execPath, image.cmd.slice(1), {
+    cwd: image.workdir,
+    env: { ...env, ...image.env, HOST: "127.0.0.1", PORT: String(port), API_BASE_URL: upstream.href },
+    stdio: "ignore",
+  });
+  try {
+    const base = `http://127.0.0.1:${port}`;
+    for (let tries = 0; tries < 100 && !(await fetch(`${base}/health`).catch(() => undefined))?.ok; tries++)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    const client = await connectClient(new URL(`${base}/mcp`));
+    const called = await client.callTool({ name: "memo_list_memos", arguments: {} });
+    await client.close();
+    return called;
+  } finally {
+    child.kill("SIGTERM");
+  }
+}
+
+/** The uid and gid of a local account. */
+function accountIds(name: string): { uid: number; gid: number } {
+  const id = (flag: string) => Number(execFileSync("id", [flag, name], { encoding: "utf8" }).trim());
+  return { uid: id("-u"), gid: id("-g") };
+}

@@ -1,0 +1,77 @@
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { UserError } from "../../../generator/base/index.js";
+import { parseConfig, readConfigFile, resolveConfig } from "../../../generator/config/index.js";
+import { CONFIG_TYPES, configTypesText } from "../../../scripts/config-types.js";
+
+function problemsOf(value: unknown): readonly string[] {
+  try {
+    parseConfig(value, "cfg");
+  } catch (error) {
+    if (error instanceof UserError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+describe("config validation", () => {
+  it("accepts a minimal config and applies every default the schema declares, once", () => {
+    const written = { server: { name: "x" }, operations: ["a"] };
+    const resolved = parseConfig(structuredClone(written));
+    expect(resolved).toEqual({
+      server: { name: "x", version: "0.1.0" },
+      operations: ["a"],
+      pathPrefixes: {},
+      parameters: {},
+      overrides: {},
+      auth: { apply: "declared", passthrough: { authorization: true, headers: [] } },
+      schemas: { maxBytes: 65536 },
+      output: { validate: "warn" },
+      externalRefs: { outsideFolder: false, urls: false },
+      mode: "auto",
+      discovery: { alwaysList: [] },
+    });
+    expect(parseConfig(structuredClone(resolved))).toEqual(resolved);
+    expect(resolveConfig(written)).toEqual(resolved);
+    expect(written).toEqual({ server: { name: "x" }, operations: ["a"] });
+  });
+
+  it("keeps its TypeScript types derived from the schema (npm run generate:config-types rewrites them)", async () => {
+    expect(await configTypesText()).toBe(await readFile(CONFIG_TYPES, "utf8"));
+  });
+
+  it("reports every problem at once, with suggestions for unknown keys", () => {
+    expect(
+      problemsOf({
+        server: { name: "x", verison: "1" },
+        operation: ["a"],
+        overrides: { a: { bdoy: {}, name: "Bad Name", annotations: { readOnly: true } } },
+      }),
+    ).toEqual([
+      'cfg: top level: unknown key "operation" (did you mean "operations"?)',
+      'cfg: server: unknown key "verison" (did you mean "version"?)',
+      'cfg: overrides.a: unknown key "bdoy" (did you mean "body"?)',
+      'cfg: overrides.a.name: must match pattern "^[a-z0-9_]{1,64}$"',
+      'cfg: overrides.a.annotations: unknown key "readOnly" (did you mean "readOnlyHint"?)',
+    ]);
+  });
+
+  it("needs an allowlist or a select rule", () => {
+    expect(problemsOf({ server: { name: "x" } })).toEqual([
+      'cfg: top level: needs "operations" (an allowlist of operationIds) or "select"',
+    ]);
+  });
+
+  it("reads YAML and JSON files and names an unreadable one", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "oapi-config-"));
+    await writeFile(join(dir, "c.json"), JSON.stringify({ server: { name: "j" }, operations: ["x"] }));
+    await writeFile(join(dir, "c.yaml"), "server:\n  name: y\noperations: [x]\n");
+    await writeFile(join(dir, "bad.yaml"), "server: [\n");
+    expect((await readConfigFile(join(dir, "c.json"))).server.name).toBe("j");
+    expect((await readConfigFile(join(dir, "c.yaml"))).server.name).toBe("y");
+    await expect(readConfigFile(join(dir, "bad.yaml"))).rejects.toThrow(/invalid YAML/);
+    await expect(readConfigFile(join(dir, "missing.yaml"))).rejects.toThrow(/cannot read config \(ENOENT\)/);
+  });
+});

@@ -1,0 +1,206 @@
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { generateFromFile } from "../../generator/generate.js";
+import { ROOT, runCli } from "../helpers/cli.js";
+import { writeAndTypecheck } from "../helpers/generated-tree.js";
+
+const MEMOS = join(ROOT, "examples/memos/openapi.yaml");
+
+/** A one-path document whose GET operations carry the given operationIds. */
+function document(ids: readonly string[]): string {
+  const paths = Object.fromEntries(
+    ids.map((id, index) => [`/u${index}`, { get: { operationId: id, responses: { 200: { description: "ok" } } } }]),
+  );
+  return JSON.stringify({ openapi: "3.0.3", info: { title: "U", version: "1" }, paths });
+}
+
+describe("operationIds, paths and configs a new user or an attacker writes", () => {
+  let scratch: string;
+  beforeAll(async () => {
+    scratch = await mkdtemp(join(tmpdir(), "oapi-hostile-names-"));
+  });
+  afterAll(async () => {
+    await rm(scratch, { recursive: true, force: true });
+  });
+
+  it("gives operationIds in other scripts stable readable names (red-team repro 07)", async () => {
+    const spec = join(scratch, "scripts.json");
+    await writeFile(spec, document(["获取用户", "获取订单", "列出", "удалить", "حذف", "\u202e\u202d"]));
+    const result = await generateFromFile(spec, { server: { name: "u" }, select: { all: true } });
+    expect(result.tools.map((tool) => tool.name)).toEqual([
+      "huo_qu_yong_hu",
+      "huo_qu_ding_dan",
+      "lie_chu",
+      "udalit",
+      "hdhf",
+      "op_60a5a68b",
+    ]);
+    // Titles are spelt the same way (never empty), so clients have something to show.
+    expect(result.tools.map((tool) => tool.title)).toEqual(["Huo qu yong hu", "Huo qu ding dan", "Lie chu", "Udalit", "Hdhf", "Get u5"]);
+  });
+
+  it("shows a bidi override of a document as ? in its messages", async () => {
+    const project = join(scratch, "bidi");
+    await mkdir(project);
+    await writeFile(join(project, "openapi.json"), document(["getUser", "\u202egetUser"]));
+    const result = runCli(["openapi.json", "--out", "generated"], project);
+    expect(result.status).toBe(1);
+    expect(result.stderr).not.toMatch(/[\u202a-\u202e\u2066-\u2069\u200e\u200f]/);
+    expect(result.stderr).toContain('"?getUser"');
+  });
+
+  it("types an undeclared path placeholder as a string, and the tree compiles (red-team repro 05)", async () => {
+    const spec = join(scratch, "placeholder.yaml");
+    await writeFile(
+      spec,
+      [
+        "openapi: 3.0.3",
+        "info: {title: P, version: '1'}",
+        "paths:",
+        "  /a/{id}/{y}:",
+        "    get:",
+        "      operationId: getA",
+        "      parameters:",
+        "        - {name: id, in: path, required: true, schema: {type: string}}",
+        "      responses: {'200': {description: ok}}",
+        "  /f:",
+        "    post:",
+        "      operationId: createField",
+        "      requestBody:",
+        "        content:",
+        "          application/json:",
+        "            schema: {type: object, required: [field, type, meta], properties: {field: {type: string}, schema: {type: object}}}",
+        "      responses: {'200': {description: ok}}",
+      ].join("\n"),
+    );
+    const result = await generateFromFile(spec, { server: { name: "p" }, select: { all: true } });
+    expect(result.files.get("tools/get_a.ts")).toContain("export type GetAArgs = { id: NonNullable<Operation");
+    expect(result.files.get("tools/get_a.ts")).toContain("y: string");
+    expect(await writeAndTypecheck(join(ROOT, ".tmp", "placeholder-tree"), result.files)).toBe("");
+  }, 60_000);
+
+  it("compiles what openapi-typescript types wrongly: allOf requiring an optional or undeclared property, pointers inside, a body without a media type", async () => {
+    const spec = join(scratch, "inner-refs.json");
+    const resource = {
+      type: "object",
+      properties: {
+        attributes: { type: "object", properties: { title: { type: "string" } } },
+        relationships: { type: "object", properties: { owner: { type: "object", properties: { data: { type: "string" } } } } },
+      },
+    };
+    await writeFile(
+      spec,
+      JSON.stringify({
+        openapi: "3.0.3",
+        info: { title: "Inner", version: "1" },
+        paths: {
+          "/events": {
+            get: {
+              operationId: "listEvents",
+              responses: {
+                200: {
+                  description: "ok",
+                  content: {
+                    "application/json": { schema: { type: "array", items: { type: "object", properties: { at: { type: "string" } } } } },
+                  },
+                },
+              },
+            },
+            post: {
+              operationId: "createEvent",
+              requestBody: {
+                content: {
+                  "application/json": {
+                    schema: {
+                      type: "object",
+                      properties: {
+                        // Plaid's and Twine's shape: required names of an optional (or undeclared) property.
+                        attributes: {
+                          allOf: [{ $ref: "#/components/schemas/Resource/properties/attributes" }],
+                          required: ["title", "kind"],
+                        },
+                        owner: { $ref: "#/components/schemas/Resource/properties/relationships/properties/owner/properties/data" },
+                        // Brex's shape: a pointer into another operation's response.
+                        at: { $ref: "#/paths/~1events/get/responses/200/content/application~1json/schema/items/properties/at" },
+                      },
+                    },
+                  },
+                },
+              },
+              responses: { 200: { description: "ok" } },
+            },
+            // Just Eat's shape: a request body that declares no media type.
+            delete: { operationId: "deleteEvents", requestBody: { content: {} }, responses: { 204: { description: "gone" } } },
+          },
+        },
+        components: { schemas: { Resource: resource } },
+      }),
+    );
+    const result = await generateFromFile(spec, { server: { name: "inner" }, select: { all: true } });
+    expect(await writeAndTypecheck(join(ROOT, ".tmp", "inner-refs-tree"), result.files)).toBe("");
+  }, 60_000);
+
+  it("quotes the paths of the README's shell lines (red-team repro 06)", async () => {
+    const project = join(scratch, "quoting");
+    const specs = join(project, "specs$(touch PWNED)");
+    await mkdir(specs, { recursive: true });
+    await copyFile(join(ROOT, "test/fixtures/kitchen-sink/openapi.yaml"), join(specs, "api;id.yaml"));
+    const result = runCli(["specs$(touch PWNED)/api;id.yaml", "--out", "gen$(touch PWNED)"], project);
+    expect(result.status, result.stderr).toBe(0);
+    const readme = await readFile(join(project, "gen$(touch PWNED)/README.md"), "utf8");
+    expect(readme).toContain("npx oapi-mcp-gen 'specs$(touch PWNED)/api;id.yaml' --out 'gen$(touch PWNED)' --check");
+    expect(readme).toContain("cd 'gen$(touch PWNED)'");
+    expect(readme).not.toMatch(/^(?:cd|npx) [^'\n]*\$\(/m);
+  });
+
+  it("names the paths in the CI workflow from the project's root when run in a subfolder of a project without git", async () => {
+    const project = join(scratch, "host");
+    await mkdir(join(project, "apis", "kitchen"), { recursive: true });
+    await writeFile(join(project, "package.json"), '{ "name": "host", "version": "1.0.0" }\n');
+    await copyFile(join(ROOT, "test/fixtures/kitchen-sink/openapi.yaml"), join(project, "apis", "kitchen", "openapi.yaml"));
+    const result = runCli(["openapi.yaml", "--out", "generated"], join(project, "apis", "kitchen"));
+    expect(result.status, result.stderr).toBe(0);
+    const workflow = await readFile(join(project, "apis", "kitchen", "generated", "deploy", "oapi-mcp-check.yml"), "utf8");
+    expect(workflow).toContain("npx oapi-mcp-gen apis/kitchen/openapi.yaml\n          --out apis/kitchen/generated --check");
+    expect(workflow).toContain("npx tsc -p apis/kitchen/generated/tsconfig.json --noEmit");
+  });
+
+  it("reports a config's misspelt keys with its unknown operationIds and overrides, nearest ids first", async () => {
+    const project = join(scratch, "config");
+    await mkdir(project);
+    await copyFile(MEMOS, join(project, "openapi.yaml"));
+    await writeFile(
+      join(project, "oapi-mcp.config.yaml"),
+      [
+        "server: { name: memos }",
+        "operations: [MemoService_ListMemos, MemoService_GetMemo, MemoService_ListMemoz]",
+        "pathPrefixs: { memo: memos/ }",
+        "overrides:",
+        "  MemoService_UpdateMemos: { title: Update }",
+      ].join("\n"),
+    );
+    const result = runCli(["openapi.yaml", "--out", "generated"], project);
+    expect(result.status).toBe(1);
+    expect(result.stderr.split("\n").filter(Boolean)).toEqual([
+      'error: oapi-mcp.config.yaml: top level: unknown key "pathPrefixs" (did you mean "pathPrefixes"?)',
+      'error: oapi-mcp.config.yaml: operations: "MemoService_ListMemoz" is not an operationId in the document (did you mean "MemoService_ListMemos"?)',
+      'error: oapi-mcp.config.yaml: overrides: "MemoService_UpdateMemos" is not an operationId in the document (did you mean "MemoService_UpdateMemo", which is not selected?)',
+    ]);
+  });
+
+  it("init proposes Slack's token parameter from the environment, and the config it writes generates without it", async () => {
+    const project = join(scratch, "slack");
+    await mkdir(project);
+    await copyFile(join(ROOT, "test/fixtures/slack/openapi.json"), join(project, "openapi.json"));
+    expect(runCli(["init", "openapi.json"], project).status).toBe(0);
+    const config = parse(await readFile(join(project, "oapi-mcp.config.yaml"), "utf8")) as { parameters: unknown };
+    expect(config.parameters).toEqual({ token: { env: "SLACK_WEB_API_TOKEN" } });
+    const generated = runCli(["openapi.json", "--out", "generated"], project);
+    expect(generated.status, generated.stderr).toBe(0);
+    const readme = await readFile(join(project, "generated/README.md"), "utf8");
+    expect(readme).toMatch(/\| `SLACK_WEB_API_TOKEN` \| [^|]*`token`[^|]* \| \d+ tools? \|/);
+  });
+});
