@@ -38,6 +38,28 @@ module.exports = {
       to: { path: "^generator/[a-z]+/", pathNot: "^generator/[a-z]+/index\\.ts$|^generator/config\\.schema\\.json$" },
     },
     {
+      name: "generator-ground-floor",
+      severity: "error",
+      comment: "generator/base/ and cache/ stand under every stage: they import no other stage.",
+      from: { path: "^generator/(base|cache)/" },
+      to: { path: "^generator/", pathNot: "^generator/(base|cache)/" },
+    },
+    {
+      name: "generator-stage-tools",
+      severity: "error",
+      comment:
+        "config/, schema/, types/ and layout/ serve the stages above them: they import none of model, select, output, threads, cli or the pipeline.",
+      from: { path: "^generator/(config|schema|types|layout)/" },
+      to: { path: "^generator/(model|select|output|threads|cli)/|^generator/(generate|index)\\.ts$" },
+    },
+    {
+      name: "generator-stages-below-the-pipeline",
+      severity: "error",
+      comment: "The stages know nothing of the pipeline that runs them (generate.ts) or of the command line.",
+      from: { path: "^generator/(model|select|output|threads)/" },
+      to: { path: "^generator/cli/|^generator/(generate|index)\\.ts$" },
+    },
+    {
       name: "search-is-not-the-generator",
       severity: "error",
       comment: "search/ serves documents: it imports neither the generator nor its templates.",

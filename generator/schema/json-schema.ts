@@ -10,6 +10,14 @@ import { declareObjectKeywords } from "./schema-keywords.js";
 /** Which side of the HTTP exchange a schema describes: `readOnly` leaves requests, `writeOnly` leaves responses. */
 export type SchemaDirection = "request" | "response";
 
+/** A tool's two JSON Schemas, and the names that place it in messages (a tool model is one). */
+export interface ToolSchemas {
+  name: string;
+  operationId?: string | undefined;
+  inputSchema: JsonObject;
+  outputSchema: JsonObject;
+}
+
 const MAX_DEPTH = 64;
 const MAX_REFERENCE_CHAIN = 1000;
 

@@ -2,7 +2,7 @@ import { Ajv, type ErrorObject } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { jsonText } from "oapi-mcp-gen-runtime";
 import { isJsonObject } from "../../openapi/types.js";
-import type { ToolModel } from "../model/tool-model.js";
+import type { ToolSchemas } from "./json-schema.js";
 import { defsKey, schemaRefs } from "./schema-refs.js";
 
 /** Strict clients validate with either dialect, so every tool schema must satisfy both meta-schemas. */
@@ -24,7 +24,7 @@ export type SchemaChecks = Map<string, ErrorObject[] | undefined>;
  * `$defs` entry once per distinct definition against 2020-12 (draft-07 does not know `$defs`, so never reads them);
  * that is what checking the whole schema finds.
  */
-export function toolSchemaProblems(tool: ToolModel, checked: SchemaChecks = new Map()): string[] {
+export function toolSchemaProblems(tool: ToolSchemas, checked: SchemaChecks = new Map()): string[] {
   const problems: string[] = [];
   const where = tool.operationId ?? tool.name;
   for (const [kind, schema] of [

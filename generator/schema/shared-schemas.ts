@@ -2,7 +2,7 @@ import { jsonText, words } from "oapi-mcp-gen-runtime";
 import type { JsonObject } from "../../openapi/types.js";
 import { camelIdentifier } from "../../templates/literal.js";
 import type { SharedSchemas } from "../../templates/tool-view.js";
-import type { ToolModel } from "../model/tool-model.js";
+import type { ToolSchemas } from "./json-schema.js";
 
 export type { SharedSchemas };
 
@@ -19,7 +19,7 @@ interface Use {
  * whose shared versions differ by side (a request drops read-only properties) is named by side:
  * `attachmentInputSchema`, `attachmentOutputSchema`.
  */
-export function shareSchemas(tools: readonly ToolModel[]): SharedSchemas {
+export function shareSchemas(tools: readonly ToolSchemas[]): SharedSchemas {
   const uses = new Map<string, Use>();
   for (const tool of tools) {
     for (const [side, schema] of [
