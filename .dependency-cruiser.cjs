@@ -131,6 +131,21 @@ module.exports = {
       to: { path: "^runtime/(discovery|serve)/|^runtime/(index|sdk)\\.ts$" },
     },
     {
+      name: "runtime-code-below-what-stands-on-it",
+      severity: "error",
+      comment: "runtime/code/ stands beside discovery/, above tools/: it imports nothing of discovery, protocol, http or serve.",
+      from: { path: "^runtime/code/" },
+      to: { path: "^runtime/(discovery|protocol|http|serve)/|^runtime/(index|sdk)\\.ts$" },
+    },
+    {
+      name: "a-server-without-code-mode-loads-no-engine",
+      severity: "error",
+      comment:
+        "Only a server with code mode loads runtime/code/ (the JavaScript engine): a dynamic import or a type reaches it, nothing else.",
+      from: { path: "^runtime/", pathNot: "^runtime/code/" },
+      to: { path: "^runtime/code/", dynamic: false, dependencyTypesNot: ["type-only"] },
+    },
+    {
       name: "tools-mode-loads-no-discovery",
       severity: "error",
       comment:

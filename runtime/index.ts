@@ -34,6 +34,7 @@ export { headerRefusal, isHeaderName, isOpenApiIgnoredHeader } from "./call/head
 export { defaultStyle, styleOf } from "./call/parameter-style.js";
 export { type SuppliedValue, suppliedValues } from "./call/server-parameters.js";
 export { buildUpstreamRequest, stripPrefix } from "./call/upstream-request.js";
+export type { CodeSettings } from "./code/code-settings.js";
 export type { DiscoveryData } from "./discovery/discovery.js";
 export {
   createRequestHandler,

@@ -45,18 +45,30 @@ function searchExamples(operations: readonly ToolDefinition[]): string {
   return picked.length > 0 ? ` (e.g. ${picked.join(", ")})` : "";
 }
 
-/** The three discovery tools, their schemas and annotations; `apiTitle` names the API in their descriptions. */
-export function discoveryToolDefinitions(apiTitle: string, operations: Iterable<ToolDefinition>): ServedTool[] {
+/** How discovery stands beside code mode: no code mode, `run_code` beside `call_operation`, or in its place. */
+export type CodeBeside = "none" | "beside" | "instead";
+
+/**
+ * The three discovery tools, their schemas and annotations; `apiTitle` names the API in their descriptions. When
+ * `run_code` takes the place of `call_operation`, search and describe alone.
+ */
+export function discoveryToolDefinitions(apiTitle: string, operations: Iterable<ToolDefinition>, code: CodeBeside = "none"): ServedTool[] {
   const api = apiTitle || "this API";
   const all = [...operations];
-  return [
+  const run =
+    code === "instead"
+      ? "call it from a program with run_code"
+      : code === "beside"
+        ? `run it with ${DISCOVERY_TOOLS.call}, or several from a program with run_code`
+        : `run it with ${DISCOVERY_TOOLS.call}`;
+  const tools: ServedTool[] = [
     {
       name: DISCOVERY_TOOLS.search,
       title: "Search operations",
       description:
         `Finds operations of ${api} by what they do${searchExamples(all)}, best first. ` +
         "Each result names the operation, its method and path, what it needs as arguments and whether it changes data. " +
-        `Read one with ${DISCOVERY_TOOLS.describe} and run it with ${DISCOVERY_TOOLS.call}.`,
+        `Read one with ${DISCOVERY_TOOLS.describe} and ${run}.`,
       inputSchema: {
         type: "object",
         properties: {
@@ -114,4 +126,5 @@ export function discoveryToolDefinitions(apiTitle: string, operations: Iterable<
       annotations: { title: "Call an operation", ...mostCautious(all) },
     },
   ];
+  return code === "instead" ? tools.filter((tool) => tool.name !== DISCOVERY_TOOLS.call) : tools;
 }

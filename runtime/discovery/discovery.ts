@@ -5,11 +5,10 @@ import { excerpt, nearest } from "../base/suggest.js";
 import type { JsonSchema, ToolDefinition } from "../base/tool.js";
 import type { CallerCredentials } from "../call/credentials.js";
 import { errorResult, successResult } from "../result/result.js";
-import { describeErrors } from "../schema/validation.js";
-import { executeTool } from "../tools/call-tool.js";
+import { callOperation } from "../tools/call-operation.js";
 import { describeOperation } from "../tools/describe-operation.js";
 import type { DiscoveryTools, ServedTool, ToolRuntime } from "../tools/tool-runtime-contract.js";
-import { DISCOVERY_TOOLS, discoveryToolDefinitions, MAX_SEARCH_LIMIT, METHODS } from "./discovery-tools.js";
+import { type CodeBeside, DISCOVERY_TOOLS, discoveryToolDefinitions, MAX_SEARCH_LIMIT, METHODS } from "./discovery-tools.js";
 import type { OperationSearchIndex, SearchableOperation, SearchLexicon } from "./operation-index.js";
 
 /** What the generator writes for a discovery-mode server (`discovery.ts` beside the registry). */
@@ -73,12 +72,13 @@ export class DiscoveryService implements DiscoveryTools {
     tools: readonly ToolDefinition[],
     private readonly data: DiscoveryData,
     apiTitle: string,
+    private readonly code: CodeBeside = "none",
   ) {
     this.order = tools;
     this.alwaysListed = new Set(data.alwaysList);
     const byOperationId = tools.flatMap((tool) => (tool._meta.operationId ? [[tool._meta.operationId, tool] as const] : []));
     this.byName = new Map([...byOperationId, ...tools.map((tool) => [tool.name, tool] as const)]);
-    this.listed = discoveryToolDefinitions(apiTitle, tools);
+    this.listed = discoveryToolDefinitions(apiTitle, tools, code);
   }
 
   /** Whether an operation is also listed as a tool of its own. */
@@ -90,7 +90,7 @@ export class DiscoveryService implements DiscoveryTools {
   call(runtime: ToolRuntime, name: string, args: Record<string, unknown>, caller: CallerCredentials): Promise<CallToolResult> | undefined {
     if (name === DISCOVERY_TOOLS.search) return this.search(args);
     if (name === DISCOVERY_TOOLS.describe) return Promise.resolve(this.describe(args));
-    if (name === DISCOVERY_TOOLS.call) return this.callOperation(runtime, args, caller);
+    if (name === DISCOVERY_TOOLS.call && this.code !== "instead") return this.callOperation(runtime, args, caller);
     if (this.listsDirectly(name)) return undefined;
     const hint = runtime.tools.has(name) ? ` (call it with ${DISCOVERY_TOOLS.call})` : "";
     throw invalidParams(`Unknown tool: ${name}${hint}`);
@@ -131,7 +131,7 @@ export class DiscoveryService implements DiscoveryTools {
       return errorResult(`${DISCOVERY_TOOLS.describe}: unknown argument "${excerpt(stray, 40)}"; it takes name and at`);
     const found = this.operation(args.name, DISCOVERY_TOOLS.describe);
     if ("error" in found) return found.error;
-    return describeOperation(found.tool, args.at);
+    return describeOperation(found.tool, args.at, this.code !== "none");
   }
 
   private async callOperation(runtime: ToolRuntime, args: Record<string, unknown>, caller: CallerCredentials): Promise<CallToolResult> {
@@ -144,19 +144,7 @@ export class DiscoveryService implements DiscoveryTools {
     const found = this.operation(args.name, DISCOVERY_TOOLS.call);
     if ("error" in found) return found.error;
     const { tool } = found;
-    const given = args.arguments ?? {};
-    if (!isRecord(given)) return errorResult(`${DISCOVERY_TOOLS.call}: arguments must be an object`);
-    const validators = await runtime.validators.forTool(tool.name);
-    if (!validators) return errorResult(`${DISCOVERY_TOOLS.call}: ${tool.name} cannot be called`);
-    if (!validators.input(given)) {
-      const errors = validators.input.errors ?? [];
-      const paths = [...new Set(errors.map((error) => error.schemaPath))].slice(0, 5).join(", ");
-      return errorResult(
-        `${DISCOVERY_TOOLS.call}: Invalid arguments for ${tool.name}: ${describeErrors(errors)} (inputSchema ${paths}; ` +
-          `${DISCOVERY_TOOLS.describe} shows it)`,
-      );
-    }
-    const result = await executeTool({ runtime, tool, validators, args: given, caller });
+    const result = await callOperation(runtime, tool, args.arguments ?? {}, caller, DISCOVERY_TOOLS.call);
     return { ...result, _meta: { ...result._meta, operation: tool.name, annotations: tool.annotations } };
   }
 

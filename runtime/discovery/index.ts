@@ -6,11 +6,12 @@
 import type { ToolDefinition } from "../base/tool.js";
 import type { DiscoveryFactory } from "../tools/tool-runtime-contract.js";
 import { type DiscoveryData, DiscoveryService } from "./discovery.js";
+import type { CodeBeside } from "./discovery-tools.js";
 
 export { type DiscoveryData, DiscoveryService, searchableOperation, synopsis } from "./discovery.js";
-export { DISCOVERY_TOOLS, discoveryToolDefinitions, mostCautious } from "./discovery-tools.js";
+export { type CodeBeside, DISCOVERY_TOOLS, discoveryToolDefinitions, mostCautious } from "./discovery-tools.js";
 
-/** The runtime's discovery tools over the generated data, for `createToolRuntime({ discovery })`. */
-export function discoveryOf(data: DiscoveryData): DiscoveryFactory {
-  return (tools: readonly ToolDefinition[], apiTitle: string) => new DiscoveryService(tools, data, apiTitle);
+/** The runtime's discovery tools over the generated data, for `createToolRuntime({ discovery })`; `code` as code mode stands. */
+export function discoveryOf(data: DiscoveryData, code: CodeBeside = "none"): DiscoveryFactory {
+  return (tools: readonly ToolDefinition[], apiTitle: string) => new DiscoveryService(tools, data, apiTitle, code);
 }

@@ -3,6 +3,7 @@ import { EnvironmentError } from "../base/environment-error.js";
 import { type Logger, loggerFromEnvironment, stderrLogger } from "../base/logger.js";
 import type { ToolDefinition } from "../base/tool.js";
 import type { AuthDefinition } from "../call/credentials.js";
+import type { CodeSettings } from "../code/code-settings.js";
 import type { DiscoveryData } from "../discovery/discovery.js";
 import { createRequestHandler, type HttpPolicy, isHealthCheck, ListenError, listen, type RunningServer } from "../http/http-server.js";
 import { sendJson } from "../http/json-response.js";
@@ -31,6 +32,8 @@ export interface ServeOptions {
   fetch?: typeof fetch;
   /** Discovery mode: the generated search index and listing (or how to load them, with the tools). */
   discovery?: DiscoveryData | (() => Promise<DiscoveryData>);
+  /** Code mode: `run_code`, its budgets and write policy (with `replacesCall`, in place of `call_operation`). */
+  code?: CodeSettings;
 }
 
 async function runtimeFor(options: ServeOptions, log: Logger): Promise<ToolRuntime> {
@@ -39,12 +42,16 @@ async function runtimeFor(options: ServeOptions, log: Logger): Promise<ToolRunti
     typeof options.tools === "function" ? options.tools() : options.tools,
     typeof options.discovery === "function" ? options.discovery() : options.discovery,
   ]);
-  // Discovery mode's search index and tools load only when a server is given discovery data.
-  const discoveryTools = discovery ? (await import("../discovery/index.js")).discoveryOf(discovery) : undefined;
+  // Discovery mode's search index and code mode's engine load only when a server is given them.
+  const code = options.code;
+  const codeTools = code ? (await import("../code/index.js")).codeOf(code) : undefined;
+  const beside = code ? (code.replacesCall ? "instead" : "beside") : "none";
+  const discoveryTools = discovery ? (await import("../discovery/index.js")).discoveryOf(discovery, beside) : undefined;
   return createToolRuntime({
     identity: options.identity,
     tools,
     ...(discoveryTools ? { discovery: discoveryTools } : {}),
+    ...(codeTools ? { code: codeTools } : {}),
     log,
     ...(options.auth ? { auth: options.auth } : {}),
     ...(options.env ? { env: options.env } : {}),
@@ -108,6 +115,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   running.server.once("close", () => warming.abort());
   // Once listening, validators compile one tool at a time while the server idles; a call of another tool compiles its own.
   void runtime.validators.warmUp(warming.signal, () => running.active() > 0);
+  // Code mode's engine starts on a worker thread now, so the first run does not wait for it; it stops with the server.
+  if (options.code) {
+    const sandbox = await import("../code/index.js");
+    void sandbox.warmSandbox();
+    running.server.once("close", () => void sandbox.closeSandbox());
+  }
   log.info("MCP server listening", {
     server: options.identity.name,
     url: running.url.href,

@@ -17,9 +17,9 @@ export async function callByName(
   caller: CallerCredentials,
 ): Promise<CallToolResult> {
   checkArgumentDepth(name, args);
-  const served = runtime.discovery?.call(runtime, name, args, caller);
+  const served = runtime.code?.call(runtime, name, args, caller) ?? runtime.discovery?.call(runtime, name, args, caller);
   if (served) return served;
-  if (name === DESCRIBE_OPERATION && runtime.describesTools) return describeTool(runtime.tools, args);
+  if (name === DESCRIBE_OPERATION && runtime.describesTools) return describeTool(runtime.tools, args, runtime.code !== undefined);
   const tool = runtime.tools.get(name);
   const validators = tool ? await runtime.validators.forTool(name) : undefined;
   if (!tool || !validators) throw invalidParams(`Unknown tool: ${name}`);

@@ -7,6 +7,7 @@ import { listedInputSchema } from "../schema/listed-input.js";
 import { briefly } from "../schema/listed-output.js";
 import { fitSchema } from "../schema/schema-fit.js";
 import { referencedKeys, refKey } from "../schema/schema-walk.js";
+import { apiSignature } from "./api-signature.js";
 import type { ServedTool } from "./tool-runtime-contract.js";
 
 /** The name of the tool that describes an operation, in tools mode and in discovery mode. */
@@ -21,9 +22,10 @@ export const DESCRIBE_LIMITS = { arguments: 7_000, result: 5_000, part: 12_000 }
 /**
  * `describe_operation`'s answer: the operation's whole description, method, path, annotations and credentials, and the
  * JSON Schemas of its arguments and result, each fitted to its size (deeper parts become notes naming their `at`).
- * With `at` (`arguments.body.shipping`, `result.data`), the schema of that part alone. One JSON text: said once.
+ * With `at` (`arguments.body.shipping`, `result.data`), the schema of that part alone. One JSON text: said once. With
+ * code mode, also the operation as a program calls it (`api.name(args): Promise<result>`).
  */
-export function describeOperation(tool: ToolDefinition, at: unknown): CallToolResult {
+export function describeOperation(tool: ToolDefinition, at: unknown, withSignature = false): CallToolResult {
   if (at !== undefined && (typeof at !== "string" || at.length > 500))
     return errorResult("describe_operation: at must be a path such as arguments.body");
   if (typeof at === "string" && at !== "" && at !== "arguments" && at !== "result") return describePart(tool, at);
@@ -35,6 +37,7 @@ export function describeOperation(tool: ToolDefinition, at: unknown): CallToolRe
     title: tool.title,
     method: tool._meta.method,
     path: tool._meta.path,
+    ...(withSignature ? { signature: apiSignature(tool) } : {}),
     description: warning ? `${tool.description}\n\nThis operation changes or deletes data: call it only when asked to.` : tool.description,
     annotations: tool.annotations,
     ...(tool.security ? { security: tool.security } : {}),
@@ -148,11 +151,15 @@ export function describeToolDefinition(api: string, finder?: string): ServedTool
 }
 
 /** Tools mode's `describe_operation`: a tool's whole description and schemas, or one part of them. */
-export function describeTool(tools: ReadonlyMap<string, ToolDefinition>, args: Record<string, unknown>): CallToolResult {
+export function describeTool(
+  tools: ReadonlyMap<string, ToolDefinition>,
+  args: Record<string, unknown>,
+  withSignature: boolean,
+): CallToolResult {
   const stray = Object.keys(args).find((key) => key !== "name" && key !== "at");
   if (stray !== undefined) return errorResult(`${DESCRIBE_OPERATION}: unknown argument "${excerpt(stray, 40)}"; it takes name and at`);
   const tool = typeof args.name === "string" ? tools.get(args.name) : undefined;
-  if (tool) return describeOperation(tool, args.at);
+  if (tool) return describeOperation(tool, args.at, withSignature);
   const name = typeof args.name === "string" ? args.name : "";
   return errorResult(`${DESCRIBE_OPERATION}: no tool is named "${excerpt(name, 80)}"${didYouMean(name, tools.keys())}`);
 }

@@ -15,6 +15,16 @@ export interface ServedTool {
   annotations: ToolAnnotations;
 }
 
+/** Tools the runtime serves over the registry (code mode's `run_code`): what they list, and how each is called. */
+export interface ServedTools {
+  readonly listed: readonly ServedTool[];
+  /** Runs one of these tools; undefined for any other name. */
+  call(runtime: ToolRuntime, name: string, args: Record<string, unknown>, caller: CallerCredentials): Promise<CallToolResult> | undefined;
+}
+
+/** Builds served tools over a registry; `apiTitle` names the API in their descriptions. */
+export type ServedToolsFactory = (tools: readonly ToolDefinition[], apiTitle: string) => ServedTools;
+
 /** A discovery-mode server's three tools, as the rest of the runtime calls them (`DiscoveryService` is one). */
 export interface DiscoveryTools {
   readonly listed: readonly ServedTool[];
@@ -70,4 +80,6 @@ export interface ToolRuntime {
   readonly describesTools: boolean;
   /** In discovery mode: the three discovery tools over the registry, which `tools/list` shows instead of it. */
   discovery?: DiscoveryTools;
+  /** With code mode: `run_code`, listed beside the other tools; `describe_operation` then shows each operation's `api` signature. */
+  code?: ServedTools;
 }

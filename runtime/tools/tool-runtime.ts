@@ -5,7 +5,7 @@ import { type AuthDefinition, CredentialStore } from "../call/credentials.js";
 import { ServerParameters } from "../call/server-parameters.js";
 import { ValidatorCache } from "../schema/validation.js";
 import { listing, objectSchema, toolsModeList } from "./listed-tools.js";
-import type { DiscoveryFactory, ServerIdentity, ToolRuntime } from "./tool-runtime-contract.js";
+import type { DiscoveryFactory, ServedToolsFactory, ServerIdentity, ToolRuntime } from "./tool-runtime-contract.js";
 
 /** Without a generated auth definition: pass the caller's Authorization through, nothing else. */
 const DEFAULT_AUTH: AuthDefinition = { schemes: {}, passthrough: { authorization: true, headers: [] } };
@@ -26,6 +26,8 @@ export function createToolRuntime(options: {
   forwardCaller?: boolean;
   /** Discovery mode: list three tools that search, describe and call the registry's operations (`discoveryOf(data)`). */
   discovery?: DiscoveryFactory;
+  /** Code mode: `run_code` over the registry's operations (`codeOf(settings)`). */
+  code?: ServedToolsFactory;
 }): ToolRuntime {
   const auth = options.auth ?? DEFAULT_AUTH;
   const credentials = new CredentialStore(auth, options.env ?? process.env, {
@@ -47,10 +49,15 @@ export function createToolRuntime(options: {
   const { identity, upstream, log } = options;
   const apiTitle = identity.title ?? identity.name;
   const discovery = options.discovery?.(options.tools, apiTitle);
+  const code = options.code?.(options.tools, apiTitle);
   const listTools = () => {
-    if (!discovery) return toolsModeList(options.tools, apiTitle);
+    const served = code?.listed ?? [];
+    if (!discovery) {
+      const own = toolsModeList(options.tools, apiTitle);
+      return { tools: [...own.tools, ...served], describes: own.describes };
+    }
     const direct = options.tools.filter((tool) => discovery.listsDirectly(tool.name));
-    return { tools: [...discovery.listed, ...direct.map((tool) => listing(tool).tool)], describes: false };
+    return { tools: [...discovery.listed, ...served, ...direct.map((tool) => listing(tool).tool)], describes: false };
   };
   const validators = new ValidatorCache(tools);
   return {
@@ -71,5 +78,6 @@ export function createToolRuntime(options: {
       return listed.describes;
     },
     ...(discovery ? { discovery } : {}),
+    ...(code ? { code } : {}),
   };
 }

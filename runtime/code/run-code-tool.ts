@@ -1,0 +1,97 @@
+import { isRecord } from "../base/own-property.js";
+import type { ToolDefinition } from "../base/tool.js";
+import type { ServedTool } from "../tools/tool-runtime-contract.js";
+import { budgetsOf, type CodeSettings, readsOnly } from "./code-settings.js";
+
+/** The name of the tool that runs programs. */
+export const RUN_CODE = "run_code";
+
+/** The longest program `run_code` takes, in characters. */
+export const MAX_CODE_LENGTH = 50_000;
+
+/** Whether a program may call this operation under the settings. */
+export function mayCall(tool: ToolDefinition, settings: CodeSettings): boolean {
+  const writes = settings.allowWrites ?? false;
+  if (readsOnly(tool._meta.method) || writes === true) return true;
+  return (
+    Array.isArray(writes) &&
+    (writes.includes(tool.name) || (tool._meta.operationId !== undefined && writes.includes(tool._meta.operationId)))
+  );
+}
+
+/** A short program for this API: its first operation that only reads, called with sample values for what it requires. */
+export function codeExample(tools: readonly ToolDefinition[]): string {
+  const read = tools.find((tool) => readsOnly(tool._meta.method)) ?? tools[0];
+  if (!read) return "return 1 + 1;";
+  const properties = isRecord(read.inputSchema.properties) ? read.inputSchema.properties : {};
+  const required = Array.isArray(read.inputSchema.required) ? read.inputSchema.required.filter((name) => typeof name === "string") : [];
+  const args = required.map((name) => `${JSON.stringify(name)}: ${JSON.stringify(sampleOf(properties[name]))}`).join(", ");
+  const call = /^[A-Za-z_$][\w$]*$/.test(read.name) ? `api.${read.name}` : `api[${JSON.stringify(read.name)}]`;
+  return `const found = await ${call}({${args ? ` ${args} ` : ""}});\nconsole.log(Object.keys(found));\nreturn found;`;
+}
+
+function sampleOf(schema: unknown): unknown {
+  if (!isRecord(schema)) return "example";
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
+  if (schema.type === "integer" || schema.type === "number") return 1;
+  if (schema.type === "boolean") return true;
+  if (schema.type === "array") return [];
+  if (schema.type === "object") return {};
+  return "example";
+}
+
+/** `run_code`'s listing: what a program can do, its budgets, and an example over this API's own operations. */
+export function runCodeDefinition(apiTitle: string, tools: readonly ToolDefinition[], settings: CodeSettings): ServedTool {
+  const api = apiTitle || "this API";
+  const budgets = budgetsOf(settings);
+  const writable = tools.filter((tool) => !readsOnly(tool._meta.method) && mayCall(tool, settings));
+  const writes =
+    writable.length === 0
+      ? "Programs only read: an operation that changes data throws."
+      : settings.allowWrites === true
+        ? "Programs may change data: each operation's description says what it does."
+        : `Programs may change data only through ${writable.map((tool) => tool.name).join(", ")}; other operations that change data throw.`;
+  return {
+    name: RUN_CODE,
+    title: "Run a program",
+    description:
+      `Runs a short JavaScript program (ES2023; TypeScript annotations are stripped) against ${api}, for a task of several ` +
+      "steps in one call. Each operation is an async function `api.<name>(args)` taking the arguments describe_operation " +
+      "shows and resolving to its result; a failed call throws. `return` a value and `console.log` as you go: both come " +
+      `back, with the calls made. A run has ${budgets.timeoutMs / 1000} s, ${budgets.memoryMb} MB and ${budgets.maxCalls} ` +
+      `calls; there is no network, file system, module or timer besides \`api\`. ${writes}\nExample:\n${codeExample(tools)}`,
+    inputSchema: {
+      type: "object",
+      properties: {
+        code: { type: "string", maxLength: MAX_CODE_LENGTH, description: "The program: the body of an async function." },
+      },
+      required: ["code"],
+      additionalProperties: false,
+    },
+    outputSchema: {
+      type: "object",
+      properties: {
+        result: { description: "What the program returned (null for nothing)." },
+        logs: { type: "array", items: { type: "string" }, description: "What it logged, a line per call of console.log." },
+        logsCut: { type: "boolean", description: "True when the logs passed their limit and the rest was left out." },
+        calls: {
+          type: "array",
+          items: {
+            type: "object",
+            properties: { name: { type: "string" }, ok: { type: "boolean" } },
+            required: ["name", "ok"],
+          },
+          description: "The operations it called, in order.",
+        },
+      },
+      required: ["result", "logs", "calls"],
+    },
+    annotations: {
+      title: "Run a program",
+      readOnlyHint: writable.length === 0,
+      destructiveHint: writable.length > 0,
+      idempotentHint: writable.length === 0,
+      openWorldHint: true,
+    },
+  };
+}

@@ -1,0 +1,34 @@
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { isRecord } from "../base/own-property.js";
+import type { ToolDefinition } from "../base/tool.js";
+import type { CallerCredentials } from "../call/credentials.js";
+import { errorResult } from "../result/result.js";
+import { describeErrors } from "../schema/validation.js";
+import { executeTool } from "./call-tool.js";
+import { DESCRIBE_OPERATION } from "./describe-operation.js";
+import type { ToolRuntime } from "./tool-runtime-contract.js";
+
+/**
+ * Runs a registry operation for a tool that calls operations by name (`call_operation`, a `run_code` program): its
+ * arguments validated against its input schema, then executed exactly as its own tool would be, with the caller's
+ * credentials. `asking` names the calling tool in error messages.
+ */
+export async function callOperation(
+  runtime: ToolRuntime,
+  tool: ToolDefinition,
+  given: unknown,
+  caller: CallerCredentials,
+  asking: string,
+): Promise<CallToolResult> {
+  if (!isRecord(given)) return errorResult(`${asking}: arguments must be an object`);
+  const validators = await runtime.validators.forTool(tool.name);
+  if (!validators) return errorResult(`${asking}: ${tool.name} cannot be called`);
+  if (!validators.input(given)) {
+    const errors = validators.input.errors ?? [];
+    const paths = [...new Set(errors.map((error) => error.schemaPath))].slice(0, 5).join(", ");
+    return errorResult(
+      `${asking}: Invalid arguments for ${tool.name}: ${describeErrors(errors)} (inputSchema ${paths}; ${DESCRIBE_OPERATION} shows it)`,
+    );
+  }
+  return executeTool({ runtime, tool, validators, args: given, caller });
+}

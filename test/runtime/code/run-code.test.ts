@@ -1,0 +1,209 @@
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { type CodeSettings, type RunningServer, silentLogger, startServer } from "oapi-mcp-gen-runtime";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { serverIdentity, tools } from "../../../generated/index.js";
+import { connectClient, testEnvironment } from "../../helpers/memos-server.js";
+import { sendJson, startUpstream } from "../../helpers/upstream.js";
+
+/** A Memos upstream that keeps what it is sent: memos and their comments. */
+function memosUpstream() {
+  const memos: { name: string; content: string; parent?: string }[] = [];
+  return startUpstream((req, res) => {
+    const body = req.body;
+    const comments = /^\/api\/v1\/memos\/([^/]+)\/comments$/.exec(req.path);
+    if (req.method === "POST" && req.path === "/api/v1/memos") {
+      const memo = { name: `memos/${memos.length + 1}`, content: JSON.parse(body).content };
+      memos.push(memo);
+      return sendJson(res, 200, { ...memo, state: "NORMAL", visibility: "PRIVATE" });
+    }
+    if (req.method === "POST" && comments) {
+      const memo = { name: `memos/${memos.length + 1}`, content: JSON.parse(body).content, parent: `memos/${comments[1]}` };
+      memos.push(memo);
+      return sendJson(res, 200, { ...memo, state: "NORMAL", visibility: "PRIVATE" });
+    }
+    if (req.method === "GET" && comments) {
+      return sendJson(res, 200, { memos: memos.filter((memo) => memo.parent === `memos/${comments[1]}`), totalSize: 1 });
+    }
+    return sendJson(res, 404, { message: "not found" });
+  });
+}
+
+/** What a run returned. */
+function resultOf(result: Awaited<ReturnType<Client["callTool"]>>): unknown {
+  return (result.structuredContent as { result?: unknown } | undefined)?.result;
+}
+
+/** The text of a failed call. */
+function errorText(result: Awaited<ReturnType<Client["callTool"]>>): string {
+  const content = Array.isArray(result.content) ? result.content : [];
+  return content.map((part) => (part.type === "text" ? part.text : "")).join("\n");
+}
+
+describe("run_code: a program against the Memos tools, through the SDK client", () => {
+  let upstream: Awaited<ReturnType<typeof memosUpstream>>;
+  const servers: RunningServer[] = [];
+  const clients: Client[] = [];
+  async function connect(code: CodeSettings): Promise<Client> {
+    const server = await startServer({
+      identity: serverIdentity,
+      tools,
+      code,
+      log: silentLogger,
+      environment: testEnvironment(upstream.url),
+    });
+    servers.push(server);
+    const client = await connectClient(server.url);
+    clients.push(client);
+    return client;
+  }
+  let writer: Client;
+  let reader: Client;
+  beforeAll(async () => {
+    upstream = await memosUpstream();
+    writer = await connect({ allowWrites: ["memo_create_memo", "MemoService_CreateMemoComment"], timeoutMs: 5_000, memoryMb: 16 });
+    reader = await connect({ timeoutMs: 1_000 });
+  });
+  afterAll(async () => {
+    await Promise.all(clients.map((client) => client.close()));
+    await Promise.all(servers.map((server) => server.close()));
+    await upstream.close();
+  });
+
+  it("lists run_code beside the tools, with this API's example and the write policy", async () => {
+    const { tools: listed } = await writer.listTools();
+    const runCode = listed.find((tool) => tool.name === "run_code");
+    expect(listed).toHaveLength(18);
+    expect(runCode?.description).toContain("api.");
+    expect(runCode?.description).toContain("only through memo_create_memo, memo_create_memo_comment");
+    expect(runCode?.annotations?.readOnlyHint).toBe(false);
+    const readOnly = (await reader.listTools()).tools.find((tool) => tool.name === "run_code");
+    expect(readOnly?.annotations?.readOnlyHint).toBe(true);
+  });
+
+  it("creates a memo, comments on it, lists its comments and returns a summary, in one call", async () => {
+    const before = upstream.requests.length;
+    const result = await writer.callTool({
+      name: "run_code",
+      arguments: {
+        code: `
+          interface Memo { name: string; content: string }
+          const memo: Memo = await api.memo_create_memo({ body: { content: "groceries", state: "NORMAL", visibility: "PRIVATE" } });
+          await api.memo_create_memo_comment({ memo: memo.name, body: { content: "and milk", state: "NORMAL", visibility: "PRIVATE" } });
+          const { memos } = await api.memo_list_memo_comments({ memo: memo.name });
+          console.log("created", memo.name);
+          return { memo: memo.name, comments: memos.map((comment: Memo) => comment.content) };`,
+      },
+    });
+    expect(result.isError, errorText(result)).toBeFalsy();
+    expect(result.structuredContent).toEqual({
+      result: { memo: "memos/1", comments: ["and milk"] },
+      logs: ["created memos/1"],
+      calls: [
+        { name: "memo_create_memo", ok: true },
+        { name: "memo_create_memo_comment", ok: true },
+        { name: "memo_list_memo_comments", ok: true },
+      ],
+    });
+    const sent = upstream.requests.slice(before).map((request) => `${request.method} ${request.path}`);
+    expect(sent).toEqual(["POST /api/v1/memos", "POST /api/v1/memos/1/comments", "GET /api/v1/memos/1/comments"]);
+  });
+
+  it("validates each call's arguments as call_operation does, and a failed call throws in the program", async () => {
+    const result = await writer.callTool({
+      name: "run_code",
+      arguments: { code: `try { await api.memo_list_memo_comments({}); } catch (error) { return String(error.message); }` },
+    });
+    expect(JSON.stringify(result.structuredContent)).toContain("Invalid arguments for memo_list_memo_comments");
+  });
+
+  it("reads only by default: an operation that changes data throws, and nothing is sent", async () => {
+    const before = upstream.requests.length;
+    const result = await reader.callTool({
+      name: "run_code",
+      arguments: { code: `return await api.memo_create_memo({ body: { content: "x", state: "NORMAL", visibility: "PRIVATE" } });` },
+    });
+    expect(result.isError).toBe(true);
+    expect(errorText(result)).toContain("api.memo_create_memo changes data (POST)");
+    expect(upstream.requests.length).toBe(before);
+    const allowedElsewhere = await writer.callTool({
+      name: "run_code",
+      arguments: { code: `return await api.memo_delete_memo({ memo: "memos/1" });` },
+    });
+    expect(errorText(allowedElsewhere)).toContain("api.memo_delete_memo changes data (DELETE)");
+  });
+
+  it("gives the program no process, require, import, fetch or timers, and no way to the host's objects", async () => {
+    const probes = [
+      "typeof process",
+      "typeof require",
+      "typeof fetch",
+      "typeof setTimeout",
+      "typeof globalThis.constructor.constructor('return typeof process')",
+      "globalThis.constructor.constructor('return typeof process')()",
+      "(() => { Object.prototype.polluted = 'yes'; Array.prototype.push = null; return 'set'; })()",
+    ];
+    const result = await reader.callTool({ name: "run_code", arguments: { code: `return [${probes.join(", ")}];` } });
+    expect(resultOf(result)).toEqual(["undefined", "undefined", "undefined", "undefined", "function", "undefined", "set"]);
+    expect(Object.prototype).not.toHaveProperty("polluted");
+    const imported = await reader.callTool({ name: "run_code", arguments: { code: `return await import("node:fs");` } });
+    expect(errorText(imported)).toContain("could not load module");
+    // The next run starts clean: the last one's pollution is gone.
+    const next = await reader.callTool({ name: "run_code", arguments: { code: `return [({}).polluted ?? null, typeof [].push];` } });
+    expect(resultOf(next)).toEqual([null, "function"]);
+  });
+
+  it("has on api exactly the server's operations", async () => {
+    const result = await reader.callTool({
+      name: "run_code",
+      arguments: { code: `return [Object.keys(api).length, typeof api.memo_get_memo, typeof api.user_get_user, Object.isFrozen(api)];` },
+    });
+    expect(resultOf(result)).toEqual([17, "function", "undefined", true]);
+  });
+
+  it("ends a runaway loop at its budget while the server goes on answering other callers", async () => {
+    const started = Date.now();
+    const loop = reader.callTool({ name: "run_code", arguments: { code: "while (true) {}" } });
+    const meanwhile = await writer.callTool({ name: "memo_list_memo_comments", arguments: { memo: "memos/1" } });
+    expect(meanwhile.isError).toBeFalsy();
+    expect(Date.now() - started).toBeLessThan(1_000);
+    const ended = await loop;
+    expect(ended.isError).toBe(true);
+    expect(errorText(ended)).toContain("the run passed its time budget");
+  });
+
+  it("ends a memory bomb, deep recursion, 10,000 calls and a huge result each with a clear error", async () => {
+    const bomb = await writer.callTool({
+      name: "run_code",
+      arguments: { code: "const a = []; for (let i = 0; ; i++) a.push({ i, text: 'item ' + i });" },
+    });
+    expect(errorText(bomb)).toMatch(/out of memory/);
+    const deep = await writer.callTool({ name: "run_code", arguments: { code: "function f(n) { return f(n + 1) + 1; }\nreturn f(0);" } });
+    expect(errorText(deep)).toMatch(/stack overflow at line 1/);
+    const before = upstream.requests.length;
+    const many = await writer.callTool({
+      name: "run_code",
+      arguments: {
+        code: `const all = []; for (let i = 0; i < 10000; i++) all.push(api.memo_list_memo_comments({ memo: "memos/1" }));
+               const settled = await Promise.allSettled(all);
+               return [settled.filter((s) => s.status === "fulfilled").length, settled.find((s) => s.status === "rejected").reason.message];`,
+      },
+    });
+    expect(resultOf(many)).toEqual([50, "api.memo_list_memo_comments: the run's 50 calls are used up"]);
+    expect(upstream.requests.length - before).toBe(50);
+    const huge = await writer.callTool({ name: "run_code", arguments: { code: `return "x".repeat(2000000);` } });
+    expect(errorText(huge)).toContain("a run may return 1048576");
+    const chatty = await writer.callTool({
+      name: "run_code",
+      arguments: { code: `for (let i = 0; i < 5000; i++) console.log("line", i); return 1;` },
+    });
+    expect(chatty.structuredContent).toMatchObject({ result: 1, logsCut: true });
+    expect((chatty.structuredContent as { logs: unknown[] }).logs.length).toBe(1000);
+  });
+
+  it("reports a syntax or runtime error with the program's line", async () => {
+    const syntax = await reader.callTool({ name: "run_code", arguments: { code: "const a = 1;\nconst = 2;" } });
+    expect(errorText(syntax)).toMatch(/SyntaxError.*at line 2/);
+    const thrown = await reader.callTool({ name: "run_code", arguments: { code: "const a = 1;\n\nnull.x;" } });
+    expect(errorText(thrown)).toContain("TypeError: cannot read property 'x' of null at line 3");
+  });
+});
