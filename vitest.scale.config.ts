@@ -7,6 +7,10 @@ export default defineConfig({
     alias: [
       { find: /^oapi-mcp-gen-runtime\/sdk$/, replacement: fileURLToPath(new URL("./runtime/sdk.ts", import.meta.url)) },
       {
+        find: /^oapi-mcp-gen-runtime\/code$/,
+        replacement: fileURLToPath(new URL("./runtime/code/index.ts", import.meta.url)),
+      },
+      {
         find: /^oapi-mcp-gen-runtime\/discovery$/,
         replacement: fileURLToPath(new URL("./runtime/discovery/index.ts", import.meta.url)),
       },

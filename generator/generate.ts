@@ -24,6 +24,7 @@ import { cachedText, contentKey, type RenderCache } from "./cache/render-cache.j
 import { type GeneratorConfig, type ResolvedConfig, resolveConfig } from "./config/config.js";
 import { FORMAT_FINGERPRINT } from "./layout/format.js";
 import { buildTools } from "./model/build-tools.js";
+import { codeFacts, codeSettings } from "./model/code-mode.js";
 import { alwaysListedTools, discoveryData, type ServingMode, servingMode } from "./model/discovery.js";
 import { securitySchemes } from "./model/security.js";
 import { upstreamDefaults } from "./model/servers.js";
@@ -146,10 +147,13 @@ async function generateBeside(
   const tools = await clock.time("tool models", () => buildTools(model, entries, config));
   const definitions = await clock.time("tool definitions", () => tools.map(toolDefinition));
   const { name, version, title, instructions } = config.server;
-  const allListed = await clock.time("tools/list size", () => toolsModeListSize(definitions, title ?? name));
+  const code = codeSettings(config, tools);
+  const allListed = await clock.time("tools/list size", () => toolsModeListSize(definitions, title ?? name, code));
   const mode = servingMode(config, tools.length, allListed);
-  const alwaysList = mode === "discovery" ? alwaysListedTools(config, tools) : [];
-  const toolsList = mode === "discovery" ? discoveryListSize(title ?? name, definitions, alwaysList) : allListed;
+  // Discovery and code mode both find operations by search: the generated server carries the search index.
+  const searches = mode !== "tools";
+  const alwaysList = searches ? alwaysListedTools(config, tools) : [];
+  const toolsList = searches ? discoveryListSize(title ?? name, definitions, alwaysList, code) : allListed;
   checkBudget(toolsList, config.budget);
   const structures = new Map<string, ModuleSource>();
   await clock.time("module structures", () => {
@@ -160,7 +164,7 @@ async function generateBeside(
     });
     if (shared.constants.length > 0) structures.set("schemas.ts", schemasModule(shared));
   });
-  if (mode === "discovery") {
+  if (searches) {
     const tags = entries.map((entry) => entry.tags);
     const tagNotes = new Map(model.tags.map((tag) => [tag.name, firstSentence(tag.description)]));
     const data = await clock.time("discovery search index", () => discoveryData(definitions, tags, alwaysList, tagNotes));
@@ -169,10 +173,10 @@ async function generateBeside(
   const identity = { name, version, ...(title ? { title } : {}), ...(instructions ? { instructions } : {}) };
   const upstream = upstreamDefaults(model, config.baseUrl, documentUrl);
   const auth = registryAuth(model, tools, config);
-  structures.set(`${SERVER_SETTINGS}.ts`, serverSettingsModule(identity, upstream, auth));
+  structures.set(`${SERVER_SETTINGS}.ts`, serverSettingsModule(identity, upstream, auth, code));
   structures.set("index.ts", { structure: registryModule(tools), literals: [] });
   structures.set("client.ts", { structure: clientModule(tools), literals: [] });
-  structures.set("server.ts", { structure: serverEntryModule(mode === "discovery"), literals: [] });
+  structures.set("server.ts", { structure: serverEntryModule(searches, code !== undefined), literals: [] });
   progress(`rendering types and ${structures.size} modules`);
   const facts = {
     name,
@@ -186,6 +190,7 @@ async function generateBeside(
     paths,
     ...(mode === "discovery" ? { discovery: { alwaysList } } : {}),
     ...(mode === "tools" && allListed.describes ? { describes: true } : {}),
+    ...(code ? { code: codeFacts(code, definitions) } : {}),
     ...(runtime !== "registry" ? { runtime: { source: runtime, tarball: runtimeTarball(RUNTIME_VERSION) } } : {}),
   };
   const readme = readmeSource(facts);

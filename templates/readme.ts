@@ -26,8 +26,29 @@ export interface ReadmeFacts {
   discovery?: { alwaysList: readonly string[] };
   /** Tools mode: some listing is cut to fit, so `tools/list` also shows `describe_operation`. */
   describes?: boolean;
+  /** Code mode: `run_code` beside the other tools (or, `instead`, in place of `call_operation`), an example program, and what it may change. */
+  code?: { instead: boolean; example: string; writes: boolean | readonly string[]; timeoutMs: number; maxCalls: number };
   /** Where the runtime comes from when not from the registry: a copy in `vendor/`, or its tarball beside the package. */
   runtime?: { source: "vendor" | "tarball"; tarball: string };
+}
+
+/** What `run_code` does on this server, with a program over its own operations. */
+function codeSection(code: NonNullable<ReadmeFacts["code"]>): string[] {
+  const writes =
+    code.writes === true
+      ? "Programs may call every operation, including those that change data."
+      : Array.isArray(code.writes) && code.writes.length > 0
+        ? `Programs may change data only through ${code.writes.map((name) => `\`${name}\``).join(", ")}; other operations that change data throw.`
+        : "Programs only read: an operation that changes data throws (`code.allowWrites` in the config lets them).";
+  const fence = "`".repeat(Math.max(3, ...[...code.example.matchAll(/`+/g)].map((run) => run[0].length + 1)));
+  return [
+    `Code mode: \`tools/list\` ${code.instead ? "shows `search_operations` and `describe_operation`, which find and read the operations below, and" : "also shows"} \`run_code\`, which runs a short JavaScript program (TypeScript annotations allowed) in a WebAssembly sandbox on a worker thread. Each operation below is an async function \`api.<tool>(args)\`; \`return\` a value and \`console.log\` as you go. A run has ${code.timeoutMs / 1000} s and ${code.maxCalls} calls, and no network, files or timers besides \`api\`. ${writes} For example:`,
+    "",
+    `${fence}ts`,
+    code.example,
+    fence,
+    "",
+  ];
 }
 
 /** Document text as inert Markdown: one line, markup characters escaped, bounded length. */
@@ -176,6 +197,7 @@ export function readmeSource(facts: ReadmeFacts): ReadmeSource {
           "",
         ]
       : []),
+    ...(facts.code ? codeSection(facts.code) : []),
     TOOL_TABLE_LINE,
     "",
     "## Run",

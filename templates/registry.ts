@@ -1,4 +1,4 @@
-import type { AuthDefinition, ServerIdentity, UpstreamDefaults } from "oapi-mcp-gen-runtime";
+import type { AuthDefinition, CodeSettings, ServerIdentity, UpstreamDefaults } from "oapi-mcp-gen-runtime";
 import type { ImportDeclarationStructure, SourceFileStructure } from "ts-morph";
 import { GENERATED_HEADER, RUNTIME_MODULE } from "./header.js";
 import { LiteralSlots, type ModuleSource } from "./literal-slots.js";
@@ -9,12 +9,12 @@ import type { ToolView } from "./tool-view.js";
 /** Identity the generated server reports in `initialize`. */
 export type RegistryIdentity = ServerIdentity;
 
-/** `import { auth, serverIdentity, upstream } from "./server-settings.js"`: what the entry and the client need. */
-export function settingsImport(): ImportDeclarationStructure {
+/** `import { auth, serverIdentity, upstream } from "./server-settings.js"`: what the entry and the client need (and `code`). */
+export function settingsImport(code = false): ImportDeclarationStructure {
   return {
     kind: Kind.ImportDeclaration,
     moduleSpecifier: `./${SERVER_SETTINGS}.js`,
-    namedImports: [{ name: "auth" }, { name: "serverIdentity" }, { name: "upstream" }],
+    namedImports: [{ name: "auth" }, ...(code ? [{ name: "code" }] : []), { name: "serverIdentity" }, { name: "upstream" }],
   };
 }
 
@@ -25,7 +25,12 @@ export type RegistryAuth = AuthDefinition;
 export const SERVER_SETTINGS = "server-settings";
 
 /** The server's settings, apart from its tools: what `server.ts` needs before the tool modules load. */
-export function serverSettingsModule(identity: RegistryIdentity, upstream: UpstreamDefaults, auth: RegistryAuth): ModuleSource {
+export function serverSettingsModule(
+  identity: RegistryIdentity,
+  upstream: UpstreamDefaults,
+  auth: RegistryAuth,
+  code?: CodeSettings,
+): ModuleSource {
   const slots = new LiteralSlots();
   return slots.module({
     kind: Kind.SourceFile,
@@ -35,7 +40,12 @@ export function serverSettingsModule(identity: RegistryIdentity, upstream: Upstr
         kind: Kind.ImportDeclaration,
         isTypeOnly: true,
         moduleSpecifier: RUNTIME_MODULE,
-        namedImports: [{ name: "AuthDefinition" }, { name: "ServerIdentity" }, { name: "UpstreamDefaults" }],
+        namedImports: [
+          { name: "AuthDefinition" },
+          ...(code ? [{ name: "CodeSettings" }] : []),
+          { name: "ServerIdentity" },
+          { name: "UpstreamDefaults" },
+        ],
       },
       {
         kind: Kind.VariableStatement,
@@ -58,6 +68,17 @@ export function serverSettingsModule(identity: RegistryIdentity, upstream: Upstr
         docs: ["Security schemes (credentials from the environment variables named in `env`) and what callers may pass through."],
         declarations: [{ name: "auth", type: "AuthDefinition", initializer: slots.value(auth) }],
       },
+      ...(code
+        ? [
+            {
+              kind: Kind.VariableStatement,
+              isExported: true,
+              declarationKind: CONST,
+              docs: ["Code mode: run_code's budgets and the operations its programs may change data through."],
+              declarations: [{ name: "code", type: "CodeSettings", initializer: slots.value(code) }],
+            },
+          ]
+        : []),
     ],
   });
 }

@@ -8,20 +8,18 @@ import { Kind } from "./structure-kinds.js";
  * three discovery tools). The tool modules are imported once the server listens, so `/health` answers before a large
  * API's thousand modules have loaded.
  */
-export function serverEntryModule(discovery: boolean): SourceFileStructure {
+export function serverEntryModule(discovery: boolean, code = false): SourceFileStructure {
+  const settings = `identity: serverIdentity, tools, ${discovery ? "discovery, " : ""}upstream, auth${code ? ", code" : ""}`;
   return {
     kind: Kind.SourceFile,
     leadingTrivia: GENERATED_HEADER,
     statements: [
       { kind: Kind.ImportDeclaration, moduleSpecifier: RUNTIME_MODULE, namedImports: [{ name: "runServer" }] },
-      settingsImport(),
+      settingsImport(code),
       'const tools = async () => (await import("./index.js")).tools;',
       ...(discovery
-        ? [
-            'const discovery = async () => (await import("./discovery.js")).discovery;',
-            "await runServer({ identity: serverIdentity, tools, discovery, upstream, auth });",
-          ]
-        : ["await runServer({ identity: serverIdentity, tools, upstream, auth });"]),
+        ? ['const discovery = async () => (await import("./discovery.js")).discovery;', `await runServer({ ${settings} });`]
+        : [`await runServer({ ${settings} });`]),
     ],
   };
 }

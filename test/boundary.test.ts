@@ -36,7 +36,20 @@ function packageOf(specifier: string): string {
 
 /** What each source folder may import besides Node built-ins and files of its own folder. */
 const RULES: Record<string, { folders: string[]; typeOnlyFolders?: string[]; packages: string[] }> = {
-  runtime: { folders: [], packages: ["@modelcontextprotocol/sdk", "ajv", "ajv-formats", "fastest-levenshtein", "minisearch", "re2js"] },
+  runtime: {
+    folders: [],
+    packages: [
+      "@jitl/quickjs-wasmfile-release-sync",
+      "@modelcontextprotocol/sdk",
+      "ajv",
+      "ajv-formats",
+      "fastest-levenshtein",
+      "minisearch",
+      "quickjs-emscripten-core",
+      "re2js",
+      "sucrase",
+    ],
+  },
   openapi: { folders: [], packages: ["yaml", "fastest-levenshtein", "swagger2openapi", "@redocly/openapi-core", "ipaddr.js", "turndown"] },
   // prettier: templates write text as prettier prints it (its quote choice and string widths).
   templates: { folders: [], packages: [RUNTIME, "ts-morph", "prettier"] },

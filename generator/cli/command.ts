@@ -285,10 +285,10 @@ async function generateTimed(given: GenerateOptions, clock: StageClock | undefin
       `note: no ${DEFAULT_CONFIG}: every operation is selected and the server is named "${result.config.server.name}"; run \`oapi-mcp-gen init ${paths.spec}\` to choose\n`,
     );
   }
-  const mode = result.mode === "discovery" ? "discovery mode, " : "";
+  const mode = result.mode === "tools" ? "" : `${result.mode} mode, `;
   const size = `${mode}tools/list ${Math.round(result.toolsList.bytes / 1024)} KiB, about ${result.toolsList.tokens} tokens`;
   // A discovery server lists three tools whatever the selection: advice to list fewer does not apply to it.
-  const listWarnings = result.mode === "discovery" ? [] : budgetWarning(result.tools.length, result.toolsList, config?.budget);
+  const listWarnings = result.mode !== "tools" ? [] : budgetWarning(result.tools.length, result.toolsList, config?.budget);
   const warnings = [...result.warnings, ...listWarnings];
   // Document text reaches warnings: control characters (terminal escape codes) are shown as `?`.
   for (const warning of warnings) process.stderr.write(`warning: ${oneLine(warning, "?")}\n`);

@@ -124,9 +124,9 @@ export interface GeneratorConfig {
     maxTokens?: number;
   };
   /**
-   * tools: every selected operation is a tool of its own. discovery: the server lists three tools (search_operations, describe_operation, call_operation) over the selected operations, for APIs too large to list. auto (the default): tools while the selection fits the tools/list budget (budget.maxBytes/maxTokens, or 100 tools and 50,000 tokens when none is set), discovery past it.
+   * tools: every selected operation is a tool of its own. discovery: the server lists three tools (search_operations, describe_operation, call_operation) over the selected operations, for APIs too large to list. code: search_operations and describe_operation, and run_code, which runs a short program calling the operations (see `code`). auto (the default): tools while the selection fits the tools/list budget (budget.maxBytes/maxTokens, or 100 tools and 50,000 tokens when none is set), discovery past it.
    */
-  mode?: "tools" | "discovery" | "auto";
+  mode?: "tools" | "discovery" | "code" | "auto";
   /**
    * Discovery mode settings.
    */
@@ -136,6 +136,33 @@ export interface GeneratorConfig {
      */
     alwaysList?: string[];
   };
+  /**
+   * Code mode: a run_code tool that runs a model's JavaScript program (TypeScript annotations accepted) in a WebAssembly sandbox, where each selected operation is an async function api.<tool_name>(args). true, or its settings, lists it beside the tools (any mode); mode: code serves it with search and describe alone.
+   */
+  code?:
+    | boolean
+    | {
+        /**
+         * Whether programs may call operations that change data (not GET, HEAD or OPTIONS): false (when unset: they throw), true, or the operationIds or tool names that may.
+         */
+        allowWrites?: boolean | string[];
+        /**
+         * Wall time of one run, in milliseconds (10000 when unset).
+         */
+        timeoutMs?: number;
+        /**
+         * Memory of one run's engine, in MB (64 when unset).
+         */
+        memoryMb?: number;
+        /**
+         * api calls one run may make (50 when unset).
+         */
+        maxCalls?: number;
+        /**
+         * Bytes of JSON one run may return (1048576 when unset); logs are kept to 1,000 lines and 64 KiB.
+         */
+        maxOutputBytes?: number;
+      };
   /**
    * How tool results are checked.
    */
@@ -368,9 +395,9 @@ export interface ResolvedConfig {
     maxTokens?: number;
   };
   /**
-   * tools: every selected operation is a tool of its own. discovery: the server lists three tools (search_operations, describe_operation, call_operation) over the selected operations, for APIs too large to list. auto (the default): tools while the selection fits the tools/list budget (budget.maxBytes/maxTokens, or 100 tools and 50,000 tokens when none is set), discovery past it.
+   * tools: every selected operation is a tool of its own. discovery: the server lists three tools (search_operations, describe_operation, call_operation) over the selected operations, for APIs too large to list. code: search_operations and describe_operation, and run_code, which runs a short program calling the operations (see `code`). auto (the default): tools while the selection fits the tools/list budget (budget.maxBytes/maxTokens, or 100 tools and 50,000 tokens when none is set), discovery past it.
    */
-  mode: "tools" | "discovery" | "auto";
+  mode: "tools" | "discovery" | "code" | "auto";
   /**
    * Discovery mode settings.
    */
@@ -380,6 +407,33 @@ export interface ResolvedConfig {
      */
     alwaysList: string[];
   };
+  /**
+   * Code mode: a run_code tool that runs a model's JavaScript program (TypeScript annotations accepted) in a WebAssembly sandbox, where each selected operation is an async function api.<tool_name>(args). true, or its settings, lists it beside the tools (any mode); mode: code serves it with search and describe alone.
+   */
+  code:
+    | boolean
+    | {
+        /**
+         * Whether programs may call operations that change data (not GET, HEAD or OPTIONS): false (when unset: they throw), true, or the operationIds or tool names that may.
+         */
+        allowWrites?: boolean | string[];
+        /**
+         * Wall time of one run, in milliseconds (10000 when unset).
+         */
+        timeoutMs?: number;
+        /**
+         * Memory of one run's engine, in MB (64 when unset).
+         */
+        memoryMb?: number;
+        /**
+         * api calls one run may make (50 when unset).
+         */
+        maxCalls?: number;
+        /**
+         * Bytes of JSON one run may return (1048576 when unset); logs are kept to 1,000 lines and 64 KiB.
+         */
+        maxOutputBytes?: number;
+      };
   /**
    * How tool results are checked.
    */

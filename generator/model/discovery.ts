@@ -7,8 +7,8 @@ import { lexiconFor } from "./lexicon.js";
 import type { ToolModel } from "./tool-model.js";
 import { overBudget, type ToolsListSize } from "./tools-list.js";
 
-/** How the generated server lists its operations. */
-export type ServingMode = "tools" | "discovery";
+/** How the generated server lists its operations: each as a tool, through search, describe and call, or through search, describe and programs. */
+export type ServingMode = "tools" | "discovery" | "code";
 
 /** The mode a run serves in: the configured one, or under `auto` discovery when the tools would pass the budget. */
 export function servingMode(config: ResolvedConfig, toolCount: number, size: ToolsListSize): ServingMode {

@@ -1,4 +1,5 @@
-import { type ToolDefinition, toolsListOf, toolsModeList } from "oapi-mcp-gen-runtime";
+import { type CodeSettings, type ToolDefinition, toolsListOf, toolsModeList } from "oapi-mcp-gen-runtime";
+import { runCodeDefinition } from "oapi-mcp-gen-runtime/code";
 import { discoveryToolDefinitions } from "oapi-mcp-gen-runtime/discovery";
 import { UserError } from "../base/errors.js";
 import type { GeneratorConfig } from "../config/config.js";
@@ -17,19 +18,34 @@ export function toolsListSize(definitions: readonly ToolDefinition[], prefix: re
   return { bytes, tokens: Math.ceil(bytes / 4) };
 }
 
-/** `tools/list` of a tools-mode server: every tool, and `describe_operation` when a listing was cut (`describes`). */
-export function toolsModeListSize(definitions: readonly ToolDefinition[], apiTitle: string): ToolsListSize & { describes: boolean } {
+/** `tools/list` of a tools-mode server: every tool, `describe_operation` when a listing was cut (`describes`), and `run_code` with code mode. */
+export function toolsModeListSize(
+  definitions: readonly ToolDefinition[],
+  apiTitle: string,
+  code?: CodeSettings,
+): ToolsListSize & { describes: boolean } {
   const { tools, describes } = toolsModeList(definitions, apiTitle);
-  const bytes = Buffer.byteLength(JSON.stringify({ tools }));
+  const served = code ? [runCodeDefinition(apiTitle, definitions, code)] : [];
+  const bytes = Buffer.byteLength(JSON.stringify({ tools: [...tools, ...served] }));
   return { bytes, tokens: Math.ceil(bytes / 4), describes };
 }
 
-/** `tools/list` of a discovery server: the three discovery tools, then the operations listed directly. */
-export function discoveryListSize(apiTitle: string, definitions: readonly ToolDefinition[], alwaysList: readonly string[]): ToolsListSize {
+/** `tools/list` of a discovery server: the discovery tools, `run_code` with code mode, then the operations listed directly. */
+export function discoveryListSize(
+  apiTitle: string,
+  definitions: readonly ToolDefinition[],
+  alwaysList: readonly string[],
+  code?: CodeSettings,
+): ToolsListSize {
   const direct = new Set(alwaysList);
+  const beside = code ? (code.replacesCall ? "instead" : "beside") : "none";
+  const served = [
+    ...discoveryToolDefinitions(apiTitle, definitions, beside),
+    ...(code ? [runCodeDefinition(apiTitle, definitions, code)] : []),
+  ];
   return toolsListSize(
     definitions.filter((definition) => direct.has(definition.name)),
-    discoveryToolDefinitions(apiTitle, definitions),
+    served,
   );
 }
 

@@ -32,7 +32,9 @@ export function codeExample(tools: readonly ToolDefinition[]): string {
 
 function sampleOf(schema: unknown): unknown {
   if (!isRecord(schema)) return "example";
-  if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
+  const first: unknown = Array.isArray(schema.enum) ? schema.enum[0] : undefined;
+  // A document's enum value is shown only when it is plain: an example is read by models and printed in READMEs.
+  if (typeof first === "number" || typeof first === "boolean" || (typeof first === "string" && /^[\w.-]{1,40}$/.test(first))) return first;
   if (schema.type === "integer" || schema.type === "number") return 1;
   if (schema.type === "boolean") return true;
   if (schema.type === "array") return [];

@@ -32,6 +32,7 @@ describe("config validation", () => {
       externalRefs: { outsideFolder: false, urls: false },
       mode: "auto",
       discovery: { alwaysList: [] },
+      code: false,
     });
     expect(parseConfig(structuredClone(resolved))).toEqual(resolved);
     expect(resolveConfig(written)).toEqual(resolved);
