@@ -29,7 +29,7 @@ describe("what a tools-mode server loads", () => {
     await rm(scratch, { recursive: true, force: true });
   });
 
-  it("serves tools/list and a call without loading any module of the runtime's discovery/", async () => {
+  it("serves tools/list and a call without loading the runtime's discovery/ or code/ (nor the JavaScript engine)", async () => {
     const loaded = join(scratch, "loaded.txt");
     await writeFile(loaded, "");
     await writeFile(join(scratch, "recorder.mjs"), RECORDER);
@@ -66,6 +66,7 @@ describe("what a tools-mode server loads", () => {
     // The recorder saw the tool runtime and the call path, so its silence about discovery/ means something.
     expect(urls.some((line) => line.endsWith("/runtime/dist/tools/call-tool.js"))).toBe(true);
     expect(urls.some((line) => line.endsWith("/runtime/dist/call/upstream.js"))).toBe(true);
-    expect(urls.filter((line) => line.includes("/runtime/dist/discovery/"))).toEqual([]);
+    expect(urls.filter((line) => line.includes("/runtime/dist/discovery/") || line.includes("/runtime/dist/code/"))).toEqual([]);
+    expect(urls.filter((line) => /quickjs|sucrase/.test(line))).toEqual([]);
   });
 });
