@@ -1,7 +1,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolDefinition } from "../base/tool.js";
 import type { CallerCredentials } from "../call/credentials.js";
-import { errorResult, successResult } from "../result/result.js";
+import { decodeJson, errorResult, successResult } from "../result/result.js";
 import { callOperation } from "../tools/call-operation.js";
 import type { ServedTool, ServedTools, ToolRuntime } from "../tools/tool-runtime-contract.js";
 import { budgetsOf, type CodeSettings } from "./code-settings.js";
@@ -65,7 +65,9 @@ export class CodeService implements ServedTools {
           message: `api.${name} changes data (${tool._meta.method}); this server runs programs that only read (code.allowWrites)`,
         };
       }
-      const result = await callOperation(runtime, tool, JSON.parse(json), caller, `api.${name}`);
+      const args = decodeJson(json);
+      if (!args.ok) return { ok: false, message: `api.${name}: its arguments must be JSON` };
+      const result = await callOperation(runtime, tool, args.value, caller, `api.${name}`);
       calls.push({ name, ok: result.isError !== true });
       if (result.isError) return { ok: false, message: textOf(result) };
       return { ok: true, json: JSON.stringify(result.structuredContent ?? textOf(result)) };
@@ -89,7 +91,8 @@ export class CodeService implements ServedTools {
       const where = outcome.line !== undefined ? ` at line ${outcome.line}` : "";
       return errorResult(`${RUN_CODE}: ${outcome.message}${where}`, JSON.stringify(logs));
     }
-    return successResult({ result: JSON.parse(outcome.json), ...logs });
+    const value = decodeJson(outcome.json);
+    return successResult({ result: value.ok ? value.value : null, ...logs });
   }
 }
 

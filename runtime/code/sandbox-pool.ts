@@ -104,9 +104,15 @@ export class SandboxPool {
       const onMessage = (message: FromWorker) => {
         if (message.type === "done") return end(message, true);
         if (message.type !== "call") return;
-        void onCall(message.name, message.json).then((answer) => {
-          if (!finished) worker.postMessage({ type: "answer", callId: message.callId, ...answer } satisfies ToWorker);
-        });
+        // A call that fails unexpectedly is the program's error, never the server's unhandled rejection.
+        void onCall(message.name, message.json)
+          .catch((error: unknown) => ({
+            ok: false as const,
+            message: `api.${message.name}: ${error instanceof Error ? error.message : String(error)}`,
+          }))
+          .then((answer) => {
+            if (!finished) worker.postMessage({ type: "answer", callId: message.callId, ...answer } satisfies ToWorker);
+          });
       };
       const onError = (error: Error) => end(stopped(`the sandbox stopped: ${error.message}`), false);
       const onExit = () => end(stopped("the sandbox stopped"), false);

@@ -46,7 +46,7 @@ delete globalThis.__call; delete globalThis.__log; delete globalThis.__names;
 const show = (value) => (typeof value === "string" ? value : JSON.stringify(value) ?? String(value));
 const api = Object.create(null);
 for (const name of names)
-  api[name] = (args) => call(name, JSON.stringify(args ?? {})).then((text) => JSON.parse(text));
+  api[name] = (args) => call(name, JSON.stringify(args ?? {}) ?? "null").then((text) => JSON.parse(text));
 globalThis.api = Object.freeze(api);
 const write = (...values) => { log(values.map(show).join(" ")); };
 globalThis.console = Object.freeze({ log: write, info: write, warn: write, error: write, debug: write });
@@ -121,14 +121,19 @@ async function run(code: string, names: readonly string[], limits: RunLimits): P
     }
     prelude.value.dispose();
     // The program is the body of an async function, on the wrapper's first line: its line numbers are its own.
-    const wrapped = `(async () => {${script}\n})().then((value) => JSON.stringify(value === undefined ? null : value))`;
+    const wrapped = `(async () => {${script}\n})().then((value) => JSON.stringify(value === undefined ? null : value) ?? "null")`;
     const started = context.evalCode(wrapped, "program.js");
     if (started.error) return failed(...errorOf(context, started.error));
     const settled = context.resolvePromise(started.value);
     started.value.dispose();
     runtime.executePendingJobs();
     const outcome = await settled;
-    if (outcome.error) return failed(...errorOf(context, outcome.error));
+    if (outcome.error) {
+      const [message, line] = errorOf(context, outcome.error);
+      // An error on the wrapper's last line is the returned value's: JSON.stringify refused it.
+      if (line !== undefined && line > script.split("\n").length) return failed(`the returned value is no JSON (${message})`);
+      return failed(message, line);
+    }
     const json = context.getString(outcome.value);
     outcome.value.dispose();
     if (json.length > limits.maxOutputBytes)

@@ -205,5 +205,18 @@ describe("run_code: a program against the Memos tools, through the SDK client", 
     expect(errorText(syntax)).toMatch(/SyntaxError.*at line 2/);
     const thrown = await reader.callTool({ name: "run_code", arguments: { code: "const a = 1;\n\nnull.x;" } });
     expect(errorText(thrown)).toContain("TypeError: cannot read property 'x' of null at line 3");
+    const plain = await reader.callTool({ name: "run_code", arguments: { code: "throw 'plain';" } });
+    expect(errorText(plain)).toContain('run_code: uncaught "plain"');
+  });
+
+  it("refuses what cannot cross as JSON: a function as arguments, a BigInt or a cycle as the result", async () => {
+    const given = await reader.callTool({ name: "run_code", arguments: { code: "return await api.memo_get_memo(() => 1);" } });
+    expect(errorText(given)).toContain("api.memo_get_memo: arguments must be an object at line 1");
+    const big = await reader.callTool({ name: "run_code", arguments: { code: "return 10n;" } });
+    expect(errorText(big)).toContain("the returned value is no JSON (TypeError: Do not know how to serialize a BigInt)");
+    const cycle = await reader.callTool({ name: "run_code", arguments: { code: "const o = {}; o.o = o; return o;" } });
+    expect(errorText(cycle)).toContain("the returned value is no JSON (TypeError: circular reference)");
+    const nothing = await reader.callTool({ name: "run_code", arguments: { code: "return () => 1;" } });
+    expect(resultOf(nothing)).toBeNull();
   });
 });
