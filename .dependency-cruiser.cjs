@@ -60,6 +60,27 @@ module.exports = {
       to: { path: "^generator/cli/|^generator/(generate|index)\\.ts$" },
     },
     {
+      name: "generator-select-before-the-model",
+      severity: "error",
+      comment: "The stages run config → select → model → layout → output: select/ imports none of the later stages.",
+      from: { path: "^generator/select/" },
+      to: { path: "^generator/(model|layout|output|threads)/" },
+    },
+    {
+      name: "generator-model-before-the-layout",
+      severity: "error",
+      comment: "The stages run config → select → model → layout → output: model/ imports neither select/ nor the later stages.",
+      from: { path: "^generator/model/" },
+      to: { path: "^generator/(select|layout|output|threads)/" },
+    },
+    {
+      name: "generator-layout-before-the-output",
+      severity: "error",
+      comment: "The stages run config → select → model → layout → output: layout/ imports none of output/ or threads/.",
+      from: { path: "^generator/layout/" },
+      to: { path: "^generator/(output|threads|model|select)/" },
+    },
+    {
       name: "search-is-not-the-generator",
       severity: "error",
       comment: "search/ serves documents: it imports neither the generator nor its templates.",

@@ -1,6 +1,6 @@
 import { StructureKind, VariableDeclarationKind } from "ts-morph";
 import { describe, expect, it } from "vitest";
-import { CONST, Kind } from "../../../templates/structure-kinds.js";
+import { CONST, Kind } from "../../templates/structure-kinds.js";
 
 describe("ts-morph enum values used without loading ts-morph", () => {
   it("match ts-morph's enums", () => {
