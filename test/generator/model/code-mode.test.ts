@@ -31,6 +31,7 @@ describe("code mode, generated", () => {
   let server: RunningServer;
   let client: Client;
   let files: ReadonlyMap<string, string>;
+  let beside: RunningServer;
 
   beforeAll(async () => {
     const config = await memosConfig({ mode: "code", code: { allowWrites: ["MemoService_CreateMemo"], timeoutMs: 4_000 } });
@@ -58,11 +59,20 @@ describe("code mode, generated", () => {
       environment: testEnvironment(upstream.url),
     });
     client = await connectClient(server.url);
+    beside = await startServer({
+      identity: index.serverIdentity,
+      tools: index.tools,
+      discovery: data.discovery,
+      code: { allowWrites: false },
+      log: silentLogger,
+      environment: testEnvironment(upstream.url),
+    });
   }, 180_000);
 
   afterAll(async () => {
     await client?.close();
     await server?.close();
+    await beside?.close();
     await upstream?.close();
   });
 
@@ -88,6 +98,19 @@ describe("code mode, generated", () => {
       .callTool({ name: "call_operation", arguments: { name: "memo_list_memos", arguments: {} } })
       .catch((error: Error) => error);
     expect(String(call)).toContain("Unknown tool: call_operation");
+  });
+
+  it("lists run_code beside all three discovery tools with code beside discovery mode", async () => {
+    const other = await connectClient(beside.url);
+    try {
+      const { tools } = await other.listTools();
+      expect(tools.map((tool) => tool.name)).toEqual(["search_operations", "describe_operation", "call_operation", "run_code"]);
+      expect(tools[0]?.description).toContain("or several from a program with run_code");
+      const called = await other.callTool({ name: "call_operation", arguments: { name: "memo_list_memos", arguments: {} } });
+      expect(called.isError).toBeFalsy();
+    } finally {
+      await other.close();
+    }
   });
 
   it("runs a program that reads and writes where the config allows, and refuses other writes", async () => {
