@@ -27,7 +27,7 @@ export interface ReadmeFacts {
   /** Tools mode: some listing is cut to fit, so `tools/list` also shows `describe_operation`. */
   describes?: boolean;
   /** Code mode: `run_code` beside the other tools (or, `instead`, in place of `call_operation`), an example program, and what it may change. */
-  code?: { instead: boolean; example: string; writes: boolean | readonly string[]; timeoutMs: number; maxCalls: number };
+  code?: { instead: boolean; example: string; writes: boolean | readonly string[]; timeoutMs: number; memoryMb: number; maxCalls: number };
   /** Where the runtime comes from when not from the registry: a copy in `vendor/`, or its tarball beside the package. */
   runtime?: { source: "vendor" | "tarball"; tarball: string };
 }
@@ -42,7 +42,7 @@ function codeSection(code: NonNullable<ReadmeFacts["code"]>): string[] {
         : "Programs only read: an operation that changes data throws (`code.allowWrites` in the config lets them).";
   const fence = "`".repeat(Math.max(3, ...[...code.example.matchAll(/`+/g)].map((run) => run[0].length + 1)));
   return [
-    `Code mode: \`tools/list\` ${code.instead ? "shows `search_operations` and `describe_operation`, which find and read the operations below, and" : "also shows"} \`run_code\`, which runs a short JavaScript program (TypeScript annotations allowed) in a WebAssembly sandbox on a worker thread. Each operation below is an async function \`api.<tool>(args)\`; \`return\` a value and \`console.log\` as you go. A run has ${code.timeoutMs / 1000} s and ${code.maxCalls} calls, and no network, files or timers besides \`api\`. ${writes} For example:`,
+    `Code mode: \`tools/list\` ${code.instead ? "shows `search_operations` and `describe_operation`, which find and read the operations below, and" : "also shows"} \`run_code\`, which runs a short JavaScript program (TypeScript annotations allowed) in a WebAssembly sandbox on a worker thread. Each operation below is an async function \`api.<tool>(args)\`; \`return\` a value and \`console.log\` as you go. A run has ${code.timeoutMs / 1000} s, ${code.memoryMb} MB and ${code.maxCalls} calls, and no network, files or timers besides \`api\`. ${writes} For example:`,
     "",
     `${fence}ts`,
     code.example,

@@ -22,8 +22,15 @@ export function codeSettings(config: ResolvedConfig, tools: readonly ToolModel[]
 
 /** What the generated README says of code mode: where `run_code` stands, what it may change, and a program for this API. */
 export function codeFacts(code: CodeSettings, definitions: readonly ToolDefinition[]) {
-  const { timeoutMs, maxCalls } = budgetsOf(code);
-  return { instead: code.replacesCall === true, example: codeExample(definitions), writes: code.allowWrites ?? false, timeoutMs, maxCalls };
+  const { timeoutMs, memoryMb, maxCalls } = budgetsOf(code);
+  return {
+    instead: code.replacesCall === true,
+    example: codeExample(definitions),
+    writes: code.allowWrites ?? false,
+    timeoutMs,
+    memoryMb,
+    maxCalls,
+  };
 }
 
 function writableTools(names: readonly string[], tools: readonly ToolModel[]): string[] {

@@ -1,4 +1,5 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { didYouMean } from "../base/suggest.js";
 import type { ToolDefinition } from "../base/tool.js";
 import type { CallerCredentials } from "../call/credentials.js";
 import { decodeJson, errorResult, successResult } from "../result/result.js";
@@ -11,17 +12,26 @@ import { type CallHandler, SandboxPool } from "./sandbox-pool.js";
 /** The most bytes of JSON one `api` call may pass. */
 const MAX_ARGUMENT_BYTES = 1_048_576;
 
-/** The engine's workers, shared by every code-mode runtime of the process. */
-const pool = new SandboxPool({ maxRuns: 4, maxQueued: 16, keepWarm: 2 });
+/** The engine's workers, shared by the code-mode runtimes of the process that give runs the same memory. */
+const pools = new Map<number, SandboxPool>();
 
-/** Starts a sandbox worker ahead of the first run. */
-export function warmSandbox(): Promise<void> {
-  return pool.warm();
+function poolFor(memoryMb: number): SandboxPool {
+  let pool = pools.get(memoryMb);
+  if (!pool) {
+    pool = new SandboxPool({ maxRuns: 4, maxQueued: 16, keepWarm: 2, memoryMb });
+    pools.set(memoryMb, pool);
+  }
+  return pool;
+}
+
+/** Starts a sandbox worker ahead of the first run (for runs of this memory budget). */
+export function warmSandbox(settings: CodeSettings = {}): Promise<void> {
+  return poolFor(budgetsOf(settings).memoryMb).warm();
 }
 
 /** Stops the idle sandbox workers. */
-export function closeSandbox(): Promise<void> {
-  return pool.close();
+export async function closeSandbox(): Promise<void> {
+  await Promise.all([...pools.values()].map((pool) => pool.close()));
 }
 
 /**
@@ -53,26 +63,34 @@ export class CodeService implements ServedTools {
     if (typeof args.code !== "string" || args.code.length > MAX_CODE_LENGTH)
       return errorResult(`${RUN_CODE}: code must be a program of at most ${MAX_CODE_LENGTH} characters`);
     const budgets = budgetsOf(this.settings);
-    const calls: { name: string; ok: boolean }[] = [];
+    const started = performance.now();
+    // Every call is listed from when it starts: one the program did not wait for still reached the upstream.
+    const calls: { name: string; ok: boolean; unfinished?: boolean }[] = [];
+    let ended = false;
     const onCall: CallHandler = async (name, json) => {
       const tool = this.byName.get(name);
       if (!tool) return { ok: false, message: `api.${name} is no operation of this server` };
+      if (ended) return { ok: false, message: `api.${name}: the run has ended` };
       if (calls.length >= budgets.maxCalls) return { ok: false, message: `api.${name}: the run's ${budgets.maxCalls} calls are used up` };
+      const call = { name, ok: false, unfinished: true };
+      calls.push(call);
       if (!mayCall(tool, this.settings)) {
-        calls.push({ name, ok: false });
+        call.unfinished = false;
         return {
           ok: false,
-          message: `api.${name} changes data (${tool._meta.method}); this server runs programs that only read (code.allowWrites)`,
+          message: `api.${name} changes data (${tool._meta.method}); this server's programs may not call it (code.allowWrites)`,
         };
       }
       const args = decodeJson(json);
-      if (!args.ok) return { ok: false, message: `api.${name}: its arguments must be JSON` };
-      const result = await callOperation(runtime, tool, args.value, caller, `api.${name}`);
-      calls.push({ name, ok: result.isError !== true });
+      const result = args.ok
+        ? await callOperation(runtime, tool, args.value, caller, `api.${name}`)
+        : errorResult(`api.${name}: its arguments must be JSON`);
+      call.ok = result.isError !== true;
+      call.unfinished = false;
       if (result.isError) return { ok: false, message: textOf(result) };
       return { ok: true, json: JSON.stringify(result.structuredContent ?? textOf(result)) };
     };
-    const outcome = await pool.run(
+    const outcome = await poolFor(budgets.memoryMb).run(
       {
         code: args.code,
         names: [...this.byName.keys()],
@@ -86,13 +104,34 @@ export class CodeService implements ServedTools {
       },
       onCall,
     );
-    const logs = { logs: outcome.logs, ...(outcome.logsCut ? { logsCut: true } : {}), calls };
+    ended = true;
+    const made = calls.map(({ name, ok, unfinished }) => (unfinished ? { name, ok, unfinished } : { name, ok }));
+    const logs = { logs: outcome.logs, ...(outcome.logsCut ? { logsCut: true } : {}), calls: made };
+    const fields = {
+      ms: Math.round(performance.now() - started),
+      calls: calls.length,
+      unfinished: calls.filter((call) => call.unfinished).length,
+    };
     if (!outcome.ok) {
       const where = outcome.line !== undefined ? ` at line ${outcome.line}` : "";
-      return errorResult(`${RUN_CODE}: ${outcome.message}${where}`, JSON.stringify(logs));
+      const message = `${outcome.message}${where}${this.unknownOperations(args.code, outcome)}`;
+      runtime.log.warn("run_code failed", { ...fields, error: message });
+      return errorResult(`${RUN_CODE}: ${message}`, JSON.stringify(logs));
     }
+    runtime.log.info("run_code", fields);
     const value = decodeJson(outcome.json);
     return successResult({ result: value.ok ? value.value : null, ...logs });
+  }
+
+  /** For "not a function" on a line that names an operation this server does not have: which, and the nearest. */
+  private unknownOperations(code: string, outcome: { message: string; line?: number }): string {
+    if (!/not a function/.test(outcome.message) || outcome.line === undefined) return "";
+    const line = code.split("\n")[outcome.line - 1] ?? "";
+    const named = [...line.matchAll(/\bapi(?:\.([A-Za-z_$][\w$]*)|\[\s*["']([^"']{1,200})["']\s*\])/g)].map(
+      (match) => match[1] ?? match[2] ?? "",
+    );
+    const unknown = named.find((name) => name !== "" && !this.byName.has(name));
+    return unknown === undefined ? "" : `; api.${unknown} is no operation of this server${didYouMean(unknown, this.byName.keys())}`;
   }
 }
 

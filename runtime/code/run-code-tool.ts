@@ -80,7 +80,11 @@ export function runCodeDefinition(apiTitle: string, tools: readonly ToolDefiniti
           type: "array",
           items: {
             type: "object",
-            properties: { name: { type: "string" }, ok: { type: "boolean" } },
+            properties: {
+              name: { type: "string" },
+              ok: { type: "boolean" },
+              unfinished: { type: "boolean", description: "Still running when the program ended (it may have changed data)." },
+            },
             required: ["name", "ok"],
           },
           description: "The operations it called, in order.",

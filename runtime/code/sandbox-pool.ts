@@ -36,7 +36,7 @@ export class SandboxPool {
   private readonly waiting: (() => void)[] = [];
   private running = 0;
 
-  constructor(private readonly options: { maxRuns: number; maxQueued: number; keepWarm: number }) {}
+  constructor(private readonly options: { maxRuns: number; maxQueued: number; keepWarm: number; memoryMb: number }) {}
 
   /** Runs a program on a free worker; a full pool with a full queue refuses at once. */
   async run(request: RunRequest, onCall: CallHandler): Promise<RunOutcome> {
@@ -70,7 +70,10 @@ export class SandboxPool {
 
   private start(): Promise<Worker | undefined> {
     return new Promise((resolve) => {
-      const worker = new Worker(WORKER, { resourceLimits: { maxOldGenerationSizeMb: 96, stackSizeMb: 4 } });
+      const worker = new Worker(WORKER, {
+        workerData: { memoryMb: this.options.memoryMb },
+        resourceLimits: { maxOldGenerationSizeMb: 96, stackSizeMb: 4 },
+      });
       worker.unref();
       const fail = () => {
         void worker.terminate();

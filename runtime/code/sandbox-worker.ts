@@ -1,8 +1,9 @@
 /** Worker thread: runs `run_code` programs in a QuickJS engine (WebAssembly), one at a time, each in a fresh context. */
-import { parentPort } from "node:worker_threads";
+import { parentPort, workerData } from "node:worker_threads";
 import releaseSync from "@jitl/quickjs-wasmfile-release-sync";
 import {
   newQuickJSWASMModuleFromVariant,
+  newVariant,
   type QuickJSContext,
   type QuickJSHandle,
   type QuickJSSyncVariant,
@@ -13,7 +14,18 @@ import type { FromWorker, RunLimits, ToWorker } from "./sandbox-protocol.js";
 
 const port = parentPort;
 if (!port) throw new Error("sandbox-worker runs as a worker thread");
-const engine = await newQuickJSWASMModuleFromVariant(syncVariant(releaseSync));
+/**
+ * The engine's whole WebAssembly memory, capped: QuickJS's own limit does not count every allocation (typed arrays),
+ * so past the cap an allocation fails as "out of memory" instead of growing the process. The room above the run's
+ * budget (as much again, at least 64 MB) is the engine's own: its bookkeeping and what the budget does not count.
+ */
+const settings: { memoryMb: number } = workerData;
+const PAGE = 65_536;
+const memory = new WebAssembly.Memory({
+  initial: (16 * 1_048_576) / PAGE,
+  maximum: (Math.max(2 * settings.memoryMb, settings.memoryMb + 64) * 1_048_576) / PAGE,
+});
+const engine = await newQuickJSWASMModuleFromVariant(newVariant(syncVariant(releaseSync), { wasmMemory: memory }));
 
 /** The engine build, whether the package's default export arrives as itself or wrapped by CommonJS interop. */
 function syncVariant(loaded: unknown): QuickJSSyncVariant {

@@ -118,7 +118,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   // Code mode's engine starts on a worker thread now, so the first run does not wait for it; it stops with the server.
   if (options.code) {
     const sandbox = await import("../code/index.js");
-    void sandbox.warmSandbox();
+    void sandbox.warmSandbox(options.code);
     running.server.once("close", () => void sandbox.closeSandbox());
   }
   log.info("MCP server listening", {

@@ -200,6 +200,31 @@ describe("run_code: a program against the Memos tools, through the SDK client", 
     expect((chatty.structuredContent as { logs: unknown[] }).logs.length).toBe(1000);
   });
 
+  it("lists the calls a program did not wait for, and ends a typed-array memory bomb at the memory budget", async () => {
+    const before = upstream.requests.length;
+    const unawaited = await writer.callTool({
+      name: "run_code",
+      arguments: { code: `for (let i = 0; i < 3; i++) api.memo_list_memo_comments({ memo: "memos/1" });\nreturn "gone";` },
+    });
+    expect(resultOf(unawaited)).toBe("gone");
+    const calls = (unawaited.structuredContent as { calls: { name: string }[] }).calls;
+    expect(calls.map((call) => call.name)).toEqual(["memo_list_memo_comments", "memo_list_memo_comments", "memo_list_memo_comments"]);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(upstream.requests.length - before).toBe(3);
+    const arrays = await writer.callTool({
+      name: "run_code",
+      arguments: { code: "const a = [];\nwhile (true) a.push(new Uint8Array(1000000));" },
+    });
+    expect(errorText(arrays)).toContain("out of memory at line 2");
+    const one = await writer.callTool({ name: "run_code", arguments: { code: "const b = new Uint8Array(500000000);\nreturn b.length;" } });
+    expect(errorText(one)).toContain("out of memory at line 1");
+  });
+
+  it("names an operation the server does not have, with the nearest", async () => {
+    const result = await reader.callTool({ name: "run_code", arguments: { code: `const a = 1;\nreturn await api.memo_get_memos({});` } });
+    expect(errorText(result)).toContain('at line 2; api.memo_get_memos is no operation of this server (did you mean "memo_get_memo"?)');
+  });
+
   it("reports a syntax or runtime error with the program's line", async () => {
     const syntax = await reader.callTool({ name: "run_code", arguments: { code: "const a = 1;\nconst = 2;" } });
     expect(errorText(syntax)).toMatch(/SyntaxError.*at line 2/);
