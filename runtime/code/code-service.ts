@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { didYouMean } from "../base/suggest.js";
 import type { ToolDefinition } from "../base/tool.js";
@@ -8,6 +9,9 @@ import type { ServedTool, ServedTools, ToolRuntime } from "../tools/tool-runtime
 import { budgetsOf, type CodeSettings } from "./code-settings.js";
 import { MAX_CODE_LENGTH, mayCall, RUN_CODE, runCodeDefinition } from "./run-code-tool.js";
 import { type CallHandler, SandboxPool } from "./sandbox-pool.js";
+
+/** Programs one caller (by credential) may have running or waiting at once: others keep their share of the pool. */
+const RUNS_PER_CALLER = 2;
 
 /** The most bytes of JSON one `api` call may pass. */
 const MAX_ARGUMENT_BYTES = 1_048_576;
@@ -42,6 +46,8 @@ export async function closeSandbox(): Promise<void> {
 export class CodeService implements ServedTools {
   readonly listed: readonly ServedTool[];
   private readonly byName: ReadonlyMap<string, ToolDefinition>;
+  /** Runs in progress by caller: a digest of the credential they came with (everyone without one shares a count). */
+  private readonly running = new Map<string, number>();
 
   constructor(
     tools: readonly ToolDefinition[],
@@ -62,6 +68,23 @@ export class CodeService implements ServedTools {
     if (stray !== undefined) return errorResult(`${RUN_CODE}: unknown argument "${stray.slice(0, 40)}"; it takes code`);
     if (typeof args.code !== "string" || args.code.length > MAX_CODE_LENGTH)
       return errorResult(`${RUN_CODE}: code must be a program of at most ${MAX_CODE_LENGTH} characters`);
+    const key = createHash("sha256")
+      .update(caller.authorization ?? "")
+      .digest("base64url");
+    const mine = this.running.get(key) ?? 0;
+    if (mine >= RUNS_PER_CALLER)
+      return errorResult(`${RUN_CODE}: ${RUNS_PER_CALLER} of your programs are already running; wait for one to end`);
+    this.running.set(key, mine + 1);
+    try {
+      return await this.runProgram(runtime, args.code, caller);
+    } finally {
+      const left = (this.running.get(key) ?? 1) - 1;
+      if (left > 0) this.running.set(key, left);
+      else this.running.delete(key);
+    }
+  }
+
+  private async runProgram(runtime: ToolRuntime, code: string, caller: CallerCredentials): Promise<CallToolResult> {
     const budgets = budgetsOf(this.settings);
     const started = performance.now();
     // Every call is listed from when it starts: one the program did not wait for still reached the upstream.
@@ -92,7 +115,7 @@ export class CodeService implements ServedTools {
     };
     const outcome = await poolFor(budgets.memoryMb).run(
       {
-        code: args.code,
+        code,
         names: [...this.byName.keys()],
         limits: {
           timeoutMs: budgets.timeoutMs,
@@ -114,7 +137,7 @@ export class CodeService implements ServedTools {
     };
     if (!outcome.ok) {
       const where = outcome.line !== undefined ? ` at line ${outcome.line}` : "";
-      const message = `${outcome.message}${where}${this.unknownOperations(args.code, outcome)}`;
+      const message = `${outcome.message}${where}${this.unknownOperations(code, outcome)}`;
       runtime.log.warn("run_code failed", { ...fields, error: message });
       return errorResult(`${RUN_CODE}: ${message}`, JSON.stringify(logs));
     }

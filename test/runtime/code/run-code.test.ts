@@ -171,6 +171,22 @@ describe("run_code: a program against the Memos tools, through the SDK client", 
     expect(errorText(ended)).toContain("the run passed its time budget");
   });
 
+  it("lets one caller run two programs at a time, so another caller keeps its share", async () => {
+    const server = servers[1] as RunningServer;
+    const hog = await connectClient(server.url, { authorization: "Bearer hog" });
+    const other = await connectClient(server.url, { authorization: "Bearer other" });
+    clients.push(hog, other);
+    const loops = [1, 2].map(() => hog.callTool({ name: "run_code", arguments: { code: "while (true) {}" } }));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const third = await hog.callTool({ name: "run_code", arguments: { code: "return 1;" } });
+    expect(errorText(third)).toContain("2 of your programs are already running");
+    const theirs = await other.callTool({ name: "run_code", arguments: { code: "return 1;" } });
+    expect(resultOf(theirs)).toBe(1);
+    for (const loop of await Promise.all(loops)) expect(errorText(loop)).toContain("time budget");
+    const again = await hog.callTool({ name: "run_code", arguments: { code: "return 2;" } });
+    expect(resultOf(again)).toBe(2);
+  });
+
   it("ends a memory bomb, deep recursion, 10,000 calls and a huge result each with a clear error", async () => {
     const bomb = await writer.callTool({
       name: "run_code",
