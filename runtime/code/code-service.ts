@@ -68,6 +68,11 @@ export class CodeService implements ServedTools {
     if (stray !== undefined) return errorResult(`${RUN_CODE}: unknown argument "${stray.slice(0, 40)}"; it takes code`);
     if (typeof args.code !== "string" || args.code.length > MAX_CODE_LENGTH)
       return errorResult(`${RUN_CODE}: code must be a program of at most ${MAX_CODE_LENGTH} characters`);
+    const module = /^[ \t]*(import|export)\b(?!\s*\()/m.exec(args.code);
+    if (module) {
+      const line = args.code.slice(0, module.index).split("\n").length;
+      return errorResult(`${RUN_CODE}: a program has no modules (${module[1]} at line ${line}): only api and console exist`);
+    }
     const key = createHash("sha256")
       .update(caller.authorization ?? "")
       .digest("base64url");

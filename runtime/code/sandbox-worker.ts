@@ -110,10 +110,13 @@ async function run(code: string, names: readonly string[], limits: RunLimits): P
     context
       .newFunction("__log", (text) => {
         const line = context.getString(text);
-        if (logs.length >= MAX_LOG_LINES || logCharacters + line.length > MAX_LOG_CHARACTERS) logsCut = true;
+        const room = MAX_LOG_CHARACTERS - logCharacters;
+        if (logs.length >= MAX_LOG_LINES || room <= 0) logsCut = true;
         else {
-          logs.push(line);
-          logCharacters += line.length;
+          // A line longer than the room left keeps its start: the rest is cut, and said to be.
+          logs.push(line.length > room ? `${line.slice(0, room)}…` : line);
+          logCharacters += Math.min(line.length, room);
+          if (line.length > room) logsCut = true;
         }
       })
       .consume((fn) => context.setProp(context.global, "__log", fn));

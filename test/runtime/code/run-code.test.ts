@@ -147,6 +147,11 @@ describe("run_code: a program against the Memos tools, through the SDK client", 
     expect(Object.prototype).not.toHaveProperty("polluted");
     const imported = await reader.callTool({ name: "run_code", arguments: { code: `return await import("node:fs");` } });
     expect(errorText(imported)).toContain("could not load module");
+    const statement = await reader.callTool({
+      name: "run_code",
+      arguments: { code: `const a = 1;\nimport fs from "node:fs";\nreturn 1;` },
+    });
+    expect(errorText(statement)).toContain("a program has no modules (import at line 2): only api and console exist");
     // The next run starts clean: the last one's pollution is gone.
     const next = await reader.callTool({ name: "run_code", arguments: { code: `return [({}).polluted ?? null, typeof [].push];` } });
     expect(resultOf(next)).toEqual([null, "function"]);
@@ -214,6 +219,9 @@ describe("run_code: a program against the Memos tools, through the SDK client", 
     });
     expect(chatty.structuredContent).toMatchObject({ result: 1, logsCut: true });
     expect((chatty.structuredContent as { logs: unknown[] }).logs.length).toBe(1000);
+    const long = await writer.callTool({ name: "run_code", arguments: { code: `console.log("y".repeat(100000)); return 1;` } });
+    const kept = long.structuredContent as { logs: string[]; logsCut: boolean };
+    expect([kept.logs[0]?.length, kept.logsCut]).toEqual([65_537, true]);
   });
 
   it("lists the calls a program did not wait for, and ends a typed-array memory bomb at the memory budget", async () => {
