@@ -2,6 +2,7 @@ import { didYouMean, type OutputValidation, type ToolAnnotations as RuntimeToolA
 import { markdownText } from "../../openapi/markdown-text.js";
 import type { ApiModel, OperationModel } from "../../openapi/model.js";
 import type { HttpMethod, JsonObject } from "../../openapi/types.js";
+import type { ToolView } from "../../templates/tool-view.js";
 import { UserError } from "../base/errors.js";
 import type { AnnotationOverride, OperationOverride } from "../config/config.js";
 import { type DefinitionMemo, SchemaConverter } from "../schema/json-schema.js";
@@ -16,23 +17,16 @@ export type { BodyBinding, ParameterBinding, ResponseBinding };
 /** MCP tool annotations as the runtime lists them, with the title always set. */
 export type ToolAnnotations = RuntimeToolAnnotations & { readonly title: string };
 
-/** Everything the emitters need to write one tool module. */
-export interface ToolModel {
-  name: string;
-  title: string;
-  description: string;
-  operationId: string | undefined;
+/**
+ * Everything the emitters need to write one tool module: what the templates write from (`ToolView`), with the
+ * generator's own, narrower types and the warnings the model stage noticed.
+ */
+export interface ToolModel extends ToolView {
   method: HttpMethod;
-  path: string;
   inputSchema: JsonObject;
   outputSchema: JsonObject;
-  /** How the runtime checks results (the config's `output.validate`, per operation or global). */
-  outputValidation: OutputValidation;
-  /** False when the config dropped the output schema (`overrides.<id>.output.schema: false`). */
-  publishOutputSchema: boolean;
   annotations: ToolAnnotations;
   parameters: ParameterBinding[];
-  /** Arguments of path placeholders the document declares no parameter for: typed `string`, not from its types. */
   undeclaredParameters: string[];
   body?: BodyBinding;
   response: ResponseBinding;
