@@ -60,7 +60,7 @@ const api = Object.create(null);
 for (const name of names)
   api[name] = (args) => call(name, JSON.stringify(args ?? {}) ?? "null").then((text) => JSON.parse(text));
 globalThis.api = Object.freeze(api);
-const write = (...values) => { log(values.map(show).join(" ")); };
+const write = (...values) => { const line = values.map(show).join(" "); log(line.length > 65537 ? line.slice(0, 65537) : line); };
 globalThis.console = Object.freeze({ log: write, info: write, warn: write, error: write, debug: write });
 `;
 
@@ -136,7 +136,9 @@ async function run(code: string, names: readonly string[], limits: RunLimits): P
     }
     prelude.value.dispose();
     // The program is the body of an async function, on the wrapper's first line: its line numbers are its own.
-    const wrapped = `(async () => {${script}\n})().then((value) => JSON.stringify(value === undefined ? null : value) ?? "null")`;
+    // The returned value is measured in the engine: a value past the limit never crosses (its length does).
+    const json = '(JSON.stringify(value === undefined ? null : value) ?? "null")';
+    const wrapped = `(async () => {${script}\n})().then((value) => { const text = ${json}; return text.length > ${Number(limits.maxOutputBytes)} ? text.length : text; })`;
     const started = context.evalCode(wrapped, "program.js");
     if (started.error) return failed(...errorOf(context, started.error));
     const settled = context.resolvePromise(started.value);
@@ -149,11 +151,12 @@ async function run(code: string, names: readonly string[], limits: RunLimits): P
       if (line !== undefined && line > script.split("\n").length) return failed(`the returned value is no JSON (${message})`);
       return failed(message, line);
     }
-    const json = context.getString(outcome.value);
-    outcome.value.dispose();
-    if (json.length > limits.maxOutputBytes)
-      return failed(`the returned value is ${json.length} bytes of JSON; a run may return ${limits.maxOutputBytes}`);
-    return { type: "done", ok: true, json, logs, logsCut };
+    const returned = outcome.value.consume((value) =>
+      context.typeof(value) === "number" ? context.getNumber(value) : context.getString(value),
+    );
+    if (typeof returned === "number")
+      return failed(`the returned value is ${returned} bytes of JSON; a run may return ${limits.maxOutputBytes}`);
+    return { type: "done", ok: true, json: returned, logs, logsCut };
   } catch (error) {
     return failed(error instanceof Error ? error.message : String(error));
   } finally {
