@@ -1,6 +1,6 @@
 import { type CodeSettings, type ToolDefinition, toolsListOf, toolsModeList } from "oapi-mcp-gen-runtime";
 import { runCodeDefinition } from "oapi-mcp-gen-runtime/code";
-import { discoveryToolDefinitions } from "oapi-mcp-gen-runtime/discovery";
+import { codeBeside, discoveryToolDefinitions } from "oapi-mcp-gen-runtime/discovery";
 import { UserError } from "../base/errors.js";
 import type { GeneratorConfig } from "../config/config.js";
 
@@ -38,9 +38,8 @@ export function discoveryListSize(
   code?: CodeSettings,
 ): ToolsListSize {
   const direct = new Set(alwaysList);
-  const beside = code ? (code.replacesCall ? "instead" : "beside") : "none";
   const served = [
-    ...discoveryToolDefinitions(apiTitle, definitions, beside),
+    ...discoveryToolDefinitions(apiTitle, definitions, codeBeside(code)),
     ...(code ? [runCodeDefinition(apiTitle, definitions, code)] : []),
   ];
   return toolsListSize(

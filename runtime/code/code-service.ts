@@ -6,9 +6,9 @@ import type { CallerCredentials } from "../call/credentials.js";
 import { decodeJson, errorResult, successResult } from "../result/result.js";
 import { callOperation } from "../tools/call-operation.js";
 import type { ServedTool, ServedTools, ToolRuntime } from "../tools/tool-runtime-contract.js";
-import { budgetsOf, type CodeSettings } from "./code-settings.js";
+import { budgetsOf, type CodeBudgets, type CodeSettings } from "./code-settings.js";
 import { MAX_CODE_LENGTH, mayCall, RUN_CODE, runCodeDefinition } from "./run-code-tool.js";
-import { type CallHandler, SandboxPool } from "./sandbox-pool.js";
+import { type CallHandler, type RunRequest, SandboxPool } from "./sandbox-pool.js";
 
 /** Programs one caller (by credential) may have running or waiting at once: others keep their share of the pool. */
 const RUNS_PER_CALLER = 2;
@@ -46,6 +46,9 @@ export async function closeSandbox(): Promise<void> {
 export class CodeService implements ServedTools {
   readonly listed: readonly ServedTool[];
   private readonly byName: ReadonlyMap<string, ToolDefinition>;
+  private readonly budgets: CodeBudgets;
+  /** What every run of this server is sent: the operations on `api`, and the budgets as the worker applies them. */
+  private readonly request: Omit<RunRequest, "code">;
   /** Runs in progress by caller: a digest of the credential they came with (everyone without one shares a count). */
   private readonly running = new Map<string, number>();
 
@@ -56,6 +59,17 @@ export class CodeService implements ServedTools {
   ) {
     this.byName = new Map(tools.map((tool) => [tool.name, tool]));
     this.listed = [runCodeDefinition(apiTitle, tools, settings)];
+    this.budgets = budgetsOf(settings);
+    this.request = {
+      names: [...this.byName.keys()],
+      limits: {
+        timeoutMs: this.budgets.timeoutMs,
+        memoryBytes: this.budgets.memoryMb * 1_048_576,
+        maxOutputBytes: this.budgets.maxOutputBytes,
+        maxArgumentBytes: MAX_ARGUMENT_BYTES,
+        maxCalls: this.budgets.maxCalls,
+      },
+    };
   }
 
   /** Runs `run_code`; undefined for any other name. */
@@ -90,7 +104,7 @@ export class CodeService implements ServedTools {
   }
 
   private async runProgram(runtime: ToolRuntime, code: string, caller: CallerCredentials): Promise<CallToolResult> {
-    const budgets = budgetsOf(this.settings);
+    const { budgets } = this;
     const started = performance.now();
     // Every call is listed from when it starts: one the program did not wait for still reached the upstream.
     const calls: { name: string; ok: boolean; unfinished?: boolean }[] = [];
@@ -118,20 +132,7 @@ export class CodeService implements ServedTools {
       if (result.isError) return { ok: false, message: textOf(result) };
       return { ok: true, json: JSON.stringify(result.structuredContent ?? textOf(result)) };
     };
-    const outcome = await poolFor(budgets.memoryMb).run(
-      {
-        code,
-        names: [...this.byName.keys()],
-        limits: {
-          timeoutMs: budgets.timeoutMs,
-          memoryBytes: budgets.memoryMb * 1_048_576,
-          maxOutputBytes: budgets.maxOutputBytes,
-          maxArgumentBytes: MAX_ARGUMENT_BYTES,
-          maxCalls: budgets.maxCalls,
-        },
-      },
-      onCall,
-    );
+    const outcome = await poolFor(budgets.memoryMb).run({ ...this.request, code }, onCall);
     ended = true;
     const made = calls.map(({ name, ok, unfinished }) => (unfinished ? { name, ok, unfinished } : { name, ok }));
     const logs = { logs: outcome.logs, ...(outcome.logsCut ? { logsCut: true } : {}), calls: made };

@@ -48,6 +48,12 @@ function searchExamples(operations: readonly ToolDefinition[]): string {
 /** How discovery stands beside code mode: no code mode, `run_code` beside `call_operation`, or in its place. */
 export type CodeBeside = "none" | "beside" | "instead";
 
+/** Where code mode's settings put `run_code` against `call_operation` (`replacesCall`: in its place). */
+export function codeBeside(code: { readonly replacesCall?: boolean } | undefined): CodeBeside {
+  if (!code) return "none";
+  return code.replacesCall ? "instead" : "beside";
+}
+
 /**
  * The three discovery tools, their schemas and annotations; `apiTitle` names the API in their descriptions. When
  * `run_code` takes the place of `call_operation`, search and describe alone.

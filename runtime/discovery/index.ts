@@ -9,7 +9,7 @@ import { type DiscoveryData, DiscoveryService } from "./discovery.js";
 import type { CodeBeside } from "./discovery-tools.js";
 
 export { type DiscoveryData, DiscoveryService, searchableOperation, synopsis } from "./discovery.js";
-export { type CodeBeside, DISCOVERY_TOOLS, discoveryToolDefinitions, mostCautious } from "./discovery-tools.js";
+export { type CodeBeside, codeBeside, DISCOVERY_TOOLS, discoveryToolDefinitions, mostCautious } from "./discovery-tools.js";
 
 /** The runtime's discovery tools over the generated data, for `createToolRuntime({ discovery })`; `code` as code mode stands. */
 export function discoveryOf(data: DiscoveryData, code: CodeBeside = "none"): DiscoveryFactory {

@@ -45,8 +45,8 @@ async function runtimeFor(options: ServeOptions, log: Logger): Promise<ToolRunti
   // Discovery mode's search index and code mode's engine load only when a server is given them.
   const code = options.code;
   const codeTools = code ? (await import("../code/index.js")).codeOf(code) : undefined;
-  const beside = code ? (code.replacesCall ? "instead" : "beside") : "none";
-  const discoveryTools = discovery ? (await import("../discovery/index.js")).discoveryOf(discovery, beside) : undefined;
+  const serving = discovery ? await import("../discovery/index.js") : undefined;
+  const discoveryTools = discovery && serving ? serving.discoveryOf(discovery, serving.codeBeside(code)) : undefined;
   return createToolRuntime({
     identity: options.identity,
     tools,
