@@ -1,19 +1,37 @@
 import type { Logger } from "oapi-mcp-gen-runtime";
 import { closest, excerpt } from "oapi-mcp-gen-runtime";
-import { buildApiModelInSlices } from "../openapi/build-model.js";
 import { errorMessage } from "../openapi/error-detail.js";
-import { type CatalogueHit, CatalogueIndex } from "./catalogue-index.js";
+import type { OperationModel } from "../openapi/model.js";
+import type { ApiListing, Catalogue, CatalogueQuery, CataloguePage, OperationRow } from "./catalogue.js";
+import { listingOf } from "./catalogue.js";
+import { CatalogueIndex } from "./catalogue-index.js";
 import type { DocumentParser } from "./document-parser.js";
 import { readSource, type SourcePolicy, type SourceText } from "./load-source.js";
-import { LoadedApi } from "./loaded-api.js";
+import type { LoadedApi } from "./loaded-api.js";
+import { readApi } from "./read-api.js";
 import type { ApiStore, StoredApi } from "./store.js";
+import { ToolFailure } from "./tool-failure.js";
 
 /** API names double as file names in the store, so they are kept simple. */
 export const API_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
-/** A failure a tool reports to its caller as `{"error": true, "message": …}`. */
-export class ToolFailure extends Error {
-  override name = "ToolFailure";
+/** A failure for a name that is not an API name, before anything is read. */
+export function checkApiName(name: string): void {
+  if (!API_NAME_PATTERN.test(name))
+    throw new ToolFailure(`invalid API name "${excerpt(name)}": use 1-64 letters, digits, ".", "_" or "-"`);
+}
+
+/** The failure for an API that is not loaded, naming the closest and what exists. */
+export function notLoaded(name: string, names: readonly string[]): ToolFailure {
+  const suggestion = closest(name, [...names]);
+  const shown = names.length > 50 ? `${names.slice(0, 50).join(", ")}, … (${names.length} in all; see list_apis)` : names.join(", ");
+  const available = names.length === 0 ? "No APIs are loaded; use load_openapi first." : `Available APIs: ${shown}`;
+  return new ToolFailure(`API '${excerpt(name)}' not found.${suggestion ? ` Did you mean '${suggestion}'?` : ""} ${available}`);
+}
+
+/** The failure for a tag no loaded API has. */
+export function noApiHasTag(tag: string): ToolFailure {
+  return new ToolFailure(`no loaded API has the tag '${excerpt(tag)}'; list an API's tags with list_tags`);
 }
 
 /** How much the catalog may hold. */
@@ -24,8 +42,33 @@ export interface CatalogBudget {
   maxTotalBytes: number;
 }
 
-/** The loaded documents, shared by every session, optionally persisted. */
-export class ApiCatalog {
+/** The failure when a document of `bytes` would go past the catalogue's budget, given what the others hold. */
+export function roomFailure(budget: CatalogBudget, others: { count: number; bytes: number }, bytes: number): Error | undefined {
+  if (others.count >= budget.maxApis) {
+    return new Error(`this server holds at most ${budget.maxApis} documents; ask its operator to remove some`);
+  }
+  const total = others.bytes + bytes;
+  if (total > budget.maxTotalBytes) {
+    return new Error(`loading it would make the loaded documents ${total} bytes, over this server's ${budget.maxTotalBytes}-byte limit`);
+  }
+  return undefined;
+}
+
+/** What a catalogue-wide search shows of one operation. */
+export function rowOf(api: LoadedApi, record: OperationModel, score?: number): OperationRow {
+  return {
+    api: api.name,
+    path: record.path,
+    method: record.method,
+    operationId: record.operationId ?? null,
+    summary: record.summary ?? "",
+    tags: [...record.tags],
+    ...(score !== undefined ? { score } : {}),
+  };
+}
+
+/** The loaded documents, held in this process and shared by every session, optionally persisted to a folder. */
+export class ApiCatalog implements Catalogue {
   private readonly apis = new Map<string, { api: LoadedApi; bytes: number }>();
 
   constructor(
@@ -36,8 +79,15 @@ export class ApiCatalog {
     private readonly budget: CatalogBudget,
   ) {}
 
-  /** Settles once stored documents are restored; tool calls wait for it, `/health` does not. */
+  get location(): string {
+    return this.store?.location ?? "memory";
+  }
+
   ready: Promise<unknown> = Promise.resolve();
+
+  get size(): number {
+    return this.apis.size;
+  }
 
   /** Starts restoring stored documents in the background (see `ready`); resolves with how many were restored. */
   startRestore(): Promise<number> {
@@ -54,7 +104,7 @@ export class ApiCatalog {
         if (!API_NAME_PATTERN.test(stored.name)) throw new Error("not a valid API name");
         if (this.apis.has(stored.name)) continue; // loaded anew (--load) while restoring
         this.checkRoom(stored.name, Buffer.byteLength(stored.text));
-        const api = await this.read(stored.name, stored, stored.loadedAt);
+        const api = await readApi(this.parser, stored.name, stored, stored.loadedAt);
         if (this.apis.has(stored.name)) continue; // loaded anew while this one was read
         this.add(stored.name, api, Buffer.byteLength(stored.text));
       } catch (error) {
@@ -64,16 +114,14 @@ export class ApiCatalog {
     return this.apis.size;
   }
 
-  /** Loads (or replaces) a document; a failed load keeps what was there. */
   async load(name: string, source: string, options: { trusted?: boolean } = {}): Promise<{ api: LoadedApi; replaced: boolean }> {
-    if (!API_NAME_PATTERN.test(name))
-      throw new ToolFailure(`invalid API name "${excerpt(name)}": use 1-64 letters, digits, ".", "_" or "-"`);
+    checkApiName(name);
     let text: SourceText;
     let api: LoadedApi;
     try {
       text = await readSource(source, this.policy, options);
       this.checkRoom(name, Buffer.byteLength(text.text));
-      api = await this.read(name, text, new Date().toISOString());
+      api = await readApi(this.parser, name, text, new Date().toISOString());
     } catch (error) {
       const kept = this.apis.has(name) ? ` The previously loaded '${name}' is kept.` : "";
       throw new ToolFailure(`Failed to load '${name}': ${errorMessage(error)}${kept}`);
@@ -87,28 +135,19 @@ export class ApiCatalog {
     return { api, replaced };
   }
 
-  /**
-   * Parses a document's text (in the worker) and reads its model a slice at a time, so a document of thousands of
-   * operations does not hold up other requests.
-   */
-  private async read(name: string, source: Pick<SourceText, "text" | "format" | "origin">, loadedAt: string): Promise<LoadedApi> {
-    const parsed = await this.parser.parse(source.text, source.format, `'${name}'`);
-    const model = await buildApiModelInSlices(parsed.document);
-    return new LoadedApi(name, parsed.document, parsed.sourceVersion, source.origin, loadedAt, parsed.warnings, model);
+  async unload(name: string): Promise<void> {
+    checkApiName(name);
+    if (!this.apis.has(name)) throw notLoaded(name, this.names());
+    this.apis.delete(name);
+    this.catalogue?.drop(name);
+    await this.store?.remove(name);
   }
 
   /** Fails when a document of `bytes` under `name` would exceed the number or total size of loaded documents. */
   private checkRoom(name: string, bytes: number): void {
     const others = [...this.apis].filter(([other]) => other !== name);
-    if (others.length >= this.budget.maxApis) {
-      throw new Error(`this server holds at most ${this.budget.maxApis} documents; ask its operator to remove some`);
-    }
-    const total = others.reduce((sum, [, entry]) => sum + entry.bytes, 0) + bytes;
-    if (total > this.budget.maxTotalBytes) {
-      throw new Error(
-        `loading it would make the loaded documents ${total} bytes, over this server's ${this.budget.maxTotalBytes}-byte limit`,
-      );
-    }
+    const failure = roomFailure(this.budget, { count: others.length, bytes: others.reduce((sum, [, entry]) => sum + entry.bytes, 0) }, bytes);
+    if (failure) throw failure;
   }
 
   private add(name: string, api: LoadedApi, bytes: number): void {
@@ -118,21 +157,48 @@ export class ApiCatalog {
 
   private catalogue: CatalogueIndex | undefined;
 
-  /** Searches every loaded API at once (the catalogue index is built on first use, then kept up to date). */
-  searchAll(query: string): Promise<CatalogueHit[]> {
-    this.catalogue ??= new CatalogueIndex(this.list());
-    return this.catalogue.search(query);
+  async find(query: CatalogueQuery): Promise<CataloguePage> {
+    const tags = this.tagSpellings(query.tag);
+    const keep = (api: LoadedApi, record: OperationModel) => {
+      const tag = tags?.get(api);
+      return (!query.method || record.method === query.method) && (!tags || (tag !== undefined && record.tags.includes(tag)));
+    };
+    let rows: OperationRow[];
+    if (query.keyword === "") {
+      rows = this.list().flatMap((api) => api.operations.filter((record) => keep(api, record)).map((record) => rowOf(api, record)));
+    } else {
+      // The catalogue index is built on first use, then kept up to date.
+      this.catalogue ??= new CatalogueIndex(this.list());
+      const hits = await this.catalogue.search(query.keyword);
+      rows = hits.filter((hit) => keep(hit.api, hit.record)).map((hit) => rowOf(hit.api, hit.record, hit.score));
+    }
+    return { rows: rows.slice(query.offset, query.offset + query.limit), total: rows.length, apisSearched: tags?.size ?? this.apis.size };
   }
 
-  /** A loaded API by name, or a failure naming what exists. */
-  get(name: string): LoadedApi {
+  /** Each API's own spelling of a tag, for the APIs that have it (a failure when none has); undefined without a tag. */
+  private tagSpellings(tag: string | undefined): Map<LoadedApi, string> | undefined {
+    if (tag === undefined) return undefined;
+    const lower = tag.toLowerCase();
+    const spellings = new Map<LoadedApi, string>();
+    for (const api of this.list()) {
+      const match = api.tags().find((entry) => entry.name.toLowerCase() === lower);
+      if (match) spellings.set(api, match.name);
+    }
+    if (spellings.size === 0) throw noApiHasTag(tag);
+    return spellings;
+  }
+
+  async get(name: string): Promise<LoadedApi> {
     const entry = this.apis.get(name);
     if (entry) return entry.api;
-    const names = this.names();
-    const suggestion = closest(name, names);
-    const available = names.length === 0 ? "No APIs are loaded; use load_openapi first." : `Available APIs: ${names.join(", ")}`;
-    throw new ToolFailure(`API '${excerpt(name)}' not found.${suggestion ? ` Did you mean '${suggestion}'?` : ""} ${available}`);
+    throw notLoaded(name, this.names());
   }
+
+  async listings(): Promise<ApiListing[]> {
+    return this.list().map(listingOf);
+  }
+
+  async close(): Promise<void> {}
 
   /** Every loaded API, by name. */
   list(): LoadedApi[] {

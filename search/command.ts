@@ -6,12 +6,15 @@ import { bindsLoopback, endWithLauncher, hostAllowList, type Logger, listen, nor
 import { SessionHttpHandler, serveModernOnStdio } from "oapi-mcp-gen-runtime/sdk";
 import { allowedHostsFrom, parseAllowedHost } from "../openapi/address-policy.js";
 import { errorCode, errorMessage } from "../openapi/error-detail.js";
-import { ApiCatalog, ToolFailure } from "./catalog.js";
+import { ApiCatalog } from "./catalog.js";
+import type { Catalogue } from "./catalogue.js";
 import { DocumentParser } from "./document-parser.js";
 import { type CallPolicy, readCallCredentials } from "./endpoint-call.js";
 import type { SourcePolicy } from "./load-source.js";
 import { createSearchServer, searchModernHost } from "./mcp-server.js";
+import { isPostgresUrl, PostgresCatalogue } from "./postgres/postgres-catalogue.js";
 import { DirectoryStore, defaultStorePath } from "./store.js";
+import { ToolFailure } from "./tool-failure.js";
 import type { ToolContext } from "./tools.js";
 
 /** Search arguments are capped at a few KiB each; a request needs no more than this. */
@@ -27,6 +30,7 @@ export interface SearchOptions {
   load: { name: string; source: string }[];
   store?: string;
   memory: boolean;
+  storeCacheMb: number;
   allowHost: string[];
   allowPrivate: boolean;
   filesRoot: string[];
@@ -79,8 +83,13 @@ export function parseSearchArguments(argv: readonly string[]): SearchOptions {
     .option("-p, --port <port>", "port to listen on", integer(0), 8080)
     .option("--host <host>", "address to bind", "127.0.0.1")
     .option("--load <name=source>", "load a document at start-up (repeatable)", collect(loadSpec), [])
-    .option("--store <dir>", `folder that keeps loaded documents across restarts (default ${defaultStorePath()})`)
+    .option(
+      "--store <dir|url>",
+      "where loaded documents are kept: a folder (they survive restarts), or a postgres:// URL (documents, models and the " +
+        `search index in PostgreSQL, shared by any number of replicas; else DATABASE_URL). Default ${defaultStorePath()}`,
+    )
     .option("--memory", "keep documents in memory only", false)
+    .option("--store-cache-mb <n>", "with a postgres:// store: MiB of document text a replica keeps read documents for", integer(1), 64)
     .option(
       "--allow-host <host[:port]>",
       "allow fetching from this host (on ports 80 and 443, or on the given port) even if it resolves to a private address (repeatable)",
@@ -133,6 +142,13 @@ export function parseSearchArguments(argv: readonly string[]): SearchOptions {
   return options;
 }
 
+/** The PostgreSQL URL the catalogue lives at: `--store postgres://…`, else `DATABASE_URL` when no store is chosen. */
+export function databaseUrl(options: Pick<SearchOptions, "store" | "memory">, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (isPostgresUrl(options.store)) return options.store;
+  if (options.store === undefined && !options.memory && isPostgresUrl(env.DATABASE_URL)) return env.DATABASE_URL;
+  return undefined;
+}
+
 /**
  * The folders `load_openapi` may read: those the operator named; else the working folder when only this machine can
  * call (loopback or stdio); a network-facing server reads no local file unless told where.
@@ -152,14 +168,25 @@ async function openCatalog(options: SearchOptions, log: Logger) {
     limits: { maxBytes: options.maxDocumentBytes, timeoutMs: options.fetchTimeoutMs, maxRedirects: 5 },
     fileRoots: roots,
   };
-  const store = options.memory ? undefined : new DirectoryStore(options.store ?? defaultStorePath());
   const parser = new DocumentParser({
     maxOperations: options.maxOperations,
     maxParseMemoryMb: options.maxParseMemoryMb,
     parseTimeoutMs: 120_000,
     maxQueuedLoads: 16,
   });
-  const catalog = new ApiCatalog(policy, store, log, parser, { maxApis: options.maxApis, maxTotalBytes: options.maxTotalBytes });
+  const budget = { maxApis: options.maxApis, maxTotalBytes: options.maxTotalBytes };
+  const url = databaseUrl(options);
+  let catalog: Catalogue;
+  if (url !== undefined) {
+    const cacheBytes = options.storeCacheMb * 1024 * 1024;
+    catalog = await PostgresCatalogue.open({ url, policy, parser, budget, cacheBytes, log }).catch(async (error: unknown) => {
+      await parser.close();
+      throw new InvalidArgumentError(errorMessage(error));
+    });
+  } else {
+    const store = options.memory ? undefined : new DirectoryStore(options.store ?? defaultStorePath());
+    catalog = new ApiCatalog(policy, store, log, parser, budget);
+  }
   const context: ToolContext = { catalog, ...(await callPolicy(options)) };
   const restored = catalog.startRestore();
   for (const { name, source } of options.load) {
@@ -170,7 +197,7 @@ async function openCatalog(options: SearchOptions, log: Logger) {
       warnings: api.warnings.length,
     });
   }
-  return { catalog, context, restored, store, parser };
+  return { catalog, context, restored, parser };
 }
 
 /** The `call_endpoint` policy, when the operator allowed calls. */
@@ -196,26 +223,27 @@ async function callPolicy(options: SearchOptions): Promise<{ calls?: CallPolicy 
 
 /** Serves the search tools over stdio (`--stdio`), for clients that launch servers as processes. */
 export async function startSearchStdio(options: SearchOptions, log: Logger = stderrLogger) {
-  const { catalog, context, store, parser } = await openCatalog(options, log);
+  const { catalog, context, parser } = await openCatalog(options, log);
   const server = createSearchServer(context, log);
   const transport = new StdioServerTransport();
   await server.connect(transport);
   const modern = searchModernHost(context, log);
   serveModernOnStdio(transport, modern);
-  log.info("OpenAPI search MCP server on stdio", { apis: catalog.list().length, store: store?.location ?? "memory" });
+  log.info("OpenAPI search MCP server on stdio", { apis: catalog.size, store: catalog.location });
   return {
     catalog,
     close: async () => {
       await server.close();
       await modern.close();
       await parser.close();
+      await catalog.close();
     },
   };
 }
 
 /** Starts the search server over HTTP; resolves with a stop function once it listens. */
 export async function startSearchServer(options: SearchOptions, log: Logger = stderrLogger) {
-  const { catalog, context, restored, store, parser } = await openCatalog(options, log);
+  const { catalog, context, restored, parser } = await openCatalog(options, log);
   const origins = new Set<string>();
   for (const origin of [...options.allowedOrigin, ...(options.publicUrl ? [options.publicUrl] : [])]) {
     const normalized = normalizeOrigin(origin);
@@ -226,7 +254,7 @@ export async function startSearchServer(options: SearchOptions, log: Logger = st
   const modern = searchModernHost(context, log);
   const handler = new SessionHttpHandler(
     () => createSearchServer(context, log),
-    () => ({ apis: catalog.list().length }),
+    () => ({ apis: catalog.size }),
     { allowedOrigins: origins, maxRequestBytes: MAX_REQUEST_BYTES, ...(allowedHosts ? { allowedHosts } : {}) },
     { maxSessions: options.maxSessions, idleMs: options.sessionIdleSeconds * 1000, maxPerClient: options.maxSessionsPerClient },
     log,
@@ -235,8 +263,8 @@ export async function startSearchServer(options: SearchOptions, log: Logger = st
   const running = await listen(handler.handle, options.host, options.port, (error) =>
     log.error("request failed", { error: String(error) }),
   );
-  log.info("OpenAPI search MCP server listening", { url: running.url.href, store: store?.location ?? "memory" });
-  void restored.then((count) => log.info("stored documents restored", { restored: count, apis: catalog.list().length }));
+  log.info("OpenAPI search MCP server listening", { url: running.url.href, store: catalog.location });
+  void restored.then((count) => log.info("stored documents restored", { restored: count, apis: catalog.size }));
   return {
     url: running.url,
     catalog,
@@ -246,6 +274,7 @@ export async function startSearchServer(options: SearchOptions, log: Logger = st
       await modern.close();
       await running.close();
       await parser.close();
+      await catalog.close();
     },
   };
 }

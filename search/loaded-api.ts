@@ -5,7 +5,7 @@ import type { OpenApiDocument } from "../openapi/types.js";
 import { graphqlField } from "./graphql-field.js";
 
 /** What `load_openapi` and `list_apis` say about a document. */
-export interface ApiSummary {
+export type ApiSummary = {
   name: string;
   title: string;
   version: string;
@@ -13,7 +13,7 @@ export interface ApiSummary {
   servers: string[];
   paths_count: number;
   tags_count: number;
-}
+};
 
 /** A loaded, indexed OpenAPI document (Swagger 2.0 already converted to 3.0), read into the shared model. */
 export class LoadedApi {
@@ -28,7 +28,8 @@ export class LoadedApi {
     readonly sourceVersion: string,
     readonly origin: string,
     readonly loadedAt: string,
-    loadWarnings: readonly string[],
+    /** What reading the document warned of (the rest of `warnings` is told from the model). */
+    readonly loadWarnings: readonly string[],
     model?: ApiModel,
   ) {
     // The kind (OpenAPI or GraphQL) is told by the source version; see kind().

@@ -12,7 +12,7 @@ import {
 } from "oapi-mcp-gen-runtime/sdk";
 import { DocumentParseError } from "../openapi/parse-error.js";
 import { boundObject } from "./bounded.js";
-import { ToolFailure } from "./catalog.js";
+import { ToolFailure } from "./tool-failure.js";
 import { MAX_ANSWER_CHARS, SEARCH_TOOLS, type SearchTool, type ToolContext } from "./tools.js";
 
 const ajv = new Ajv2020({ allErrors: true, strict: false, logger: false, useDefaults: true, ownProperties: true });

@@ -1,7 +1,7 @@
 import { excerpt } from "oapi-mcp-gen-runtime";
 import type { OperationModel } from "../openapi/model.js";
 import type { JsonObject } from "../openapi/types.js";
-import { ToolFailure } from "./catalog.js";
+import { ToolFailure } from "./tool-failure.js";
 import { callEndpoint } from "./endpoint-call.js";
 import type { LoadedApi } from "./loaded-api.js";
 import { findOperation, findPath } from "./lookup.js";
@@ -60,7 +60,7 @@ async function built(
   args: Record<string, unknown>,
   { catalog }: ToolContext,
 ): Promise<{ api: LoadedApi; operation: OperationModel; request: BuiltRequest }> {
-  const api = catalog.get(String(args.name));
+  const api = await catalog.get(String(args.name));
   const operation = operationOf(api, args);
   const parameters = typeof args.parameters === "object" && args.parameters !== null ? (args.parameters as Record<string, unknown>) : {};
   const request = await buildRequest(api, operation, {

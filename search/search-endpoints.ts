@@ -1,12 +1,13 @@
-import { excerpt } from "oapi-mcp-gen-runtime";
 import type { OperationModel } from "../openapi/model.js";
 import type { JsonObject } from "../openapi/types.js";
-import { type ApiCatalog, ToolFailure } from "./catalog.js";
+import { rowOf } from "./catalog.js";
+import type { Catalogue, OperationRow } from "./catalogue.js";
 import type { LoadedApi } from "./loaded-api.js";
 import { findTag } from "./lookup.js";
 import { endpointsMarkdown } from "./markdown.js";
 import {
   answer,
+  cursorAfter,
   cursorArg,
   formatArg,
   input,
@@ -15,77 +16,44 @@ import {
   methodArg,
   methodOf,
   pageOf,
+  pageWindow,
   READ_ONLY,
   type SearchTool,
   stringArg,
   text,
 } from "./tool-kit.js";
 
-/** One ranked (or listed) operation of one API. */
-type Hit = { api: LoadedApi; record: OperationModel; score?: number };
-
-/** An overview row of one operation. */
-function overview({ api, record, score }: Hit, withApi: boolean): JsonObject {
-  return {
-    ...(withApi ? { api: api.name } : {}),
-    path: record.path,
-    method: record.method,
-    operationId: record.operationId ?? null,
-    summary: record.summary ?? "",
-    tags: [...record.tags],
-    ...(score !== undefined ? { score: Math.round(score * 100) / 100 } : {}),
-  };
+/** An overview row of one operation, its score rounded. */
+function overview(row: OperationRow, withApi: boolean): JsonObject {
+  const { api, score, ...rest } = row;
+  return { ...(withApi ? { api } : {}), ...rest, ...(score !== undefined ? { score: Math.round(score * 100) / 100 } : {}) };
 }
 
-/**
- * The operations of the APIs searched that pass the filters: ranked by the keyword (one API's own index, or the
- * catalogue's across every API), else in catalog and document order.
- */
-async function hits(
-  catalog: ApiCatalog,
-  apis: readonly LoadedApi[],
-  named: boolean,
-  keyword: string,
-  keep: (api: LoadedApi, record: OperationModel) => boolean,
-): Promise<Hit[]> {
-  if (keyword === "") return apis.flatMap((api) => api.operations.filter((record) => keep(api, record)).map((record) => ({ api, record })));
-  if (!named) {
-    const searched = new Set(apis);
-    return (await catalog.searchAll(keyword)).filter((hit) => searched.has(hit.api) && keep(hit.api, hit.record));
-  }
-  return apis.flatMap((api) =>
-    api
-      .index()
-      .search(keyword)
-      .flatMap((hit) => {
-        const record = api.operations[hit.id];
-        return record && keep(api, record) ? [{ api, record, score: hit.score }] : [];
-      }),
-  );
+/** The operations of one API that pass the filters: ranked by the keyword with the API's own index, else in document order. */
+function searchOne(api: LoadedApi, keyword: string, keep: (record: OperationModel) => boolean): OperationRow[] {
+  if (keyword === "") return api.operations.filter(keep).map((record) => rowOf(api, record));
+  return api
+    .index()
+    .search(keyword)
+    .flatMap((hit) => {
+      const record = api.operations[hit.id];
+      return record && keep(record) ? [rowOf(api, record, hit.score)] : [];
+    });
 }
 
-/** The APIs a search covers: the one named, else every loaded API (the catalogue). */
-function searched(catalog: ApiCatalog, name: string | undefined): LoadedApi[] {
-  return name === undefined ? catalog.list() : [catalog.get(name)];
-}
-
-/**
- * The APIs to search and the spelling of the tag filter in each: one named API must have the tag (else a failure naming
- * its tags); across the catalogue, the APIs that have it (a failure when none has).
- */
-function withTag(apis: LoadedApi[], tag: string | undefined, named: boolean) {
-  const tags = new Map<LoadedApi, string | undefined>();
-  if (tag === undefined || named) {
-    for (const api of apis) tags.set(api, tag === undefined ? undefined : findTag(api, tag));
-    return { apis, tags };
+/** One page of one API's operations, or of every loaded API's (the catalogue's), that match. */
+async function found(catalog: Catalogue, args: Record<string, unknown>, name: string | undefined, keyword: string) {
+  const method = methodOf(args);
+  const tagArg = stringArg(args, "tag");
+  if (name === undefined) {
+    const window = pageWindow(args);
+    const page = await catalog.find({ keyword, ...(method ? { method } : {}), ...(tagArg ? { tag: tagArg } : {}), ...window });
+    return { items: page.rows, total: page.total, next_cursor: cursorAfter(window, page.total), apisSearched: page.apisSearched };
   }
-  const lower = tag.toLowerCase();
-  for (const api of apis) {
-    const match = api.tags().find((entry) => entry.name.toLowerCase() === lower);
-    if (match) tags.set(api, match.name);
-  }
-  if (tags.size === 0) throw new ToolFailure(`no loaded API has the tag '${excerpt(tag)}'; list an API's tags with list_tags`);
-  return { apis: [...tags.keys()], tags };
+  const api = await catalog.get(name);
+  const tag = tagArg === undefined ? undefined : findTag(api, tagArg);
+  const keep = (record: OperationModel) => (!method || record.method === method) && (!tag || record.tags.includes(tag));
+  return { ...pageOf(args, searchOne(api, keyword, keep)), apisSearched: 1 };
 }
 
 /** `search_endpoints`: ranked search over one API, or over every loaded API when no name is given. */
@@ -109,21 +77,14 @@ export const searchEndpoints: SearchTool = {
   annotations: READ_ONLY,
   async handler(args, { catalog }) {
     const name = stringArg(args, "name");
-    const method = methodOf(args);
-    const tagArg = stringArg(args, "tag");
-    const { apis, tags } = withTag(searched(catalog, name), tagArg, name !== undefined);
-    const keep = (api: LoadedApi, record: OperationModel) => {
-      const tag = tags.get(api);
-      return (!method || record.method === method) && (!tag || record.tags.includes(tag));
-    };
     const keyword = typeof args.keyword === "string" ? args.keyword.trim() : "";
-    const { items, total, next_cursor } = pageOf(args, await hits(catalog, apis, name !== undefined, keyword, keep));
-    const results = items.map((hit) => overview(hit, name === undefined));
+    const { items, total, next_cursor, apisSearched } = await found(catalog, args, name, keyword);
+    const results = items.map((row) => overview(row, name === undefined));
     const scope = name ?? "every loaded API";
     const title = keyword ? `Search '${keyword}' in ${scope}` : `Endpoints of ${scope}`;
     return answer(
       args,
-      { count: results.length, total, next_cursor, ...(name === undefined ? { apis_searched: apis.length } : {}), results },
+      { count: results.length, total, next_cursor, ...(name === undefined ? { apis_searched: apisSearched } : {}), results },
       () => endpointsMarkdown(title, results, { total, next_cursor }),
     );
   },

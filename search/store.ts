@@ -1,4 +1,4 @@
-import { chmod, mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { DocumentFormat } from "../openapi/load.js";
@@ -20,6 +20,8 @@ export interface ApiStore {
   readonly location: string;
   list(): Promise<StoredApi[]>;
   save(api: StoredApi): Promise<void>;
+  /** Forgets a document; false when none was kept under the name. */
+  remove(name: string): Promise<boolean>;
 }
 
 /** The default store folder: `$XDG_DATA_HOME/oapi-mcp-gen/search`, else `~/.local/share/oapi-mcp-gen/search`. */
@@ -58,6 +60,17 @@ export class DirectoryStore implements ApiStore {
     const temporary = `${target}.${process.pid}.${Date.now()}.tmp`;
     await writeFile(temporary, JSON.stringify(api), { mode: 0o600 });
     await rename(temporary, target);
+  }
+
+  async remove(name: string): Promise<boolean> {
+    const target = join(this.location, `${name}.json`);
+    return rm(target).then(
+      () => true,
+      (error: NodeJS.ErrnoException) => {
+        if (error.code === "ENOENT") return false;
+        throw error;
+      },
+    );
   }
 }
 

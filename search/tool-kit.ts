@@ -1,8 +1,8 @@
 import { excerpt } from "oapi-mcp-gen-runtime";
 import type { JsonObject } from "../openapi/types.js";
 import { HTTP_METHODS } from "../openapi/types.js";
-import type { ApiCatalog } from "./catalog.js";
-import { ToolFailure } from "./catalog.js";
+import type { Catalogue } from "./catalogue.js";
+import { ToolFailure } from "./tool-failure.js";
 import type { CallPolicy } from "./endpoint-call.js";
 
 /** What a tool handler returns: structured content, or Markdown when asked for. */
@@ -10,7 +10,7 @@ export type ToolAnswer = { structured: JsonObject; markdown?: string };
 
 /** What a handler may use: the shared catalog and, when the operator enabled it, the call policy. */
 export interface ToolContext {
-  catalog: ApiCatalog;
+  catalog: Catalogue;
   calls?: CallPolicy;
 }
 
@@ -112,6 +112,17 @@ function cursorOffset(cursor: string | undefined, length: number): number {
   const offset = cursor === undefined || cursor === "" ? 0 : Number(cursor);
   if (!Number.isInteger(offset) || offset < 0 || offset > length) throw new ToolFailure(`invalid cursor '${excerpt(String(cursor), 24)}'`);
   return offset;
+}
+
+/** The window a page of a list kept elsewhere asks for: the cursor's offset and the limit. */
+export function pageWindow(args: Record<string, unknown>): { offset: number; limit: number } {
+  return { offset: cursorOffset(stringArg(args, "cursor"), Number.MAX_SAFE_INTEGER), limit: limitOf(args) };
+}
+
+/** The cursor of the page after a window over `total` items; a cursor past the end is refused as elsewhere. */
+export function cursorAfter(window: { offset: number; limit: number }, total: number): string | null {
+  if (window.offset > total) throw new ToolFailure(`invalid cursor '${window.offset}'`);
+  return window.offset + window.limit < total ? String(window.offset + window.limit) : null;
 }
 
 /** One page of each of several lists, moved on together by one cursor until the longest one ends. */

@@ -2,7 +2,7 @@ import { setOwn } from "oapi-mcp-gen-runtime";
 import type { SecuritySchemeModel } from "../openapi/model.js";
 import { isJsonObject, type JsonObject } from "../openapi/types.js";
 import { DEFAULT_MAX_CHARS } from "./bounded.js";
-import { ToolFailure } from "./catalog.js";
+import { ToolFailure } from "./tool-failure.js";
 import { compareApis } from "./compare.js";
 import { findOperation, findPath, findSchema, findTag } from "./lookup.js";
 import { cell, endpointsMarkdown, fieldsMarkdown, operationMarkdown, quotedMarkdown, schemaMarkdown, tableMarkdown } from "./markdown.js";
@@ -84,15 +84,27 @@ export const SEARCH_TOOLS: SearchTool[] = [
     },
   },
   {
+    name: "unload_api",
+    title: "Unload an API",
+    description: "Remove a loaded API and everything kept of it (its stored copy and its search index) from this server's catalogue.",
+    inputSchema: input({ name: nameArg }, ["name"]),
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    async handler(args, { catalog }) {
+      const name = String(args.name);
+      await catalog.unload(name);
+      return { structured: { status: "success", message: `API '${name}' unloaded.`, name } };
+    },
+  },
+  {
     name: "list_apis",
     title: "List loaded APIs",
     description: "The loaded APIs with title, version, servers and counts, a page at a time.",
     inputSchema: input({ limit: limitArg(), cursor: cursorArg, format: formatArg }),
     annotations: READ_ONLY,
-    handler(args, { catalog }) {
+    async handler(args, { catalog }) {
       const { items, total, next_cursor } = pageOf(
         args,
-        catalog.list().map((api) => ({ ...api.summary(), operations_count: api.operations.length, kind: api.kind })),
+        await catalog.listings(),
       );
       return answer(args, { count: items.length, total, next_cursor, apis: items }, () =>
         tableMarkdown(
@@ -118,8 +130,8 @@ export const SEARCH_TOOLS: SearchTool[] = [
       ["name", "path"],
     ),
     annotations: READ_ONLY,
-    handler(args, { catalog }) {
-      const api = catalog.get(String(args.name));
+    async handler(args, { catalog }) {
+      const api = await catalog.get(String(args.name));
       const path = findPath(api, String(args.path));
       const views = api.operations
         .filter((record) => record.path === path)
@@ -134,8 +146,8 @@ export const SEARCH_TOOLS: SearchTool[] = [
     description: "Security schemes (components.securitySchemes, or Swagger 2.0 securityDefinitions) and the global security requirements.",
     inputSchema: input({ name: nameArg, format: formatArg }, ["name"]),
     annotations: READ_ONLY,
-    handler(args, { catalog }) {
-      const { model, name } = catalog.get(String(args.name));
+    async handler(args, { catalog }) {
+      const { model, name } = await catalog.get(String(args.name));
       const schemes: JsonObject = {};
       for (const [schemeName, scheme] of model.securitySchemes) setOwn(schemes, schemeName, scheme.declared);
       const global = model.globalSecurity.map((requirement) => ({ ...requirement }));
@@ -167,8 +179,8 @@ export const SEARCH_TOOLS: SearchTool[] = [
     description: "Every path of the API with its methods, in document order, a page at a time.",
     inputSchema: input({ name: nameArg, limit: limitArg(100), cursor: cursorArg, format: formatArg }, ["name"]),
     annotations: READ_ONLY,
-    handler(args, { catalog }) {
-      const api = catalog.get(String(args.name));
+    async handler(args, { catalog }) {
+      const api = await catalog.get(String(args.name));
       const methods = new Map<string, string[]>();
       for (const record of api.operations) methods.set(record.path, [...(methods.get(record.path) ?? []), record.method]);
       const all = api.model.paths.map((path) => ({ path, methods: methods.get(path) ?? [] }));
@@ -198,8 +210,8 @@ export const SEARCH_TOOLS: SearchTool[] = [
       ["name", "schema_name"],
     ),
     annotations: READ_ONLY,
-    handler(args, { catalog }) {
-      const api = catalog.get(String(args.name));
+    async handler(args, { catalog }) {
+      const api = await catalog.get(String(args.name));
       const found = findSchema(api, String(args.schema_name));
       const view = schemaView(api, found.name, found.written, inlineDepthOf(args));
       return answer(args, view, () => schemaMarkdown(found.name, found.schema, view));
@@ -220,8 +232,8 @@ export const SEARCH_TOOLS: SearchTool[] = [
       ["name", "operation_id"],
     ),
     annotations: READ_ONLY,
-    handler(args, { catalog }) {
-      const api = catalog.get(String(args.name));
+    async handler(args, { catalog }) {
+      const api = await catalog.get(String(args.name));
       const record = findOperation(api, String(args.operation_id));
       const details = operationView(api, record, inlineDepthOf(args));
       return answer(args, { operation_id: record.operationId ?? null, path: record.path, method: record.method, details }, () =>
@@ -236,8 +248,8 @@ export const SEARCH_TOOLS: SearchTool[] = [
       "The API's tags with descriptions and operation counts (the root tags list, plus tags operations use that it lacks), a page at a time.",
     inputSchema: input({ name: nameArg, limit: limitArg(50), cursor: cursorArg, format: formatArg }, ["name"]),
     annotations: READ_ONLY,
-    handler(args, { catalog }) {
-      const api = catalog.get(String(args.name));
+    async handler(args, { catalog }) {
+      const api = await catalog.get(String(args.name));
       const counts = new Map<string, number>();
       for (const record of api.operations) for (const tag of record.tags) counts.set(tag, (counts.get(tag) ?? 0) + 1);
       const all = api.tags().map((tag) => ({ ...tag, operations_count: counts.get(tag.name) ?? 0 }));
@@ -267,8 +279,8 @@ export const SEARCH_TOOLS: SearchTool[] = [
       ["name", "tag"],
     ),
     annotations: READ_ONLY,
-    handler(args, { catalog }) {
-      const api = catalog.get(String(args.name));
+    async handler(args, { catalog }) {
+      const api = await catalog.get(String(args.name));
       const tag = findTag(api, String(args.tag));
       const all = api.operations.filter((record) => record.tags.includes(tag));
       const { items, total, next_cursor } = pageOf(args, all);
@@ -300,9 +312,9 @@ export const SEARCH_TOOLS: SearchTool[] = [
       ["base", "target"],
     ),
     annotations: READ_ONLY,
-    handler(args, { catalog }) {
-      const base = catalog.get(String(args.base));
-      const target = catalog.get(String(args.target));
+    async handler(args, { catalog }) {
+      const base = await catalog.get(String(args.base));
+      const target = await catalog.get(String(args.target));
       if (base === target) throw new ToolFailure("base and target are the same API");
       const comparison = compareApis(base, target);
       const { pages, next_cursor } = pagesOf(args, {

@@ -191,6 +191,18 @@ function queryTermGroups(
   return groups;
 }
 
+/**
+ * The terms a query may match, in groups (one per word said: itself or its correction first, then what it means), for
+ * an index kept elsewhere (a database) that tells which terms it knows and how it corrects a misspelt word.
+ */
+export function queryTerms(
+  query: string,
+  known: (term: string) => boolean,
+  correct: (term: string, word: string) => string,
+): string[][] {
+  return queryTermGroups(query, correct, () => [], known);
+}
+
 /** A word the index lacks as two words it has (each of three letters or more), or undefined. */
 function compoundParts(word: string, known: (term: string) => boolean): string[] | undefined {
   if (word.length < 7 || word.length > 24) return undefined;

@@ -269,7 +269,7 @@ describe("document budgets", () => {
     const second = await startSearch(["--store", store]);
     try {
       await second.catalog.ready;
-      expect(second.catalog.list().map((api) => api.name)).toEqual(["museum"]);
+      expect((await second.catalog.listings()).map((api) => api.name)).toEqual(["museum"]);
     } finally {
       await second.close();
     }

@@ -183,7 +183,7 @@ describe("persistence", () => {
       await client.close();
       await second.close();
       const memory = await startSearch(["--memory"]);
-      expect(memory.catalog.list()).toEqual([]);
+      expect(await memory.catalog.listings()).toEqual([]);
       await memory.close();
     } finally {
       await rm(store, { recursive: true, force: true });
@@ -230,7 +230,7 @@ describe("persistence", () => {
       await first.close();
       const second = await startSearch(["--store", join(store, "db")]);
       await second.catalog.ready;
-      expect(second.catalog.get("tiny").byOperationId.has("getA")).toBe(true);
+      expect((await second.catalog.get("tiny")).byOperationId.has("getA")).toBe(true);
       await second.close();
     } finally {
       await rm(store, { recursive: true, force: true });

@@ -1,0 +1,349 @@
+import type { Logger } from "oapi-mcp-gen-runtime";
+import pg from "pg";
+import { buildApiModelInSlices } from "../../openapi/build-model.js";
+import { errorMessage } from "../../openapi/error-detail.js";
+import type { OpenApiDocument } from "../../openapi/types.js";
+import { type CatalogBudget, checkApiName, noApiHasTag, notLoaded, roomFailure } from "../catalog.js";
+import type { ApiListing, Catalogue, CatalogueQuery, CataloguePage, OperationRow } from "../catalogue.js";
+import { listingOf } from "../catalogue.js";
+import type { DocumentParser } from "../document-parser.js";
+import { readSource, type SourcePolicy } from "../load-source.js";
+import { LoadedApi } from "../loaded-api.js";
+import { readApi } from "../read-api.js";
+import { ToolFailure } from "../tool-failure.js";
+import { ApiCache } from "./api-cache.js";
+import { migrate } from "./migrations.js";
+import { operationColumns, wordsOf } from "./operation-rows.js";
+import { filterSql, searchCatalogue } from "./postgres-search.js";
+
+/** Any number to key the advisory lock that makes loads and unloads, across replicas, one at a time. */
+const WRITE_LOCK = 0x6f61706c; // "oapl"
+
+/** A query may take this long before the database cancels it; a load's transaction, longer. */
+const STATEMENT_TIMEOUT_MS = 15_000;
+const LOAD_TIMEOUT_MS = 300_000;
+
+/** How often `size` (for `/health`) is refreshed from the database. */
+const COUNT_REFRESH_MS = 10_000;
+
+/** Whether a `--store` value (or `DATABASE_URL`) names a PostgreSQL database. */
+export function isPostgresUrl(value: string | undefined): value is string {
+  return value !== undefined && /^postgres(ql)?:\/\//i.test(value);
+}
+
+/** A database URL as it may be logged: without its password. */
+export function withoutPassword(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password !== "") parsed.password = "***";
+    return parsed.href;
+  } catch {
+    return "postgres://(unparsable URL)";
+  }
+}
+
+interface Settings {
+  url: string;
+  policy: SourcePolicy;
+  parser: DocumentParser;
+  budget: CatalogBudget;
+  /** Bytes of document text the replica keeps read documents for (least recently used out). */
+  cacheBytes: number;
+  log: Logger;
+}
+
+interface StoredRow {
+  origin: string;
+  loaded_at: string;
+  document: string;
+  source_version: string;
+  load_warnings: string[];
+}
+
+/**
+ * The catalogue in PostgreSQL: documents, their operations and the search terms live in the database, so any number of
+ * stateless replicas serve the same catalogue. A replica keeps only a bounded cache of documents it has read, checked
+ * against each document's generation on every use: a load through one replica is seen by the others at once.
+ */
+export class PostgresCatalogue implements Catalogue {
+  readonly location: string;
+  readonly ready: Promise<unknown> = Promise.resolve();
+  private count = 0;
+  private readonly cache: ApiCache;
+  private readonly timer: NodeJS.Timeout;
+
+  private constructor(
+    private readonly pool: pg.Pool,
+    private readonly settings: Settings,
+  ) {
+    this.location = withoutPassword(settings.url);
+    this.cache = new ApiCache(settings.cacheBytes);
+    this.timer = setInterval(() => void this.refreshCount(), COUNT_REFRESH_MS).unref();
+  }
+
+  /** Connects, brings the tables to this version's schema, and reads how many documents there are. */
+  static async open(settings: Settings): Promise<PostgresCatalogue> {
+    const pool = new pg.Pool({
+      connectionString: settings.url,
+      max: 10,
+      statement_timeout: STATEMENT_TIMEOUT_MS,
+      application_name: "oapi-mcp-gen search",
+    });
+    // An idle connection the server drops must not take the process down.
+    pool.on("error", (error) => settings.log.warn("database connection lost", { error: error.message }));
+    try {
+      const applied = await migrate(pool);
+      if (applied.length > 0) settings.log.info("catalogue schema migrated", { versions: applied });
+    } catch (error) {
+      await pool.end();
+      throw new Error(`cannot open the catalogue at ${withoutPassword(settings.url)}: ${errorMessage(error)}`);
+    }
+    const catalogue = new PostgresCatalogue(pool, settings);
+    await catalogue.refreshCount();
+    return catalogue;
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
+  /** Nothing to restore: the documents stay in the database, and are read when asked for. */
+  async startRestore(): Promise<number> {
+    return this.count;
+  }
+
+  private async refreshCount(): Promise<void> {
+    try {
+      this.count = (await this.pool.query<{ count: number }>("SELECT count(*)::int AS count FROM oapi_apis")).rows[0]?.count ?? 0;
+    } catch (error) {
+      this.settings.log.warn("catalogue count not refreshed", { error: errorMessage(error) });
+    }
+  }
+
+  async load(name: string, source: string, options: { trusted?: boolean } = {}): Promise<{ api: LoadedApi; replaced: boolean }> {
+    checkApiName(name);
+    const { policy, parser, budget, log } = this.settings;
+    try {
+      const text = await readSource(source, policy, options);
+      const bytes = Buffer.byteLength(text.text);
+      // Checked before the work of reading it, and again where it counts: in the transaction that writes it.
+      const early = roomFailure(budget, await this.others(this.pool, name), bytes);
+      if (early) throw early;
+      const api = await readApi(parser, name, text, new Date().toISOString());
+      const { replaced, generation } = await this.write(api, { source, origin: text.origin, format: text.format, text: text.text, bytes });
+      this.cache.put(name, generation, bytes, Promise.resolve(api));
+      void this.refreshCount();
+      log.info("document stored", { name, generation, operations: api.operations.length, replaced });
+      return { api, replaced };
+    } catch (error) {
+      const kept = (await this.has(name)) ? ` The previously loaded '${name}' is kept.` : "";
+      throw new ToolFailure(`Failed to load '${name}': ${errorMessage(error)}${kept}`);
+    }
+  }
+
+  /** What the documents other than `name` hold: how many, and their bytes. */
+  private async others(client: pg.Pool | pg.PoolClient, name: string): Promise<{ count: number; bytes: number }> {
+    const row = (
+      await client.query<{ count: number; bytes: string }>(
+        "SELECT count(*)::int AS count, coalesce(sum(bytes), 0)::text AS bytes FROM oapi_apis WHERE name <> $1",
+        [name],
+      )
+    ).rows[0];
+    return { count: row?.count ?? 0, bytes: Number(row?.bytes ?? 0) };
+  }
+
+  private async has(name: string): Promise<boolean> {
+    return this.pool
+      .query("SELECT 1 FROM oapi_apis WHERE name = $1", [name])
+      .then((result) => (result.rowCount ?? 0) > 0)
+      .catch(() => false);
+  }
+
+  /**
+   * Writes a document, its operations and its words in one transaction, replacing what was stored under its name:
+   * readers see the old document or the new one, never a part. Writes from every replica take one lock in turn.
+   */
+  private async write(
+    api: LoadedApi,
+    stored: { source: string; origin: string; format: string; text: string; bytes: number },
+  ): Promise<{ replaced: boolean; generation: string }> {
+    const columns = operationColumns(api);
+    const words = wordsOf(api);
+    return this.transaction(async (client) => {
+      const failure = roomFailure(this.settings.budget, await this.others(client, api.name), stored.bytes);
+      if (failure) throw failure;
+      const replaced = ((await client.query("DELETE FROM oapi_apis WHERE name = $1", [api.name])).rowCount ?? 0) > 0;
+      const generation = (await client.query<{ generation: string }>("SELECT nextval('oapi_generation')::text AS generation")).rows[0]
+        ?.generation;
+      if (generation === undefined) throw new Error("the database gave no generation");
+      await client.query(
+        `INSERT INTO oapi_apis (name, generation, source, origin, format, loaded_at, text, bytes, document, source_version,
+           load_warnings, listing, tags_lower)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+        [
+          api.name,
+          generation,
+          stored.source,
+          stored.origin,
+          stored.format,
+          api.loadedAt,
+          stored.text,
+          stored.bytes,
+          JSON.stringify(api.model.document),
+          api.sourceVersion,
+          JSON.stringify(api.loadWarnings),
+          JSON.stringify(listingOf(api)),
+          api.tags().map((tag) => tag.name.toLowerCase()),
+        ],
+      );
+      await client.query(
+        `INSERT INTO oapi_operations (api, idx, method, path, operation_id, summary, tags, tags_lower, searchable, terms)
+         SELECT $1, idx, method, path, operation_id, summary,
+           ARRAY(SELECT jsonb_array_elements_text(tags::jsonb)), ARRAY(SELECT jsonb_array_elements_text(tags_lower::jsonb)),
+           searchable::jsonb,
+           setweight(to_tsvector('simple', a), 'A') || setweight(to_tsvector('simple', b), 'B')
+             || setweight(to_tsvector('simple', c), 'C') || setweight(to_tsvector('simple', d), 'D')
+         FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
+           $10::text[], $11::text[], $12::text[], $13::text[])
+           AS o(idx, method, path, operation_id, summary, tags, tags_lower, searchable, a, b, c, d)`,
+        [
+          api.name,
+          columns.idx,
+          columns.method,
+          columns.path,
+          columns.operationId,
+          columns.summary,
+          columns.tags.map((tags) => JSON.stringify(tags)),
+          columns.tagsLower.map((tags) => JSON.stringify(tags)),
+          columns.searchable,
+          columns.a,
+          columns.b,
+          columns.c,
+          columns.d,
+        ],
+      );
+      await client.query("INSERT INTO oapi_words (api, word, term) SELECT $1, word, term FROM unnest($2::text[], $3::text[]) AS w(word, term)", [
+        api.name,
+        words.words,
+        words.terms,
+      ]);
+      return { replaced, generation };
+    });
+  }
+
+  /** Runs `work` in a transaction holding the write lock, with a load's time budget. */
+  private async transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query("BEGIN");
+      await client.query(`SET LOCAL statement_timeout = ${LOAD_TIMEOUT_MS}`);
+      await client.query("SELECT pg_advisory_xact_lock($1)", [WRITE_LOCK]);
+      const result = await work(client);
+      await client.query("COMMIT");
+      return result;
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  async unload(name: string): Promise<void> {
+    checkApiName(name);
+    const removed = await this.transaction(
+      async (client) => ((await client.query("DELETE FROM oapi_apis WHERE name = $1", [name])).rowCount ?? 0) > 0,
+    );
+    this.cache.forget(name);
+    void this.refreshCount();
+    if (!removed) throw notLoaded(name, await this.names());
+    this.settings.log.info("document removed", { name });
+  }
+
+  async get(name: string): Promise<LoadedApi> {
+    const row = (
+      await this.pool.query<{ generation: string; bytes: string }>(
+        "SELECT generation::text AS generation, bytes::text AS bytes FROM oapi_apis WHERE name = $1",
+        [name],
+      )
+    ).rows[0];
+    if (row === undefined) throw notLoaded(name, await this.names());
+    return this.cache.get(name, row.generation, Number(row.bytes), () => this.read(name));
+  }
+
+  /** A stored document rebuilt: its normalised form parsed, its model read a slice at a time. */
+  private async read(name: string): Promise<LoadedApi> {
+    const row = (
+      await this.pool.query<StoredRow>(
+        "SELECT origin, loaded_at, document, source_version, load_warnings FROM oapi_apis WHERE name = $1",
+        [name],
+      )
+    ).rows[0];
+    if (row === undefined) throw notLoaded(name, await this.names());
+    const document: OpenApiDocument = JSON.parse(row.document);
+    const model = await buildApiModelInSlices(document);
+    return new LoadedApi(name, document, row.source_version, row.origin, row.loaded_at, row.load_warnings, model);
+  }
+
+  private async names(): Promise<string[]> {
+    return (await this.pool.query<{ name: string }>('SELECT name FROM oapi_apis ORDER BY name COLLATE "C"')).rows.map((row) => row.name);
+  }
+
+  async listings(): Promise<ApiListing[]> {
+    const rows = (await this.pool.query<{ listing: ApiListing }>('SELECT listing FROM oapi_apis ORDER BY name COLLATE "C"')).rows;
+    this.count = rows.length;
+    return rows.map((row) => row.listing);
+  }
+
+  async find(query: CatalogueQuery): Promise<CataloguePage> {
+    const apisSearched = await this.apisWithTag(query.tag);
+    const filters = { ...(query.method ? { method: query.method } : {}), ...(query.tag ? { tag: query.tag } : {}) };
+    if (query.keyword !== "") {
+      const ranked = await searchCatalogue(this.pool, query.keyword, filters);
+      return { rows: ranked.slice(query.offset, query.offset + query.limit), total: ranked.length, apisSearched };
+    }
+    const filter = filterSql(filters, 3);
+    const [page, total] = await Promise.all([
+      this.pool.query<{ api: string; path: string; method: string; operation_id: string | null; summary: string; tags: string[] }>(
+        `SELECT api, path, method, operation_id, summary, tags FROM oapi_operations WHERE true${filter.sql}
+         ORDER BY api COLLATE "C", idx LIMIT $1 OFFSET $2`,
+        [query.limit, query.offset, ...filter.values],
+      ),
+      this.pool.query<{ count: number }>(`SELECT count(*)::int AS count FROM oapi_operations WHERE true${filterSql(filters, 1).sql}`, [
+        ...filter.values,
+      ]),
+    ]);
+    const rows: OperationRow[] = page.rows.map((row) => ({
+      api: row.api,
+      path: row.path,
+      method: row.method,
+      operationId: row.operation_id,
+      summary: row.summary,
+      tags: row.tags,
+    }));
+    return { rows, total: total.rows[0]?.count ?? 0, apisSearched };
+  }
+
+  /** How many APIs a search covers: every one, or those with the tag (a failure when none has it). */
+  private async apisWithTag(tag: string | undefined): Promise<number> {
+    if (tag === undefined) {
+      await this.refreshCount();
+      return this.count;
+    }
+    const count =
+      (await this.pool.query<{ count: number }>("SELECT count(*)::int AS count FROM oapi_apis WHERE tags_lower @> ARRAY[$1::text]", [tag.toLowerCase()]))
+        .rows[0]?.count ?? 0;
+    if (count === 0) throw noApiHasTag(tag);
+    return count;
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.pool.end();
+  }
+
+  /** What the replica holds of documents (for tests of the cache's bound). */
+  get cached(): { count: number; bytes: number } {
+    return this.cache.held;
+  }
+}

@@ -1,0 +1,19 @@
+import { buildApiModelInSlices } from "../openapi/build-model.js";
+import type { DocumentParser } from "./document-parser.js";
+import type { SourceText } from "./load-source.js";
+import { LoadedApi } from "./loaded-api.js";
+
+/**
+ * Parses a document's text (in the worker) and reads its model a slice at a time, so a document of thousands of
+ * operations does not hold up other requests.
+ */
+export async function readApi(
+  parser: DocumentParser,
+  name: string,
+  source: Pick<SourceText, "text" | "format" | "origin">,
+  loadedAt: string,
+): Promise<LoadedApi> {
+  const parsed = await parser.parse(source.text, source.format, `'${name}'`);
+  const model = await buildApiModelInSlices(parsed.document);
+  return new LoadedApi(name, parsed.document, parsed.sourceVersion, source.origin, loadedAt, parsed.warnings, model);
+}
