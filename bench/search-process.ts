@@ -3,7 +3,10 @@ import { readFile } from "node:fs/promises";
 import type { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 
-const CLI = fileURLToPath(new URL("../generator/cli/cli.js", import.meta.url));
+/** The built CLI, whether this file runs built (dist/bench) or from source (tests). */
+const CLI = fileURLToPath(
+  new URL(import.meta.url.includes("/dist/bench/") ? "../generator/cli/cli.js" : "../dist/generator/cli/cli.js", import.meta.url),
+);
 
 /** A search server running as its own process, in memory, on a free loopback port. */
 export interface SearchProcess {
@@ -16,9 +19,13 @@ export interface SearchProcess {
   stop(): void;
 }
 
-/** Starts `oapi-mcp-gen search --memory --port 0 …args` and resolves once it listens (after every --load). */
+/**
+ * Starts `oapi-mcp-gen search --port 0 …args` (in memory unless args name a `--store`) and resolves once it listens
+ * (after every --load).
+ */
 export async function startSearchProcess(args: string[], nodeArgs: string[] = []): Promise<SearchProcess> {
-  const child = spawn(process.execPath, [...nodeArgs, CLI, "search", "--memory", "--port", "0", ...args], {
+  const memory = args.includes("--store") ? [] : ["--memory"];
+  const child = spawn(process.execPath, [...nodeArgs, CLI, "search", ...memory, "--port", "0", ...args], {
     stdio: ["ignore", "ignore", "pipe"],
   });
   let log = "";

@@ -16,7 +16,7 @@ export interface OperationColumns {
   summary: string[];
   tags: string[][];
   tagsLower: string[][];
-  searchable: string[];
+  searchable: SearchableOperation[];
   /** The normalised terms of each weight class: A names (operationId, summary), B the path, C tags and parameters, D the description. */
   a: string[];
   b: string[];
@@ -65,7 +65,7 @@ export function operationColumns(api: LoadedApi): OperationColumns {
     columns.summary.push(operation.summary ?? "");
     columns.tags.push([...operation.tags]);
     columns.tagsLower.push(operation.tags.map((tag) => tag.toLowerCase()));
-    columns.searchable.push(JSON.stringify(text));
+    columns.searchable.push(text);
     columns.a.push(terms(`${text.operationId} ${text.summary}`));
     columns.b.push(terms(text.path));
     columns.c.push(terms(`${text.tags} ${text.parameters}`));

@@ -26,6 +26,16 @@ const LOAD_TIMEOUT_MS = 300_000;
 /** How often `size` (for `/health`) is refreshed from the database. */
 const COUNT_REFRESH_MS = 10_000;
 
+/** JSON for a `jsonb` column, which takes no NUL character (`\u0000`) in a string: each becomes U+FFFD. */
+function jsonb(value: unknown): string {
+  return JSON.stringify(value, (_, item: unknown) => (typeof item === "string" ? item.replaceAll("\0", "\uFFFD") : item));
+}
+
+/** Text for a `text` column, which takes no NUL character either. */
+function textColumn(value: string): string {
+  return value.replaceAll("\0", "\uFFFD");
+}
+
 /** Whether a `--store` value (or `DATABASE_URL`) names a PostgreSQL database. */
 export function isPostgresUrl(value: string | undefined): value is string {
   return value !== undefined && /^postgres(ql)?:\/\//i.test(value);
@@ -183,17 +193,17 @@ export class PostgresCatalogue implements Catalogue {
         [
           api.name,
           generation,
-          stored.source,
-          stored.origin,
+          textColumn(stored.source),
+          textColumn(stored.origin),
           stored.format,
           api.loadedAt,
-          stored.text,
+          textColumn(stored.text),
           stored.bytes,
-          JSON.stringify(api.model.document),
-          api.sourceVersion,
-          JSON.stringify(api.loadWarnings),
-          JSON.stringify(listingOf(api)),
-          api.tags().map((tag) => tag.name.toLowerCase()),
+          jsonb(api.model.document),
+          textColumn(api.sourceVersion),
+          jsonb(api.loadWarnings),
+          jsonb(listingOf(api)),
+          api.tags().map((tag) => textColumn(tag.name.toLowerCase())),
         ],
       );
       await client.query(
@@ -210,12 +220,12 @@ export class PostgresCatalogue implements Catalogue {
           api.name,
           columns.idx,
           columns.method,
-          columns.path,
-          columns.operationId,
-          columns.summary,
-          columns.tags.map((tags) => JSON.stringify(tags)),
-          columns.tagsLower.map((tags) => JSON.stringify(tags)),
-          columns.searchable,
+          columns.path.map(textColumn),
+          columns.operationId.map((id) => (id === null ? null : textColumn(id))),
+          columns.summary.map(textColumn),
+          columns.tags.map(jsonb),
+          columns.tagsLower.map(jsonb),
+          columns.searchable.map(jsonb),
           columns.a,
           columns.b,
           columns.c,

@@ -1,0 +1,296 @@
+import { writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startSearchProcess } from "../../bench/search-process.js";
+import { type TemporaryPostgres, startPostgres } from "../../scripts/postgres-server.js";
+import { migrate } from "../../search/postgres/migrations.js";
+import { PostgresCatalogue } from "../../search/postgres/postgres-catalogue.js";
+import { callTool, connectClient, DOCKER, fileRoots, MEMOS, MUSEUM, startSearch } from "../helpers/search-server.js";
+
+// A real PostgreSQL of the test's own (the server programs: see scripts/postgres-server.ts), on a free loopback port.
+let server: TemporaryPostgres;
+let databases = 0;
+/** A fresh, empty database on the test server. */
+const database = () => server.createDatabase(`catalogue_${++databases}`);
+
+beforeAll(async () => {
+  server = await startPostgres();
+}, 120_000);
+afterAll(async () => {
+  await server?.stop();
+});
+
+/** Runs SQL against a database, for what the tables hold. */
+async function sql<T extends pg.QueryResultRow>(url: string, text: string, values: unknown[] = []): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<T>(text, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/** Two search-server processes (replicas) on one database, each with an SDK client. */
+async function replicas(url: string, extra: string[] = []) {
+  const args = ["--store", url, ...fileRoots(), ...extra];
+  const [a, b] = await Promise.all([startSearchProcess(args), startSearchProcess(args)]);
+  const [clientA, clientB] = await Promise.all([connectClient(a.url), connectClient(b.url)]);
+  return {
+    a: clientA,
+    b: clientB,
+    processes: [a, b],
+    async stop() {
+      await Promise.all([clientA.close(), clientB.close()]);
+      a.stop();
+      b.stop();
+    },
+  };
+}
+
+const found = async (client: Client, keyword: string) =>
+  ((await callTool(client, "search_endpoints", { keyword, limit: 5 })).structured.results as { api: string; operationId: string }[]) ??
+  [];
+
+describe("the catalogue on PostgreSQL, served by two replicas", () => {
+  it("a document loaded through one is searchable and readable through the other at once; replace and unload are seen by both", async () => {
+    const url = await database();
+    const { a, b, stop } = await replicas(url);
+    try {
+      expect((await callTool(a, "load_openapi", { name: "shop", url: MEMOS })).isError).toBe(false);
+      expect((await found(b, "create a memo"))[0]).toMatchObject({ api: "shop", operationId: "MemoService_CreateMemo" });
+      const read = await callTool(b, "get_operation_by_id", { name: "shop", operation_id: "MemoService_CreateMemo" });
+      expect(read.isError, read.text).toBe(false);
+      expect((await callTool(b, "list_apis")).structured.apis).toMatchObject([{ name: "shop", operations_count: 73 }]);
+
+      // Replaced through B: A's next answers are the new document's, its cached copy of the old one unused.
+      const replaced = await callTool(b, "load_openapi", { name: "shop", url: DOCKER });
+      expect(replaced.structured).toMatchObject({ replaced: true });
+      expect((await found(a, "create a memo")).map((hit) => hit.operationId)).not.toContain("MemoService_CreateMemo");
+      expect((await callTool(a, "get_operation_by_id", { name: "shop", operation_id: "ContainerCreate" })).isError).toBe(false);
+      expect((await callTool(a, "get_operation_by_id", { name: "shop", operation_id: "MemoService_CreateMemo" })).text).toMatch(
+        /not found in API 'shop'/,
+      );
+      expect((await callTool(a, "list_apis")).structured.apis).toMatchObject([{ name: "shop", title: "Docker Engine API" }]);
+
+      // Unloaded through A: gone for B, and no row of it is left.
+      expect((await callTool(a, "unload_api", { name: "shop" })).isError).toBe(false);
+      expect((await callTool(b, "list_apis")).structured.apis).toEqual([]);
+      expect(await found(b, "create a container")).toEqual([]);
+      expect((await callTool(b, "get_operation_by_id", { name: "shop", operation_id: "ContainerCreate" })).text).toMatch(
+        /API 'shop' not found/,
+      );
+      const left = await sql<{ apis: number; operations: number; words: number }>(
+        url,
+        "SELECT (SELECT count(*) FROM oapi_apis)::int AS apis, (SELECT count(*) FROM oapi_operations)::int AS operations, (SELECT count(*) FROM oapi_words)::int AS words",
+      );
+      expect(left).toEqual([{ apis: 0, operations: 0, words: 0 }]);
+      expect((await callTool(b, "unload_api", { name: "shop" })).text).toMatch(/API 'shop' not found/);
+    } finally {
+      await stop();
+    }
+  });
+
+  it("two replicas loading the same name at once end with one consistent document", async () => {
+    const url = await database();
+    const { a, b, stop } = await replicas(url);
+    try {
+      for (let round = 0; round < 3; round++) {
+        const [first, second] = await Promise.all([
+          callTool(a, "load_openapi", { name: "same", url: MEMOS }),
+          callTool(b, "load_openapi", { name: "same", url: DOCKER }),
+        ]);
+        expect(first.isError, first.text).toBe(false);
+        expect(second.isError, second.text).toBe(false);
+        const [row] = await sql<{ title: string; listed: number; operations: number; generations: number }>(
+          url,
+          `SELECT listing->>'title' AS title, (listing->>'operations_count')::int AS listed,
+             (SELECT count(*) FROM oapi_operations WHERE api = 'same')::int AS operations,
+             (SELECT count(*) FROM oapi_apis)::int AS generations
+           FROM oapi_apis WHERE name = 'same'`,
+        );
+        expect(row?.generations).toBe(1);
+        expect(row?.operations).toBe(row?.listed);
+        // Both replicas read the one document there is.
+        const titles = await Promise.all(
+          [a, b].map(async (client) => ((await callTool(client, "list_apis")).structured.apis as { title: string }[])[0]?.title),
+        );
+        expect(titles).toEqual([row?.title, row?.title]);
+        const id = row?.title === "" ? "MemoService_CreateMemo" : "ContainerCreate";
+        for (const client of [a, b]) {
+          expect((await callTool(client, "get_operation_by_id", { name: "same", operation_id: id })).isError).toBe(false);
+        }
+      }
+    } finally {
+      await stop();
+    }
+  });
+
+  it("a load that fails while it is written leaves the stored document whole", async () => {
+    const url = await database();
+    const { a, b, stop } = await replicas(url);
+    try {
+      expect((await callTool(a, "load_openapi", { name: "kept", url: MEMOS })).isError).toBe(false);
+      const before = await sql(url, "SELECT generation, (SELECT count(*) FROM oapi_operations)::int AS operations FROM oapi_apis");
+      // The database refuses the last part of the next write (its words), after the old rows were deleted in it.
+      await sql(
+        url,
+        `CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused by the test'; END $$;
+         CREATE TRIGGER refuse BEFORE INSERT ON oapi_words FOR EACH ROW EXECUTE FUNCTION refuse();`,
+      );
+      const failed = await callTool(b, "load_openapi", { name: "kept", url: DOCKER });
+      expect(failed.isError).toBe(true);
+      expect(failed.text).toMatch(/refused by the test.*The previously loaded 'kept' is kept/);
+      expect(await sql(url, "SELECT generation, (SELECT count(*) FROM oapi_operations)::int AS operations FROM oapi_apis")).toEqual(before);
+      expect((await found(a, "create a memo"))[0]?.operationId).toBe("MemoService_CreateMemo");
+    } finally {
+      await stop();
+    }
+  });
+
+  it("the 2026-07-28 era is served by any replica, request by request", async () => {
+    const url = await database();
+    const { processes, stop } = await replicas(url);
+    const modern = async (target: URL, name: string, args: Record<string, unknown>) => {
+      const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+      const response = await fetch(target, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": "2026-07-28",
+          "mcp-method": "tools/call",
+          "mcp-name": name,
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, _meta: meta, arguments: args } }),
+      });
+      return response.text();
+    };
+    try {
+      const [a, b] = processes.map((process) => process.url);
+      if (!a || !b) throw new Error("two replicas");
+      expect(await modern(a, "load_openapi", { name: "museum", url: MUSEUM })).toMatch(/"status":"success"/);
+      expect(await modern(b, "search_endpoints", { keyword: "buy museum tickets" })).toMatch(/"operationId":"buyMuseumTickets"/);
+      expect(await modern(a, "get_operation_by_id", { name: "museum", operation_id: "buyMuseumTickets" })).toMatch(/"path":"\/tickets"/);
+      expect(await modern(b, "unload_api", { name: "museum" })).toMatch(/unloaded/);
+      expect(await modern(a, "list_apis", {})).toMatch(/"apis":\[\]/);
+    } finally {
+      await stop();
+    }
+  });
+
+  it("the catalogue's budgets hold across replicas", async () => {
+    const url = await database();
+    const { a, b, stop } = await replicas(url, ["--max-apis", "1"]);
+    try {
+      const [first, second] = await Promise.all([
+        callTool(a, "load_openapi", { name: "one", url: MEMOS }),
+        callTool(b, "load_openapi", { name: "two", url: MUSEUM }),
+      ]);
+      expect([first.isError, second.isError].sort()).toEqual([false, true]);
+      expect((first.isError ? first : second).text).toMatch(/holds at most 1 documents/);
+      expect(await sql(url, "SELECT count(*)::int AS count FROM oapi_apis")).toEqual([{ count: 1 }]);
+    } finally {
+      await stop();
+    }
+  });
+});
+
+describe("a replica of the PostgreSQL catalogue", () => {
+  it("loads nothing when it starts, and keeps only the documents it reads, within its cache", async () => {
+    const url = await database();
+    // A document of 600 KB: with the Docker document (473 KB) and Memos (168 KB), more than the replica's 1 MiB cache.
+    const big = join(tmpdir(), `big-${process.pid}.json`);
+    const paths = Object.fromEntries(
+      Array.from({ length: 300 }, (_, n) => [`/things${n}`, { get: { operationId: `getThing${n}`, description: "words ".repeat(330) } }]),
+    );
+    await writeFile(big, JSON.stringify({ openapi: "3.0.3", info: { title: "Big", version: "1" }, paths }));
+    const loader = await startSearch(["--store", url, ...fileRoots(tmpdir())]);
+    const client = await connectClient(loader.url);
+    for (const [name, path] of [
+      ["memos", MEMOS],
+      ["docker", DOCKER],
+      ["big", big],
+    ] as const) {
+      expect((await callTool(client, "load_openapi", { name, url: path })).isError).toBe(false);
+    }
+    await client.close();
+    await loader.close();
+
+    // A restart: nothing read, yet every document listed and searchable.
+    const replica = await startSearch(["--store", url, "--store-cache-mb", "1", ...fileRoots()]);
+    const catalogue = replica.catalog;
+    if (!(catalogue instanceof PostgresCatalogue)) throw new Error("a PostgreSQL catalogue");
+    const reader = await connectClient(replica.url);
+    try {
+      expect(catalogue.cached.count).toBe(0);
+      expect(((await callTool(reader, "list_apis")).structured.apis as unknown[]).length).toBe(3);
+      expect((await found(reader, "create a container"))[0]?.operationId).toBe("ContainerCreate");
+      expect(catalogue.cached.count).toBe(0);
+      // Reading documents holds them, within 1 MiB of document text: the big one pushes out the least recently used.
+      for (const name of ["docker", "memos", "big"]) {
+        expect((await callTool(reader, "list_tags", { name })).isError).toBe(false);
+        expect(catalogue.cached.bytes).toBeLessThanOrEqual(1024 * 1024);
+      }
+      expect(catalogue.cached.count).toBe(2);
+      // What was pushed out is read again when asked for.
+      expect((await callTool(reader, "get_operation_by_id", { name: "docker", operation_id: "ContainerCreate" })).isError).toBe(false);
+    } finally {
+      await reader.close();
+      await replica.close();
+    }
+  });
+
+  it("migrates once when replicas start together, and again never", async () => {
+    const url = await database();
+    const pools = Array.from({ length: 4 }, () => new pg.Pool({ connectionString: url, max: 2 }));
+    try {
+      const applied = await Promise.all(pools.map((pool) => migrate(pool)));
+      expect(applied.flat()).toEqual([1]);
+      expect(await migrate(pools[0] as pg.Pool)).toEqual([]);
+      expect(await sql(url, "SELECT version FROM oapi_schema_migrations")).toEqual([{ version: 1 }]);
+    } finally {
+      await Promise.all(pools.map((pool) => pool.end()));
+    }
+  });
+
+  it("stores text PostgreSQL cannot hold as written (NUL characters) and keeps SQL in the arguments, never the query", async () => {
+    const url = await database();
+    const file = join(tmpdir(), `nul-${process.pid}.json`);
+    const hostile = "x'); DROP TABLE oapi_apis; --";
+    await writeFile(
+      file,
+      JSON.stringify({
+        openapi: "3.0.3",
+        info: { title: "Nul\u0000Title", version: "1", description: hostile },
+        tags: [{ name: `Tag\u0000${hostile}` }],
+        paths: { "/things": { get: { operationId: "listThings", summary: `List\u0000things ${hostile}`, tags: [`Tag\u0000${hostile}`] } } },
+      }),
+    );
+    const search = await startSearch(["--store", url, ...fileRoots(tmpdir())]);
+    const client = await connectClient(search.url);
+    try {
+      const loaded = await callTool(client, "load_openapi", { name: "nul", url: file });
+      expect(loaded.isError, loaded.text).toBe(false);
+      expect((await found(client, "list things"))[0]?.operationId).toBe("listThings");
+      const tagged = await callTool(client, "search_endpoints", { tag: `tag\u0000${hostile}`.replace("\u0000", "\uFFFD") });
+      expect(tagged.structured.total, tagged.text).toBe(1);
+      expect((await callTool(client, "search_endpoints", { keyword: hostile })).isError).toBe(false);
+      expect(await sql(url, "SELECT count(*)::int AS count FROM oapi_apis")).toEqual([{ count: 1 }]);
+    } finally {
+      await client.close();
+      await search.close();
+    }
+  });
+});
+
+describe("the search server's store option", () => {
+  it("refuses a database it cannot reach, naming it without its password", async () => {
+    const unreachable = "postgres://someone:secret@127.0.0.1:1/nothing";
+    await expect(startSearch(["--store", unreachable])).rejects.toThrow(/cannot open the catalogue at postgres:\/\/someone:\*\*\*@127\.0\.0\.1:1\/nothing/);
+  });
+
+});
