@@ -103,7 +103,22 @@ export async function startPostgres(): Promise<TemporaryPostgres> {
   const port = await freePort();
   const child = spawn(
     join(bin, "postgres"),
-    ["-D", data, "-p", String(port), "-h", "127.0.0.1", "-k", folder, "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"],
+    [
+      "-D",
+      data,
+      "-p",
+      String(port),
+      "-h",
+      "127.0.0.1",
+      "-k",
+      folder,
+      "-c",
+      "fsync=off",
+      "-c",
+      "synchronous_commit=off",
+      "-c",
+      "full_page_writes=off",
+    ],
     { stdio: ["ignore", "pipe", "pipe"], ...(user ?? {}) },
   );
   let log = "";

@@ -2,7 +2,7 @@ import type { Logger } from "oapi-mcp-gen-runtime";
 import { closest, excerpt } from "oapi-mcp-gen-runtime";
 import { errorMessage } from "../openapi/error-detail.js";
 import type { OperationModel } from "../openapi/model.js";
-import type { ApiListing, Catalogue, CatalogueQuery, CataloguePage, OperationRow } from "./catalogue.js";
+import type { ApiListing, Catalogue, CataloguePage, CatalogueQuery, OperationRow } from "./catalogue.js";
 import { listingOf } from "./catalogue.js";
 import { CatalogueIndex } from "./catalogue-index.js";
 import type { DocumentParser } from "./document-parser.js";
@@ -17,8 +17,7 @@ export const API_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 /** A failure for a name that is not an API name, before anything is read. */
 export function checkApiName(name: string): void {
-  if (!API_NAME_PATTERN.test(name))
-    throw new ToolFailure(`invalid API name "${excerpt(name)}": use 1-64 letters, digits, ".", "_" or "-"`);
+  if (!API_NAME_PATTERN.test(name)) throw new ToolFailure(`invalid API name "${excerpt(name)}": use 1-64 letters, digits, ".", "_" or "-"`);
 }
 
 /** The failure for an API that is not loaded, naming the closest and what exists. */
@@ -146,7 +145,11 @@ export class ApiCatalog implements Catalogue {
   /** Fails when a document of `bytes` under `name` would exceed the number or total size of loaded documents. */
   private checkRoom(name: string, bytes: number): void {
     const others = [...this.apis].filter(([other]) => other !== name);
-    const failure = roomFailure(this.budget, { count: others.length, bytes: others.reduce((sum, [, entry]) => sum + entry.bytes, 0) }, bytes);
+    const failure = roomFailure(
+      this.budget,
+      { count: others.length, bytes: others.reduce((sum, [, entry]) => sum + entry.bytes, 0) },
+      bytes,
+    );
     if (failure) throw failure;
   }
 

@@ -3,8 +3,8 @@ import { isJsonMediaType } from "oapi-mcp-gen-runtime";
 import { type AllowedHosts, hostAllowed, urlPort } from "../openapi/address-policy.js";
 import { FetchError, type FetchLimits, sendGuarded } from "../openapi/fetch-source.js";
 import { isJsonObject, type JsonValue } from "../openapi/types.js";
-import { ToolFailure } from "./tool-failure.js";
 import type { BuiltRequest } from "./request-builder.js";
+import { ToolFailure } from "./tool-failure.js";
 
 /** What `call_endpoint` may do: the operator's hosts, the operator's credentials per host, and the caps of one call. */
 export interface CallPolicy {

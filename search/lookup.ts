@@ -2,8 +2,8 @@ import { closest, excerpt, nearest } from "oapi-mcp-gen-runtime";
 import type { OperationModel } from "../openapi/model.js";
 import type { Schema } from "../openapi/schema.js";
 import type { JsonObject } from "../openapi/types.js";
-import { ToolFailure } from "./tool-failure.js";
 import type { LoadedApi } from "./loaded-api.js";
+import { ToolFailure } from "./tool-failure.js";
 
 /** `/users/{id}` and `/users/{userId}` name the same route. */
 function routeShape(path: string): string {

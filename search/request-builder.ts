@@ -13,10 +13,10 @@ import {
 import { errorMessage } from "../openapi/error-detail.js";
 import type { MediaTypeModel, OperationModel, ParameterModel, SecuritySchemeModel } from "../openapi/model.js";
 import { isJsonObject, type JsonValue } from "../openapi/types.js";
-import { ToolFailure } from "./tool-failure.js";
 import { type GraphqlField, graphqlField } from "./graphql-field.js";
 import type { LoadedApi } from "./loaded-api.js";
 import { documented, SampleBuilder, type Unresolved } from "./sample-value.js";
+import { ToolFailure } from "./tool-failure.js";
 
 /** What the caller gives `build_request`: parameter values by name, a body, another base URL. */
 export interface RequestInput {

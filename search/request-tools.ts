@@ -1,12 +1,12 @@
 import { excerpt } from "oapi-mcp-gen-runtime";
 import type { OperationModel } from "../openapi/model.js";
 import type { JsonObject } from "../openapi/types.js";
-import { ToolFailure } from "./tool-failure.js";
 import { callEndpoint } from "./endpoint-call.js";
 import type { LoadedApi } from "./loaded-api.js";
 import { findOperation, findPath } from "./lookup.js";
 import { codeBlock, fieldsMarkdown, tableMarkdown } from "./markdown.js";
 import { type BuiltRequest, buildRequest, curlCommand, fetchCode, httpMessage } from "./request-builder.js";
+import { ToolFailure } from "./tool-failure.js";
 import {
   answer,
   formatArg,

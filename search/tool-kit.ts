@@ -2,8 +2,8 @@ import { excerpt } from "oapi-mcp-gen-runtime";
 import type { JsonObject } from "../openapi/types.js";
 import { HTTP_METHODS } from "../openapi/types.js";
 import type { Catalogue } from "./catalogue.js";
-import { ToolFailure } from "./tool-failure.js";
 import type { CallPolicy } from "./endpoint-call.js";
+import { ToolFailure } from "./tool-failure.js";
 
 /** What a tool handler returns: structured content, or Markdown when asked for. */
 export type ToolAnswer = { structured: JsonObject; markdown?: string };

@@ -2,12 +2,12 @@ import { setOwn } from "oapi-mcp-gen-runtime";
 import type { SecuritySchemeModel } from "../openapi/model.js";
 import { isJsonObject, type JsonObject } from "../openapi/types.js";
 import { DEFAULT_MAX_CHARS } from "./bounded.js";
-import { ToolFailure } from "./tool-failure.js";
 import { compareApis } from "./compare.js";
 import { findOperation, findPath, findSchema, findTag } from "./lookup.js";
 import { cell, endpointsMarkdown, fieldsMarkdown, operationMarkdown, quotedMarkdown, schemaMarkdown, tableMarkdown } from "./markdown.js";
 import { REQUEST_TOOLS } from "./request-tools.js";
 import { searchEndpoints } from "./search-endpoints.js";
+import { ToolFailure } from "./tool-failure.js";
 import {
   answer,
   cursorArg,
@@ -84,28 +84,13 @@ export const SEARCH_TOOLS: SearchTool[] = [
     },
   },
   {
-    name: "unload_api",
-    title: "Unload an API",
-    description: "Remove a loaded API and everything kept of it (its stored copy and its search index) from this server's catalogue.",
-    inputSchema: input({ name: nameArg }, ["name"]),
-    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    async handler(args, { catalog }) {
-      const name = String(args.name);
-      await catalog.unload(name);
-      return { structured: { status: "success", message: `API '${name}' unloaded.`, name } };
-    },
-  },
-  {
     name: "list_apis",
     title: "List loaded APIs",
     description: "The loaded APIs with title, version, servers and counts, a page at a time.",
     inputSchema: input({ limit: limitArg(), cursor: cursorArg, format: formatArg }),
     annotations: READ_ONLY,
     async handler(args, { catalog }) {
-      const { items, total, next_cursor } = pageOf(
-        args,
-        await catalog.listings(),
-      );
+      const { items, total, next_cursor } = pageOf(args, await catalog.listings());
       return answer(args, { count: items.length, total, next_cursor, apis: items }, () =>
         tableMarkdown(
           "Loaded APIs",
@@ -353,6 +338,19 @@ export const SEARCH_TOOLS: SearchTool[] = [
           ),
         ].join("\n"),
       );
+    },
+  },
+  {
+    name: "unload_api",
+    title: "Unload an API",
+    description: "Remove a loaded API and everything kept of it (its stored copy and its search index) from this server's catalogue.",
+    inputSchema: input({ name: nameArg, format: formatArg }, ["name"]),
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    async handler(args, { catalog }) {
+      const name = String(args.name);
+      await catalog.unload(name);
+      const message = `API '${name}' unloaded.`;
+      return answer(args, { status: "success", message, name }, () => fieldsMarkdown(`Unloaded ${name}`, [["name", name]]));
     },
   },
   ...REQUEST_TOOLS,

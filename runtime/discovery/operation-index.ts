@@ -195,11 +195,7 @@ function queryTermGroups(
  * The terms a query may match, in groups (one per word said: itself or its correction first, then what it means), for
  * an index kept elsewhere (a database) that tells which terms it knows and how it corrects a misspelt word.
  */
-export function queryTerms(
-  query: string,
-  known: (term: string) => boolean,
-  correct: (term: string, word: string) => string,
-): string[][] {
+export function queryTerms(query: string, known: (term: string) => boolean, correct: (term: string, word: string) => string): string[][] {
   return queryTermGroups(query, correct, () => [], known);
 }
 

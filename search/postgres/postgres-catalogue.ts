@@ -4,7 +4,7 @@ import { buildApiModelInSlices } from "../../openapi/build-model.js";
 import { errorMessage } from "../../openapi/error-detail.js";
 import type { OpenApiDocument } from "../../openapi/types.js";
 import { type CatalogBudget, checkApiName, noApiHasTag, notLoaded, roomFailure } from "../catalog.js";
-import type { ApiListing, Catalogue, CatalogueQuery, CataloguePage, OperationRow } from "../catalogue.js";
+import type { ApiListing, Catalogue, CataloguePage, CatalogueQuery, OperationRow } from "../catalogue.js";
 import { listingOf } from "../catalogue.js";
 import type { DocumentParser } from "../document-parser.js";
 import { readSource, type SourcePolicy } from "../load-source.js";
@@ -232,11 +232,10 @@ export class PostgresCatalogue implements Catalogue {
           columns.d,
         ],
       );
-      await client.query("INSERT INTO oapi_words (api, word, term) SELECT $1, word, term FROM unnest($2::text[], $3::text[]) AS w(word, term)", [
-        api.name,
-        words.words,
-        words.terms,
-      ]);
+      await client.query(
+        "INSERT INTO oapi_words (api, word, term) SELECT $1, word, term FROM unnest($2::text[], $3::text[]) AS w(word, term)",
+        [api.name, words.words, words.terms],
+      );
       return { replaced, generation };
     });
   }
@@ -284,10 +283,9 @@ export class PostgresCatalogue implements Catalogue {
   /** A stored document rebuilt: its normalised form parsed, its model read a slice at a time. */
   private async read(name: string): Promise<LoadedApi> {
     const row = (
-      await this.pool.query<StoredRow>(
-        "SELECT origin, loaded_at, document, source_version, load_warnings FROM oapi_apis WHERE name = $1",
-        [name],
-      )
+      await this.pool.query<StoredRow>("SELECT origin, loaded_at, document, source_version, load_warnings FROM oapi_apis WHERE name = $1", [
+        name,
+      ])
     ).rows[0];
     if (row === undefined) throw notLoaded(name, await this.names());
     const document: OpenApiDocument = JSON.parse(row.document);
@@ -341,8 +339,11 @@ export class PostgresCatalogue implements Catalogue {
       return this.count;
     }
     const count =
-      (await this.pool.query<{ count: number }>("SELECT count(*)::int AS count FROM oapi_apis WHERE tags_lower @> ARRAY[$1::text]", [tag.toLowerCase()]))
-        .rows[0]?.count ?? 0;
+      (
+        await this.pool.query<{ count: number }>("SELECT count(*)::int AS count FROM oapi_apis WHERE tags_lower @> ARRAY[$1::text]", [
+          tag.toLowerCase(),
+        ])
+      ).rows[0]?.count ?? 0;
     if (count === 0) throw noApiHasTag(tag);
     return count;
   }

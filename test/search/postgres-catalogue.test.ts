@@ -5,7 +5,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSearchProcess } from "../../bench/search-process.js";
-import { type TemporaryPostgres, startPostgres } from "../../scripts/postgres-server.js";
+import { startPostgres, type TemporaryPostgres } from "../../scripts/postgres-server.js";
 import { migrate } from "../../search/postgres/migrations.js";
 import { PostgresCatalogue } from "../../search/postgres/postgres-catalogue.js";
 import { callTool, connectClient, DOCKER, fileRoots, MEMOS, MUSEUM, startSearch } from "../helpers/search-server.js";
@@ -52,8 +52,7 @@ async function replicas(url: string, extra: string[] = []) {
 }
 
 const found = async (client: Client, keyword: string) =>
-  ((await callTool(client, "search_endpoints", { keyword, limit: 5 })).structured.results as { api: string; operationId: string }[]) ??
-  [];
+  ((await callTool(client, "search_endpoints", { keyword, limit: 5 })).structured.results as { api: string; operationId: string }[]) ?? [];
 
 describe("the catalogue on PostgreSQL, served by two replicas", () => {
   it("a document loaded through one is searchable and readable through the other at once; replace and unload are seen by both", async () => {
@@ -290,7 +289,8 @@ describe("a replica of the PostgreSQL catalogue", () => {
 describe("the search server's store option", () => {
   it("refuses a database it cannot reach, naming it without its password", async () => {
     const unreachable = "postgres://someone:secret@127.0.0.1:1/nothing";
-    await expect(startSearch(["--store", unreachable])).rejects.toThrow(/cannot open the catalogue at postgres:\/\/someone:\*\*\*@127\.0\.0\.1:1\/nothing/);
+    await expect(startSearch(["--store", unreachable])).rejects.toThrow(
+      /cannot open the catalogue at postgres:\/\/someone:\*\*\*@127\.0\.0\.1:1\/nothing/,
+    );
   });
-
 });

@@ -216,6 +216,8 @@ describe("the complete search server: paging, filters, Markdown, catalogue, Grap
       ["get_endpoints_by_tag", { name: "hostile", tag: "pipe|tag" }],
       ["compare_apis", { base: "hostile", target: "museum" }],
       ["build_request", { name: "hostile", operation_id: "get`Thing`" }],
+      ["load_openapi", { name: "spare", url: join(dir, "hostile.yaml") }],
+      ["unload_api", { name: "spare" }],
     ];
     const { tools } = await client.listTools();
     const exported = new Set(calls.map(([tool]) => tool));

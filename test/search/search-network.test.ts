@@ -1,4 +1,4 @@
-import { chmod, mkdtemp, readFile, rm, stat } from "node:fs/promises";
+import { chmod, mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -185,6 +185,25 @@ describe("persistence", () => {
       const memory = await startSearch(["--memory"]);
       expect(await memory.catalog.listings()).toEqual([]);
       await memory.close();
+    } finally {
+      await rm(store, { recursive: true, force: true });
+    }
+  });
+
+  it("forgets an unloaded document: gone from the folder, not restored, and an unknown name is refused", async () => {
+    const store = await mkdtemp(join(tmpdir(), "oapi-search-store-"));
+    try {
+      const first = await startSearch(["--store", store, "--load", `museum=${MUSEUM}`]);
+      const client = await connectClient(first.url);
+      expect((await callTool(client, "unload_api", { name: "museum" })).structured).toMatchObject({ status: "success" });
+      expect((await callTool(client, "unload_api", { name: "museum" })).text).toMatch(/API 'museum' not found\. No APIs are loaded/);
+      expect(await readdir(store)).toEqual([]);
+      await client.close();
+      await first.close();
+      const second = await startSearch(["--store", store]);
+      await second.catalog.ready;
+      expect(second.catalog.size).toBe(0);
+      await second.close();
     } finally {
       await rm(store, { recursive: true, force: true });
     }

@@ -35,9 +35,9 @@ describe("search server tools over a real MCP client", () => {
     await server.close();
   });
 
-  it("offers the ten contract tools (plus compare_apis and build_request; call_endpoint is off), tools capability only", async () => {
+  it("offers the ten contract tools (plus compare_apis, unload_api and build_request; call_endpoint is off), tools capability only", async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual([...CONTRACT_TOOLS, "compare_apis", "build_request"]);
+    expect(tools.map((tool) => tool.name)).toEqual([...CONTRACT_TOOLS, "compare_apis", "unload_api", "build_request"]);
     expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: false } });
     for (const tool of tools) {
       expect(tool.inputSchema.type).toBe("object");
