@@ -59,7 +59,7 @@ const RULES: Record<string, { folders: string[]; typeOnlyFolders?: string[]; pac
   },
   search: {
     folders: ["openapi"],
-    packages: [RUNTIME, "@modelcontextprotocol/sdk", "ajv", "commander", "fastest-levenshtein", "graphql", "minisearch", "yaml"],
+    packages: [RUNTIME, "@modelcontextprotocol/sdk", "ajv", "commander", "fastest-levenshtein", "graphql", "minisearch", "pg", "yaml"],
   },
 };
 
