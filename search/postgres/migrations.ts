@@ -14,7 +14,8 @@ const MIGRATION_LOCK = 0x6f61706d; // "oapm"
 /**
  * The catalogue's tables: a row per document (its text, its normalised form to rebuild the model from, its listing),
  * a row per operation (what a search shows, its weighted terms, its searchable text for re-ranking) and the words of
- * each document (for typo correction by trigrams). A document's rows go with it (ON DELETE CASCADE).
+ * each document (for typo correction by trigrams, and how many of its operations have each word's term). A document's rows go with it (ON DELETE CASCADE). Names sort
+ * byte-wise (COLLATE "C"), as the in-process catalogue lists them, whatever the database's locale.
  */
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -24,7 +25,7 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE EXTENSION IF NOT EXISTS pg_trgm;
       CREATE SEQUENCE oapi_generation;
       CREATE TABLE oapi_apis (
-        name text PRIMARY KEY,
+        name text COLLATE "C" PRIMARY KEY,
         generation bigint NOT NULL,
         source text NOT NULL,
         origin text NOT NULL,
@@ -39,7 +40,7 @@ export const MIGRATIONS: readonly Migration[] = [
         tags_lower text[] NOT NULL
       );
       CREATE TABLE oapi_operations (
-        api text NOT NULL REFERENCES oapi_apis (name) ON DELETE CASCADE,
+        api text COLLATE "C" NOT NULL REFERENCES oapi_apis (name) ON DELETE CASCADE,
         idx integer NOT NULL,
         method text NOT NULL,
         path text NOT NULL,
@@ -53,9 +54,10 @@ export const MIGRATIONS: readonly Migration[] = [
       );
       CREATE INDEX oapi_operations_terms ON oapi_operations USING gin (terms);
       CREATE TABLE oapi_words (
-        api text NOT NULL REFERENCES oapi_apis (name) ON DELETE CASCADE,
+        api text COLLATE "C" NOT NULL REFERENCES oapi_apis (name) ON DELETE CASCADE,
         word text NOT NULL,
         term text NOT NULL,
+        operations integer NOT NULL,
         PRIMARY KEY (api, word)
       );
       CREATE INDEX oapi_words_term ON oapi_words (term);

@@ -1,8 +1,11 @@
 import { normalizeTerm, type SearchableOperation, tokenize } from "oapi-mcp-gen-runtime/operation-index";
 import type { LoadedApi } from "../loaded-api.js";
 
-/** How much of a description is searched and kept for re-ranking (the first words say what an operation does). */
+/** How much of a description is searched in the database (the first words say what an operation does). */
 const DESCRIPTION_CHARS = 2000;
+
+/** How much of it re-ranking reads: the candidates are indexed anew for each search, so their text is kept short. */
+const RERANKED_DESCRIPTION_CHARS = 300;
 
 /** Words kept for typo correction: the lengths the in-process index corrects (4 to 24 letters), and any shorter term. */
 const MAX_WORD = 24;
@@ -33,8 +36,8 @@ function terms(text: string): string {
 }
 
 /** What the search index holds of one operation, its description cut. */
-function searchableOf(operation: SearchableOperation): SearchableOperation {
-  return { ...operation, description: operation.description.slice(0, DESCRIPTION_CHARS) };
+function searchableOf(operation: SearchableOperation, chars = DESCRIPTION_CHARS): SearchableOperation {
+  return { ...operation, description: operation.description.slice(0, chars) };
 }
 
 /** A document's operations as columns: what a search shows, finds and re-ranks. */
@@ -65,7 +68,7 @@ export function operationColumns(api: LoadedApi): OperationColumns {
     columns.summary.push(operation.summary ?? "");
     columns.tags.push([...operation.tags]);
     columns.tagsLower.push(operation.tags.map((tag) => tag.toLowerCase()));
-    columns.searchable.push(text);
+    columns.searchable.push(searchableOf(written, RERANKED_DESCRIPTION_CHARS));
     columns.a.push(terms(`${text.operationId} ${text.summary}`));
     columns.b.push(terms(text.path));
     columns.c.push(terms(`${text.tags} ${text.parameters}`));
@@ -74,18 +77,25 @@ export function operationColumns(api: LoadedApi): OperationColumns {
   return columns;
 }
 
-/** Every word of a document's searchable text as written (lower-cased), with its normalised term, once each. */
-export function wordsOf(api: LoadedApi): { words: string[]; terms: string[] } {
+/** Every word of a document's searchable text as written (lower-cased), with its normalised term and how many operations have that term. */
+export function wordsOf(api: LoadedApi): { words: string[]; terms: string[]; operations: number[] } {
   const found = new Map<string, string>();
+  const counts = new Map<string, number>();
   for (const operation of api.searchable()) {
     const text = searchableOf(operation);
+    const seen = new Set<string>();
     for (const field of [text.path, text.operationId, text.summary, text.description, text.tags, text.parameters]) {
       for (const word of tokenize(field)) {
-        if (word.length > MAX_WORD || found.has(word)) continue;
-        const term = normalizeTerm(word);
-        if (term !== null && term !== "") found.set(word, term);
+        if (word.length > MAX_WORD) continue;
+        const term = found.get(word) ?? normalizeTerm(word);
+        if (term === null || term === "") continue;
+        found.set(word, term);
+        seen.add(term);
       }
     }
+    for (const term of seen) counts.set(term, (counts.get(term) ?? 0) + 1);
   }
-  return { words: [...found.keys()], terms: [...found.values()] };
+  const words = [...found.keys()];
+  const terms = [...found.values()];
+  return { words, terms, operations: terms.map((term) => counts.get(term) ?? 0) };
 }

@@ -36,11 +36,6 @@ function textColumn(value: string): string {
   return value.replaceAll("\0", "\uFFFD");
 }
 
-/** Whether a `--store` value (or `DATABASE_URL`) names a PostgreSQL database. */
-export function isPostgresUrl(value: string | undefined): value is string {
-  return value !== undefined && /^postgres(ql)?:\/\//i.test(value);
-}
-
 /** A database URL as it may be logged: without its password. */
 export function withoutPassword(url: string): string {
   try {
@@ -233,8 +228,9 @@ export class PostgresCatalogue implements Catalogue {
         ],
       );
       await client.query(
-        "INSERT INTO oapi_words (api, word, term) SELECT $1, word, term FROM unnest($2::text[], $3::text[]) AS w(word, term)",
-        [api.name, words.words, words.terms],
+        `INSERT INTO oapi_words (api, word, term, operations)
+         SELECT $1, word, term, operations FROM unnest($2::text[], $3::text[], $4::int[]) AS w(word, term, operations)`,
+        [api.name, words.words, words.terms, words.operations],
       );
       return { replaced, generation };
     });
@@ -294,11 +290,11 @@ export class PostgresCatalogue implements Catalogue {
   }
 
   private async names(): Promise<string[]> {
-    return (await this.pool.query<{ name: string }>('SELECT name FROM oapi_apis ORDER BY name COLLATE "C"')).rows.map((row) => row.name);
+    return (await this.pool.query<{ name: string }>("SELECT name FROM oapi_apis ORDER BY name")).rows.map((row) => row.name);
   }
 
   async listings(): Promise<ApiListing[]> {
-    const rows = (await this.pool.query<{ listing: ApiListing }>('SELECT listing FROM oapi_apis ORDER BY name COLLATE "C"')).rows;
+    const rows = (await this.pool.query<{ listing: ApiListing }>("SELECT listing FROM oapi_apis ORDER BY name")).rows;
     this.count = rows.length;
     return rows.map((row) => row.listing);
   }
@@ -314,7 +310,7 @@ export class PostgresCatalogue implements Catalogue {
     const [page, total] = await Promise.all([
       this.pool.query<{ api: string; path: string; method: string; operation_id: string | null; summary: string; tags: string[] }>(
         `SELECT api, path, method, operation_id, summary, tags FROM oapi_operations WHERE true${filter.sql}
-         ORDER BY api COLLATE "C", idx LIMIT $1 OFFSET $2`,
+         ORDER BY api, idx LIMIT $1 OFFSET $2`,
         [query.limit, query.offset, ...filter.values],
       ),
       this.pool.query<{ count: number }>(`SELECT count(*)::int AS count FROM oapi_operations WHERE true${filterSql(filters, 1).sql}`, [

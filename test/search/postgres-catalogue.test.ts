@@ -6,6 +6,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSearchProcess } from "../../bench/search-process.js";
 import { startPostgres, type TemporaryPostgres } from "../../scripts/postgres-server.js";
+import { databaseUrl, parseSearchArguments } from "../../search/command.js";
 import { migrate } from "../../search/postgres/migrations.js";
 import { PostgresCatalogue } from "../../search/postgres/postgres-catalogue.js";
 import { callTool, connectClient, DOCKER, fileRoots, MEMOS, MUSEUM, startSearch } from "../helpers/search-server.js";
@@ -287,6 +288,15 @@ describe("a replica of the PostgreSQL catalogue", () => {
 });
 
 describe("the search server's store option", () => {
+  it("takes a postgres:// --store, else DATABASE_URL when no store is chosen", () => {
+    const env = { DATABASE_URL: "postgresql://u@db/apis" };
+    expect(databaseUrl(parseSearchArguments(["--store", "postgres://u@db/one"]), env)).toBe("postgres://u@db/one");
+    expect(databaseUrl(parseSearchArguments([]), env)).toBe("postgresql://u@db/apis");
+    expect(databaseUrl(parseSearchArguments(["--store", "/var/lib/apis"]), env)).toBeUndefined();
+    expect(databaseUrl(parseSearchArguments(["--memory"]), env)).toBeUndefined();
+    expect(databaseUrl(parseSearchArguments([]), { DATABASE_URL: "mysql://u@db/apis" })).toBeUndefined();
+  });
+
   it("refuses a database it cannot reach, naming it without its password", async () => {
     const unreachable = "postgres://someone:secret@127.0.0.1:1/nothing";
     await expect(startSearch(["--store", unreachable])).rejects.toThrow(
