@@ -13,8 +13,8 @@ const MIGRATION_LOCK = 0x6f61706d; // "oapm"
 
 /**
  * The catalogue's tables: a row per document (its text, its normalised form to rebuild the model from, its listing),
- * a row per operation (what a search shows, its weighted terms, its searchable text for re-ranking) and the words of
- * each document (for typo correction by trigrams, and how many of its operations have each word's term). A document's rows go with it (ON DELETE CASCADE). Names sort
+ * a row per operation (what a search shows, its weighted terms, its searchable text for re-ranking), the words of
+ * each document (for typo correction by trigrams) and its terms (how many of its operations have each). A document's rows go with it (ON DELETE CASCADE). Names sort
  * byte-wise (COLLATE "C"), as the in-process catalogue lists them, whatever the database's locale.
  */
 export const MIGRATIONS: readonly Migration[] = [
@@ -57,10 +57,15 @@ export const MIGRATIONS: readonly Migration[] = [
         api text COLLATE "C" NOT NULL REFERENCES oapi_apis (name) ON DELETE CASCADE,
         word text NOT NULL,
         term text NOT NULL,
-        operations integer NOT NULL,
         PRIMARY KEY (api, word)
       );
-      CREATE INDEX oapi_words_term ON oapi_words (term);
+      CREATE TABLE oapi_terms (
+        api text COLLATE "C" NOT NULL REFERENCES oapi_apis (name) ON DELETE CASCADE,
+        term text NOT NULL,
+        operations integer NOT NULL,
+        PRIMARY KEY (api, term)
+      );
+      CREATE INDEX oapi_terms_term ON oapi_terms (term) INCLUDE (operations);
       CREATE INDEX oapi_words_trigrams ON oapi_words USING gin (word gin_trgm_ops);
     `,
   },

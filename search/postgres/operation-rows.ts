@@ -77,8 +77,11 @@ export function operationColumns(api: LoadedApi): OperationColumns {
   return columns;
 }
 
-/** Every word of a document's searchable text as written (lower-cased), with its normalised term and how many operations have that term. */
-export function wordsOf(api: LoadedApi): { words: string[]; terms: string[]; operations: number[] } {
+/**
+ * Every word of a document's searchable text as written (lower-cased) with its normalised term, and every term with how
+ * many operations have it.
+ */
+export function wordsOf(api: LoadedApi): { words: string[]; terms: string[]; counted: string[]; operations: number[] } {
   const found = new Map<string, string>();
   const counts = new Map<string, number>();
   for (const operation of api.searchable()) {
@@ -95,7 +98,5 @@ export function wordsOf(api: LoadedApi): { words: string[]; terms: string[]; ope
     }
     for (const term of seen) counts.set(term, (counts.get(term) ?? 0) + 1);
   }
-  const words = [...found.keys()];
-  const terms = [...found.values()];
-  return { words, terms, operations: terms.map((term) => counts.get(term) ?? 0) };
+  return { words: [...found.keys()], terms: [...found.values()], counted: [...counts.keys()], operations: [...counts.values()] };
 }

@@ -228,9 +228,12 @@ export class PostgresCatalogue implements Catalogue {
         ],
       );
       await client.query(
-        `INSERT INTO oapi_words (api, word, term, operations)
-         SELECT $1, word, term, operations FROM unnest($2::text[], $3::text[], $4::int[]) AS w(word, term, operations)`,
-        [api.name, words.words, words.terms, words.operations],
+        "INSERT INTO oapi_words (api, word, term) SELECT $1, word, term FROM unnest($2::text[], $3::text[]) AS w(word, term)",
+        [api.name, words.words, words.terms],
+      );
+      await client.query(
+        "INSERT INTO oapi_terms (api, term, operations) SELECT $1, term, operations FROM unnest($2::text[], $3::int[]) AS t(term, operations)",
+        [api.name, words.counted, words.operations],
       );
       return { replaced, generation };
     });

@@ -4,7 +4,7 @@ import type { Pool } from "pg";
 import type { OperationRow } from "../catalogue.js";
 
 /** How many operations the database hands over for re-ranking: the in-process ranking runs on these. */
-export const CANDIDATES = 150;
+export const CANDIDATES = 100;
 
 /** Filters of a catalogue search, as SQL conditions over `oapi_operations` (parameters from `$first`). */
 export function filterSql(filters: { method?: string; tag?: string }, first: number): { sql: string; values: string[] } {
@@ -84,9 +84,7 @@ async function termsKnownTo(pool: Pool, query: string): Promise<KnownTerms> {
 /** How many operations of the catalogue have each of the terms (those no document has are absent). */
 async function frequencies(pool: Pool, terms: readonly string[]): Promise<Map<string, number>> {
   const rows = await pool.query<{ term: string; operations: number }>(
-    `SELECT term, sum(operations)::int AS operations FROM (
-       SELECT api, term, max(operations) AS operations FROM oapi_words WHERE term = ANY($1::text[]) GROUP BY api, term
-     ) AS per_api GROUP BY term`,
+    "SELECT term, sum(operations)::int AS operations FROM oapi_terms WHERE term = ANY($1::text[]) GROUP BY term",
     [terms],
   );
   return new Map(rows.rows.map((row) => [row.term, row.operations]));
