@@ -5,7 +5,7 @@ import type { LoadedApi } from "../loaded-api.js";
 const DESCRIPTION_CHARS = 2000;
 
 /** How much of it re-ranking reads: the candidates are indexed anew for each search, so their text is kept short. */
-const RERANKED_DESCRIPTION_CHARS = 300;
+const RERANKED_DESCRIPTION_CHARS = 200;
 
 /** Words kept for typo correction: the lengths the in-process index corrects (4 to 24 letters), and any shorter term. */
 const MAX_WORD = 24;
@@ -27,6 +27,12 @@ export interface OperationColumns {
   d: string[];
 }
 
+/** Operations read between two yields to the event loop: a document of thousands never holds up other requests. */
+const SLICE = 500;
+
+/** Lets other requests run. */
+const yieldToOthers = () => new Promise((resolve) => setImmediate(resolve));
+
 /** A text's normalised terms, space-separated: what `to_tsvector('simple', …)` keeps as they are. */
 function terms(text: string): string {
   return tokenize(text)
@@ -41,7 +47,7 @@ function searchableOf(operation: SearchableOperation, chars = DESCRIPTION_CHARS)
 }
 
 /** A document's operations as columns: what a search shows, finds and re-ranks. */
-export function operationColumns(api: LoadedApi): OperationColumns {
+export async function operationColumns(api: LoadedApi): Promise<OperationColumns> {
   const columns: OperationColumns = {
     idx: [],
     method: [],
@@ -57,9 +63,10 @@ export function operationColumns(api: LoadedApi): OperationColumns {
     d: [],
   };
   const searchable = api.searchable();
-  api.operations.forEach((operation, position) => {
+  for (const [position, operation] of api.operations.entries()) {
+    if (position % SLICE === SLICE - 1) await yieldToOthers();
     const written = searchable[position];
-    if (written === undefined) return;
+    if (written === undefined) continue;
     const text = searchableOf(written);
     columns.idx.push(operation.index);
     columns.method.push(operation.method);
@@ -73,7 +80,7 @@ export function operationColumns(api: LoadedApi): OperationColumns {
     columns.b.push(terms(text.path));
     columns.c.push(terms(`${text.tags} ${text.parameters}`));
     columns.d.push(terms(text.description));
-  });
+  }
   return columns;
 }
 
@@ -81,10 +88,11 @@ export function operationColumns(api: LoadedApi): OperationColumns {
  * Every word of a document's searchable text as written (lower-cased) with its normalised term, and every term with how
  * many operations have it.
  */
-export function wordsOf(api: LoadedApi): { words: string[]; terms: string[]; counted: string[]; operations: number[] } {
+export async function wordsOf(api: LoadedApi): Promise<{ words: string[]; terms: string[]; counted: string[]; operations: number[] }> {
   const found = new Map<string, string>();
   const counts = new Map<string, number>();
-  for (const operation of api.searchable()) {
+  for (const [position, operation] of api.searchable().entries()) {
+    if (position % SLICE === SLICE - 1) await yieldToOthers();
     const text = searchableOf(operation);
     const seen = new Set<string>();
     for (const field of [text.path, text.operationId, text.summary, text.description, text.tags, text.parameters]) {

@@ -172,8 +172,8 @@ export class PostgresCatalogue implements Catalogue {
     api: LoadedApi,
     stored: { source: string; origin: string; format: string; text: string; bytes: number },
   ): Promise<{ replaced: boolean; generation: string }> {
-    const columns = operationColumns(api);
-    const words = wordsOf(api);
+    const columns = await operationColumns(api);
+    const words = await wordsOf(api);
     return this.transaction(async (client) => {
       const failure = roomFailure(this.settings.budget, await this.others(client, api.name), stored.bytes);
       if (failure) throw failure;
@@ -194,7 +194,8 @@ export class PostgresCatalogue implements Catalogue {
           api.loadedAt,
           textColumn(stored.text),
           stored.bytes,
-          jsonb(api.model.document),
+          // A text column: JSON escapes NUL, and a replacer over a document of megabytes would hold up the process.
+          JSON.stringify(api.model.document),
           textColumn(api.sourceVersion),
           jsonb(api.loadWarnings),
           jsonb(listingOf(api)),

@@ -105,7 +105,7 @@ function alternatives(group: readonly string[]): string | undefined {
 }
 
 /** A word matching more operations than this is too common to find candidates by alone (as BM25 weighs it little). */
-const COMMON = 5000;
+const COMMON = 2000;
 
 /**
  * The `to_tsquery` texts that find candidates: `every` matches an operation with a term of each word the catalogue

@@ -12,7 +12,7 @@ import { ROOT } from "../../scripts/rank-quality.js";
 import { databaseUrl, parseSearchArguments } from "../../search/command.js";
 import { migrate } from "../../search/postgres/migrations.js";
 import { PostgresCatalogue } from "../../search/postgres/postgres-catalogue.js";
-import { callTool, connectClient, DOCKER, fileRoots, MEMOS, MUSEUM, startSearch } from "../helpers/search-server.js";
+import { callTool, connectClient, DOCKER, FIXTURES, fileRoots, MEMOS, MUSEUM, startSearch } from "../helpers/search-server.js";
 
 // A real PostgreSQL of the test's own (the server programs: see scripts/postgres-server.ts), on a free loopback port.
 const ROOT_FOLDER = fileURLToPath(ROOT);
@@ -268,6 +268,36 @@ describe("a replica of the PostgreSQL catalogue", () => {
       expect(catalogue.cached.count).toBe(2);
       // What was pushed out is read again when asked for.
       expect((await callTool(reader, "get_operation_by_id", { name: "docker", operation_id: "ContainerCreate" })).isError).toBe(false);
+    } finally {
+      await reader.close();
+      await replica.close();
+    }
+  });
+
+  it("reads a GraphQL schema back from the database as it was loaded: kind, fields, arguments, requests", async () => {
+    const url = await database();
+    const loader = await startSearch(["--store", url, ...fileRoots()]);
+    const client = await connectClient(loader.url);
+    expect((await callTool(client, "load_openapi", { name: "library", url: `${FIXTURES}graphql/library.graphql` })).isError).toBe(false);
+    await client.close();
+    await loader.close();
+    const replica = await startSearch(["--store", url, ...fileRoots()]);
+    const reader = await connectClient(replica.url);
+    try {
+      expect((await callTool(reader, "list_apis")).structured.apis).toMatchObject([
+        { name: "library", kind: "graphql", operations_count: 9 },
+      ]);
+      for (const name of [undefined, "library"]) {
+        const byArgument = await callTool(reader, "search_endpoints", { ...(name ? { name } : {}), keyword: "memberId" });
+        expect((byArgument.structured.results as { operationId: string }[])[0]?.operationId).toBe("mutation.borrowBook");
+      }
+      const request = await callTool(reader, "build_request", {
+        name: "library",
+        operation_id: "mutation.borrowBook",
+        base_url: "https://library.example/graphql",
+      });
+      expect(request.isError, request.text).toBe(false);
+      expect(request.text).toContain("borrowBook");
     } finally {
       await reader.close();
       await replica.close();
