@@ -103,7 +103,7 @@ export class ApiCatalog implements Catalogue {
         if (!API_NAME_PATTERN.test(stored.name)) throw new Error("not a valid API name");
         if (this.apis.has(stored.name)) continue; // loaded anew (--load) while restoring
         this.checkRoom(stored.name, Buffer.byteLength(stored.text));
-        const api = await readApi(this.parser, stored.name, stored, stored.loadedAt);
+        const { api } = await readApi(this.parser, stored.name, stored, stored.loadedAt);
         if (this.apis.has(stored.name)) continue; // loaded anew while this one was read
         this.add(stored.name, api, Buffer.byteLength(stored.text));
       } catch (error) {
@@ -120,7 +120,7 @@ export class ApiCatalog implements Catalogue {
     try {
       text = await readSource(source, this.policy, options);
       this.checkRoom(name, Buffer.byteLength(text.text));
-      api = await readApi(this.parser, name, text, new Date().toISOString());
+      ({ api } = await readApi(this.parser, name, text, new Date().toISOString()));
     } catch (error) {
       const kept = this.apis.has(name) ? ` The previously loaded '${name}' is kept.` : "";
       throw new ToolFailure(`Failed to load '${name}': ${errorMessage(error)}${kept}`);

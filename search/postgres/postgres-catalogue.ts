@@ -134,8 +134,16 @@ export class PostgresCatalogue implements Catalogue {
       // Checked before the work of reading it, and again where it counts: in the transaction that writes it.
       const early = roomFailure(budget, await this.others(this.pool, name), bytes);
       if (early) throw early;
-      const api = await readApi(parser, name, text, new Date().toISOString());
-      const { replaced, generation } = await this.write(api, { source, origin: text.origin, format: text.format, text: text.text, bytes });
+      const { api, json } = await readApi(parser, name, text, new Date().toISOString(), { json: true });
+      const document = json ?? JSON.stringify(api.model.document);
+      const { replaced, generation } = await this.write(api, {
+        source,
+        origin: text.origin,
+        format: text.format,
+        text: text.text,
+        bytes,
+        document,
+      });
       this.cache.put(name, generation, bytes, Promise.resolve(api));
       void this.refreshCount();
       log.info("document stored", { name, generation, operations: api.operations.length, replaced });
@@ -170,7 +178,7 @@ export class PostgresCatalogue implements Catalogue {
    */
   private async write(
     api: LoadedApi,
-    stored: { source: string; origin: string; format: string; text: string; bytes: number },
+    stored: { source: string; origin: string; format: string; text: string; bytes: number; document: string },
   ): Promise<{ replaced: boolean; generation: string }> {
     const columns = await operationColumns(api);
     const words = await wordsOf(api);
@@ -194,8 +202,8 @@ export class PostgresCatalogue implements Catalogue {
           api.loadedAt,
           textColumn(stored.text),
           stored.bytes,
-          // A text column: JSON escapes NUL, and a replacer over a document of megabytes would hold up the process.
-          JSON.stringify(api.model.document),
+          // A text column (JSON escapes NUL), written in the parse worker.
+          stored.document,
           textColumn(api.sourceVersion),
           jsonb(api.loadWarnings),
           jsonb(listingOf(api)),

@@ -543,8 +543,6 @@ describe("--heap", () => {
     expect(heapMode(parseSearchArguments([]))).toBe("size");
     expect(heapMode(parseSearchArguments(["--max-total-bytes", String(2 ** 31)]))).toBe("speed");
     expect(heapMode(parseSearchArguments(["--heap", "size", "--max-total-bytes", String(2 ** 31)]))).toBe("size");
-    // A catalogue in PostgreSQL keeps only a bounded cache in the heap, whatever its size.
-    expect(heapMode(parseSearchArguments(["--store", "postgres://db/apis", "--max-total-bytes", String(2 ** 31)]))).toBe("size");
     expect(() => parseSearchArguments(["--heap", "tiny"])).toThrow();
   });
 });
