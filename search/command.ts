@@ -88,7 +88,7 @@ export function parseSearchArguments(argv: readonly string[]): SearchOptions {
         `search index in PostgreSQL, shared by any number of replicas; else DATABASE_URL). Default ${defaultStorePath()}`,
     )
     .option("--memory", "keep documents in memory only", false)
-    .option("--store-cache-mb <n>", "with a postgres:// store: MiB of document text a replica keeps read documents for", integer(1), 64)
+    .option("--store-cache-mb <n>", "with a postgres:// store: MiB of document text a replica keeps read documents for", integer(1), 32)
     .option(
       "--allow-host <host[:port]>",
       "allow fetching from this host (on ports 80 and 443, or on the given port) even if it resolves to a private address (repeatable)",

@@ -144,7 +144,8 @@ export class PostgresCatalogue implements Catalogue {
         bytes,
         document,
       });
-      this.cache.put(name, generation, bytes, Promise.resolve(api));
+      // Not kept: a replica holds the documents it is asked about, not every one loaded through it.
+      this.cache.forget(name);
       void this.refreshCount();
       log.info("document stored", { name, generation, operations: api.operations.length, replaced });
       return { api, replaced };
