@@ -24,7 +24,7 @@ describe("tools/list passes strict client checks", () => {
     const client = await connectClient(server.url);
     try {
       const { tools } = await client.listTools();
-      expect(tools).toHaveLength(12);
+      expect(tools).toHaveLength(13);
       expect(clientLimitProblems(tools)).toEqual([]);
     } finally {
       await client.close();
