@@ -4,7 +4,7 @@ import { buildApiModelInSlices } from "../../openapi/build-model.js";
 import { errorMessage } from "../../openapi/error-detail.js";
 import type { OpenApiDocument } from "../../openapi/types.js";
 import { type CatalogBudget, checkApiName, noApiHasTag, notLoaded, roomFailure } from "../catalog.js";
-import type { ApiListing, Catalogue, CataloguePage, CatalogueQuery, OperationRow } from "../catalogue.js";
+import type { ApiListing, Catalogue, CataloguePage, CatalogueQuery } from "../catalogue.js";
 import { listingOf } from "../catalogue.js";
 import type { DocumentParser } from "../document-parser.js";
 import { readSource, type SourcePolicy } from "../load-source.js";
@@ -14,7 +14,7 @@ import { ToolFailure } from "../tool-failure.js";
 import { ApiCache } from "./api-cache.js";
 import { migrate } from "./migrations.js";
 import { operationColumns, wordsOf } from "./operation-rows.js";
-import { filterSql, searchCatalogue } from "./postgres-search.js";
+import { filterSql, operationRow, type ShownColumns, searchCatalogue } from "./postgres-search.js";
 
 /** Any number to key the advisory lock that makes loads and unloads, across replicas, one at a time. */
 const WRITE_LOCK = 0x6f61706c; // "oapl"
@@ -321,7 +321,7 @@ export class PostgresCatalogue implements Catalogue {
     }
     const filter = filterSql(filters, 3);
     const [page, total] = await Promise.all([
-      this.pool.query<{ api: string; path: string; method: string; operation_id: string | null; summary: string; tags: string[] }>(
+      this.pool.query<ShownColumns>(
         `SELECT api, path, method, operation_id, summary, tags FROM oapi_operations WHERE true${filter.sql}
          ORDER BY api, idx LIMIT $1 OFFSET $2`,
         [query.limit, query.offset, ...filter.values],
@@ -330,15 +330,7 @@ export class PostgresCatalogue implements Catalogue {
         ...filter.values,
       ]),
     ]);
-    const rows: OperationRow[] = page.rows.map((row) => ({
-      api: row.api,
-      path: row.path,
-      method: row.method,
-      operationId: row.operation_id,
-      summary: row.summary,
-      tags: row.tags,
-    }));
-    return { rows, total: total.rows[0]?.count ?? 0, apisSearched };
+    return { rows: page.rows.map((row) => operationRow(row)), total: total.rows[0]?.count ?? 0, apisSearched };
   }
 
   /** How many APIs a search covers: every one, or those with the tag (a failure when none has it). */

@@ -130,14 +130,8 @@ function tsqueries({ groups, frequency }: KnownTerms): { every: string; rarer: s
   };
 }
 
-interface CandidateRow {
-  api: string;
+interface CandidateRow extends ShownColumns {
   idx: number;
-  method: string;
-  path: string;
-  operation_id: string | null;
-  summary: string;
-  tags: string[];
   searchable: SearchableOperation;
 }
 
@@ -177,17 +171,22 @@ export async function searchCatalogue(pool: Pool, query: string, filters: { meth
   const index = new OperationSearchIndex(rows.map((row, id) => ({ ...row.searchable, id })));
   return index.search(query).flatMap(({ id, score }) => {
     const row = rows[id];
-    if (row === undefined) return [];
-    return [
-      {
-        api: row.api,
-        path: row.path,
-        method: row.method,
-        operationId: row.operation_id,
-        summary: row.summary,
-        tags: row.tags,
-        score,
-      },
-    ];
+    return row === undefined ? [] : [operationRow(row, score)];
   });
+}
+
+/** The columns of `oapi_operations` a search shows. */
+export interface ShownColumns {
+  api: string;
+  path: string;
+  method: string;
+  operation_id: string | null;
+  summary: string;
+  tags: string[];
+}
+
+/** What a search shows of one operation, from its columns. */
+export function operationRow(row: ShownColumns, score?: number): OperationRow {
+  const { api, path, method, operation_id, summary, tags } = row;
+  return { api, path, method, operationId: operation_id, summary, tags, ...(score === undefined ? {} : { score }) };
 }

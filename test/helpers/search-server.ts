@@ -40,4 +40,24 @@ export async function loadApis(client: Client, documents: readonly (readonly [na
   }
 }
 
+/** One 2026-07-28 `tools/call` (no session) with its body as written, answered as text. */
+export async function modernToolCall(url: URL, name: string, body: string): Promise<string> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": "tools/call",
+      "mcp-name": name,
+    },
+    body,
+  });
+  return response.text();
+}
+
+/** The `_meta` a 2026-07-28 request carries, as JSON text. */
+export const MODERN_META =
+  '"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}';
+
 export { connectClient };

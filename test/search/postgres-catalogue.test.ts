@@ -12,7 +12,18 @@ import { ROOT } from "../../scripts/rank-quality.js";
 import { databaseUrl, parseSearchArguments } from "../../search/command.js";
 import { migrate } from "../../search/postgres/migrations.js";
 import { PostgresCatalogue } from "../../search/postgres/postgres-catalogue.js";
-import { callTool, connectClient, DOCKER, FIXTURES, fileRoots, MEMOS, MUSEUM, startSearch } from "../helpers/search-server.js";
+import {
+  callTool,
+  connectClient,
+  DOCKER,
+  FIXTURES,
+  fileRoots,
+  MEMOS,
+  MODERN_META,
+  MUSEUM,
+  modernToolCall,
+  startSearch,
+} from "../helpers/search-server.js";
 
 // A real PostgreSQL of the test's own (the server programs: see scripts/postgres-server.ts), on a free loopback port.
 const ROOT_FOLDER = fileURLToPath(ROOT);
@@ -158,21 +169,12 @@ describe("the catalogue on PostgreSQL, served by two replicas", () => {
   it("the 2026-07-28 era is served by any replica, request by request", async () => {
     const url = await database();
     const { processes, stop } = await replicas(url);
-    const modern = async (target: URL, name: string, args: Record<string, unknown>) => {
-      const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
-      const response = await fetch(target, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-          "mcp-protocol-version": "2026-07-28",
-          "mcp-method": "tools/call",
-          "mcp-name": name,
-        },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, _meta: meta, arguments: args } }),
-      });
-      return response.text();
-    };
+    const modern = (target: URL, name: string, args: Record<string, unknown>) =>
+      modernToolCall(
+        target,
+        name,
+        `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":${JSON.stringify(name)},${MODERN_META},"arguments":${JSON.stringify(args)}}}`,
+      );
     try {
       const [a, b] = processes.map((process) => process.url);
       if (!a || !b) throw new Error("two replicas");

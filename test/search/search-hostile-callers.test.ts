@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { words } from "../../runtime/base/words.js";
 import { fileFolders } from "../../search/command.js";
-import { callTool, connectClient, DOCKER, MEMOS, MUSEUM, startSearch } from "../helpers/search-server.js";
+import { callTool, connectClient, DOCKER, MEMOS, MODERN_META, MUSEUM, modernToolCall, startSearch } from "../helpers/search-server.js";
 
 const initialize = JSON.stringify({
   jsonrpc: "2.0",
@@ -156,21 +156,9 @@ describe("arguments nested past the limit", () => {
     try {
       for (const depth of [10_000, 200_000]) {
         // A 2026-07-28 request: no session needed (the 2025 era's sessions reach the same handler).
-        const meta = '"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}';
         const nested = `${"[".repeat(depth)}${"]".repeat(depth)}`;
-        const body = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list_apis",${meta},"arguments":{"x":${nested}}}}`;
-        const response = await fetch(server.url, {
-          method: "POST",
-          headers: {
-            "content-type": "application/json",
-            accept: "application/json, text/event-stream",
-            "mcp-protocol-version": "2026-07-28",
-            "mcp-method": "tools/call",
-            "mcp-name": "list_apis",
-          },
-          body,
-        });
-        const text = await response.text();
+        const body = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list_apis",${MODERN_META},"arguments":{"x":${nested}}}}`;
+        const text = await modernToolCall(server.url, "list_apis", body);
         expect(text, String(depth)).toMatch(/-32602.*Invalid arguments for list_apis: nested deeper than 128 levels/);
       }
       expect((await fetch(new URL("/health", server.url))).status).toBe(200);
