@@ -12,6 +12,10 @@ export interface TemporaryPostgres {
   url: string;
   /** The URL of another database on the same server, created empty. */
   createDatabase(name: string): Promise<string>;
+  /** Shuts the server down, keeping its data (an outage); `start` brings it back on the same port. */
+  halt(): Promise<void>;
+  start(): Promise<void>;
+  /** Shuts it down and removes its data. */
   stop(): Promise<void>;
 }
 
@@ -101,44 +105,52 @@ export async function startPostgres(): Promise<TemporaryPostgres> {
   const data = join(folder, "data");
   await run(join(bin, "initdb"), ["-D", data, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync"], user);
   const port = await freePort();
-  const child = spawn(
-    join(bin, "postgres"),
-    [
-      "-D",
-      data,
-      "-p",
-      String(port),
-      "-h",
-      "127.0.0.1",
-      "-k",
-      folder,
-      "-c",
-      "fsync=off",
-      "-c",
-      "synchronous_commit=off",
-      "-c",
-      "full_page_writes=off",
-    ],
-    { stdio: ["ignore", "pipe", "pipe"], ...(user ?? {}) },
-  );
-  let log = "";
-  const keep = (chunk: Buffer) => {
-    log = (log + chunk).slice(-20_000);
-  };
-  child.stdout?.on("data", keep);
-  child.stderr?.on("data", keep);
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  let log = "";
+  let child: ChildProcess | undefined;
+  const start = async () => {
+    const started = spawn(
+      join(bin, "postgres"),
+      [
+        "-D",
+        data,
+        "-p",
+        String(port),
+        "-h",
+        "127.0.0.1",
+        "-k",
+        folder,
+        "-c",
+        "fsync=off",
+        "-c",
+        "synchronous_commit=off",
+        "-c",
+        "full_page_writes=off",
+      ],
+      { stdio: ["ignore", "pipe", "pipe"], ...(user ?? {}) },
+    );
+    const keep = (chunk: Buffer) => {
+      log = (log + chunk).slice(-20_000);
+    };
+    started.stdout?.on("data", keep);
+    started.stderr?.on("data", keep);
+    child = started;
+    await ready(url, started, () => log);
+  };
+  const halt = async () => {
+    const running = child;
+    if (running === undefined || running.exitCode !== null) return;
+    const exited = new Promise((resolve) => running.once("exit", resolve));
+    running.kill("SIGINT"); // fast shutdown
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+    if (running.exitCode === null) running.kill("SIGKILL");
+  };
   const stop = async () => {
-    if (child.exitCode === null) {
-      const exited = new Promise((resolve) => child.once("exit", resolve));
-      child.kill("SIGINT"); // fast shutdown
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
-      if (child.exitCode === null) child.kill("SIGKILL");
-    }
+    await halt();
     await rm(folder, { recursive: true, force: true });
   };
   try {
-    await ready(url, child, () => log);
+    await start();
   } catch (error) {
     await stop();
     throw error;
@@ -156,6 +168,8 @@ export async function startPostgres(): Promise<TemporaryPostgres> {
       }
       return `postgres://postgres@127.0.0.1:${port}/${name}`;
     },
+    halt,
+    start,
     stop,
   };
 }

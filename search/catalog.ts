@@ -88,6 +88,8 @@ export class ApiCatalog implements Catalogue {
     return this.apis.size;
   }
 
+  readonly healthy = true;
+
   /** Starts restoring stored documents in the background (see `ready`); resolves with how many were restored. */
   startRestore(): Promise<number> {
     const restoring = this.restore();

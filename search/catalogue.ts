@@ -47,6 +47,8 @@ export interface Catalogue {
   readonly ready: Promise<unknown>;
   /** How many APIs are loaded, as last known (for `/health`). */
   readonly size: number;
+  /** Whether the catalogue can answer, as last known: false while its database does not (for `/health`). */
+  readonly healthy: boolean;
   /** Starts restoring stored documents where this catalogue keeps them in memory; resolves with how many are loaded. */
   startRestore(): Promise<number>;
   /** Loads (or replaces) a document; a failed load keeps what was there. */

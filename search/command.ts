@@ -30,6 +30,7 @@ export interface SearchOptions {
   store?: string;
   memory: boolean;
   storeCacheMb: number;
+  storeWaitSeconds: number;
   allowHost: string[];
   allowPrivate: boolean;
   filesRoot: string[];
@@ -89,6 +90,12 @@ export function parseSearchArguments(argv: readonly string[]): SearchOptions {
     )
     .option("--memory", "keep documents in memory only", false)
     .option("--store-cache-mb <n>", "with a postgres:// store: MiB of document text a replica keeps read documents for", integer(1), 32)
+    .option(
+      "--store-wait-seconds <n>",
+      "with a postgres:// store: how long to wait at start-up for a database not reachable yet",
+      integer(0),
+      30,
+    )
     .option(
       "--allow-host <host[:port]>",
       "allow fetching from this host (on ports 80 and 443, or on the given port) even if it resolves to a private address (repeatable)",
@@ -185,7 +192,10 @@ async function openCatalog(options: SearchOptions, log: Logger) {
     const cacheBytes = options.storeCacheMb * 1024 * 1024;
     // Loaded only for a database: a server on a folder or in memory never loads the PostgreSQL client.
     const { PostgresCatalogue } = await import("./postgres/postgres-catalogue.js");
-    catalog = await PostgresCatalogue.open({ url, policy, parser, budget, cacheBytes, log }).catch(async (error: unknown) => {
+    if (options.store === undefined)
+      log.info("keeping the catalogue in the database DATABASE_URL names (--memory or --store DIR to keep it elsewhere)");
+    const waitMs = options.storeWaitSeconds * 1000;
+    catalog = await PostgresCatalogue.open({ url, policy, parser, budget, cacheBytes, waitMs, log }).catch(async (error: unknown) => {
       await parser.close();
       throw new InvalidArgumentError(errorMessage(error));
     });
@@ -260,7 +270,11 @@ export async function startSearchServer(options: SearchOptions, log: Logger = st
   const modern = searchModernHost(context, log);
   const handler = new SessionHttpHandler(
     () => createSearchServer(context, log),
-    () => ({ apis: catalog.size }),
+    // A replica whose database does not answer says so (503), so that a load balancer passes it by.
+    () => ({
+      apis: catalog.size,
+      ...(catalog.healthy ? {} : { status: "unavailable", reason: "the catalogue's database does not answer" }),
+    }),
     { allowedOrigins: origins, maxRequestBytes: MAX_REQUEST_BYTES, ...(allowedHosts ? { allowedHosts } : {}) },
     { maxSessions: options.maxSessions, idleMs: options.sessionIdleSeconds * 1000, maxPerClient: options.maxSessionsPerClient },
     log,
@@ -270,7 +284,9 @@ export async function startSearchServer(options: SearchOptions, log: Logger = st
     log.error("request failed", { error: String(error) }),
   );
   log.info("OpenAPI search MCP server listening", { url: running.url.href, store: catalog.location });
-  void restored.then((count) => log.info("stored documents restored", { restored: count, apis: catalog.size }));
+  if (catalog instanceof ApiCatalog)
+    void restored.then((count) => log.info("stored documents restored", { restored: count, apis: catalog.size }));
+  else log.info("catalogue in the database", { apis: catalog.size });
   return {
     url: running.url,
     catalog,

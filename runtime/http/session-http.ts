@@ -65,7 +65,9 @@ export class SessionHttpHandler {
   readonly handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const path = (req.url ?? "/").split("?")[0];
     if (path === "/health" && (req.method === "GET" || req.method === "HEAD")) {
-      return sendJson(res, 200, { status: "ok", ...this.health(), sessions: this.sessions.size });
+      // What the server reports of itself may say it cannot serve (a status other than ok): then 503, for load balancers.
+      const health = { status: "ok", ...this.health(), sessions: this.sessions.size };
+      return sendJson(res, health.status === "ok" ? 200 : 503, health);
     }
     if (path !== "/mcp") return sendJson(res, 404, { error: "not found" });
     if (!guardMcpRequest(req, res, this.policy, this.log)) return;

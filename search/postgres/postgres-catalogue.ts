@@ -3,7 +3,7 @@ import pg from "pg";
 import { buildApiModelInSlices } from "../../openapi/build-model.js";
 import { errorMessage } from "../../openapi/error-detail.js";
 import type { OpenApiDocument } from "../../openapi/types.js";
-import { type CatalogBudget, checkApiName, noApiHasTag, notLoaded, roomFailure } from "../catalog.js";
+import { API_NAME_PATTERN, type CatalogBudget, checkApiName, noApiHasTag, notLoaded, roomFailure } from "../catalog.js";
 import type { ApiListing, Catalogue, CataloguePage, CatalogueQuery } from "../catalogue.js";
 import { listingOf } from "../catalogue.js";
 import type { DocumentParser } from "../document-parser.js";
@@ -19,12 +19,26 @@ import { filterSql, operationRow, type ShownColumns, searchCatalogue } from "./p
 /** Any number to key the advisory lock that makes loads and unloads, across replicas, one at a time. */
 const WRITE_LOCK = 0x6f61706c; // "oapl"
 
-/** A query may take this long before the database cancels it; a load's transaction, longer. */
+/**
+ * A read may take this long before the database cancels it (and a little longer before the replica stops waiting for
+ * a database that does not answer at all); a load's statements, longer. A connection is given up after 5 s.
+ */
 const STATEMENT_TIMEOUT_MS = 15_000;
 const LOAD_TIMEOUT_MS = 300_000;
+const CONNECT_TIMEOUT_MS = 5_000;
 
-/** How often `size` (for `/health`) is refreshed from the database. */
-const COUNT_REFRESH_MS = 10_000;
+/** How often `size` and `healthy` (for `/health`) are refreshed from the database. */
+const CHECK_MS = 5_000;
+
+/** The one message a caller gets while the database does not answer (its address and error are logged, not shown). */
+const UNAVAILABLE = "the catalogue's database does not answer; try again shortly";
+
+/** Whether an error says the database could not be reached (not that it refused a statement). */
+function unreachable(error: unknown): boolean {
+  if (error instanceof pg.DatabaseError) return /^(08|53|57P)/.test(error.code ?? "");
+  const code = typeof error === "object" && error !== null && "code" in error ? String(error.code) : "";
+  return /^E[A-Z]+$/.test(code) || /connection|timeout|terminated/i.test(errorMessage(error));
+}
 
 /** JSON for a `jsonb` column, which takes no NUL character (`\u0000`) in a string: each becomes U+FFFD. */
 function jsonb(value: unknown): string {
@@ -49,6 +63,8 @@ export function withoutPassword(url: string): string {
 
 interface Settings {
   url: string;
+  /** How long to wait at start-up for a database that is not reachable yet (starting, or its host not up). */
+  waitMs: number;
   policy: SourcePolicy;
   parser: DocumentParser;
   budget: CatalogBudget;
@@ -74,42 +90,102 @@ export class PostgresCatalogue implements Catalogue {
   readonly location: string;
   readonly ready: Promise<unknown> = Promise.resolve();
   private count = 0;
+  private reachable = true;
   private readonly cache: ApiCache;
   private readonly timer: NodeJS.Timeout;
 
   private constructor(
     private readonly pool: pg.Pool,
+    /** Loads and unloads: statements that may run for minutes. */
+    private readonly writes: pg.Pool,
     private readonly settings: Settings,
   ) {
     this.location = withoutPassword(settings.url);
     this.cache = new ApiCache(settings.cacheBytes);
-    this.timer = setInterval(() => void this.refreshCount(), COUNT_REFRESH_MS).unref();
+    this.timer = setInterval(() => void this.refreshCount(), CHECK_MS).unref();
   }
 
-  /** Connects, brings the tables to this version's schema, and reads how many documents there are. */
+  /**
+   * Connects (waiting up to `waitMs` for a database that is not reachable yet), brings the tables to this version's
+   * schema, and reads how many documents there are.
+   */
   static async open(settings: Settings): Promise<PostgresCatalogue> {
-    const pool = new pg.Pool({
-      connectionString: settings.url,
-      max: 10,
-      statement_timeout: STATEMENT_TIMEOUT_MS,
-      application_name: "oapi-mcp-gen search",
-    });
-    // An idle connection the server drops must not take the process down.
-    pool.on("error", (error) => settings.log.warn("database connection lost", { error: error.message }));
+    const pool = (statementMs: number, max: number) => {
+      const opened = new pg.Pool({
+        connectionString: settings.url,
+        max,
+        statement_timeout: statementMs,
+        query_timeout: statementMs + 5_000,
+        connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+        application_name: "oapi-mcp-gen search",
+      });
+      // An idle connection the server drops must not take the process down.
+      opened.on("error", (error) => settings.log.warn("database connection lost", { error: error.message }));
+      return opened;
+    };
+    const reads = pool(STATEMENT_TIMEOUT_MS, 8);
+    const writes = pool(LOAD_TIMEOUT_MS, 2);
     try {
-      const applied = await migrate(pool);
+      const applied = await PostgresCatalogue.migrated(reads, settings);
       if (applied.length > 0) settings.log.info("catalogue schema migrated", { versions: applied });
     } catch (error) {
-      await pool.end();
+      await Promise.all([reads.end(), writes.end()]);
       throw new Error(`cannot open the catalogue at ${withoutPassword(settings.url)}: ${errorMessage(error)}`);
     }
-    const catalogue = new PostgresCatalogue(pool, settings);
+    const catalogue = new PostgresCatalogue(reads, writes, settings);
     await catalogue.refreshCount();
     return catalogue;
   }
 
+  /** Runs the migrations, trying again while the database cannot be reached, up to the settings' wait. */
+  private static async migrated(pool: pg.Pool, settings: Settings): Promise<number[]> {
+    const deadline = Date.now() + settings.waitMs;
+    for (;;) {
+      try {
+        return await migrate(pool);
+      } catch (error) {
+        if (!unreachable(error) || Date.now() >= deadline) throw error;
+        settings.log.warn("waiting for the catalogue's database", { store: withoutPassword(settings.url), error: errorMessage(error) });
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+      }
+    }
+  }
+
   get size(): number {
     return this.count;
+  }
+
+  get healthy(): boolean {
+    return this.reachable;
+  }
+
+  /**
+   * Runs work against the database. Its failures reach callers as tool failures: one plain message while the database
+   * does not answer (marking this replica unhealthy until it does), or the statement the database refused.
+   */
+  private async guard<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      const result = await work();
+      this.reachable = true;
+      return result;
+    } catch (error) {
+      throw this.failure(error);
+    }
+  }
+
+  /** A caller's failure for a database error (logged in full); other failures as they are. */
+  private failure(error: unknown): unknown {
+    if (error instanceof ToolFailure) return error;
+    if (unreachable(error)) {
+      this.reachable = false;
+      this.settings.log.warn("the catalogue's database does not answer", { error: errorMessage(error) });
+      return new ToolFailure(UNAVAILABLE);
+    }
+    if (error instanceof pg.DatabaseError) {
+      this.settings.log.error("the catalogue's database refused a statement", { error: error.message, code: error.code });
+      return new ToolFailure(`the catalogue's database refused it: ${error.message}`);
+    }
+    return error;
   }
 
   /** Nothing to restore: the documents stay in the database, and are read when asked for. */
@@ -120,8 +196,9 @@ export class PostgresCatalogue implements Catalogue {
   private async refreshCount(): Promise<void> {
     try {
       this.count = (await this.pool.query<{ count: number }>("SELECT count(*)::int AS count FROM oapi_apis")).rows[0]?.count ?? 0;
+      this.reachable = true;
     } catch (error) {
-      this.settings.log.warn("catalogue count not refreshed", { error: errorMessage(error) });
+      this.failure(error);
     }
   }
 
@@ -146,12 +223,15 @@ export class PostgresCatalogue implements Catalogue {
       });
       // Not kept: a replica holds the documents it is asked about, not every one loaded through it.
       this.cache.forget(name);
-      void this.refreshCount();
+      await this.refreshCount();
       log.info("document stored", { name, generation, operations: api.operations.length, replaced });
       return { api, replaced };
     } catch (error) {
+      const reason = this.failure(error);
+      if (reason instanceof ToolFailure && reason.message === UNAVAILABLE)
+        throw new ToolFailure(`Failed to load '${name}': ${UNAVAILABLE}.`);
       const kept = (await this.has(name)) ? ` The previously loaded '${name}' is kept.` : "";
-      throw new ToolFailure(`Failed to load '${name}': ${errorMessage(error)}${kept}`);
+      throw new ToolFailure(`Failed to load '${name}': ${errorMessage(reason)}${kept}`);
     }
   }
 
@@ -249,12 +329,11 @@ export class PostgresCatalogue implements Catalogue {
     });
   }
 
-  /** Runs `work` in a transaction holding the write lock, with a load's time budget. */
+  /** Runs `work` in a transaction holding the write lock, on a connection with a load's time budget. */
   private async transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
+    const client = await this.writes.connect();
     try {
       await client.query("BEGIN");
-      await client.query(`SET LOCAL statement_timeout = ${LOAD_TIMEOUT_MS}`);
       await client.query("SELECT pg_advisory_xact_lock($1)", [WRITE_LOCK]);
       const result = await work(client);
       await client.query("COMMIT");
@@ -269,16 +348,23 @@ export class PostgresCatalogue implements Catalogue {
 
   async unload(name: string): Promise<void> {
     checkApiName(name);
-    const removed = await this.transaction(
-      async (client) => ((await client.query("DELETE FROM oapi_apis WHERE name = $1", [name])).rowCount ?? 0) > 0,
+    const removed = await this.guard(() =>
+      this.transaction(async (client) => ((await client.query("DELETE FROM oapi_apis WHERE name = $1", [name])).rowCount ?? 0) > 0),
     );
     this.cache.forget(name);
-    void this.refreshCount();
-    if (!removed) throw notLoaded(name, await this.names());
+    await this.refreshCount();
+    if (!removed) throw notLoaded(name, await this.guard(() => this.names()));
     this.settings.log.info("document removed", { name });
   }
 
   async get(name: string): Promise<LoadedApi> {
+    // A name no document can have is not looked up (and text PostgreSQL cannot hold never reaches it).
+    if (!API_NAME_PATTERN.test(name)) throw notLoaded(name, await this.guard(() => this.names()));
+    return this.guard(() => this.stored(name));
+  }
+
+  /** A stored document: from the cache when it holds this generation of it, else read. */
+  private async stored(name: string): Promise<LoadedApi> {
     const row = (
       await this.pool.query<{ generation: string; bytes: string }>(
         "SELECT generation::text AS generation, bytes::text AS bytes FROM oapi_apis WHERE name = $1",
@@ -307,12 +393,21 @@ export class PostgresCatalogue implements Catalogue {
   }
 
   async listings(): Promise<ApiListing[]> {
+    return this.guard(() => this.listed());
+  }
+
+  private async listed(): Promise<ApiListing[]> {
     const rows = (await this.pool.query<{ listing: ApiListing }>("SELECT listing FROM oapi_apis ORDER BY name")).rows;
     this.count = rows.length;
     return rows.map((row) => row.listing);
   }
 
   async find(query: CatalogueQuery): Promise<CataloguePage> {
+    // PostgreSQL's text cannot hold NUL: stored tags have U+FFFD for it, and so does the tag looked for.
+    return this.guard(() => this.found({ ...query, ...(query.tag === undefined ? {} : { tag: query.tag.replaceAll("\0", "\uFFFD") }) }));
+  }
+
+  private async found(query: CatalogueQuery): Promise<CataloguePage> {
     const apisSearched = await this.apisWithTag(query.tag);
     const filters = { ...(query.method ? { method: query.method } : {}), ...(query.tag ? { tag: query.tag } : {}) };
     if (query.keyword !== "") {
@@ -351,7 +446,7 @@ export class PostgresCatalogue implements Catalogue {
 
   async close(): Promise<void> {
     clearInterval(this.timer);
-    await this.pool.end();
+    await Promise.all([this.pool.end(), this.writes.end()]);
   }
 
   /** What the replica holds of documents (for tests of the cache's bound). */

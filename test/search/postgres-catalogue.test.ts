@@ -341,10 +341,69 @@ describe("a replica of the PostgreSQL catalogue", () => {
       const tagged = await callTool(client, "search_endpoints", { tag: `tag\u0000${hostile}`.replace("\u0000", "\uFFFD") });
       expect(tagged.structured.total, tagged.text).toBe(1);
       expect((await callTool(client, "search_endpoints", { keyword: hostile })).isError).toBe(false);
+      // A NUL in a name or a tag is looked for as any other text: not found, never a database error.
+      expect((await callTool(client, "list_tags", { name: "nul\u0000x" })).text).toMatch(/API 'nul.x' not found\. Did you mean 'nul'\?/);
+      expect((await callTool(client, "search_endpoints", { tag: `Tag\u0000${hostile}` })).structured.total).toBe(1);
       expect(await sql(url, "SELECT count(*)::int AS count FROM oapi_apis")).toEqual([{ count: 1 }]);
     } finally {
       await client.close();
       await search.close();
+    }
+  });
+});
+
+describe("a replica whose database does not answer", () => {
+  it("tells callers so without the database's address, says so on /health (503), and recovers when it answers", async () => {
+    const own = await startPostgres();
+    try {
+      const url = await own.createDatabase("outage");
+      const search = await startSearch(["--store", url, ...fileRoots()]);
+      const client = await connectClient(search.url);
+      try {
+        expect((await callTool(client, "load_openapi", { name: "memos", url: MEMOS })).isError).toBe(false);
+        await own.halt();
+        for (const [tool, args] of [
+          ["list_apis", {}],
+          ["search_endpoints", { keyword: "create a memo" }],
+          ["list_tags", { name: "memos" }],
+        ] as const) {
+          const answer = await callTool(client, tool, args);
+          expect(answer.isError, tool).toBe(true);
+          expect(answer.text, tool).toMatch(/the catalogue's database does not answer; try again shortly/);
+        }
+        const loaded = await callTool(client, "load_openapi", { name: "more", url: MUSEUM });
+        expect(loaded.text).toMatch(/Failed to load 'more': the catalogue's database does not answer/);
+        expect(loaded.text).not.toMatch(/127\.0\.0\.1|ECONNREFUSED/);
+        const health = await fetch(new URL("/health", search.url));
+        expect(health.status).toBe(503);
+        expect(await health.json()).toMatchObject({ status: "unavailable" });
+
+        await own.start();
+        expect((await callTool(client, "list_apis")).structured.apis).toMatchObject([{ name: "memos" }]);
+        expect((await found(client, "create a memo"))[0]?.operationId).toBe("MemoService_CreateMemo");
+        expect((await fetch(new URL("/health", search.url))).status).toBe(200);
+      } finally {
+        await client.close();
+        await search.close();
+      }
+    } finally {
+      await own.stop();
+    }
+  });
+
+  it("waits at start-up for a database that is not up yet", async () => {
+    const own = await startPostgres();
+    try {
+      const url = await own.createDatabase("late");
+      await own.halt();
+      const starting = startSearch(["--store", url, "--store-wait-seconds", "30"]);
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await own.start();
+      const search = await starting;
+      expect(search.catalog.healthy).toBe(true);
+      await search.close();
+    } finally {
+      await own.stop();
     }
   });
 });
@@ -361,7 +420,7 @@ describe("the search server's store option", () => {
 
   it("refuses a database it cannot reach, naming it without its password", async () => {
     const unreachable = "postgres://someone:secret@127.0.0.1:1/nothing";
-    await expect(startSearch(["--store", unreachable])).rejects.toThrow(
+    await expect(startSearch(["--store", unreachable, "--store-wait-seconds", "0"])).rejects.toThrow(
       /cannot open the catalogue at postgres:\/\/someone:\*\*\*@127\.0\.0\.1:1\/nothing/,
     );
   });
