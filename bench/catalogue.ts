@@ -205,6 +205,20 @@ async function runCatalogue(label: string, dir: string, files: string[], store: 
   }
 }
 
+/** The labelled queries ranked across a catalogue of the labelled documents alone (no API named). */
+async function labelledAlone(store: string[]): Promise<RankQuality> {
+  const server = await benchServer([...store, "--files-root", fileURLToPath(ROOT), "--max-document-bytes", String(64 * 2 ** 20)]);
+  try {
+    const client = await connectClient(server.url);
+    await loadLabelledDocuments(client);
+    const quality = await catalogueQuality(client);
+    await client.close();
+    return quality;
+  } finally {
+    stopServer(server);
+  }
+}
+
 /** The size of a database on disk, in MiB. */
 async function databaseSize(url: string): Promise<number> {
   const client = new pg.Client({ connectionString: url });
@@ -228,11 +242,13 @@ export async function benchCatalogue(): Promise<string> {
   const files = (await readdir(dir, { recursive: true })).filter((file) => /\.(json|ya?ml)$/.test(file)).sort();
   const withPostgres = process.argv.slice(2).join(" ").includes("--store postgres");
   const runs = [await runCatalogue("in-process", dir, files, ["--memory"])];
+  const alone = [await labelledAlone(["--memory"])];
   if (withPostgres) {
     const database = await startPostgres();
     try {
       const url = await database.createDatabase("catalogue");
       runs.push(await runCatalogue("PostgreSQL", dir, files, ["--store", url], url));
+      alone.push(await labelledAlone(["--store", await database.createDatabase("labelled")]));
     } finally {
       await database.stop();
     }
@@ -256,6 +272,13 @@ export async function benchCatalogue(): Promise<string> {
     [
       `labelled queries across the catalogue (${runs[0]?.quality.queries ?? 0}), hit@1 / hit@5 / MRR`,
       (run) => `${percent(run.quality.hitAt1)} / ${percent(run.quality.hitAt5)} / ${fmt(run.quality.mrr, 3)}`,
+    ],
+    [
+      "the same queries over the 5 labelled documents alone, hit@1 / hit@5 / MRR",
+      (run) => {
+        const quality = alone[runs.indexOf(run)];
+        return quality ? `${percent(quality.hitAt1)} / ${percent(quality.hitAt5)} / ${fmt(quality.mrr, 3)}` : "—";
+      },
     ],
   ];
   const refused = runs.flatMap((run) => run.failures.map((failure) => `- ${run.label}: ${failure}`));
