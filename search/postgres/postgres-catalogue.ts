@@ -33,11 +33,28 @@ const CHECK_MS = 5_000;
 /** The one message a caller gets while the database does not answer (its address and error are logged, not shown). */
 const UNAVAILABLE = "the catalogue's database does not answer; try again shortly";
 
-/** Whether an error says the database could not be reached (not that it refused a statement). */
+/** Network errors of a connection to the database. */
+const NETWORK_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EPIPE",
+]);
+
+/** Whether an error of a database call says the database could not be reached (not that it refused a statement). */
 function unreachable(error: unknown): boolean {
   if (error instanceof pg.DatabaseError) return /^(08|53|57P)/.test(error.code ?? "");
   const code = typeof error === "object" && error !== null && "code" in error ? String(error.code) : "";
-  return /^E[A-Z]+$/.test(code) || /connection|timeout|terminated/i.test(errorMessage(error));
+  return (
+    NETWORK_CODES.has(code) ||
+    /^(Connection terminated|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error)/.test(
+      errorMessage(error),
+    )
+  );
 }
 
 /** JSON for a `jsonb` column, which takes no NUL character (`\u0000`) in a string: each becomes U+FFFD. */
@@ -209,29 +226,22 @@ export class PostgresCatalogue implements Catalogue {
       const text = await readSource(source, policy, options);
       const bytes = Buffer.byteLength(text.text);
       // Checked before the work of reading it, and again where it counts: in the transaction that writes it.
-      const early = roomFailure(budget, await this.others(this.pool, name), bytes);
+      const early = roomFailure(budget, await this.guard(() => this.others(this.pool, name)), bytes);
       if (early) throw early;
       const { api, json } = await readApi(parser, name, text, new Date().toISOString(), { json: true });
       const document = json ?? JSON.stringify(api.model.document);
-      const { replaced, generation } = await this.write(api, {
-        source,
-        origin: text.origin,
-        format: text.format,
-        text: text.text,
-        bytes,
-        document,
-      });
+      const stored = { source, origin: text.origin, format: text.format, text: text.text, bytes, document };
+      const { replaced, generation } = await this.guard(() => this.write(api, stored));
       // Not kept: a replica holds the documents it is asked about, not every one loaded through it.
       this.cache.forget(name);
       await this.refreshCount();
       log.info("document stored", { name, generation, operations: api.operations.length, replaced });
       return { api, replaced };
     } catch (error) {
-      const reason = this.failure(error);
-      if (reason instanceof ToolFailure && reason.message === UNAVAILABLE)
-        throw new ToolFailure(`Failed to load '${name}': ${UNAVAILABLE}.`);
+      // The database's failures come as tool failures already (guard); the document's and the source's as they are.
+      if (error instanceof ToolFailure && error.message === UNAVAILABLE) throw new ToolFailure(`Failed to load '${name}': ${UNAVAILABLE}.`);
       const kept = (await this.has(name)) ? ` The previously loaded '${name}' is kept.` : "";
-      throw new ToolFailure(`Failed to load '${name}': ${errorMessage(reason)}${kept}`);
+      throw new ToolFailure(`Failed to load '${name}': ${errorMessage(error)}${kept}`);
     }
   }
 

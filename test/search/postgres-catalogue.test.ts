@@ -341,6 +341,10 @@ describe("a replica of the PostgreSQL catalogue", () => {
       const tagged = await callTool(client, "search_endpoints", { tag: `tag\u0000${hostile}`.replace("\u0000", "\uFFFD") });
       expect(tagged.structured.total, tagged.text).toBe(1);
       expect((await callTool(client, "search_endpoints", { keyword: hostile })).isError).toBe(false);
+      // A document that cannot be read says why: its own failure, never the database's.
+      const missing = await callTool(client, "load_openapi", { name: "missing", url: join(tmpdir(), `no-such-${process.pid}.json`) });
+      expect(missing.text).toMatch(/Failed to load 'missing'/);
+      expect(missing.text).not.toMatch(/database/);
       // A NUL in a name or a tag is looked for as any other text: not found, never a database error.
       expect((await callTool(client, "list_tags", { name: "nul\u0000x" })).text).toMatch(/API 'nul.x' not found\. Did you mean 'nul'\?/);
       expect((await callTool(client, "search_endpoints", { tag: `Tag\u0000${hostile}` })).structured.total).toBe(1);
