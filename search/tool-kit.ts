@@ -107,21 +107,21 @@ export function methodOf(args: Record<string, unknown>): string | undefined {
   );
 }
 
-/** Where a cursor points in a list of `length` items; a cursor that is not an offset within it is refused. */
-function cursorOffset(cursor: string | undefined, length: number): number {
-  const offset = cursor === undefined || cursor === "" ? 0 : Number(cursor);
-  if (!Number.isInteger(offset) || offset < 0 || offset > length) throw new ToolFailure(`invalid cursor '${excerpt(String(cursor), 24)}'`);
-  return offset;
+/** The window a page asks for: the offset its cursor names (0 without one; any other cursor is refused) and its limit. */
+export function pageWindow(args: Record<string, unknown>): { offset: number; limit: number; cursor?: string } {
+  const cursor = stringArg(args, "cursor");
+  const offset = cursor === undefined ? 0 : Number(cursor);
+  if (!Number.isInteger(offset) || offset < 0) throw invalidCursor(cursor);
+  return { offset, limit: limitOf(args), ...(cursor === undefined ? {} : { cursor }) };
 }
 
-/** The window a page of a list kept elsewhere asks for: the cursor's offset and the limit. */
-export function pageWindow(args: Record<string, unknown>): { offset: number; limit: number } {
-  return { offset: cursorOffset(stringArg(args, "cursor"), Number.MAX_SAFE_INTEGER), limit: limitOf(args) };
+function invalidCursor(cursor: string | undefined): ToolFailure {
+  return new ToolFailure(`invalid cursor '${excerpt(String(cursor), 24)}'`);
 }
 
-/** The cursor of the page after a window over `total` items; a cursor past the end is refused as elsewhere. */
-export function cursorAfter(window: { offset: number; limit: number }, total: number): string | null {
-  if (window.offset > total) throw new ToolFailure(`invalid cursor '${window.offset}'`);
+/** The cursor of the page after a window over `total` items; a cursor past the end is refused. */
+export function cursorAfter(window: { offset: number; limit: number; cursor?: string }, total: number): string | null {
+  if (window.offset > total) throw invalidCursor(window.cursor);
   return window.offset + window.limit < total ? String(window.offset + window.limit) : null;
 }
 
@@ -130,13 +130,13 @@ export function pagesOf<L extends Record<string, readonly unknown[]>>(
   args: Record<string, unknown>,
   lists: L,
 ): { pages: { [K in keyof L]: { total: number; items: L[K][number][] } }; next_cursor: string | null } {
-  const limit = limitOf(args);
-  const longest = Math.max(0, ...Object.values(lists).map((list) => list.length));
-  const offset = cursorOffset(stringArg(args, "cursor"), longest);
+  const window = pageWindow(args);
+  const next_cursor = cursorAfter(window, Math.max(0, ...Object.values(lists).map((list) => list.length)));
+  const { offset, limit } = window;
   const pages = Object.fromEntries(
     Object.entries(lists).map(([name, list]) => [name, { total: list.length, items: list.slice(offset, offset + limit) }]),
   ) as { [K in keyof L]: { total: number; items: L[K][number][] } };
-  return { pages, next_cursor: offset + limit < longest ? String(offset + limit) : null };
+  return { pages, next_cursor };
 }
 
 /**

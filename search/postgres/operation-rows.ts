@@ -33,21 +33,24 @@ const SLICE = 500;
 /** Lets other requests run. */
 const yieldToOthers = () => new Promise((resolve) => setImmediate(resolve));
 
-/** A text's normalised terms, space-separated: what `to_tsvector('simple', …)` keeps as they are. */
-function terms(text: string): string {
-  return tokenize(text)
-    .map(normalizeTerm)
-    .filter((term): term is string => term !== null && term !== "")
-    .join(" ");
-}
-
 /** What the search index holds of one operation, its description cut. */
 function searchableOf(operation: SearchableOperation, chars = DESCRIPTION_CHARS): SearchableOperation {
   return { ...operation, description: operation.description.slice(0, chars) };
 }
 
-/** A document's operations as columns: what a search shows, finds and re-ranks. */
-export async function operationColumns(api: LoadedApi): Promise<OperationColumns> {
+/** A document's words: each as written (lower-cased) with its normalised term, and each term with how many operations have it. */
+export interface DocumentWords {
+  words: string[];
+  terms: string[];
+  counted: string[];
+  operations: number[];
+}
+
+/**
+ * A document's operations as columns (what a search shows, finds and re-ranks) and its words, read in one pass: each
+ * field is split and normalised once.
+ */
+export async function documentRows(api: LoadedApi): Promise<{ columns: OperationColumns; words: DocumentWords }> {
   const columns: OperationColumns = {
     idx: [],
     method: [],
@@ -62,12 +65,28 @@ export async function operationColumns(api: LoadedApi): Promise<OperationColumns
     c: [],
     d: [],
   };
+  const found = new Map<string, string>();
+  const counts = new Map<string, number>();
   const searchable = api.searchable();
   for (const [position, operation] of api.operations.entries()) {
     if (position % SLICE === SLICE - 1) await yieldToOthers();
     const written = searchable[position];
     if (written === undefined) continue;
     const text = searchableOf(written);
+    const seen = new Set<string>();
+    /** A text's normalised terms, space-separated (what `to_tsvector('simple', …)` keeps as they are), its words noted. */
+    const terms = (field: string) => {
+      const kept: string[] = [];
+      for (const word of tokenize(field)) {
+        const term = found.get(word) ?? normalizeTerm(word);
+        if (term === null || term === "") continue;
+        kept.push(term);
+        if (word.length > MAX_WORD) continue;
+        found.set(word, term);
+        seen.add(term);
+      }
+      return kept.join(" ");
+    };
     columns.idx.push(operation.index);
     columns.method.push(operation.method);
     columns.path.push(operation.path);
@@ -80,31 +99,10 @@ export async function operationColumns(api: LoadedApi): Promise<OperationColumns
     columns.b.push(terms(text.path));
     columns.c.push(terms(`${text.tags} ${text.parameters}`));
     columns.d.push(terms(text.description));
-  }
-  return columns;
-}
-
-/**
- * Every word of a document's searchable text as written (lower-cased) with its normalised term, and every term with how
- * many operations have it.
- */
-export async function wordsOf(api: LoadedApi): Promise<{ words: string[]; terms: string[]; counted: string[]; operations: number[] }> {
-  const found = new Map<string, string>();
-  const counts = new Map<string, number>();
-  for (const [position, operation] of api.searchable().entries()) {
-    if (position % SLICE === SLICE - 1) await yieldToOthers();
-    const text = searchableOf(operation);
-    const seen = new Set<string>();
-    for (const field of [text.path, text.operationId, text.summary, text.description, text.tags, text.parameters]) {
-      for (const word of tokenize(field)) {
-        if (word.length > MAX_WORD) continue;
-        const term = found.get(word) ?? normalizeTerm(word);
-        if (term === null || term === "") continue;
-        found.set(word, term);
-        seen.add(term);
-      }
-    }
     for (const term of seen) counts.set(term, (counts.get(term) ?? 0) + 1);
   }
-  return { words: [...found.keys()], terms: [...found.values()], counted: [...counts.keys()], operations: [...counts.values()] };
+  return {
+    columns,
+    words: { words: [...found.keys()], terms: [...found.values()], counted: [...counts.keys()], operations: [...counts.values()] },
+  };
 }

@@ -13,7 +13,7 @@ import { readApi } from "../read-api.js";
 import { ToolFailure } from "../tool-failure.js";
 import { ApiCache } from "./api-cache.js";
 import { migrate } from "./migrations.js";
-import { operationColumns, wordsOf } from "./operation-rows.js";
+import { documentRows } from "./operation-rows.js";
 import { filterSql, operationRow, type ShownColumns, searchCatalogue } from "./postgres-search.js";
 
 /** Any number to key the advisory lock that makes loads and unloads, across replicas, one at a time. */
@@ -271,8 +271,7 @@ export class PostgresCatalogue implements Catalogue {
     api: LoadedApi,
     stored: { source: string; origin: string; format: string; text: string; bytes: number; document: string },
   ): Promise<{ replaced: boolean; generation: string }> {
-    const columns = await operationColumns(api);
-    const words = await wordsOf(api);
+    const { columns, words } = await documentRows(api);
     return this.transaction(async (client) => {
       const failure = roomFailure(this.settings.budget, await this.others(client, api.name), stored.bytes);
       if (failure) throw failure;
