@@ -1,4 +1,5 @@
 import { firstSentence, headerRefusal } from "oapi-mcp-gen-runtime";
+import { apiParts } from "oapi-mcp-gen-runtime/discovery";
 import { buildApiModel } from "../openapi/build-model.js";
 import { bundleExternalRefs } from "../openapi/bundle.js";
 import type { ExternalRefPolicy } from "../openapi/external-refs.js";
@@ -25,7 +26,7 @@ import { type GeneratorConfig, type ResolvedConfig, resolveConfig } from "./conf
 import { FORMAT_FINGERPRINT } from "./layout/format.js";
 import { buildTools } from "./model/build-tools.js";
 import { codeFacts, codeSettings } from "./model/code-mode.js";
-import { alwaysListedTools, discoveryData, type ServingMode, servingMode } from "./model/discovery.js";
+import { alwaysListedTools, discoveryData, type ServingMode, servingMode, usedTagNotes } from "./model/discovery.js";
 import { securitySchemes } from "./model/security.js";
 import { upstreamDefaults } from "./model/servers.js";
 import type { ToolModel } from "./model/tool-model.js";
@@ -153,7 +154,10 @@ async function generateBeside(
   // Discovery and code mode both find operations by search: the generated server carries the search index.
   const searches = mode !== "tools";
   const alwaysList = searches ? alwaysListedTools(config, tools) : [];
-  const toolsList = searches ? discoveryListSize(title ?? name, definitions, alwaysList, code) : allListed;
+  const tags = entries.map((entry) => entry.tags);
+  const tagNotes = new Map(model.tags.map((tag) => [tag.name, firstSentence(tag.description)]));
+  const parts = searches ? apiParts(tags, usedTagNotes(tags, tagNotes)) : [];
+  const toolsList = searches ? discoveryListSize(title ?? name, definitions, alwaysList, code, parts) : allListed;
   checkBudget(toolsList, config.budget);
   const structures = new Map<string, ModuleSource>();
   await clock.time("module structures", () => {
@@ -165,8 +169,6 @@ async function generateBeside(
     if (shared.constants.length > 0) structures.set("schemas.ts", schemasModule(shared));
   });
   if (searches) {
-    const tags = entries.map((entry) => entry.tags);
-    const tagNotes = new Map(model.tags.map((tag) => [tag.name, firstSentence(tag.description)]));
     const data = await clock.time("discovery search index", () => discoveryData(definitions, tags, alwaysList, tagNotes));
     structures.set(`${DISCOVERY_MODULE}.ts`, discoveryModule(data));
   }

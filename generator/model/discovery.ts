@@ -49,5 +49,12 @@ export function discoveryData(
     tags: definitions.map((_, id) => [...(tags[id] ?? [])]),
     index: index.serialize(),
     lexicon: lexiconFor(vocabulary),
+    tagNotes: usedTagNotes(tags, tagNotes),
   };
+}
+
+/** The notes of the tags some operation has, where there is one: what the search tool says of the API's parts. */
+export function usedTagNotes(tags: readonly (readonly string[])[], tagNotes: ReadonlyMap<string, string>): Record<string, string> {
+  const used = [...new Set(tags.flat())].sort();
+  return Object.fromEntries(used.flatMap((tag) => (tagNotes.get(tag) ? [[tag, tagNotes.get(tag) ?? ""]] : [])));
 }

@@ -1,6 +1,6 @@
 import { type CodeSettings, type ToolDefinition, toolsListOf, toolsModeList } from "oapi-mcp-gen-runtime";
 import { runCodeDefinition } from "oapi-mcp-gen-runtime/code";
-import { codeBeside, discoveryToolDefinitions } from "oapi-mcp-gen-runtime/discovery";
+import { type ApiPart, codeBeside, discoveryToolDefinitions } from "oapi-mcp-gen-runtime/discovery";
 import { UserError } from "../base/errors.js";
 import type { GeneratorConfig } from "../config/config.js";
 
@@ -36,10 +36,11 @@ export function discoveryListSize(
   definitions: readonly ToolDefinition[],
   alwaysList: readonly string[],
   code?: CodeSettings,
+  parts: readonly ApiPart[] = [],
 ): ToolsListSize {
   const direct = new Set(alwaysList);
   const served = [
-    ...discoveryToolDefinitions(apiTitle, definitions, codeBeside(code)),
+    ...discoveryToolDefinitions(apiTitle, definitions, codeBeside(code), parts),
     ...(code ? [runCodeDefinition(apiTitle, definitions, code)] : []),
   ];
   return toolsListSize(

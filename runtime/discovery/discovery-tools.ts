@@ -2,6 +2,7 @@ import { excerpt } from "../base/suggest.js";
 import type { ToolAnnotations, ToolDefinition } from "../base/tool.js";
 import { DESCRIBE_OPERATION, describeToolDefinition, READ_ONLY } from "../tools/describe-operation.js";
 import type { ServedTool } from "../tools/tool-runtime-contract.js";
+import { type ApiPart, partsSentence } from "./api-parts.js";
 
 /** The names of the three tools a discovery-mode server lists. */
 export const DISCOVERY_TOOLS = {
@@ -55,10 +56,16 @@ export function codeBeside(code: { readonly replacesCall?: boolean } | undefined
 }
 
 /**
- * The three discovery tools, their schemas and annotations; `apiTitle` names the API in their descriptions. When
- * `run_code` takes the place of `call_operation`, search and describe alone.
+ * The three discovery tools, their schemas and annotations; `apiTitle` names the API in their descriptions, and the
+ * search tool's names its `parts` (tags), so a model asks in the API's own words. When `run_code` takes the place of
+ * `call_operation`, search and describe alone.
  */
-export function discoveryToolDefinitions(apiTitle: string, operations: Iterable<ToolDefinition>, code: CodeBeside = "none"): ServedTool[] {
+export function discoveryToolDefinitions(
+  apiTitle: string,
+  operations: Iterable<ToolDefinition>,
+  code: CodeBeside = "none",
+  parts: readonly ApiPart[] = [],
+): ServedTool[] {
   const api = apiTitle || "this API";
   const all = [...operations];
   const run =
@@ -73,13 +80,14 @@ export function discoveryToolDefinitions(apiTitle: string, operations: Iterable<
       title: "Search operations",
       description:
         `Finds operations of ${api} by what they do${searchExamples(all)}, best first. ` +
+        (parts.length > 0 ? `${partsSentence(parts)} ` : "") +
         "Each result names the operation, its method and path, what it needs as arguments and whether it changes data. " +
         `Read one with ${DISCOVERY_TOOLS.describe} and ${run}.`,
       inputSchema: {
         type: "object",
         properties: {
           query: { type: "string", maxLength: 500, description: "What to do, in words; empty lists every operation." },
-          tag: { type: "string", maxLength: 200, description: "Only operations with this tag." },
+          tag: { type: "string", maxLength: 200, description: "Only operations with this tag (one of its parts)." },
           method: { type: "string", enum: [...METHODS], description: "Only operations with this HTTP method." },
           limit: { type: "integer", minimum: 1, maximum: MAX_SEARCH_LIMIT, default: 10, description: "Results per page." },
           cursor: { type: "string", maxLength: 20, description: "The nextCursor of the previous page." },
@@ -107,6 +115,7 @@ export function discoveryToolDefinitions(apiTitle: string, operations: Iterable<
             },
           },
           total: { type: "integer", description: "How many operations match." },
+          note: { type: "string", description: "Why the results are what they are, when they are not matches of the query." },
           nextCursor: { type: "string" },
         },
         required: ["results", "total"],

@@ -8,6 +8,7 @@ import { errorResult, successResult } from "../result/result.js";
 import { callOperation } from "../tools/call-operation.js";
 import { describeOperation } from "../tools/describe-operation.js";
 import type { DiscoveryTools, ServedTool, ToolRuntime } from "../tools/tool-runtime-contract.js";
+import { apiParts } from "./api-parts.js";
 import { type CodeBeside, DISCOVERY_TOOLS, discoveryToolDefinitions, MAX_SEARCH_LIMIT, METHODS } from "./discovery-tools.js";
 import type { OperationSearchIndex, SearchableOperation, SearchLexicon } from "./operation-index.js";
 
@@ -21,6 +22,8 @@ export interface DiscoveryData {
   readonly index: string;
   /** What users may say for the API's words (WordNet, over its vocabulary), made at generation time. */
   readonly lexicon?: SearchLexicon;
+  /** The first sentence of each tag's description, for the tags that have one: the search tool names the API's parts. */
+  readonly tagNotes?: Readonly<Record<string, string>>;
 }
 
 /** What the search index holds of a tool (the id is its position in the registry); `tagNotes`: tags' descriptions. */
@@ -78,7 +81,7 @@ export class DiscoveryService implements DiscoveryTools {
     this.alwaysListed = new Set(data.alwaysList);
     const byOperationId = tools.flatMap((tool) => (tool._meta.operationId ? [[tool._meta.operationId, tool] as const] : []));
     this.byName = new Map([...byOperationId, ...tools.map((tool) => [tool.name, tool] as const)]);
-    this.listed = discoveryToolDefinitions(apiTitle, tools, code);
+    this.listed = discoveryToolDefinitions(apiTitle, tools, code, apiParts(data.tags, data.tagNotes));
   }
 
   /** Whether an operation is also listed as a tool of its own. */
@@ -106,15 +109,23 @@ export class DiscoveryService implements DiscoveryTools {
     const problem = searchArgumentsProblem(args);
     if (problem) return errorResult(`${DISCOVERY_TOOLS.search}: ${problem}`);
     const query = String(args.query).trim();
-    const tag = typeof args.tag === "string" ? args.tag.toLowerCase() : undefined;
+    const tag = typeof args.tag === "string" ? this.tagNamed(args.tag) : undefined;
+    if (tag !== undefined && "error" in tag) return tag.error;
     const method = typeof args.method === "string" ? args.method : undefined;
-    const ids = query === "" ? this.order.map((_, id) => id) : (await this.searchIndex()).search(query).map((hit) => hit.id);
-    const matching = ids.filter((id) => {
+    const kept = (id: number) => {
       const tool = this.order[id];
       if (!tool) return false;
       if (method && tool._meta.method.toUpperCase() !== method) return false;
-      return !tag || (this.data.tags[id] ?? []).some((candidate) => candidate.toLowerCase() === tag);
-    });
+      return !tag || (this.data.tags[id] ?? []).some((candidate) => candidate.toLowerCase() === tag.lower);
+    };
+    const everyKept = () => this.order.map((_, id) => id).filter(kept);
+    let matching = query === "" ? everyKept() : (await this.searchIndex()).search(query, kept).map((hit) => hit.id);
+    // Within a part, a query that matches nothing there still shows what the part holds, said so.
+    let note: string | undefined;
+    if (matching.length === 0 && query !== "" && tag !== undefined) {
+      matching = everyKept();
+      if (matching.length > 0) note = `No operation tagged "${tag.name}" matched the query; these are all of them.`;
+    }
     const limit = typeof args.limit === "number" ? args.limit : 10;
     const offset = typeof args.cursor === "string" ? Number(args.cursor) : 0;
     const page = matching.slice(offset, offset + limit).flatMap((id) => {
@@ -122,7 +133,23 @@ export class DiscoveryService implements DiscoveryTools {
       return tool ? [hitOf(tool)] : [];
     });
     const next = offset + limit < matching.length ? { nextCursor: String(offset + limit) } : {};
-    return successResult({ results: page, total: matching.length, ...next });
+    return successResult({ results: page, total: matching.length, ...next, ...(note ? { note } : {}) });
+  }
+
+  /** A tag as the registry spells it, matched without regard to case, or an error naming the nearest and every tag. */
+  private tagNamed(asked: string): { name: string; lower: string } | { error: CallToolResult } {
+    const lower = asked.toLowerCase();
+    const names = [...new Set(this.data.tags.flat())];
+    const name = names.find((each) => each.toLowerCase() === lower);
+    if (name !== undefined) return { name, lower };
+    const nearby = nearest(asked, names, 3).map((each) => JSON.stringify(each));
+    const all = excerpt(names.map((each) => JSON.stringify(each)).join(", "), 4000);
+    return {
+      error: errorResult(
+        `${DISCOVERY_TOOLS.search}: no operation has the tag "${excerpt(asked, 80)}".` +
+          (nearby.length > 0 ? ` Did you mean ${nearby.join(", ")}? The tags are: ${all}.` : " No operation has a tag."),
+      ),
+    };
   }
 
   private describe(args: Record<string, unknown>): CallToolResult {

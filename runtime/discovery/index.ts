@@ -8,6 +8,7 @@ import type { DiscoveryFactory } from "../tools/tool-runtime-contract.js";
 import { type DiscoveryData, DiscoveryService } from "./discovery.js";
 import type { CodeBeside } from "./discovery-tools.js";
 
+export { type ApiPart, apiParts, partsSentence } from "./api-parts.js";
 export { type DiscoveryData, DiscoveryService, searchableOperation, synopsis } from "./discovery.js";
 export { type CodeBeside, codeBeside, DISCOVERY_TOOLS, discoveryToolDefinitions, mostCautious } from "./discovery-tools.js";
 

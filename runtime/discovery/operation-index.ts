@@ -636,8 +636,8 @@ export class OperationSearchIndex {
     return JSON.stringify(this.index);
   }
 
-  /** Operation ids matching a query, best first, ties broken by document order. */
-  search(query: string): { id: number; score: number }[] {
+  /** Operation ids matching a query, best first, ties broken by document order; `within` keeps only some operations. */
+  search(query: string, within?: (id: number) => boolean): { id: number; score: number }[] {
     // Cost bounds: the first 32 words, prefix matching up to 32 characters, typo tolerance from 4 to 24 (1 to 3 edits).
     const { related } = this.lexicon;
     const groups = queryTermGroups(
@@ -662,6 +662,7 @@ export class OperationSearchIndex {
         fuzzy: (term) => (this.terms.has(term) || term.length < 4 || term.length > 24 ? false : term.length < 8 ? 1 : 0.2),
         maxFuzzy: 3,
         weights: { fuzzy: 0.3, prefix: 0.5 },
+        ...(within ? { filter: (result: { id: unknown }) => within(Number(result.id)) } : {}),
       },
     );
     const wanted = wantedMethods(groups, this.verbs);

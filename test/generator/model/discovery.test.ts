@@ -196,6 +196,17 @@ for (const { label, spec, config, alwaysList, query } of CASES) {
         const tagged = await discovery.callTool({ name: "search_operations", arguments: { query: "", tag: tag.toUpperCase(), limit: 50 } });
         const count = generated.discovery.tags.filter((tags) => tags.includes(tag)).length;
         expect((tagged.structuredContent as { total: number }).total).toBe(count);
+        // The search tool names the API's parts, so a model can narrow by one.
+        const search = (await discovery.listTools()).tools.find((tool) => tool.name === "search_operations");
+        expect(search?.description).toContain(`${JSON.stringify(tag)}`);
+        // Within a part, a query that matches nothing there shows the part's operations, and says so.
+        const unmatched = await discovery.callTool({ name: "search_operations", arguments: { query: "zqxjv", tag, limit: 50 } });
+        const shown = unmatched.structuredContent as { total: number; note?: string };
+        expect(shown.total).toBe(count);
+        expect(shown.note).toContain(`No operation tagged ${JSON.stringify(tag)} matched`);
+        const unknown = await discovery.callTool({ name: "search_operations", arguments: { query: "", tag: `${tag}q` } });
+        expect(unknown.isError).toBe(true);
+        expect((unknown.content as { text: string }[])[0]?.text).toContain(`Did you mean ${JSON.stringify(tag)}`);
       }
     });
 

@@ -1,0 +1,68 @@
+import { excerpt } from "../base/suggest.js";
+
+/** One part of an API as the search tool names it: a tag, what its description says, and how many operations it has. */
+export interface ApiPart {
+  readonly tag: string;
+  readonly note: string;
+  readonly operations: number;
+}
+
+/** The longest note a part keeps: the first sentence of its tag's description, cut. */
+const NOTE_LENGTH = 90;
+/** The most characters the parts take in the search tool's description (about 600 tokens). */
+export const PARTS_BUDGET = 2400;
+/** Of that, the share that carries notes; the parts past it are named only. */
+const NOTES_BUDGET = 1600;
+
+/**
+ * The API's parts, most operations first (first seen first on ties), each with its tag's note made plain: Markdown
+ * links keep their text, bare addresses and markup go, and a note that only repeats the tag's name is dropped.
+ */
+export function apiParts(tags: readonly (readonly string[])[], notes: Readonly<Record<string, string>> = {}): ApiPart[] {
+  const counts = new Map<string, number>();
+  for (const each of tags) for (const tag of new Set(each)) counts.set(tag, (counts.get(tag) ?? 0) + 1);
+  return [...counts]
+    .map(([tag, operations]) => ({ tag, operations, note: plainNote(tag, Object.hasOwn(notes, tag) ? notes[tag] : undefined) }))
+    .sort((a, b) => b.operations - a.operations);
+}
+
+/** Words a note may add to its tag's name and still say nothing (`Webinar operations`). */
+const EMPTY_WORDS = new Set(["operation", "endpoint", "api", "method", "resource", "call", "service", "the", "all", "for", "and"]);
+
+function plainNote(tag: string, note: string | undefined): string {
+  if (note === undefined) return "";
+  const plain = note
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
+    .replace(/<[^>]{0,200}>/g, " ")
+    .replace(/\bhttps?:\/\/\S+/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+  const named = new Set(wordsOf(tag));
+  const adds = wordsOf(plain).filter((word) => !named.has(word) && !EMPTY_WORDS.has(word));
+  return adds.length > 0 ? excerpt(plain, NOTE_LENGTH) : "";
+}
+
+/** The lower-cased words of a text, a final `s` dropped. */
+function wordsOf(text: string): string[] {
+  return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).map((word) => (word.length > 3 ? word.replace(/s$/, "") : word));
+}
+
+/**
+ * The parts as a sentence of the search tool's description, so a model asks in the API's own words and can narrow by
+ * `tag`: the largest parts with their notes, then names only, then how many more there are.
+ */
+export function partsSentence(parts: readonly ApiPart[]): string {
+  if (parts.length === 0) return "";
+  const head = "Its parts (tags): ";
+  const named: string[] = [];
+  let used = head.length;
+  for (const part of parts) {
+    const name = JSON.stringify(excerpt(part.tag, 60));
+    const withNote = part.note !== "" && used < NOTES_BUDGET ? `${name} (${part.note})` : name;
+    if (used + withNote.length + 2 > PARTS_BUDGET) break;
+    named.push(withNote);
+    used += withNote.length + 2;
+  }
+  const more = parts.length - named.length;
+  return `${head}${named.join(", ")}${more > 0 ? `, and ${more} more` : ""}.`;
+}

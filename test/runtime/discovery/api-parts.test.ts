@@ -1,0 +1,37 @@
+import { apiParts, partsSentence } from "oapi-mcp-gen-runtime/discovery";
+import { describe, expect, it } from "vitest";
+
+describe("the API's parts in the search tool's description", () => {
+  it("orders parts by their operations and keeps notes that say something", () => {
+    const parts = apiParts([["Droplets"], ["Droplets", "Tags"], ["Regions"], ["Webinars"], ["Droplets"]], {
+      Droplets: "A [Droplet](https://www.digitalocean.com/docs/droplets/) is a DigitalOcean virtual machine.",
+      Regions: "https://example.com/regions",
+      Webinars: "Webinar operations",
+      Tags: "<p>Labels for <b>resources</b></p>",
+    });
+    expect(parts).toEqual([
+      { tag: "Droplets", operations: 3, note: "A Droplet is a DigitalOcean virtual machine." },
+      { tag: "Tags", operations: 1, note: "Labels for resources" },
+      { tag: "Regions", operations: 1, note: "" },
+      { tag: "Webinars", operations: 1, note: "" },
+    ]);
+    expect(partsSentence(parts)).toBe(
+      'Its parts (tags): "Droplets" (A Droplet is a DigitalOcean virtual machine.), "Tags" (Labels for resources), "Regions", "Webinars".',
+    );
+  });
+
+  it("stays within its budget on an API of many parts, and says how many it leaves out", () => {
+    const tags = Array.from({ length: 400 }, (_, index) => [`Part number ${index} of a very large API`]);
+    const notes = Object.fromEntries(tags.map(([tag]) => [tag, `What ${tag} holds, told at some length so that notes run out first.`]));
+    const sentence = partsSentence(apiParts(tags, notes as Record<string, string>));
+    expect(sentence.length).toBeLessThanOrEqual(2400 + 40);
+    expect(sentence).toMatch(/, and \d+ more\.$/);
+    expect(sentence).toContain('"Part number 0 of a very large API" (What Part number 0');
+    expect(partsSentence([])).toBe("");
+  });
+
+  it("reads a tag named like an object's own property as a tag", () => {
+    expect(apiParts([["constructor"], ["__proto__"]], {})).toHaveLength(2);
+    expect(apiParts([["toString"]], { valueOf: "x" })[0]?.note).toBe("");
+  });
+});
