@@ -2,6 +2,7 @@
 
 export { buildTools } from "./build-tools.js";
 export { alwaysListedTools, discoveryData, type ServingMode, servingMode } from "./discovery.js";
+export { lexiconFor } from "./lexicon.js";
 export { securitySchemes } from "./security.js";
 export { upstreamDefaults } from "./servers.js";
 export { operationToTool, type ToolModel } from "./tool-model.js";

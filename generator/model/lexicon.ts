@@ -101,14 +101,17 @@ export function lexiconFor(vocabulary: Iterable<string>): SearchLexicon {
 }
 
 function lexiconOver(vocabulary: Iterable<string>, wordnet: WordNet): SearchLexicon {
-  const related = new Map<string, Set<string>>();
+  // Each said term's meant terms, with how near each is: the rank of the sense it came through, a derivation further.
+  const related = new Map<string, Map<string, number>>();
   const verbs = new Set<string>();
-  const relate = (said: string, meant: string) => {
-    const from = normalizeTerm(said);
-    if (from === null || from === meant || said.includes("_")) return;
-    const set = related.get(from) ?? new Set<string>();
-    if (set.size < MAX_RELATED) set.add(meant);
-    related.set(from, set);
+  const relate = (said: string, meant: string, distance: number) => {
+    const from = saidTerm(said);
+    if (from === null || from === meant) return;
+    const nearness = related.get(from) ?? new Map<string, number>();
+    const known = nearness.get(meant);
+    if (known !== undefined) nearness.set(meant, Math.min(known, distance));
+    else if (nearness.size < MAX_RELATED) nearness.set(meant, distance);
+    related.set(from, nearness);
   };
   for (const word of new Set([...vocabulary].map((each) => each.toLowerCase()).filter((each) => /^[a-z]{3,24}$/.test(each)))) {
     const term = normalizeTerm(word);
@@ -120,14 +123,21 @@ function lexiconOver(vocabulary: Iterable<string>, wordnet: WordNet): SearchLexi
         senses.slice(0, SENSES.derivations).forEach((offset, rank) => {
           const { words, pointers } = wordnet.synset(offset, pos);
           const own = words.indexOf(lemma) + 1;
-          if (rank < SENSES.synonyms) for (const synonym of words) relate(synonym, term);
+          if (rank < SENSES.synonyms) for (const synonym of words) relate(synonym, term, rank);
+          // Two-word verbs of the commonest sense's kinds say it too: `tear down` destroys, `tick off` checks.
+          if (rank === 0 && pos === "verb") {
+            for (const pointer of pointers) {
+              if (pointer.symbol !== "~" || pointer.pos !== "v") continue;
+              for (const kind of wordnet.synset(pointer.offset, "verb").words) if (kind.includes("_")) relate(kind, term, 1);
+            }
+          }
           for (const pointer of pointers) {
             if (pointer.symbol !== "+" || (pointer.source !== own && pointer.source !== 0)) continue;
             const targetPos = pointer.pos === "v" ? "verb" : pointer.pos === "n" ? "noun" : undefined;
             if (targetPos === undefined) continue;
             const target = wordnet.synset(pointer.offset, targetPos).words[pointer.target - 1];
             if (target === undefined) continue;
-            relate(target, term);
+            relate(target, term, rank + 0.5);
             const targetTerm = normalizeTerm(target);
             if (targetPos === "verb" && targetTerm !== null) verbs.add(targetTerm);
           }
@@ -136,9 +146,22 @@ function lexiconOver(vocabulary: Iterable<string>, wordnet: WordNet): SearchLexi
     }
   }
   return {
-    related: Object.fromEntries([...related].sort(([a], [b]) => (a < b ? -1 : 1)).map(([said, meant]) => [said, [...meant].sort()])),
+    // The nearest meaning first: a word the API lacks stands for it.
+    related: Object.fromEntries(
+      [...related]
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([said, meant]) => [said, [...meant].sort(([a, near], [b, far]) => near - far || (a < b ? -1 : 1)).map(([term]) => term)]),
+    ),
     verbs: [...verbs].sort(),
   };
+}
+
+/** The term a user's word or two-word phrase (`tear_down`) is looked up by: its words' terms joined by `_`. */
+function saidTerm(said: string): string | null {
+  const parts = said.split("_");
+  if (parts.length > 2) return null;
+  const terms = parts.map((part) => normalizeTerm(part));
+  return terms.every((term) => term !== null && term !== "") ? terms.join("_") : null;
 }
 
 /** The dictionary forms a word may have: itself, and its singular when it looks plural. */

@@ -53,7 +53,7 @@ function wordsOf(text: string): string[] {
  */
 export function partsSentence(parts: readonly ApiPart[]): string {
   if (parts.length === 0) return "";
-  const head = "Its parts (tags): ";
+  const head = "Its parts (pass one as tag to search only there): ";
   const named: string[] = [];
   let used = head.length;
   for (const part of parts) {

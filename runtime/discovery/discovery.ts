@@ -118,13 +118,17 @@ export class DiscoveryService implements DiscoveryTools {
       if (method && tool._meta.method.toUpperCase() !== method) return false;
       return !tag || (this.data.tags[id] ?? []).some((candidate) => candidate.toLowerCase() === tag.lower);
     };
-    const everyKept = () => this.order.map((_, id) => id).filter(kept);
-    let matching = query === "" ? everyKept() : (await this.searchIndex()).search(query, kept).map((hit) => hit.id);
-    // Within a part, a query that matches nothing there still shows what the part holds, said so.
+    const everyKept = this.order.map((_, id) => id).filter(kept);
+    let matching = query === "" ? everyKept : (await this.searchIndex()).search(query, kept).map((hit) => hit.id);
+    // Within a part the caller chose, every operation of it is shown: the matches first, then the rest in order.
     let note: string | undefined;
-    if (matching.length === 0 && query !== "" && tag !== undefined) {
-      matching = everyKept();
-      if (matching.length > 0) note = `No operation tagged "${tag.name}" matched the query; these are all of them.`;
+    if (query !== "" && tag !== undefined && matching.length < everyKept.length) {
+      const matched = new Set(matching);
+      note =
+        matching.length === 0
+          ? `No operation tagged ${JSON.stringify(tag.name)} matched the query; these are all of them.`
+          : `The first ${matching.length} matched the query; the rest are the other operations tagged ${JSON.stringify(tag.name)}.`;
+      matching = [...matching, ...everyKept.filter((id) => !matched.has(id))];
     }
     const limit = typeof args.limit === "number" ? args.limit : 10;
     const offset = typeof args.cursor === "string" ? Number(args.cursor) : 0;

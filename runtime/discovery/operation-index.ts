@@ -122,6 +122,9 @@ const SYNONYMS: Record<string, readonly string[]> = {
 /** Words a user says for themself: the API's "authenticated user" (checked before stop words drop `my`). */
 const SELF = new Set(["me", "my", "myself", "mine", "i"]);
 
+/** Verbs whose `me` is the one asking (`show me`, `give me`, `tell me`). */
+const ASKING_VERBS = new Set(["show", "give", "tell", "get", "send", "find", "let", "help", "remind", "email", "notify"]);
+
 /** Nouns users put first as verbs: `comment on an issue`, `tag an image`, `share a memo` create something. */
 const LEADING_VERBS = new Set([
   "comment",
@@ -166,8 +169,19 @@ function queryTermGroups(
     .replace(/\bPRs?\b/g, "pull request");
   const said = tokenize(rewritten).slice(0, MAX_QUERY_WORDS);
   const names = namedWords(query);
-  const groups = said.flatMap((word) => {
+  // A two-word verb the lexicon knows (`tear down`, `hand over`) is one word meant: both are read as its meaning.
+  const joined = new Set<number>();
+  const groups = said.flatMap((word, at) => {
+    if (joined.has(at)) return [];
+    const pair = phraseTerm(word, said[at + 1]);
+    const [phraseMeaning, ...phraseOthers] = pair === undefined ? [] : related(pair);
+    if (phraseMeaning !== undefined) {
+      joined.add(at + 1);
+      return [[phraseMeaning, ...phraseOthers, ...meaningsOf(phraseMeaning)]];
+    }
     const lower = word.toLowerCase();
+    // `show me…`, `give me…`: the one the answer goes to, not what it is about.
+    if (lower === "me" && ASKING_VERBS.has(said[at - 1]?.toLowerCase() ?? "")) return [];
     // The API's words for the caller: the authenticated user, `me` in paths (`/auth/me`), the current user.
     if (SELF.has(lower)) return [[AUTHENTICATED, "me", "current"]];
     const term = normalizeTerm(word);
@@ -189,6 +203,14 @@ function queryTermGroups(
   if (first !== undefined && said[0]?.toLowerCase() === "new") first.push(CREATE);
   if (first !== undefined && LEADING_VERBS.has(said[0]?.toLowerCase() ?? "") && groups.length > 1) first.push(CREATE);
   return groups;
+}
+
+/** The lexicon's key of two words said together (`tear down` → tear_down), when neither is a stop word. */
+function phraseTerm(first: string, second: string | undefined): string | undefined {
+  if (second === undefined) return undefined;
+  const a = normalizeTerm(first);
+  const b = normalizeTerm(second);
+  return a && b ? `${a}_${b}` : undefined;
 }
 
 /**

@@ -204,6 +204,16 @@ for (const { label, spec, config, alwaysList, query } of CASES) {
         const shown = unmatched.structuredContent as { total: number; note?: string };
         expect(shown.total).toBe(count);
         expect(shown.note).toContain(`No operation tagged ${JSON.stringify(tag)} matched`);
+        // A query that matches some of the part shows them first, then the rest of it.
+        const firstTagged = generated.tools[generated.discovery.tags.findIndex((tags) => tags.includes(tag))];
+        const partly = await discovery.callTool({
+          name: "search_operations",
+          arguments: { query: firstTagged?.title ?? "", tag, limit: 50 },
+        });
+        const partlyShown = partly.structuredContent as { total: number; results: { name: string }[]; note?: string };
+        expect(partlyShown.total).toBe(count);
+        expect(partlyShown.results.map((hit) => hit.name)).toContain(firstTagged?.name);
+        if (partlyShown.note !== undefined) expect(partlyShown.note).toMatch(/^The first \d+ matched the query/);
         const unknown = await discovery.callTool({ name: "search_operations", arguments: { query: "", tag: `${tag}q` } });
         expect(unknown.isError).toBe(true);
         expect((unknown.content as { text: string }[])[0]?.text).toContain(`Did you mean ${JSON.stringify(tag)}`);

@@ -16,7 +16,7 @@ describe("the API's parts in the search tool's description", () => {
       { tag: "Webinars", operations: 1, note: "" },
     ]);
     expect(partsSentence(parts)).toBe(
-      'Its parts (tags): "Droplets" (A Droplet is a DigitalOcean virtual machine.), "Tags" (Labels for resources), "Regions", "Webinars".',
+      'Its parts (pass one as tag to search only there): "Droplets" (A Droplet is a DigitalOcean virtual machine.), "Tags" (Labels for resources), "Regions", "Webinars".',
     );
   });
 

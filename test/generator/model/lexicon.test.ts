@@ -1,0 +1,33 @@
+import { OperationSearchIndex, type SearchableOperation } from "oapi-mcp-gen-runtime/operation-index";
+import { describe, expect, it } from "vitest";
+import { lexiconFor } from "../../../generator/model/index.js";
+
+/** A searchable operation from its method, path and title (the rest left empty). */
+function operation(id: number, method: string, path: string, summary: string): SearchableOperation {
+  const operationId = summary.toLowerCase().replace(/\W+/g, "_");
+  return { id, method, path, operationId, summary, description: "", tags: "", parameters: "" };
+}
+
+const OPERATIONS = [
+  operation(0, "GET", "/droplets", "List droplets"),
+  operation(1, "POST", "/droplets", "Create a droplet"),
+  operation(2, "DELETE", "/droplets/{id}", "Destroy a droplet"),
+  operation(3, "GET", "/me", "Get the current user"),
+];
+
+describe("the lexicon built from WordNet over a document's words", () => {
+  const lexicon = lexiconFor(OPERATIONS.flatMap((each) => each.summary.split(" ")));
+  const index = new OperationSearchIndex(OPERATIONS, undefined, lexicon);
+  const first = (query: string) => OPERATIONS[index.search(query)[0]?.id ?? -1]?.summary;
+
+  it("knows two-word verbs of the commonest sense's kinds, and a request says them as one word", () => {
+    expect(lexicon.related.tear_down).toContain("destroy");
+    expect(first("tear down the staging droplet")).toBe("Destroy a droplet");
+  });
+
+  it("reads the `me` of `show me` as the one asking, not as the signed-in user", () => {
+    expect(first("show me the droplets")).toBe("List droplets");
+    expect(first("find me a droplet")).toBe("List droplets");
+    expect(first("who am I signed in as?")).toBe("Get the current user");
+  });
+});
