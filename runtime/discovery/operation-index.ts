@@ -725,7 +725,7 @@ export class OperationSearchIndex {
       .map((result) => {
         const id = Number(result.id);
         const factors =
-          (1 + 2 * this.coverage(id, groups)) *
+          (1 + 4 * this.coverage(id, groups)) *
           methodFactor(this.methods.get(id) ?? "", this.paths.get(id) ?? "", wanted, plural) *
           objectFactor(this.objects.get(id), groups) *
           actionFactor(this.actions.get(id), groups[0]);
