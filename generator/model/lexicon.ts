@@ -124,7 +124,7 @@ function lexiconOver(vocabulary: Iterable<string>, wordnet: WordNet): SearchLexi
           const { words, pointers } = wordnet.synset(offset, pos);
           const own = words.indexOf(lemma) + 1;
           if (rank < SENSES.synonyms) for (const synonym of words) relate(synonym, term, rank);
-          // Two-word verbs of the commonest sense's kinds say it too: `tear down` destroys, `tick off` checks.
+          // Two-word verbs of the commonest sense's kinds say it too: `tear down` destroys, `pull down` too.
           if (rank === 0 && pos === "verb") {
             for (const pointer of pointers) {
               if (pointer.symbol !== "~" || pointer.pos !== "v") continue;

@@ -10,7 +10,7 @@ export interface ApiPart {
 /** The longest note a part keeps: the first sentence of its tag's description, cut. */
 const NOTE_LENGTH = 90;
 /** The most characters the parts take in the search tool's description (about 600 tokens). */
-export const PARTS_BUDGET = 2400;
+const PARTS_BUDGET = 2400;
 /** Of that, the share that carries notes; the parts past it are named only. */
 const NOTES_BUDGET = 1600;
 
