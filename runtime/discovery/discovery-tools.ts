@@ -38,12 +38,19 @@ export function mostCautious(tools: Iterable<ToolDefinition>): ToolAnnotations {
  */
 function searchExamples(operations: readonly ToolDefinition[]): string {
   const example = (tool: ToolDefinition | undefined) =>
-    tool ? JSON.stringify(excerpt(tool.title.charAt(0).toLowerCase() + tool.title.slice(1), 48)) : undefined;
+    tool ? JSON.stringify(wholeWords(excerpt(tool.title.charAt(0).toLowerCase() + tool.title.slice(1), 48))) : undefined;
   const picked = [
     example(operations.find((tool) => !tool.annotations.readOnlyHint)),
     example(operations.find((tool) => tool.annotations.readOnlyHint)),
   ].filter((text): text is string => text !== undefined && text !== '""');
   return picked.length > 0 ? ` (e.g. ${picked.join(", ")})` : "";
+}
+
+/** A cut text ends at a word: `…collaboration dom…` becomes `…collaboration…`. */
+function wholeWords(text: string): string {
+  if (!text.endsWith("…")) return text;
+  const space = text.lastIndexOf(" ");
+  return space > 0 ? `${text.slice(0, space)}…` : text;
 }
 
 /** How discovery stands beside code mode: no code mode, `run_code` beside `call_operation`, or in its place. */

@@ -3,6 +3,7 @@ import { isRecord } from "../base/own-property.js";
 import { invalidParams } from "../base/protocol-error.js";
 import { excerpt, nearest } from "../base/suggest.js";
 import type { JsonSchema, ToolDefinition } from "../base/tool.js";
+import { words } from "../base/words.js";
 import type { CallerCredentials } from "../call/credentials.js";
 import { errorResult, successResult } from "../result/result.js";
 import { callOperation } from "../tools/call-operation.js";
@@ -33,7 +34,7 @@ export function searchableOperation(
   tags: readonly string[],
   tagNotes: ReadonlyMap<string, string> = new Map(),
 ): SearchableOperation {
-  const properties = isRecord(tool.inputSchema.properties) ? Object.keys(tool.inputSchema.properties) : [];
+  const properties = argumentWords(tool.inputSchema);
   return {
     id,
     path: tool._meta.path,
@@ -45,6 +46,30 @@ export function searchableOperation(
     tags: [...tags, ...tags.map((tag) => tagNotes.get(tag) ?? "")].join(" ").trim(),
     parameters: properties.join(" "),
   };
+}
+
+/** Enumerations this short name what an operation can be asked to do (`action`: end, recover). */
+const MAX_ENUM_VALUES = 12;
+
+/**
+ * The words of an operation's arguments: the names of its parameters and of its body's properties, and their short
+ * string enumerations (`action: end | recover` is how Zoom ends a meeting).
+ */
+function argumentWords(schema: JsonSchema): string[] {
+  const found: string[] = [];
+  const read = (properties: unknown, depth: number) => {
+    if (!isRecord(properties)) return;
+    for (const [name, property] of Object.entries(properties)) {
+      found.push(name);
+      if (!isRecord(property)) continue;
+      const values = Array.isArray(property.enum) ? property.enum : [];
+      if (values.length <= MAX_ENUM_VALUES)
+        for (const value of values) if (typeof value === "string" && value.length <= 24) found.push(value);
+      if (depth === 0 && name === "body") read(property.properties, 1);
+    }
+  };
+  read(schema.properties, 0);
+  return found;
 }
 
 /** One search hit as `search_operations` shows it. */
@@ -109,9 +134,10 @@ export class DiscoveryService implements DiscoveryTools {
     const problem = searchArgumentsProblem(args);
     if (problem) return errorResult(`${DISCOVERY_TOOLS.search}: ${problem}`);
     const query = String(args.query).trim();
-    const tag = typeof args.tag === "string" ? this.tagNamed(args.tag) : undefined;
+    // An empty tag names no part.
+    const tag = typeof args.tag === "string" && args.tag.trim() !== "" ? this.tagNamed(args.tag) : undefined;
     if (tag !== undefined && "error" in tag) return tag.error;
-    const method = typeof args.method === "string" ? args.method : undefined;
+    const method = typeof args.method === "string" ? args.method.toUpperCase() : undefined;
     const kept = (id: number) => {
       const tool = this.order[id];
       if (!tool) return false;
@@ -121,13 +147,15 @@ export class DiscoveryService implements DiscoveryTools {
     const everyKept = this.order.map((_, id) => id).filter(kept);
     let matching = query === "" ? everyKept : (await this.searchIndex()).search(query, kept).map((hit) => hit.id);
     // Within a part the caller chose, every operation of it is shown: the matches first, then the rest in order.
+    const part = tag === undefined ? "" : `tagged ${JSON.stringify(tag.name)}${method ? ` with method ${method}` : ""}`;
     let note: string | undefined;
-    if (query !== "" && tag !== undefined && matching.length < everyKept.length) {
+    if (tag !== undefined && everyKept.length === 0) note = `No operation is ${part}.`;
+    else if (query !== "" && tag !== undefined && matching.length < everyKept.length) {
       const matched = new Set(matching);
       note =
         matching.length === 0
-          ? `No operation tagged ${JSON.stringify(tag.name)} matched the query; these are all of them.`
-          : `The first ${matching.length} matched the query; the rest are the other operations tagged ${JSON.stringify(tag.name)}.`;
+          ? `No operation ${part} matched the query; these are all ${everyKept.length} of them.`
+          : `Of the ${everyKept.length} operations ${part}, the first ${matching.length} in this order matched the query.`;
       matching = [...matching, ...everyKept.filter((id) => !matched.has(id))];
     }
     const limit = typeof args.limit === "number" ? args.limit : 10;
@@ -140,13 +168,21 @@ export class DiscoveryService implements DiscoveryTools {
     return successResult({ results: page, total: matching.length, ...next, ...(note ? { note } : {}) });
   }
 
-  /** A tag as the registry spells it, matched without regard to case, or an error naming the nearest and every tag. */
+  /**
+   * The tag a caller names, as the registry spells it: matched without regard to case, spaces around it or a plural
+   * (`meeting` → Meetings), or the one tag that holds every word asked (`recordings` → Cloud Recording); else an error
+   * naming the tags that share its words, then the nearest by spelling, then all of them, largest first.
+   */
   private tagNamed(asked: string): { name: string; lower: string } | { error: CallToolResult } {
-    const lower = asked.toLowerCase();
-    const names = [...new Set(this.data.tags.flat())];
-    const name = names.find((each) => each.toLowerCase() === lower);
-    if (name !== undefined) return { name, lower };
-    const nearby = nearest(asked, names, 3).map((each) => JSON.stringify(each));
+    const names = apiParts(this.data.tags).map((part) => part.tag);
+    const wanted = tagWords(asked);
+    const same =
+      names.find((name) => name.toLowerCase() === asked.trim().toLowerCase()) ?? names.find((name) => sameWords(tagWords(name), wanted));
+    const holding = names.filter((name) => wanted.length > 0 && wanted.every((word) => tagWords(name).includes(word)));
+    const name = same ?? (holding.length === 1 ? holding[0] : undefined);
+    if (name !== undefined) return { name, lower: name.toLowerCase() };
+    const sharing = names.filter((name) => tagWords(name).some((word) => wanted.includes(word)));
+    const nearby = [...new Set([...holding, ...sharing, ...nearest(asked, names, 3)])].slice(0, 5).map((each) => JSON.stringify(each));
     const all = excerpt(names.map((each) => JSON.stringify(each)).join(", "), 4000);
     return {
       error: errorResult(
@@ -207,14 +243,28 @@ export class DiscoveryService implements DiscoveryTools {
   }
 }
 
+/** A tag's words, lower-cased, a plural's final `s` dropped (`Cloud Recordings` → cloud, recording). */
+function tagWords(tag: string): string[] {
+  return words(tag).map((word) => {
+    const lower = word.toLowerCase();
+    return lower.length > 3 ? lower.replace(/s$/, "") : lower;
+  });
+}
+
+function sameWords(a: readonly string[], b: readonly string[]): boolean {
+  return a.length > 0 && a.length === b.length && a.every((word, index) => word === b[index]);
+}
+
 /** What is wrong with `search_operations` arguments, if anything. */
 function searchArgumentsProblem(args: Record<string, unknown>): string | undefined {
   for (const key of Object.keys(args)) {
     if (!["query", "tag", "method", "limit", "cursor"].includes(key)) return `unknown argument "${key.slice(0, 40)}"`;
   }
+  if (args.query === undefined) return 'query is required (a request in words, or "" to list operations)';
   if (typeof args.query !== "string" || args.query.length > 500) return "query must be a string of at most 500 characters";
   if (args.tag !== undefined && (typeof args.tag !== "string" || args.tag.length > 200)) return "tag must be a string";
-  if (args.method !== undefined && !METHODS.some((method) => method === args.method)) return `method must be one of ${METHODS.join(", ")}`;
+  const asked = typeof args.method === "string" ? args.method.toUpperCase() : args.method;
+  if (asked !== undefined && !METHODS.some((method) => method === asked)) return `method must be one of ${METHODS.join(", ")}`;
   const { limit, cursor } = args;
   if (limit !== undefined && !(Number.isInteger(limit) && Number(limit) >= 1 && Number(limit) <= MAX_SEARCH_LIMIT)) {
     return `limit must be an integer from 1 to ${MAX_SEARCH_LIMIT}`;

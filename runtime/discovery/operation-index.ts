@@ -460,6 +460,16 @@ const CHANGING_VERB_WORDS = [
   "drop",
   "clear",
   "purge",
+  "reschedule",
+  "postpone",
+  "extend",
+  "replace",
+  "reassign",
+  "resume",
+  "pause",
+  "end",
+  "upgrade",
+  "downgrade",
 ];
 let changingVerbs: ReadonlySet<string> | undefined;
 
@@ -488,7 +498,8 @@ function wantedMethods(groups: readonly string[][], verbs: ReadonlySet<string>):
 function methodFactor(method: string, path: string, wanted: Intent | undefined, plural: boolean): number {
   const item = /\}\/?$/.test(path);
   // A request that names no action most often reads (`voicemails`, `my meetings`), a plural a collection.
-  if (wanted === undefined) return method !== "get" ? 0.85 : plural && !item ? 1.35 : 1.2;
+  // Nor does it ask to delete: that takes its own words (delete, remove, cancel…).
+  if (wanted === undefined) return method === "delete" ? 0.6 : method !== "get" ? 0.85 : plural && !item ? 1.35 : 1.2;
   if (!wanted.methods.has(method)) return 0.6;
   if (wanted.shape === undefined) return plural && method === "get" && !item ? 1.7 : 1.5;
   return (wanted.shape === "item") === item ? 1.6 : 1.4;

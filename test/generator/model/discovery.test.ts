@@ -213,7 +213,8 @@ for (const { label, spec, config, alwaysList, query } of CASES) {
         const partlyShown = partly.structuredContent as { total: number; results: { name: string }[]; note?: string };
         expect(partlyShown.total).toBe(count);
         expect(partlyShown.results.map((hit) => hit.name)).toContain(firstTagged?.name);
-        if (partlyShown.note !== undefined) expect(partlyShown.note).toMatch(/^The first \d+ matched the query/);
+        if (partlyShown.note !== undefined)
+          expect(partlyShown.note).toMatch(/^Of the \d+ operations tagged .*, the first \d+ in this order matched the query\.$/);
         const unknown = await discovery.callTool({ name: "search_operations", arguments: { query: "", tag: `${tag}q` } });
         expect(unknown.isError).toBe(true);
         expect((unknown.content as { text: string }[])[0]?.text).toContain(`Did you mean ${JSON.stringify(tag)}`);

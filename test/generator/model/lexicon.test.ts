@@ -18,6 +18,9 @@ const OPERATIONS = [
   operation(6, "GET", "/folders/{id}", "Get a folder"),
   operation(7, "GET", "/folders/{id}/items", "List items in folder"),
   operation(8, "GET", "/issues/{id}", "Get an issue"),
+  operation(9, "DELETE", "/users/{id}/scheduler", "Delete the standup scheduler"),
+  operation(10, "PATCH", "/meetings/{id}", "Update a standup meeting"),
+  operation(11, "PATCH", "/users/{id}/scheduler", "Update the standup scheduler"),
 ];
 
 describe("the lexicon built from WordNet over a document's words", () => {
@@ -41,5 +44,12 @@ describe("the lexicon built from WordNet over a document's words", () => {
     expect(first("stop watching this issue")).toBe("Remove a watcher");
     expect(first("what's in the Reports folder?")).toBe("List items in folder");
     expect(first("find that ticket")).toBe("Get an issue");
+  });
+
+  it("puts a deletion after other changes when the request names no deletion", () => {
+    expect(first("reschedule my standup to 10am")).toBe("Update a standup meeting");
+    // The DELETE comes first in the document: it would win the tie.
+    expect(first("the standup scheduler")).toBe("Update the standup scheduler");
+    expect(first("delete the standup scheduler")).toBe("Delete the standup scheduler");
   });
 });

@@ -1,0 +1,79 @@
+import type { DiscoveryData, ToolDefinition } from "oapi-mcp-gen-runtime";
+import { DiscoveryService, searchableOperation } from "oapi-mcp-gen-runtime/discovery";
+import { OperationSearchIndex } from "oapi-mcp-gen-runtime/operation-index";
+import { describe, expect, it } from "vitest";
+
+/** A registry tool from its method, path, title and tag (search reads no more of it). */
+function tool(name: string, method: string, path: string, title: string): ToolDefinition {
+  return {
+    name,
+    title,
+    description: title,
+    inputSchema: { type: "object", properties: {} },
+    annotations: { readOnlyHint: method === "GET" },
+    _meta: { operationId: name, method, path },
+  } as unknown as ToolDefinition;
+}
+
+const TOOLS = [
+  tool("meeting_create", "POST", "/users/{id}/meetings", "Create a meeting"),
+  tool("meeting_delete", "DELETE", "/meetings/{id}", "Delete a meeting"),
+  tool("meeting_status", "PUT", "/meetings/{id}/status", "Update meeting status"),
+  tool("recording_get", "GET", "/meetings/{id}/recordings", "Get meeting recordings"),
+  tool("user_get", "GET", "/users/{id}", "Get a user"),
+];
+const TAGS = [["Meetings"], ["Meetings"], ["Meetings"], ["Cloud Recording"], ["Users"]];
+
+function service(): DiscoveryService {
+  const index = new OperationSearchIndex(TOOLS.map((each, id) => searchableOperation(each, id, TAGS[id] ?? [])));
+  const data: DiscoveryData = { alwaysList: [], tags: TAGS, index: index.serialize(), tagNotes: { Users: "People with an account." } };
+  return new DiscoveryService(TOOLS, data, "Meetings API");
+}
+
+async function search(args: Record<string, unknown>) {
+  const result = await service().call(undefined as never, "search_operations", args, {} as never);
+  return {
+    isError: result?.isError === true,
+    text: (result?.content as { text: string }[] | undefined)?.[0]?.text ?? "",
+    content: result?.structuredContent as { results: { name: string }[]; total: number; note?: string } | undefined,
+  };
+}
+
+describe("search_operations within the API's parts", () => {
+  it("names the parts in its description, largest first, with their notes", () => {
+    expect(service().listed[0]?.description).toContain(
+      'Its parts (pass one as tag to search only there): "Meetings", "Cloud Recording", "Users" (People with an account.).',
+    );
+  });
+
+  it("takes a tag in another case, with spaces around it, in the singular, or by the words it holds", async () => {
+    for (const tag of ["meetings", " Meetings ", "meeting", "MEETING"]) expect((await search({ query: "", tag })).content?.total).toBe(3);
+    expect((await search({ query: "", tag: "recordings" })).content?.results.map((hit) => hit.name)).toEqual(["recording_get"]);
+    expect((await search({ query: "", tag: "" })).content?.total).toBe(5);
+  });
+
+  it("names the tags that share a word with an unknown one first", async () => {
+    const unknown = await search({ query: "", tag: "Cloud Meetings Room" });
+    expect(unknown.isError).toBe(true);
+    expect(unknown.text).toMatch(
+      /^search_operations: no operation has the tag "Cloud Meetings Room"\. Did you mean "Meetings", "Cloud Recording"/,
+    );
+  });
+
+  it("lists the whole part, matches first, and says so, the method filter included", async () => {
+    const ended = await search({ query: "end the meeting", tag: "Meetings", method: "put" });
+    expect(ended.content?.results.map((hit) => hit.name)).toEqual(["meeting_status"]);
+    const created = await search({ query: "create a meeting", tag: "Meetings" });
+    expect(created.content?.results[0]?.name).toBe("meeting_create");
+    expect(created.content?.total).toBe(3);
+    expect(created.content?.note).toMatch(/^Of the 3 operations tagged "Meetings", the first \d in this order matched the query\.$/);
+    const none = await search({ query: "create", tag: "Users", method: "POST" });
+    expect(none.content).toMatchObject({ results: [], total: 0, note: 'No operation is tagged "Users" with method POST.' });
+  });
+
+  it("says what a missing query is", async () => {
+    expect((await search({ tag: "Meetings" })).text).toBe(
+      'search_operations: query is required (a request in words, or "" to list operations)',
+    );
+  });
+});
