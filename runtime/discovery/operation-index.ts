@@ -479,16 +479,20 @@ let changingVerbs: ReadonlySet<string> | undefined;
  * that changes something.
  */
 function wantedMethods(groups: readonly string[][], verbs: ReadonlySet<string>): Intent | undefined {
-  for (const layer of [0, 1]) {
-    const terms = groups.flatMap((group) => (layer === 0 ? group.slice(0, 1) : group.slice(1)));
-    const intent = terms.map((term) => ACTION_METHODS.get(term)).find((each) => each !== undefined);
-    if (intent !== undefined) return intent;
-  }
+  const intentOf = (terms: readonly string[]) => terms.map((term) => ACTION_METHODS.get(term)).find((each) => each !== undefined);
+  const said = intentOf(groups.map((group) => group[0] ?? ""));
+  if (said !== undefined) return said;
   const first = groups[0]?.[0];
-  if (first === undefined) return undefined;
-  if (READING_VERBS.has(first)) return QUESTION_WORDS.has(first) ? READING : undefined;
   changingVerbs ??= new Set(CHANGING_VERB_WORDS.map((verb) => normalizeTerm(verb) ?? verb));
-  return changingVerbs.has(first) || verbs.has(first) ? { methods: CHANGING_METHODS } : undefined;
+  // A request that begins with a verb that changes something asks for that, whatever later words mean
+  // (`leave a comment saying looks good` does not ask to read); the verb's own meaning may say which change.
+  if (first !== undefined && !READING_VERBS.has(first) && (changingVerbs.has(first) || verbs.has(first))) {
+    return intentOf(groups[0]?.slice(1) ?? []) ?? { methods: CHANGING_METHODS };
+  }
+  const meant = intentOf(groups.flatMap((group) => group.slice(1)));
+  if (meant !== undefined) return meant;
+  if (first === undefined) return undefined;
+  return READING_VERBS.has(first) && QUESTION_WORDS.has(first) ? READING : undefined;
 }
 
 /**

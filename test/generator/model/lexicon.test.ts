@@ -52,4 +52,15 @@ describe("the lexicon built from WordNet over a document's words", () => {
     expect(first("the standup scheduler")).toBe("Update the standup scheduler");
     expect(first("delete the standup scheduler")).toBe("Delete the standup scheduler");
   });
+
+  it("lets a request's first verb, when it changes something, decide over what later words mean", () => {
+    // `looks` means get; `leave` comes first.
+    const notes = [
+      operation(0, "GET", "/notes/{id}", "Note"),
+      operation(1, "POST", "/notes", "Post a note"),
+      operation(2, "GET", "/notes", "Notes"),
+    ];
+    const hits = new OperationSearchIndex(notes).search("leave a note that looks good");
+    expect(notes[hits[0]?.id ?? -1]?.summary).toBe("Post a note");
+  });
 });
