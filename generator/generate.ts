@@ -156,7 +156,13 @@ async function generateBeside(
   const alwaysList = searches ? alwaysListedTools(config, tools) : [];
   const tags = entries.map((entry) => entry.tags);
   const tagNotes = new Map(model.tags.map((tag) => [tag.name, firstSentence(tag.description)]));
-  const parts = searches ? apiParts(tags, usedTagNotes(tags, tagNotes)) : [];
+  const parts = searches
+    ? apiParts(
+        tags,
+        usedTagNotes(tags, tagNotes),
+        definitions.map((definition) => definition._meta.path),
+      )
+    : [];
   const toolsList = searches ? discoveryListSize(title ?? name, definitions, alwaysList, code, parts) : allListed;
   checkBudget(toolsList, config.budget);
   const structures = new Map<string, ModuleSource>();

@@ -1,10 +1,14 @@
 import { excerpt } from "../base/suggest.js";
 
-/** One part of an API as the search tool names it: a tag, what its description says, and how many operations it has. */
+/**
+ * One part of an API as the search tool names it: a tag, what its description says, how many operations it has, and
+ * how many operations' paths name its thing (its own and others': `/files/{id}/comments` names Files).
+ */
 export interface ApiPart {
   readonly tag: string;
   readonly note: string;
   readonly operations: number;
+  readonly reach: number;
 }
 
 /** The longest note a part keeps: the first sentence of its tag's description, cut. */
@@ -15,15 +19,35 @@ const PARTS_BUDGET = 2400;
 const NOTES_BUDGET = 1600;
 
 /**
- * The API's parts, most operations first (first seen first on ties), each with its tag's note made plain: Markdown
- * links keep their text, bare addresses and markup go, and a note that only repeats the tag's name is dropped.
+ * The API's parts, the most central first: by how many operations' paths name the part's thing (`paths`, in the
+ * order of `tags`), then by its own operations, then first seen. Each note is made plain: Markdown links keep their
+ * text, bare addresses and markup go, and a note that only repeats the tag's name is dropped.
  */
-export function apiParts(tags: readonly (readonly string[])[], notes: Readonly<Record<string, string>> = {}): ApiPart[] {
+export function apiParts(
+  tags: readonly (readonly string[])[],
+  notes: Readonly<Record<string, string>> = {},
+  paths: readonly string[] = [],
+): ApiPart[] {
   const counts = new Map<string, number>();
   for (const each of tags) for (const tag of new Set(each)) counts.set(tag, (counts.get(tag) ?? 0) + 1);
+  const pathWords = paths.map((path) => new Set(wordsOf(path.replace(/\{[^}]*\}/g, " "))));
   return [...counts]
-    .map(([tag, operations]) => ({ tag, operations, note: plainNote(tag, Object.hasOwn(notes, tag) ? notes[tag] : undefined) }))
-    .sort((a, b) => b.operations - a.operations);
+    .map(([tag, operations]) => {
+      const thing = thingWords(tag);
+      const reach = thing.length === 0 ? 0 : pathWords.filter((named) => thing.every((word) => named.has(word))).length;
+      return { tag, operations, reach, note: plainNote(tag, Object.hasOwn(notes, tag) ? notes[tag] : undefined) };
+    })
+    .sort((a, b) => b.reach - a.reach || b.operations - a.operations);
+}
+
+/** Words that end the name of a part's thing (`Classifications on files` names classifications). */
+const PREPOSITIONS = new Set(["on", "of", "for", "in", "to", "with", "by", "from", "at"]);
+
+/** The words naming a tag's thing, outside parentheses and before a preposition, generic ones left out. */
+function thingWords(tag: string): string[] {
+  const all = wordsOf(tag.replace(/\([^)]*\)/g, " "));
+  const end = all.findIndex((word) => PREPOSITIONS.has(word));
+  return (end < 0 ? all : all.slice(0, end)).filter((word) => !EMPTY_WORDS.has(word));
 }
 
 /** Words a note may add to its tag's name and still say nothing (`Webinar operations`). */
@@ -42,9 +66,10 @@ function plainNote(tag: string, note: string | undefined): string {
   return adds.length > 0 ? excerpt(plain, NOTE_LENGTH) : "";
 }
 
-/** The lower-cased words of a text, a final `s` dropped. */
+/** The lower-cased words of a text (camelCase and snake_case split), a final `s` dropped. */
 function wordsOf(text: string): string[] {
-  return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).map((word) => (word.length > 3 ? word.replace(/s$/, "") : word));
+  const split = text.replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, "$1 $2").toLowerCase();
+  return (split.match(/[\p{L}\p{N}]+/gu) ?? []).map((word) => (word.length > 3 ? word.replace(/s$/, "") : word));
 }
 
 /**

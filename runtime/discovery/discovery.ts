@@ -9,7 +9,7 @@ import { errorResult, successResult } from "../result/result.js";
 import { callOperation } from "../tools/call-operation.js";
 import { describeOperation } from "../tools/describe-operation.js";
 import type { DiscoveryTools, ServedTool, ToolRuntime } from "../tools/tool-runtime-contract.js";
-import { apiParts } from "./api-parts.js";
+import { type ApiPart, apiParts } from "./api-parts.js";
 import { type CodeBeside, DISCOVERY_TOOLS, discoveryToolDefinitions, MAX_SEARCH_LIMIT, METHODS } from "./discovery-tools.js";
 import type { OperationSearchIndex, SearchableOperation, SearchLexicon } from "./operation-index.js";
 
@@ -95,6 +95,8 @@ export class DiscoveryService implements DiscoveryTools {
   /** The registry's tools by name and by operationId, for the names callers pass. */
   private readonly byName: ReadonlyMap<string, ToolDefinition>;
   private index: Promise<OperationSearchIndex> | undefined;
+  /** The API's tags, the most central first, as the search tool names them. */
+  private readonly parts: readonly ApiPart[];
 
   constructor(
     tools: readonly ToolDefinition[],
@@ -106,7 +108,12 @@ export class DiscoveryService implements DiscoveryTools {
     this.alwaysListed = new Set(data.alwaysList);
     const byOperationId = tools.flatMap((tool) => (tool._meta.operationId ? [[tool._meta.operationId, tool] as const] : []));
     this.byName = new Map([...byOperationId, ...tools.map((tool) => [tool.name, tool] as const)]);
-    this.listed = discoveryToolDefinitions(apiTitle, tools, code, apiParts(data.tags, data.tagNotes));
+    this.parts = apiParts(
+      data.tags,
+      data.tagNotes,
+      tools.map((tool) => tool._meta.path),
+    );
+    this.listed = discoveryToolDefinitions(apiTitle, tools, code, this.parts);
   }
 
   /** Whether an operation is also listed as a tool of its own. */
@@ -171,10 +178,10 @@ export class DiscoveryService implements DiscoveryTools {
   /**
    * The tag a caller names, as the registry spells it: matched without regard to case, spaces around it or a plural
    * (`meeting` → Meetings), or the one tag that holds every word asked (`recordings` → Cloud Recording); else an error
-   * naming the tags that share its words, then the nearest by spelling, then all of them, largest first.
+   * naming the tags that share its words, then the nearest by spelling, then all of them, the most central first.
    */
   private tagNamed(asked: string): { name: string; lower: string } | { error: CallToolResult } {
-    const names = apiParts(this.data.tags).map((part) => part.tag);
+    const names = this.parts.map((part) => part.tag);
     const wanted = tagWords(asked);
     const same =
       names.find((name) => name.toLowerCase() === asked.trim().toLowerCase()) ?? names.find((name) => sameWords(tagWords(name), wanted));

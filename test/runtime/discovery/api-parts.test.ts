@@ -10,14 +10,43 @@ describe("the API's parts in the search tool's description", () => {
       Tags: "<p>Labels for <b>resources</b></p>",
     });
     expect(parts).toEqual([
-      { tag: "Droplets", operations: 3, note: "A Droplet is a DigitalOcean virtual machine." },
-      { tag: "Tags", operations: 1, note: "Labels for resources" },
-      { tag: "Regions", operations: 1, note: "" },
-      { tag: "Webinars", operations: 1, note: "" },
+      { tag: "Droplets", operations: 3, reach: 0, note: "A Droplet is a DigitalOcean virtual machine." },
+      { tag: "Tags", operations: 1, reach: 0, note: "Labels for resources" },
+      { tag: "Regions", operations: 1, reach: 0, note: "" },
+      { tag: "Webinars", operations: 1, reach: 0, note: "" },
     ]);
     expect(partsSentence(parts)).toBe(
       'Its parts (pass one as tag to search only there): "Droplets" (A Droplet is a DigitalOcean virtual machine.), "Tags" (Labels for resources), "Regions", "Webinars".',
     );
+  });
+
+  it("puts first the parts whose thing the most paths name, others' paths included", () => {
+    const tags = [
+      ["Metadata templates"],
+      ["Metadata templates"],
+      ["Metadata templates"],
+      ["Files"],
+      ["Comments"],
+      ["Tasks"],
+      ["Classifications on files"],
+    ];
+    const paths = [
+      "/metadata_templates",
+      "/metadata_templates/{id}",
+      "/metadata_templates/{id}/schema",
+      "/files/{file_id}",
+      "/files/{file_id}/comments",
+      "/files/{file_id}/tasks",
+      "/files/{file_id}/metadata/enterprise/securityClassification",
+    ];
+    // Classifications on files name classifications, not files.
+    expect(apiParts(tags, {}, paths).map((part) => [part.tag, part.reach])).toEqual([
+      ["Files", 4],
+      ["Metadata templates", 3],
+      ["Comments", 1],
+      ["Tasks", 1],
+      ["Classifications on files", 1],
+    ]);
   });
 
   it("stays within its budget on an API of many parts, and says how many it leaves out", () => {

@@ -40,9 +40,10 @@ async function search(args: Record<string, unknown>) {
 }
 
 describe("search_operations within the API's parts", () => {
-  it("names the parts in its description, largest first, with their notes", () => {
+  it("names the parts in its description, the most central first, with their notes", () => {
+    // Four paths name meetings, two users, none a cloud recording.
     expect(service().listed[0]?.description).toContain(
-      'Its parts (pass one as tag to search only there): "Meetings", "Cloud Recording", "Users" (People with an account.).',
+      'Its parts (pass one as tag to search only there): "Meetings", "Users" (People with an account.), "Cloud Recording".',
     );
   });
 
