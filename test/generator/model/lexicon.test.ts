@@ -40,7 +40,7 @@ describe("the lexicon built from WordNet over a document's words", () => {
   });
 
   it("reads what users say for what APIs name otherwise, and everyday turns of phrase", () => {
-    // `stop watching` undoes a watch; `what's in` asks for the items; a ticket is an issue, in the plural too.
+    // `stop watching` undoes a watch; `what's in` asks for the items; a ticket is an issue.
     expect(first("stop watching this issue")).toBe("Remove a watcher");
     expect(first("what's in the Reports folder?")).toBe("List items in folder");
     expect(first("find that ticket")).toBe("Get an issue");
