@@ -9,6 +9,8 @@ export interface ApiPart {
   readonly note: string;
   readonly operations: number;
   readonly reach: number;
+  /** Which operations it holds: their places in the order of `tags`. */
+  readonly members: readonly number[];
 }
 
 /** The longest note a part keeps: the first sentence of its tag's description, cut. */
@@ -28,14 +30,17 @@ export function apiParts(
   notes: Readonly<Record<string, string>> = {},
   paths: readonly string[] = [],
 ): ApiPart[] {
-  const counts = new Map<string, number>();
-  for (const each of tags) for (const tag of new Set(each)) counts.set(tag, (counts.get(tag) ?? 0) + 1);
+  const members = new Map<string, number[]>();
+  tags.forEach((each, place) => {
+    for (const tag of new Set(each)) members.set(tag, [...(members.get(tag) ?? []), place]);
+  });
   const pathWords = paths.map((path) => new Set(wordsOf(path.replace(/\{[^}]*\}/g, " "))));
-  return [...counts]
-    .map(([tag, operations]) => {
+  return [...members]
+    .map(([tag, places]) => {
       const thing = thingWords(tag);
       const reach = thing.length === 0 ? 0 : pathWords.filter((named) => thing.every((word) => named.has(word))).length;
-      return { tag, operations, reach, note: plainNote(tag, Object.hasOwn(notes, tag) ? notes[tag] : undefined) };
+      const note = plainNote(tag, Object.hasOwn(notes, tag) ? notes[tag] : undefined);
+      return { tag, operations: places.length, reach, members: places, note };
     })
     .sort((a, b) => b.reach - a.reach || b.operations - a.operations);
 }

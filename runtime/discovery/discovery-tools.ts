@@ -33,15 +33,18 @@ export function mostCautious(tools: Iterable<ToolDefinition>): ToolAnnotations {
 }
 
 /**
- * Example requests for this API's search: the titles of its first operation that changes data and its first that
- * reads (`e.g. "create a customer", "list all charges"`), so a model sees this API's words, not another's.
+ * Example requests for this API's search: the titles of the first operation that changes data and the first that
+ * reads (`e.g. "create a customer", "list all charges"`), from its most central part when it has parts, so a model
+ * sees this API's words, not another's.
  */
-function searchExamples(operations: readonly ToolDefinition[]): string {
+function searchExamples(operations: readonly ToolDefinition[], central?: ApiPart): string {
   const example = (tool: ToolDefinition | undefined) =>
     tool ? JSON.stringify(wholeWords(excerpt(tool.title.charAt(0).toLowerCase() + tool.title.slice(1), 48))) : undefined;
+  const inPart = central?.members.flatMap((place) => operations[place] ?? []) ?? [];
+  const from = inPart.length > 0 ? inPart : operations;
   const picked = [
-    example(operations.find((tool) => !tool.annotations.readOnlyHint)),
-    example(operations.find((tool) => tool.annotations.readOnlyHint)),
+    example(from.find((tool) => !tool.annotations.readOnlyHint) ?? operations.find((tool) => !tool.annotations.readOnlyHint)),
+    example(from.find((tool) => tool.annotations.readOnlyHint) ?? operations.find((tool) => tool.annotations.readOnlyHint)),
   ].filter((text): text is string => text !== undefined && text !== '""');
   return picked.length > 0 ? ` (e.g. ${picked.join(", ")})` : "";
 }
@@ -86,7 +89,7 @@ export function discoveryToolDefinitions(
       name: DISCOVERY_TOOLS.search,
       title: "Search operations",
       description:
-        `Finds operations of ${api} by what they do${searchExamples(all)}, best first. ` +
+        `Finds operations of ${api} by what they do${searchExamples(all, parts[0])}, best first. ` +
         (parts.length > 0 ? `${partsSentence(parts)} ` : "") +
         "Each result names the operation, its method and path, what it needs as arguments and whether it changes data. " +
         `Read one with ${DISCOVERY_TOOLS.describe} and ${run}.`,

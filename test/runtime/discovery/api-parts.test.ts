@@ -10,10 +10,10 @@ describe("the API's parts in the search tool's description", () => {
       Tags: "<p>Labels for <b>resources</b></p>",
     });
     expect(parts).toEqual([
-      { tag: "Droplets", operations: 3, reach: 0, note: "A Droplet is a DigitalOcean virtual machine." },
-      { tag: "Tags", operations: 1, reach: 0, note: "Labels for resources" },
-      { tag: "Regions", operations: 1, reach: 0, note: "" },
-      { tag: "Webinars", operations: 1, reach: 0, note: "" },
+      { tag: "Droplets", operations: 3, reach: 0, members: [0, 1, 4], note: "A Droplet is a DigitalOcean virtual machine." },
+      { tag: "Tags", operations: 1, reach: 0, members: [1], note: "Labels for resources" },
+      { tag: "Regions", operations: 1, reach: 0, members: [2], note: "" },
+      { tag: "Webinars", operations: 1, reach: 0, members: [3], note: "" },
     ]);
     expect(partsSentence(parts)).toBe(
       'Its parts (pass one as tag to search only there): "Droplets" (A Droplet is a DigitalOcean virtual machine.), "Tags" (Labels for resources), "Regions", "Webinars".',

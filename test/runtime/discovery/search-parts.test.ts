@@ -40,6 +40,20 @@ async function search(args: Record<string, unknown>) {
 }
 
 describe("search_operations within the API's parts", () => {
+  it("takes its examples from the most central part", () => {
+    const tools = [
+      tool("user_get", "GET", "/users/{id}", "Get a user"),
+      tool("meetings", "GET", "/users/{id}/meetings", "List meetings"),
+      tool("meeting_create", "POST", "/users/{id}/meetings", "Create a meeting"),
+      tool("meeting", "GET", "/meetings/{id}", "Get a meeting"),
+    ];
+    const tags = [["Users"], ["Meetings"], ["Meetings"], ["Meetings"]];
+    const index = new OperationSearchIndex(tools.map((each, id) => searchableOperation(each, id, tags[id] ?? [])));
+    const meetings = new DiscoveryService(tools, { alwaysList: [], tags, index: index.serialize() }, "Meetings API");
+    // The API's first read is Get a user; its most central part is Meetings.
+    expect(meetings.listed[0]?.description).toContain('(e.g. "create a meeting", "list meetings")');
+  });
+
   it("names the parts in its description, the most central first, with their notes", () => {
     // Four paths name meetings, two users, none a cloud recording.
     expect(service().listed[0]?.description).toContain(
