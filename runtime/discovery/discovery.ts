@@ -142,7 +142,7 @@ export class DiscoveryService implements DiscoveryTools {
     if (problem) return errorResult(`${DISCOVERY_TOOLS.search}: ${problem}`);
     const query = String(args.query).trim();
     // An empty tag names no part.
-    const tag = typeof args.tag === "string" && args.tag.trim() !== "" ? this.tagNamed(args.tag) : undefined;
+    const tag = typeof args.tag === "string" && args.tag.trim() !== "" ? await this.tagNamed(args.tag) : undefined;
     if (tag !== undefined && "error" in tag) return tag.error;
     const method = typeof args.method === "string" ? args.method.toUpperCase() : undefined;
     const kept = (id: number) => {
@@ -155,16 +155,22 @@ export class DiscoveryService implements DiscoveryTools {
     let matching = query === "" ? everyKept : (await this.searchIndex()).search(query, kept).map((hit) => hit.id);
     // Within a part the caller chose, every operation of it is shown: the matches first, then the rest in order.
     const part = tag === undefined ? "" : `tagged ${JSON.stringify(tag.name)}${method ? ` with method ${method}` : ""}`;
-    let note: string | undefined;
-    if (tag !== undefined && everyKept.length === 0) note = `No operation is ${part}.`;
+    const notes: string[] = [];
+    if (tag?.loose) notes.push(`The tag ${JSON.stringify(String(args.tag).trim())} is taken as ${JSON.stringify(tag.name)}.`);
+    if (tag !== undefined && everyKept.length === 0) notes.push(`No operation is ${part}.`);
     else if (query !== "" && tag !== undefined && matching.length < everyKept.length) {
       const matched = new Set(matching);
-      note =
+      const count = everyKept.length === 1 ? "its one operation" : `all ${everyKept.length} of its operations`;
+      notes.push(
         matching.length === 0
-          ? `No operation ${part} matched the query; these are all ${everyKept.length} of them.`
-          : `Of the ${everyKept.length} operations ${part}, the first ${matching.length} in this order matched the query.`;
+          ? `No operation ${part} matched the query; the results are ${count}.`
+          : `The results are the ${everyKept.length} operations ${part}: the ${matching.length === 1 ? "one that matches" : `${matching.length} that match`} the query first, then the rest.`,
+      );
       matching = [...matching, ...everyKept.filter((id) => !matched.has(id))];
+    } else if (query !== "" && matching.length === 0) {
+      notes.push("Nothing matched the query: ask in the API's own words, or within one of its parts (tag).");
     }
+    const note = notes.length > 0 ? notes.join(" ") : undefined;
     const limit = typeof args.limit === "number" ? args.limit : 10;
     const offset = typeof args.cursor === "string" ? Number(args.cursor) : 0;
     const page = matching.slice(offset, offset + limit).flatMap((id) => {
@@ -176,25 +182,38 @@ export class DiscoveryService implements DiscoveryTools {
   }
 
   /**
-   * The tag a caller names, as the registry spells it: matched without regard to case, spaces around it or a plural
-   * (`meeting` → Meetings), or the one tag that holds every word asked (`recordings` → Cloud Recording); else an error
-   * naming the tags that share its words, then the nearest by spelling, then all of them, the most central first.
+   * The tag a caller names, as the registry spells it: without regard to case or spaces around it; else the one whose
+   * words are the words asked, compared as the search compares them (`priority` → Issue priorities, `statuses` →
+   * Status); else, of the tags that hold every word asked, the one with the fewest others (`worklogs` → Issue
+   * worklogs). Otherwise an error naming the tags that share its words, then the nearest by spelling, then all of them.
    */
-  private tagNamed(asked: string): { name: string; lower: string } | { error: CallToolResult } {
+  private async tagNamed(asked: string): Promise<{ name: string; lower: string; loose: boolean } | { error: CallToolResult }> {
+    const { normalizeTerm } = await import("./operation-index.js");
+    const termsOf = (text: string) => words(text).flatMap((word) => normalizeTerm(word) ?? []);
     const names = this.parts.map((part) => part.tag);
-    const wanted = tagWords(asked);
-    const same =
-      names.find((name) => name.toLowerCase() === asked.trim().toLowerCase()) ?? names.find((name) => sameWords(tagWords(name), wanted));
-    const holding = names.filter((name) => wanted.length > 0 && wanted.every((word) => tagWords(name).includes(word)));
-    const name = same ?? (holding.length === 1 ? holding[0] : undefined);
-    if (name !== undefined) return { name, lower: name.toLowerCase() };
-    const sharing = names.filter((name) => tagWords(name).some((word) => wanted.includes(word)));
-    const nearby = [...new Set([...holding, ...sharing, ...nearest(asked, names, 3)])].slice(0, 5).map((each) => JSON.stringify(each));
-    const all = excerpt(names.map((each) => JSON.stringify(each)).join(", "), 4000);
+    const found = (name: string, loose: boolean) => ({ name, lower: name.toLowerCase(), loose });
+    const exact = names.find((name) => name.toLowerCase() === asked.trim().toLowerCase());
+    if (exact !== undefined) return found(exact, false);
+    const wanted = termsOf(asked);
+    const same = names.find((name) => sameWords(termsOf(name), wanted));
+    if (same !== undefined) return found(same, true);
+    const holding = names.filter((name) => wanted.length > 0 && wanted.every((word) => termsOf(name).includes(word)));
+    const fewest = Math.min(...holding.map((name) => termsOf(name).length));
+    const closest = holding.filter((name) => termsOf(name).length === fewest);
+    if (closest.length === 1 && closest[0] !== undefined) return found(closest[0], true);
+    const sharing = names.filter((name) => termsOf(name).some((word) => wanted.includes(word)));
+    const quoted = (list: readonly string[]) => list.map((each) => JSON.stringify(each)).join(", ");
+    const all = excerpt(quoted(names), 4000);
+    if (closest.length > 1) {
+      return {
+        error: errorResult(`${DISCOVERY_TOOLS.search}: several tags hold "${excerpt(asked, 80)}": ${quoted(closest)}; pass one of them.`),
+      };
+    }
+    const nearby = [...new Set([...sharing, ...nearest(asked, names, 3)])].slice(0, 5);
     return {
       error: errorResult(
         `${DISCOVERY_TOOLS.search}: no operation has the tag "${excerpt(asked, 80)}".` +
-          (nearby.length > 0 ? ` Did you mean ${nearby.join(", ")}? The tags are: ${all}.` : " No operation has a tag."),
+          (nearby.length > 0 ? ` Did you mean ${quoted(nearby)}? The tags are: ${all}.` : " No operation has a tag."),
       ),
     };
   }
@@ -250,16 +269,8 @@ export class DiscoveryService implements DiscoveryTools {
   }
 }
 
-/** A tag's words, lower-cased, a plural's final `s` dropped (`Cloud Recordings` → cloud, recording). */
-function tagWords(tag: string): string[] {
-  return words(tag).map((word) => {
-    const lower = word.toLowerCase();
-    return lower.length > 3 ? lower.replace(/s$/, "") : lower;
-  });
-}
-
 function sameWords(a: readonly string[], b: readonly string[]): boolean {
-  return a.length > 0 && a.length === b.length && a.every((word, index) => word === b[index]);
+  return a.length > 0 && a.length === b.length && a.every((word) => b.includes(word));
 }
 
 /** What is wrong with `search_operations` arguments, if anything. */

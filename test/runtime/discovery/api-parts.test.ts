@@ -10,10 +10,10 @@ describe("the API's parts in the search tool's description", () => {
       Tags: "<p>Labels for <b>resources</b></p>",
     });
     expect(parts).toEqual([
-      { tag: "Droplets", operations: 3, reach: 0, members: [0, 1, 4], note: "A Droplet is a DigitalOcean virtual machine." },
-      { tag: "Tags", operations: 1, reach: 0, members: [1], note: "Labels for resources" },
-      { tag: "Regions", operations: 1, reach: 0, members: [2], note: "" },
-      { tag: "Webinars", operations: 1, reach: 0, members: [3], note: "" },
+      { tag: "Droplets", operations: 3, reach: 3, members: [0, 1, 4], note: "A Droplet is a DigitalOcean virtual machine." },
+      { tag: "Tags", operations: 1, reach: 1, members: [1], note: "Labels for resources" },
+      { tag: "Regions", operations: 1, reach: 1, members: [2], note: "" },
+      { tag: "Webinars", operations: 1, reach: 1, members: [3], note: "" },
     ]);
     expect(partsSentence(parts)).toBe(
       'Its parts (pass one as tag to search only there): "Droplets" (A Droplet is a DigitalOcean virtual machine.), "Tags" (Labels for resources), "Regions", "Webinars".',
@@ -49,14 +49,32 @@ describe("the API's parts in the search tool's description", () => {
     ]);
   });
 
-  it("stays within its budget on an API of many parts, and says how many it leaves out", () => {
+  it("names every part it can within its budget before any note, and says how many it leaves out", () => {
     const tags = Array.from({ length: 400 }, (_, index) => [`Part number ${index} of a very large API`]);
     const notes = Object.fromEntries(tags.map(([tag]) => [tag, `What ${tag} holds, told at some length so that notes run out first.`]));
     const sentence = partsSentence(apiParts(tags, notes as Record<string, string>));
-    expect(sentence.length).toBeLessThanOrEqual(2400 + 40);
-    expect(sentence).toMatch(/, and \d+ more\.$/);
-    expect(sentence).toContain('"Part number 0 of a very large API" (What Part number 0');
+    expect(sentence.length).toBeLessThanOrEqual(3000 + 70);
+    expect(sentence).toMatch(/, and \d+ more \(a tag not found is answered with all of them\)\.$/);
+    expect(sentence).toContain('"Part number 0 of a very large API", "Part number 1 of a very large API"');
     expect(partsSentence([])).toBe("");
+  });
+
+  it("drops notes that only say the tag's name in other words, and cuts long ones at a word", () => {
+    const tags = [["Issue worklogs"], ["Issue comments"], ["Users"], ["Projects"], ["Filters"]];
+    const parts = apiParts(tags, {
+      "Issue worklogs": "This resource represents issue worklogs.",
+      "Issue comments": "Endpoints to manage issue comments.",
+      Users: "Interact with and view information about users and also the current user of Acme.",
+      Projects: "Acme projects.",
+      Filters: "Acme filters, saved searches that are shared with other people and that run on a schedule every day.",
+    });
+    expect(parts.map((part) => part.note)).toEqual([
+      "",
+      "",
+      "View information about users and also the current user of Acme.",
+      "",
+      "Acme filters, saved searches that are shared with other people and that run on a…",
+    ]);
   });
 
   it("reads a tag named like an object's own property as a tag", () => {

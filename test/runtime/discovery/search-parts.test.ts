@@ -81,7 +81,9 @@ describe("search_operations within the API's parts", () => {
     const created = await search({ query: "create a meeting", tag: "Meetings" });
     expect(created.content?.results[0]?.name).toBe("meeting_create");
     expect(created.content?.total).toBe(3);
-    expect(created.content?.note).toMatch(/^Of the 3 operations tagged "Meetings", the first \d in this order matched the query\.$/);
+    expect(created.content?.note).toMatch(
+      /^The results are the 3 operations tagged "Meetings": the (one that matches|\d that match) the query first, then the rest\.$/,
+    );
     const none = await search({ query: "create", tag: "Users", method: "POST" });
     expect(none.content).toMatchObject({ results: [], total: 0, note: 'No operation is tagged "Users" with method POST.' });
   });
@@ -89,6 +91,31 @@ describe("search_operations within the API's parts", () => {
   it("says what a missing query is", async () => {
     expect((await search({ tag: "Meetings" })).text).toBe(
       'search_operations: query is required (a request in words, or "" to list operations)',
+    );
+  });
+
+  it("takes a tag by its words as the search reads them, the one holding the fewest others, and says so", async () => {
+    const tools = [
+      tool("add_worklog", "POST", "/issue/{id}/worklog", "Add worklog"),
+      tool("set_worklog_property", "PUT", "/issue/{id}/worklog/{w}/properties/{key}", "Set worklog property"),
+      tool("trashed_file", "GET", "/files/{id}/trash", "Get trashed file"),
+      tool("trashed_folder", "GET", "/folders/{id}/trash", "Get trashed folder"),
+      tool("priorities", "GET", "/priority", "Get priorities"),
+    ];
+    const tags = [["Issue worklogs"], ["Issue worklog properties"], ["Trashed files"], ["Trashed folders"], ["Issue priorities"]];
+    const index = new OperationSearchIndex(tools.map((each, id) => searchableOperation(each, id, tags[id] ?? [])));
+    const jira = new DiscoveryService(tools, { alwaysList: [], tags, index: index.serialize() }, "Jira");
+    const ask = async (tag: string) => {
+      const result = await jira.call(undefined as never, "search_operations", { query: "", tag }, {} as never);
+      const text = (result?.content as { text: string }[] | undefined)?.[0]?.text ?? "";
+      const content = result?.structuredContent as { results: { name: string }[]; note?: string } | undefined;
+      return { names: content?.results.map((hit) => hit.name), note: content?.note, text };
+    };
+    expect(await ask("worklogs")).toMatchObject({ names: ["add_worklog"], note: 'The tag "worklogs" is taken as "Issue worklogs".' });
+    expect(await ask("priority")).toMatchObject({ names: ["priorities"], note: 'The tag "priority" is taken as "Issue priorities".' });
+    expect((await ask("Issue worklogs")).note).toBeUndefined();
+    expect((await ask("trash")).text).toBe(
+      'search_operations: several tags hold "trash": "Trashed files", "Trashed folders"; pass one of them.',
     );
   });
 });
