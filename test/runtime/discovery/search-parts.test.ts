@@ -24,20 +24,33 @@ const TOOLS = [
 ];
 const TAGS = [["Meetings"], ["Meetings"], ["Meetings"], ["Cloud Recording"], ["Users"]];
 
-function service(): DiscoveryService {
-  const index = new OperationSearchIndex(TOOLS.map((each, id) => searchableOperation(each, id, TAGS[id] ?? [])));
-  const data: DiscoveryData = { alwaysList: [], tags: TAGS, index: index.serialize(), tagNotes: { Users: "People with an account." } };
-  return new DiscoveryService(TOOLS, data, "Meetings API");
+/** A discovery service over these tools and their tags, its index built as the generator builds it. */
+function serviceOver(
+  tools: readonly ToolDefinition[],
+  tags: string[][],
+  tagNotes: Record<string, string> = {},
+  title = "Meetings API",
+): DiscoveryService {
+  const index = new OperationSearchIndex(tools.map((each, id) => searchableOperation(each, id, tags[id] ?? [])));
+  const data: DiscoveryData = { alwaysList: [], tags, index: index.serialize(), tagNotes };
+  return new DiscoveryService(tools, data, title);
 }
 
-async function search(args: Record<string, unknown>) {
-  const result = await service().call(undefined as never, "search_operations", args, {} as never);
+function service(): DiscoveryService {
+  return serviceOver(TOOLS, TAGS, { Users: "People with an account." });
+}
+
+/** search_operations on a service: whether it failed, its text, and its structured result. */
+async function searchOn(on: DiscoveryService, args: Record<string, unknown>) {
+  const result = await on.call(undefined as never, "search_operations", args, {} as never);
   return {
     isError: result?.isError === true,
     text: (result?.content as { text: string }[] | undefined)?.[0]?.text ?? "",
     content: result?.structuredContent as { results: { name: string }[]; total: number; note?: string } | undefined,
   };
 }
+
+const search = (args: Record<string, unknown>) => searchOn(service(), args);
 
 describe("search_operations within the API's parts", () => {
   it("takes its examples from the most central part", () => {
@@ -47,9 +60,7 @@ describe("search_operations within the API's parts", () => {
       tool("meeting_create", "POST", "/users/{id}/meetings", "Create a meeting"),
       tool("meeting", "GET", "/meetings/{id}", "Get a meeting"),
     ];
-    const tags = [["Users"], ["Meetings"], ["Meetings"], ["Meetings"]];
-    const index = new OperationSearchIndex(tools.map((each, id) => searchableOperation(each, id, tags[id] ?? [])));
-    const meetings = new DiscoveryService(tools, { alwaysList: [], tags, index: index.serialize() }, "Meetings API");
+    const meetings = serviceOver(tools, [["Users"], ["Meetings"], ["Meetings"], ["Meetings"]]);
     // The API's first read is Get a user; its most central part is Meetings.
     expect(meetings.listed[0]?.description).toContain('(e.g. "create a meeting", "list meetings")');
   });
@@ -103,12 +114,9 @@ describe("search_operations within the API's parts", () => {
       tool("priorities", "GET", "/priority", "Get priorities"),
     ];
     const tags = [["Issue worklogs"], ["Issue worklog properties"], ["Trashed files"], ["Trashed folders"], ["Issue priorities"]];
-    const index = new OperationSearchIndex(tools.map((each, id) => searchableOperation(each, id, tags[id] ?? [])));
-    const jira = new DiscoveryService(tools, { alwaysList: [], tags, index: index.serialize() }, "Jira");
+    const jira = serviceOver(tools, tags, {}, "Jira");
     const ask = async (tag: string) => {
-      const result = await jira.call(undefined as never, "search_operations", { query: "", tag }, {} as never);
-      const text = (result?.content as { text: string }[] | undefined)?.[0]?.text ?? "";
-      const content = result?.structuredContent as { results: { name: string }[]; note?: string } | undefined;
+      const { text, content } = await searchOn(jira, { query: "", tag });
       return { names: content?.results.map((hit) => hit.name), note: content?.note, text };
     };
     expect(await ask("worklogs")).toMatchObject({ names: ["add_worklog"], note: 'The tag "worklogs" is taken as "Issue worklogs".' });
