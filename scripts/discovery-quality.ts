@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import { pathToFileURL } from "node:url";
 import { firstSentence } from "oapi-mcp-gen-runtime";
 import { resolveConfig } from "../generator/config/index.js";
@@ -7,7 +8,7 @@ import { buildApiModel } from "../openapi/build-model.js";
 import type { CallerCredentials } from "../runtime/call/credentials.js";
 import { DiscoveryService } from "../runtime/discovery/discovery.js";
 import { DISCOVERY_TOOLS } from "../runtime/discovery/discovery-tools.js";
-import type { ToolRuntime } from "../runtime/tools/tool-runtime-contract.js";
+import type { AskModel, CallingClient, ToolRuntime } from "../runtime/tools/tool-runtime-contract.js";
 import { toolDefinition } from "../templates/tool-module.js";
 import { labelledQueries, qualityDocument, type RankQuality, ROOT, rankQuality } from "./rank-quality.js";
 
@@ -15,9 +16,12 @@ import { labelledQueries, qualityDocument, type RankQuality, ROOT, rankQuality }
 export type DiscoveryQuality = RankQuality;
 
 /** A discovery server's search over every operation of a document, built as the generator builds it. */
-async function discoveryFor(
-  name: string,
-): Promise<{ service: DiscoveryService; operationIds: Map<string, string>; tags: Map<string, string> }> {
+async function discoveryFor(name: string): Promise<{
+  service: DiscoveryService;
+  operationIds: Map<string, string>;
+  tags: Map<string, string>;
+  operationIdAt: Map<string, string>;
+}> {
   const { document } = await qualityDocument(name);
   const model = buildApiModel(document);
   const config = resolveConfig({ server: { name }, select: { all: true }, mode: "discovery" });
@@ -36,7 +40,13 @@ async function discoveryFor(
       entries[id]?.tags[0] ? [[definition._meta.operationId ?? "", entries[id].tags[0]] as const] : [],
     ),
   );
-  return { service: new DiscoveryService(definitions, data, name), operationIds, tags };
+  const operationIdAt = new Map(
+    definitions.map((definition) => [
+      `${definition._meta.method.toUpperCase()} ${definition._meta.path}`,
+      definition._meta.operationId ?? "",
+    ]),
+  );
+  return { service: new DiscoveryService(definitions, data, name), operationIds, tags, operationIdAt };
 }
 
 /** The labelled set of requests over GitHub and Memos (test/fixtures/queries/discovery.json). */
@@ -46,15 +56,45 @@ export const UNSEEN_SET = "unseen.json";
 /** The held-out set over three more APIs, written before the ranking changes of 2026-12-03 and never tuned on. */
 export const HOLDOUT_SET = "holdout.json";
 
+/** A language model's recorded answers to the held-out set's sampling prompts (test/fixtures/queries/). */
+export const HOLDOUT_MODEL_PICKS = "holdout.model-picks.json";
+
+/** Recorded choices of a model, as operationIds best first, by API and request. */
+type ModelPicks = Readonly<Record<string, Readonly<Record<string, readonly string[]>>>>;
+
+/**
+ * A client whose model answers with recorded choices: it finds the recorded operations among the numbered candidates
+ * of the prompt (by method and path) and names their numbers, as the model did when it saw them.
+ */
+function replayingClient(picks: readonly string[] | undefined, operationIdAt: ReadonlyMap<string, string>): CallingClient {
+  const askModel: AskModel = async (params) => {
+    if (picks === undefined) throw new Error("no recorded answer for this request");
+    const content = params.messages[0]?.content;
+    const text = content && "text" in content ? String(content.text) : "";
+    const numbers = new Map<string, number>();
+    for (const [, number, method, path] of text.matchAll(/^(\d+)\. (\S+) (\S+): /gm)) {
+      const operationId = operationIdAt.get(`${method} ${path}`);
+      if (operationId !== undefined) numbers.set(operationId, Number(number));
+    }
+    return picks.length === 0 ? "0" : picks.flatMap((operationId) => numbers.get(operationId) ?? []).join(", ");
+  };
+  return { askModel };
+}
+
 /**
  * Runs a labelled query set (in test/fixtures/queries/) against discovery servers of its APIs, per API and in all. With
  * `narrowed`, each query is asked within the first tag of its answer, as a model does that picks the part the search
- * tool names: the ranking within a part, with the part chosen right.
+ * tool names: the ranking within a part, with the part chosen right. With `modelPicks` (a file there), the client
+ * offers sampling and its model's recorded choices order the first page.
  */
 export async function discoveryQuality(
   set = TUNED_SET,
   narrowed = false,
+  modelPicks?: string,
 ): Promise<{ all: DiscoveryQuality; byApi: Map<string, DiscoveryQuality> }> {
+  const recorded = modelPicks
+    ? (JSON.parse(await readFile(new URL(`test/fixtures/queries/${modelPicks}`, ROOT), "utf8")) as { picks: ModelPicks }).picks
+    : undefined;
   const servers = new Map<string, Awaited<ReturnType<typeof discoveryFor>>>();
   const queries = await labelledQueries(new URL(`test/fixtures/queries/${set}`, ROOT));
   const topFive = async (api: string, query: string, answers: readonly string[]) => {
@@ -63,9 +103,11 @@ export async function discoveryQuality(
     const known = new Set(server.operationIds.values());
     const missing = answers.find((answer) => !known.has(answer));
     if (missing !== undefined) throw new Error(`${api} has no operation ${missing}`);
-    if (!narrowed) return (await server.service.rank(query)).slice(0, 5).map((tool) => server.operationIds.get(tool.name));
-    const tag = server.tags.get(answers[0] ?? "");
-    const found = await server.service.call(noRuntime, DISCOVERY_TOOLS.search, { query, limit: 5, ...(tag ? { tag } : {}) }, noCaller);
+    if (!narrowed && !recorded) return (await server.service.rank(query)).slice(0, 5).map((tool) => server.operationIds.get(tool.name));
+    const tag = narrowed ? server.tags.get(answers[0] ?? "") : undefined;
+    const client = recorded ? replayingClient(recorded[api]?.[query], server.operationIdAt) : {};
+    const args = { query, limit: 5, ...(tag ? { tag } : {}) };
+    const found = await server.service.call(noRuntime, DISCOVERY_TOOLS.search, args, noCaller, client);
     const rows = (found?.structuredContent as { results?: { name: string }[] } | undefined)?.results ?? [];
     return rows.map((row) => server.operationIds.get(row.name));
   };
@@ -87,7 +129,9 @@ const noRuntime = undefined as unknown as ToolRuntime;
 const noCaller = {} as CallerCredentials;
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { all, byApi } = await discoveryQuality(process.argv[2], process.argv.includes("--narrowed"));
+  const model = process.argv.indexOf("--model");
+  const picks = model > 0 ? process.argv[model + 1] : undefined;
+  const { all, byApi } = await discoveryQuality(process.argv[2], process.argv.includes("--narrowed"), picks);
   for (const [api, quality] of [...byApi, ["all", all] as const]) {
     console.log(
       `${api}: ${quality.queries} queries, hit@1 ${quality.hitAt1.toFixed(2)}, hit@5 ${quality.hitAt5.toFixed(2)}, MRR ${quality.mrr.toFixed(2)}`,

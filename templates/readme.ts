@@ -227,6 +227,11 @@ export function readmeSource(facts: ReadmeFacts): ReadmeSource {
     "| `UPSTREAM_TIMEOUT_MS` / `MAX_RESPONSE_BYTES` / `MAX_REQUEST_BYTES` | limits (base64 file arguments count against `MAX_REQUEST_BYTES`) | `30000` / `10485760` / `4194304` |",
     '| `UPLOAD_DIR` / `MAX_UPLOAD_BYTES` | the only folder `{"path": …}` file arguments may name; upload cap | unset (base64 only) / `26214400` |',
     "| `UPSTREAM_AUTHORIZATION` | Authorization sent upstream in stdio mode (no HTTP caller) | — |",
+    ...(facts.discovery
+      ? [
+          "| `MCP_SAMPLING` | `off`: `search_operations` never asks the client's model to choose among its best matches (it asks only clients that offer sampling, over stdio or stateful sessions) | `on` |",
+        ]
+      : []),
     "| `LOG_LEVEL` / `LOG_FORMAT` | `debug`, `info`, `warn`, `error` or `silent` (one line per tool call at `info`, failures at `warn` with their reason) / `json` or `text`, on stderr | `info` / `json` |",
     "",
     "## Credentials",

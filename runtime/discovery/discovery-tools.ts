@@ -100,7 +100,7 @@ export function discoveryToolDefinitions(
           tag: { type: "string", maxLength: 200, description: "Only operations with this tag (one of its parts)." },
           method: { type: "string", enum: [...METHODS], description: "Only operations with this HTTP method." },
           limit: { type: "integer", minimum: 1, maximum: MAX_SEARCH_LIMIT, default: 10, description: "Results per page." },
-          cursor: { type: "string", maxLength: 20, description: "The nextCursor of the previous page." },
+          cursor: { type: "string", maxLength: 64, description: "The nextCursor of the previous page." },
         },
         required: ["query"],
         additionalProperties: false,

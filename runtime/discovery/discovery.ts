@@ -8,9 +8,10 @@ import type { CallerCredentials } from "../call/credentials.js";
 import { errorResult, successResult } from "../result/result.js";
 import { callOperation } from "../tools/call-operation.js";
 import { describeOperation } from "../tools/describe-operation.js";
-import type { DiscoveryTools, ServedTool, ToolRuntime } from "../tools/tool-runtime-contract.js";
+import type { CallingClient, DiscoveryTools, ServedTool, ToolRuntime } from "../tools/tool-runtime-contract.js";
 import { type ApiPart, apiParts } from "./api-parts.js";
 import { type CodeBeside, DISCOVERY_TOOLS, discoveryToolDefinitions, MAX_SEARCH_LIMIT, METHODS } from "./discovery-tools.js";
+import { choiceRequest, MODEL_CHOICE, readChoice } from "./model-choice.js";
 import type { OperationSearchIndex, SearchableOperation, SearchLexicon } from "./operation-index.js";
 
 /** What the generator writes for a discovery-mode server (`discovery.ts` beside the registry). */
@@ -97,6 +98,7 @@ export class DiscoveryService implements DiscoveryTools {
   private index: Promise<OperationSearchIndex> | undefined;
   /** The API's tags, the most central first, as the search tool names them. */
   private readonly parts: readonly ApiPart[];
+  private readonly apiTitle: string;
 
   constructor(
     tools: readonly ToolDefinition[],
@@ -105,6 +107,7 @@ export class DiscoveryService implements DiscoveryTools {
     private readonly code: CodeBeside = "none",
   ) {
     this.order = tools;
+    this.apiTitle = apiTitle;
     this.alwaysListed = new Set(data.alwaysList);
     const byOperationId = tools.flatMap((tool) => (tool._meta.operationId ? [[tool._meta.operationId, tool] as const] : []));
     this.byName = new Map([...byOperationId, ...tools.map((tool) => [tool.name, tool] as const)]);
@@ -122,8 +125,14 @@ export class DiscoveryService implements DiscoveryTools {
   }
 
   /** Runs one of the three discovery tools; undefined for an operation listed as its own tool; any other name throws. */
-  call(runtime: ToolRuntime, name: string, args: Record<string, unknown>, caller: CallerCredentials): Promise<CallToolResult> | undefined {
-    if (name === DISCOVERY_TOOLS.search) return this.search(args);
+  call(
+    runtime: ToolRuntime,
+    name: string,
+    args: Record<string, unknown>,
+    caller: CallerCredentials,
+    client: CallingClient = {},
+  ): Promise<CallToolResult> | undefined {
+    if (name === DISCOVERY_TOOLS.search) return this.search(args, client, runtime);
     if (name === DISCOVERY_TOOLS.describe) return Promise.resolve(this.describe(args));
     if (name === DISCOVERY_TOOLS.call && this.code !== "instead") return this.callOperation(runtime, args, caller);
     if (this.listsDirectly(name)) return undefined;
@@ -137,7 +146,7 @@ export class DiscoveryService implements DiscoveryTools {
     return hits.flatMap((hit) => this.order[hit.id] ?? []);
   }
 
-  private async search(args: Record<string, unknown>): Promise<CallToolResult> {
+  private async search(args: Record<string, unknown>, client: CallingClient, runtime?: ToolRuntime): Promise<CallToolResult> {
     const problem = searchArgumentsProblem(args);
     if (problem) return errorResult(`${DISCOVERY_TOOLS.search}: ${problem}`);
     const query = String(args.query).trim();
@@ -170,15 +179,56 @@ export class DiscoveryService implements DiscoveryTools {
     } else if (query !== "" && matching.length === 0) {
       notes.push("Nothing matched the query: ask in the API's own words, or within one of its parts (tag).");
     }
-    const note = notes.length > 0 ? notes.join(" ") : undefined;
     const limit = typeof args.limit === "number" ? args.limit : 10;
-    const offset = typeof args.cursor === "string" ? Number(args.cursor) : 0;
+    const { offset, picks: paged } = readCursor(args.cursor);
+    // The first page of a request in words may be ordered by the client's model; later pages keep its choice.
+    const chosen =
+      paged ??
+      (offset === 0 && query !== "" && matching.length > 1 && client.askModel && !this.byName.has(query)
+        ? await this.modelChoice(client.askModel, query, matching, runtime)
+        : undefined);
+    if (chosen !== undefined && "note" in chosen) notes.push(chosen.note);
+    const picks = chosen !== undefined && "picks" in chosen ? chosen.picks.filter((id) => matching.includes(id)) : [];
+    if (picks.length > 0) matching = [...picks, ...matching.filter((id) => !picks.includes(id))];
+    const note = notes.length > 0 ? notes.join(" ") : undefined;
     const page = matching.slice(offset, offset + limit).flatMap((id) => {
       const tool = this.order[id];
       return tool ? [hitOf(tool)] : [];
     });
-    const next = offset + limit < matching.length ? { nextCursor: String(offset + limit) } : {};
+    const next = offset + limit < matching.length ? { nextCursor: cursorOf(offset + limit, picks) } : {};
     return successResult({ results: page, total: matching.length, ...next, ...(note ? { note } : {}) });
+  }
+
+  /**
+   * Asks the client's model which of the index's best matches do what the query asks: their ids, best first, or a
+   * note when it chose none or could not answer (the index's order stands).
+   */
+  private async modelChoice(
+    askModel: NonNullable<CallingClient["askModel"]>,
+    query: string,
+    matching: readonly number[],
+    runtime?: ToolRuntime,
+  ): Promise<{ picks: number[]; note?: string } | { note: string }> {
+    const candidates = matching.slice(0, MODEL_CHOICE.candidates);
+    const tools = candidates.flatMap((id) => this.order[id] ?? []);
+    const among = `the ${tools.length} best matches`;
+    try {
+      const chosen = readChoice(await askModel(choiceRequest(this.apiTitle, query, tools)), tools.length);
+      if (chosen === undefined) return { note: `Your model's answer named none of ${among}; the results are in the index's order.` };
+      if (chosen.length === 0)
+        return { note: `Your model found none of ${among} does what the query asks; they follow in the index's order.` };
+      const picks = chosen.flatMap((at) => candidates[at] ?? []);
+      return {
+        picks,
+        note: `Your model chose the first ${picks.length === 1 ? "result" : `${picks.length} results`} among ${among}; the rest follow in the index's order.`,
+      };
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      runtime?.log.warn("sampling for search failed; the index's order stands", { reason: excerpt(reason, 200) });
+      return {
+        note: `Your model was asked to choose among ${among} but did not answer (${excerpt(reason, 120)}); the results are in the index's order.`,
+      };
+    }
   }
 
   /**
@@ -287,8 +337,22 @@ function searchArgumentsProblem(args: Record<string, unknown>): string | undefin
   if (limit !== undefined && !(Number.isInteger(limit) && Number(limit) >= 1 && Number(limit) <= MAX_SEARCH_LIMIT)) {
     return `limit must be an integer from 1 to ${MAX_SEARCH_LIMIT}`;
   }
-  if (cursor !== undefined && !(typeof cursor === "string" && /^\d{1,9}$/.test(cursor))) return "cursor must be a nextCursor it returned";
+  if (cursor !== undefined && !(typeof cursor === "string" && CURSOR.test(cursor))) return "cursor must be a nextCursor it returned";
   return undefined;
+}
+
+/** `20` or `20:7.3.41`: where the next page starts, and the operations the client's model put first, if it chose. */
+const CURSOR = new RegExp(`^\\d{1,9}(:\\d{1,9}(\\.\\d{1,9}){0,${MODEL_CHOICE.picks - 1}})?$`);
+
+function cursorOf(offset: number, picks: readonly number[]): string {
+  return picks.length > 0 ? `${offset}:${picks.join(".")}` : String(offset);
+}
+
+/** A checked cursor's offset and, when the first page was the model's choice, the operations it put first. */
+function readCursor(cursor: unknown): { offset: number; picks?: { picks: number[] } } {
+  if (typeof cursor !== "string") return { offset: 0 };
+  const [offset, picks] = cursor.split(":");
+  return { offset: Number(offset), ...(picks ? { picks: { picks: picks.split(".").map(Number) } } : {}) };
 }
 
 /** A search result for a tool. */

@@ -1,10 +1,10 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { CreateMessageResultSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { callerFromHeaders } from "../call/caller.js";
 import type { CallerCredentials } from "../call/credentials.js";
 import { callByName } from "../tools/call-by-name.js";
-import type { ToolRuntime } from "../tools/tool-runtime-contract.js";
+import type { AskModel, CallingClient, ToolRuntime } from "../tools/tool-runtime-contract.js";
 import { checkedCallParams, LooseCallToolRequestSchema } from "./call-request.js";
 
 /** The SDK validator (used only for elicitation, which these servers never send), built once for all requests. */
@@ -30,7 +30,27 @@ export function createMcpServer(runtime: ToolRuntime, fallback: CallerCredential
     const { name, arguments: args } = checkedCallParams(request);
     const headers = extra.requestInfo?.headers;
     const caller = headers ? callerFromHeaders(headers, runtime.auth.passthrough.headers) : fallback;
-    return callByName(runtime, name, args ?? {}, caller);
+    return callByName(runtime, name, args ?? {}, caller, callingClient(runtime, server, extra));
   });
   return server;
 }
+
+/** How long a tool call waits for the client's model before it goes on without it. */
+export const SAMPLING_TIMEOUT_MS = 20_000;
+
+/**
+ * What the client that sent this call can do for it: ask its model, when it declared sampling in `initialize` and the
+ * operator allows it. A stateless exchange has no `initialize` behind it, and so never asks.
+ */
+function callingClient(runtime: ToolRuntime, server: Server, extra: RequestExtra): CallingClient {
+  if (runtime.samplingOff || !server.getClientCapabilities()?.sampling) return {};
+  const askModel: AskModel = async (params) => {
+    const answer = await extra.sendRequest({ method: "sampling/createMessage", params }, CreateMessageResultSchema, {
+      timeout: SAMPLING_TIMEOUT_MS,
+    });
+    return answer.content.type === "text" ? answer.content.text : "";
+  };
+  return { askModel };
+}
+
+type RequestExtra = Parameters<Parameters<Server["setRequestHandler"]>[1]>[1];

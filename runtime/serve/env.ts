@@ -30,6 +30,8 @@ export interface ServerEnvironment {
   sessions?: { maxSessions: number; idleMs: number; maxPerClient: number };
   /** `UPSTREAM_AUTHORIZATION`: the Authorization sent upstream when there is no HTTP caller (stdio). */
   upstreamAuthorization?: string;
+  /** `MCP_SAMPLING=off`: discovery search never asks the client's model to choose (`on` by default). */
+  samplingOff?: boolean;
 }
 
 /** What the generated code knows about the upstream, used when the environment says nothing. */
@@ -78,6 +80,8 @@ export function readServerEnvironment(env: NodeJS.ProcessEnv = process.env, defa
         }
       : undefined;
   const upstreamAuthorization = env.UPSTREAM_AUTHORIZATION?.trim() || undefined;
+  const sampling = env.MCP_SAMPLING?.trim() || "on";
+  if (sampling !== "on" && sampling !== "off") problems.push(`MCP_SAMPLING: "${sampling}" must be on or off`);
   if (problems.length > 0 || !apiBaseUrl) throw new EnvironmentError(problems.join("\n"));
   return {
     apiBaseUrl,
@@ -87,6 +91,7 @@ export function readServerEnvironment(env: NodeJS.ProcessEnv = process.env, defa
     ...(uploadDir ? { uploadDir } : {}),
     ...(sessions ? { sessions } : {}),
     ...(upstreamAuthorization ? { upstreamAuthorization } : {}),
+    ...(sampling === "off" ? { samplingOff: true } : {}),
     ...settings,
   };
 }

@@ -56,6 +56,7 @@ async function runtimeFor(options: ServeOptions, log: Logger): Promise<ToolRunti
     ...(options.auth ? { auth: options.auth } : {}),
     ...(options.env ? { env: options.env } : {}),
     ...(env.upstreamConfigured === false ? { forwardCaller: false } : {}),
+    ...(env.samplingOff ? { samplingOff: true } : {}),
     upstream: {
       baseUrl: env.apiBaseUrl,
       timeoutMs: env.timeoutMs,

@@ -31,6 +31,7 @@ const SETTINGS: readonly [string, string][] = [
     "stateless (default) or stateful; MCP_MAX_SESSIONS (100), MCP_SESSION_IDLE_SECONDS (1800), MCP_MAX_SESSIONS_PER_CLIENT (10; 0 behind a proxy)",
   ],
   ["UPSTREAM_AUTHORIZATION", "Authorization header sent upstream when there is no HTTP caller (stdio)"],
+  ["MCP_SAMPLING", "off: discovery search never asks a client's model (sampling) to choose among its best matches (default on)"],
   ["UPSTREAM_TIMEOUT_MS", "upstream call time limit (default 30000)"],
   ["MAX_REQUEST_BYTES", "largest MCP request body (default 4194304)"],
   ["MAX_RESPONSE_BYTES", "largest upstream response (default 10485760)"],

@@ -4,7 +4,7 @@ import type { CallerCredentials } from "../call/credentials.js";
 import { checkArgumentDepth } from "./argument-depth.js";
 import { executeTool } from "./call-tool.js";
 import { DESCRIBE_OPERATION, describeTool } from "./describe-operation.js";
-import type { ToolRuntime } from "./tool-runtime-contract.js";
+import type { CallingClient, ToolRuntime } from "./tool-runtime-contract.js";
 
 /**
  * Calls a listed tool by name: a discovery tool, or an operation's own tool (validated, executed, its result checked).
@@ -15,9 +15,10 @@ export async function callByName(
   name: string,
   args: Record<string, unknown>,
   caller: CallerCredentials,
+  client: CallingClient = {},
 ): Promise<CallToolResult> {
   checkArgumentDepth(name, args);
-  const served = runtime.code?.call(runtime, name, args, caller) ?? runtime.discovery?.call(runtime, name, args, caller);
+  const served = runtime.code?.call(runtime, name, args, caller) ?? runtime.discovery?.call(runtime, name, args, caller, client);
   if (served) return served;
   if (name === DESCRIBE_OPERATION && runtime.describesTools) return describeTool(runtime.tools, args, runtime.code !== undefined);
   const tool = runtime.tools.get(name);

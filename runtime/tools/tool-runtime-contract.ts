@@ -1,4 +1,4 @@
-import type { CallToolResult, Tool as ListedTool } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, CreateMessageRequest, Tool as ListedTool } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "../base/logger.js";
 import type { JsonSchema, ToolAnnotations, ToolDefinition } from "../base/tool.js";
 import type { AuthDefinition, CallerCredentials, CredentialStore } from "../call/credentials.js";
@@ -15,11 +15,26 @@ export interface ServedTool {
   annotations: ToolAnnotations;
 }
 
+/** Asks the calling client's model (MCP `sampling/createMessage`) and resolves to the text of its answer. */
+export type AskModel = (params: CreateMessageRequest["params"]) => Promise<string>;
+
+/** What the client that sent a call can do for it beyond the call itself. */
+export interface CallingClient {
+  /** Present when the client offers sampling over a channel that carries it, and the server allows asking. */
+  readonly askModel?: AskModel;
+}
+
 /** Tools the runtime serves over the registry (code mode's `run_code`): what they list, and how each is called. */
 export interface ServedTools {
   readonly listed: readonly ServedTool[];
   /** Runs one of these tools; undefined for any other name. */
-  call(runtime: ToolRuntime, name: string, args: Record<string, unknown>, caller: CallerCredentials): Promise<CallToolResult> | undefined;
+  call(
+    runtime: ToolRuntime,
+    name: string,
+    args: Record<string, unknown>,
+    caller: CallerCredentials,
+    client?: CallingClient,
+  ): Promise<CallToolResult> | undefined;
 }
 
 /** Builds served tools over a registry; `apiTitle` names the API in their descriptions. */
@@ -34,7 +49,13 @@ export interface DiscoveryTools {
    * Runs one of the three discovery tools; undefined for an operation that is also listed as its own tool. Any other
    * name is a JSON-RPC "invalid params" error.
    */
-  call(runtime: ToolRuntime, name: string, args: Record<string, unknown>, caller: CallerCredentials): Promise<CallToolResult> | undefined;
+  call(
+    runtime: ToolRuntime,
+    name: string,
+    args: Record<string, unknown>,
+    caller: CallerCredentials,
+    client?: CallingClient,
+  ): Promise<CallToolResult> | undefined;
 }
 
 /** Builds discovery mode's tools over a registry; `apiTitle` names the API in their descriptions. */
@@ -78,6 +99,8 @@ export interface ToolRuntime {
   readonly listed: ListedTool[];
   /** Tools mode: whether `describe_operation` is listed (some tool's listing was cut to fit). */
   readonly describesTools: boolean;
+  /** `MCP_SAMPLING=off`: discovery search never asks the client's model to choose among its matches. */
+  readonly samplingOff?: boolean;
   /** In discovery mode: the three discovery tools over the registry, which `tools/list` shows instead of it. */
   discovery?: DiscoveryTools;
   /** With code mode: `run_code`, listed beside the other tools; `describe_operation` then shows each operation's `api` signature. */

@@ -28,6 +28,8 @@ export function createToolRuntime(options: {
   discovery?: DiscoveryFactory;
   /** Code mode: `run_code` over the registry's operations (`codeOf(settings)`). */
   code?: ServedToolsFactory;
+  /** Discovery search never asks the client's model (`MCP_SAMPLING=off`). */
+  samplingOff?: boolean;
 }): ToolRuntime {
   const auth = options.auth ?? DEFAULT_AUTH;
   const credentials = new CredentialStore(auth, options.env ?? process.env, {
@@ -79,5 +81,6 @@ export function createToolRuntime(options: {
     },
     ...(discovery ? { discovery } : {}),
     ...(code ? { code } : {}),
+    ...(options.samplingOff ? { samplingOff: true } : {}),
   };
 }
