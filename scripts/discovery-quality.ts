@@ -58,27 +58,56 @@ export const HOLDOUT_SET = "holdout.json";
 
 /** A language model's recorded answers to the held-out set's sampling prompts (test/fixtures/queries/). */
 export const HOLDOUT_MODEL_PICKS = "holdout.model-picks.json";
+/** The same model's answers for the unseen set. */
+export const UNSEEN_MODEL_PICKS = "unseen.model-picks.json";
 
-/** Recorded choices of a model, as operationIds best first, by API and request. */
-type ModelPicks = Readonly<Record<string, Readonly<Record<string, readonly string[]>>>>;
+/** What a model answered for one request: operationIds best first; when none fitted, the parts it named and its choice there. */
+interface RecordedChoice {
+  readonly picks: readonly string[];
+  readonly parts?: readonly string[];
+  readonly partPicks?: readonly string[];
+}
+
+/** A model's recorded answers by API and request (`picks`, and `parts` / `partPicks` where it named parts). */
+interface ModelPicks {
+  readonly picks: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>>;
+  readonly parts?: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>>;
+  readonly partPicks?: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>>;
+}
 
 /**
  * A client whose model answers with recorded choices: it finds the recorded operations among the numbered candidates
- * of the prompt (by method and path) and names their numbers, as the model did when it saw them.
+ * of each prompt (by method and path), or the recorded parts among the numbered parts, and names their numbers, as
+ * the model did when it saw them. A recorded operation no longer among the candidates is not named.
  */
-function replayingClient(picks: readonly string[] | undefined, operationIdAt: ReadonlyMap<string, string>): CallingClient {
+function replayingClient(recorded: RecordedChoice | undefined, operationIdAt: ReadonlyMap<string, string>): CallingClient {
+  let choices = 0;
   const askModel: AskModel = async (params) => {
-    if (picks === undefined) throw new Error("no recorded answer for this request");
+    if (recorded === undefined) throw new Error("no recorded answer for this request");
     const content = params.messages[0]?.content;
     const text = content && "text" in content ? String(content.text) : "";
+    if (text.includes("\nParts:\n")) {
+      const numbers = new Map([...text.matchAll(/^(\d+)\. ([^:\n]+)/gm)].map(([, number, tag]) => [tag ?? "", Number(number)]));
+      return (recorded.parts ?? []).flatMap((tag) => numbers.get(tag) ?? []).join(", ") || "0";
+    }
+    const picks = choices++ === 0 ? recorded.picks : (recorded.partPicks ?? []);
     const numbers = new Map<string, number>();
     for (const [, number, method, path] of text.matchAll(/^(\d+)\. (\S+) (\S+): /gm)) {
       const operationId = operationIdAt.get(`${method} ${path}`);
       if (operationId !== undefined) numbers.set(operationId, Number(number));
     }
-    return picks.length === 0 ? "0" : picks.flatMap((operationId) => numbers.get(operationId) ?? []).join(", ");
+    return picks.flatMap((operationId) => numbers.get(operationId) ?? []).join(", ") || "0";
   };
   return { askModel };
+}
+
+/** One request's recorded answers. */
+function recordedChoice(picks: ModelPicks, api: string, query: string): RecordedChoice | undefined {
+  const first = picks.picks[api]?.[query];
+  if (first === undefined) return undefined;
+  const parts = picks.parts?.[api]?.[query];
+  const partPicks = picks.partPicks?.[api]?.[query];
+  return { picks: first, ...(parts ? { parts } : {}), ...(partPicks ? { partPicks } : {}) };
 }
 
 /**
@@ -93,7 +122,7 @@ export async function discoveryQuality(
   modelPicks?: string,
 ): Promise<{ all: DiscoveryQuality; byApi: Map<string, DiscoveryQuality> }> {
   const recorded = modelPicks
-    ? (JSON.parse(await readFile(new URL(`test/fixtures/queries/${modelPicks}`, ROOT), "utf8")) as { picks: ModelPicks }).picks
+    ? (JSON.parse(await readFile(new URL(`test/fixtures/queries/${modelPicks}`, ROOT), "utf8")) as ModelPicks)
     : undefined;
   const servers = new Map<string, Awaited<ReturnType<typeof discoveryFor>>>();
   const queries = await labelledQueries(new URL(`test/fixtures/queries/${set}`, ROOT));
@@ -105,7 +134,7 @@ export async function discoveryQuality(
     if (missing !== undefined) throw new Error(`${api} has no operation ${missing}`);
     if (!narrowed && !recorded) return (await server.service.rank(query)).slice(0, 5).map((tool) => server.operationIds.get(tool.name));
     const tag = narrowed ? server.tags.get(answers[0] ?? "") : undefined;
-    const client = recorded ? replayingClient(recorded[api]?.[query], server.operationIdAt) : {};
+    const client = recorded ? replayingClient(recordedChoice(recorded, api, query), server.operationIdAt) : {};
     const args = { query, limit: 5, ...(tag ? { tag } : {}) };
     const found = await server.service.call(noRuntime, DISCOVERY_TOOLS.search, args, noCaller, client);
     const rows = (found?.structuredContent as { results?: { name: string }[] } | undefined)?.results ?? [];

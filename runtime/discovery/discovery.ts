@@ -8,10 +8,10 @@ import type { CallerCredentials } from "../call/credentials.js";
 import { errorResult, successResult } from "../result/result.js";
 import { callOperation } from "../tools/call-operation.js";
 import { describeOperation } from "../tools/describe-operation.js";
-import type { CallingClient, DiscoveryTools, ServedTool, ToolRuntime } from "../tools/tool-runtime-contract.js";
+import type { AskModel, CallingClient, DiscoveryTools, ServedTool, ToolRuntime } from "../tools/tool-runtime-contract.js";
 import { type ApiPart, apiParts } from "./api-parts.js";
 import { type CodeBeside, DISCOVERY_TOOLS, discoveryToolDefinitions, MAX_SEARCH_LIMIT, METHODS } from "./discovery-tools.js";
-import { choiceRequest, MODEL_CHOICE, readChoice } from "./model-choice.js";
+import { type ChoiceContext, chooseWithModel, MODEL_CHOICE, type ModelChoice, NOTHING_MATCHED } from "./model-choice.js";
 import type { OperationSearchIndex, SearchableOperation, SearchLexicon } from "./operation-index.js";
 
 /** What the generator writes for a discovery-mode server (`discovery.ts` beside the registry). */
@@ -176,19 +176,19 @@ export class DiscoveryService implements DiscoveryTools {
           : `The results are the ${everyKept.length} operations ${part}: the ${matching.length === 1 ? "one that matches" : `${matching.length} that match`} the query first, then the rest.`,
       );
       matching = [...matching, ...everyKept.filter((id) => !matched.has(id))];
-    } else if (query !== "" && matching.length === 0) {
-      notes.push("Nothing matched the query: ask in the API's own words, or within one of its parts (tag).");
     }
     const limit = typeof args.limit === "number" ? args.limit : 10;
     const { offset, picks: paged } = readCursor(args.cursor);
-    // The first page of a request in words may be ordered by the client's model; later pages keep its choice.
+    // The first page of a request in words may be ordered by the client's model; later pages keep its choice. With no
+    // tag, the model may name the parts to look in when none of the matches fits (or nothing matched).
+    const asking =
+      paged === undefined && offset === 0 && query !== "" && !this.byName.has(query) && (matching.length > 1 || tag === undefined);
     const chosen =
-      paged ??
-      (offset === 0 && query !== "" && matching.length > 1 && client.askModel && !this.byName.has(query)
-        ? await this.modelChoice(client.askModel, query, matching, runtime)
-        : undefined);
-    if (chosen !== undefined && "note" in chosen) notes.push(chosen.note);
-    const picks = chosen !== undefined && "picks" in chosen ? chosen.picks.filter((id) => matching.includes(id)) : [];
+      asking && client.askModel ? await this.modelChoice(client.askModel, query, matching, kept, tag === undefined, runtime) : undefined;
+    if (chosen !== undefined) notes.push(chosen.note);
+    else if (query !== "" && matching.length === 0 && tag === undefined && paged === undefined) notes.push(NOTHING_MATCHED);
+    // The model may choose outside the matches (within the parts it named), never outside the tag and method asked.
+    const picks = (paged ?? chosen?.picks ?? []).filter(kept);
     if (picks.length > 0) matching = [...picks, ...matching.filter((id) => !picks.includes(id))];
     const note = notes.length > 0 ? notes.join(" ") : undefined;
     const page = matching.slice(offset, offset + limit).flatMap((id) => {
@@ -199,34 +199,34 @@ export class DiscoveryService implements DiscoveryTools {
     return successResult({ results: page, total: matching.length, ...next, ...(note ? { note } : {}) });
   }
 
-  /**
-   * Asks the client's model which of the index's best matches do what the query asks: their ids, best first, or a
-   * note when it chose none or could not answer (the index's order stands).
-   */
+  /** The client's model's choice among the matches (see `chooseWithModel`); a failure leaves the index's order. */
   private async modelChoice(
-    askModel: NonNullable<CallingClient["askModel"]>,
+    askModel: AskModel,
     query: string,
     matching: readonly number[],
+    allowed: (id: number) => boolean,
+    parts: boolean,
     runtime?: ToolRuntime,
-  ): Promise<{ picks: number[]; note?: string } | { note: string }> {
-    const candidates = matching.slice(0, MODEL_CHOICE.candidates);
-    const tools = candidates.flatMap((id) => this.order[id] ?? []);
-    const among = `the ${tools.length} best matches`;
+  ): Promise<ModelChoice> {
+    const context: ChoiceContext = {
+      apiTitle: this.apiTitle,
+      tools: this.order,
+      parts: this.parts,
+      rankWithin: async (asked, ids) => {
+        const within = (id: number) => ids.has(id) && allowed(id);
+        const found = (await this.searchIndex()).search(asked, within).map((hit) => hit.id);
+        const seen = new Set(found);
+        return [...found, ...[...ids].filter((id) => within(id) && !seen.has(id)).sort((a, b) => a - b)];
+      },
+    };
     try {
-      const chosen = readChoice(await askModel(choiceRequest(this.apiTitle, query, tools)), tools.length);
-      if (chosen === undefined) return { note: `Your model's answer named none of ${among}; the results are in the index's order.` };
-      if (chosen.length === 0)
-        return { note: `Your model found none of ${among} does what the query asks; they follow in the index's order.` };
-      const picks = chosen.flatMap((at) => candidates[at] ?? []);
-      return {
-        picks,
-        note: `Your model chose the first ${picks.length === 1 ? "result" : `${picks.length} results`} among ${among}; the rest follow in the index's order.`,
-      };
+      return await chooseWithModel(askModel, context, query, matching, parts);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       runtime?.log.warn("sampling for search failed; the index's order stands", { reason: excerpt(reason, 200) });
       return {
-        note: `Your model was asked to choose among ${among} but did not answer (${excerpt(reason, 120)}); the results are in the index's order.`,
+        picks: [],
+        note: `Your model was asked to choose among the best matches but did not answer (${excerpt(reason, 120)}); the results are in the index's order.`,
       };
     }
   }
@@ -349,10 +349,10 @@ function cursorOf(offset: number, picks: readonly number[]): string {
 }
 
 /** A checked cursor's offset and, when the first page was the model's choice, the operations it put first. */
-function readCursor(cursor: unknown): { offset: number; picks?: { picks: number[] } } {
+function readCursor(cursor: unknown): { offset: number; picks?: number[] } {
   if (typeof cursor !== "string") return { offset: 0 };
   const [offset, picks] = cursor.split(":");
-  return { offset: Number(offset), ...(picks ? { picks: { picks: picks.split(".").map(Number) } } : {}) };
+  return { offset: Number(offset), ...(picks ? { picks: picks.split(".").map(Number) } : {}) };
 }
 
 /** A search result for a tool. */

@@ -34,8 +34,7 @@ const TOOLS = [
   tool("video_delete", "DELETE", "/videos/{id}", "Delete a video"),
 ];
 
-function discoveryData(tools: readonly ToolDefinition[]): DiscoveryData {
-  const tags = tools.map(() => ["Videos"]);
+function discoveryData(tools: readonly ToolDefinition[], tags: string[][] = tools.map(() => ["Videos"])): DiscoveryData {
   const index = new OperationSearchIndex(tools.map((each, id) => searchableOperation(each, id, tags[id] ?? [])));
   return { alwaysList: [], tags, index: index.serialize() };
 }
@@ -140,7 +139,7 @@ describe("the client's model chooses among the search's best matches (MCP sampli
     const cases: [string | Error, string][] = [
       ["0", "Your model found none of the 5 best matches does what the query asks"],
       ["no idea", "Your model's answer named none of the 5 best matches"],
-      [new Error("Request timed out"), "Your model was asked to choose among the 5 best matches but did not answer (Request timed out)"],
+      [new Error("Request timed out"), "Your model was asked to choose among the best matches but did not answer (Request timed out)"],
     ];
     for (const [answer, note] of cases) {
       const found = await search({ query: "change the video" }, { askModel: model(answer).askModel });
@@ -150,13 +149,60 @@ describe("the client's model chooses among the search's best matches (MCP sampli
     }
   });
 
-  it("does not ask for a list of every operation, an operation named exactly, one match, or a later page", async () => {
+  it("does not ask for a list of every operation, an operation named exactly, one match in a part, or a later page", async () => {
     const { askModel, asked } = model("1");
     await search({ query: "" }, { askModel });
     await search({ query: "video_delete" }, { askModel });
-    await search({ query: "channel" }, { askModel });
+    await search({ query: "channel", tag: "Videos", method: "DELETE" }, { askModel });
     await search({ query: "video", cursor: "2" }, { askModel });
     expect(asked).toHaveLength(0);
+  });
+
+  it("when none of the matches fits, lets the model name the parts to look in and choose among their operations", async () => {
+    const tags = [["Videos"], ["Videos"], ["Albums"], ["Channels"], ["Videos"]];
+    const parts = new DiscoveryService(TOOLS, discoveryData(TOOLS, tags), "Videos API");
+    const asked: string[] = [];
+    // A model that knows a showcase is an album, which the index cannot find for "showcase" alone.
+    const askModel: AskModel = async (params) => {
+      const prompt = promptOf(params);
+      asked.push(prompt);
+      const lines = prompt.split("\n");
+      const numberOf = (word: string) => lines.find((line) => line.includes(word))?.split(".")[0] ?? "0";
+      if (prompt.includes("\nParts:\n")) return numberOf("Albums");
+      return asked.length === 1 ? "0" : numberOf("/albums/");
+    };
+    const found = await search({ query: "feature it in my showcase" }, { askModel }, parts);
+    expect(asked).toHaveLength(3);
+    expect(asked[1]).toContain('Request: "feature it in my showcase"\nParts:\n1. ');
+    expect(asked[2]).toBe(
+      'API: Videos API\nRequest: "feature it in my showcase"\nOperations:\n1. PUT /albums/{album}/videos/{id}: Add a video to an album (a showcase).',
+    );
+    expect(found.names[0]).toBe("album_add_video");
+    expect(found.note).toBe(
+      'Your model found the one match does not do what the query asks; it named the part "Albums", and chose the first result among their operations; the rest follow in the index\'s order.',
+    );
+    // The next page keeps the choice, though the index never matched it.
+    const paged = await search({ query: "feature it in my showcase", limit: 1, cursor: "0:2" }, {}, parts);
+    expect(paged.names).toEqual(["album_add_video"]);
+  });
+
+  it("when nothing matches, asks the model for the parts at once; with none named, says what to try", async () => {
+    const tags = [["Videos"], ["Videos"], ["Albums"], ["Channels"], ["Videos"]];
+    const parts = new DiscoveryService(TOOLS, discoveryData(TOOLS, tags), "Videos API");
+    for (const [partAnswer, first, note] of [
+      ["2", "album_add_video", 'Nothing matched the query\'s words; your model named the part "Albums", and chose the first result'],
+      ["0", undefined, "Nothing matched the query's words, and your model named no part that would hold it"],
+    ] as const) {
+      const asked: string[] = [];
+      const askModel: AskModel = async (params) => {
+        asked.push(promptOf(params));
+        return asked.length === 1 ? partAnswer : "1";
+      };
+      const found = await search({ query: "qwerty" }, { askModel }, parts);
+      expect(asked[0]).toContain("\nParts:\n1. Videos\n2. Albums\n3. Channels");
+      expect(found.names[0]).toBe(first);
+      expect(found.note).toContain(note);
+    }
   });
 
   it("refuses a cursor it could not have returned", async () => {
