@@ -35,18 +35,23 @@ export function createMcpServer(runtime: ToolRuntime, fallback: CallerCredential
   return server;
 }
 
-/** How long a tool call waits for the client's model before it goes on without it. */
-export const SAMPLING_TIMEOUT_MS = 20_000;
+/** How long one tool call waits for the client's model in all (a search may ask it up to three times). */
+export const SAMPLING_BUDGET_MS = 30_000;
 
 /**
  * What the client that sent this call can do for it: ask its model, when it declared sampling in `initialize` and the
- * operator allows it. A stateless exchange has no `initialize` behind it, and so never asks.
+ * operator allows it, within the call's budget and never past its cancellation. A stateless exchange has no
+ * `initialize` behind it, and so never asks.
  */
-function callingClient(runtime: ToolRuntime, server: Server, extra: RequestExtra): CallingClient {
+export function callingClient(runtime: ToolRuntime, server: Server, extra: RequestExtra, budgetMs = SAMPLING_BUDGET_MS): CallingClient {
   if (runtime.samplingOff || !server.getClientCapabilities()?.sampling) return {};
+  const deadline = Date.now() + budgetMs;
   const askModel: AskModel = async (params) => {
+    const left = deadline - Date.now();
+    if (left <= 0) throw new Error(`the ${budgetMs / 1000} s for the model were spent`);
     const answer = await extra.sendRequest({ method: "sampling/createMessage", params }, CreateMessageResultSchema, {
-      timeout: SAMPLING_TIMEOUT_MS,
+      timeout: left,
+      signal: extra.signal,
     });
     return answer.content.type === "text" ? answer.content.text : "";
   };

@@ -1,13 +1,14 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { type CreateMessageRequest, CreateMessageRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { CallToolRequestSchema, type CreateMessageRequest, CreateMessageRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { type DiscoveryData, readServerEnvironment, silentLogger, startServer, type ToolDefinition } from "oapi-mcp-gen-runtime";
 import { DiscoveryService, discoveryOf, searchableOperation } from "oapi-mcp-gen-runtime/discovery";
 import { OperationSearchIndex } from "oapi-mcp-gen-runtime/operation-index";
 import { describe, expect, it } from "vitest";
 import { choiceRequest, readChoice } from "../../../runtime/discovery/model-choice.js";
-import { createMcpServer } from "../../../runtime/protocol/mcp-server.js";
+import { callingClient, createMcpServer } from "../../../runtime/protocol/mcp-server.js";
 import { createToolRuntime } from "../../../runtime/tools/tool-runtime.js";
 import type { AskModel, CallingClient } from "../../../runtime/tools/tool-runtime-contract.js";
 import { testEnvironment } from "../../helpers/memos-server.js";
@@ -298,5 +299,33 @@ describe("sampling over the SDK's transports", () => {
         await server.close();
       }
     }
+  });
+
+  it("waits for the model within one budget for the whole call, then goes on without it", async () => {
+    const server = new Server({ name: "budget", version: "1" }, { capabilities: { tools: {} } });
+    server.setRequestHandler(CallToolRequestSchema, async (_, extra) => {
+      const { askModel } = callingClient(runtimeOver(), server, extra, 300);
+      const outcomes: string[] = [];
+      for (let question = 0; question < 2; question++) {
+        const started = Date.now();
+        await askModel?.({ messages: [], maxTokens: 1 }).catch((error: Error) =>
+          outcomes.push(`${error.message} after ${Date.now() - started} ms`),
+        );
+      }
+      return { content: [{ type: "text", text: outcomes.join("\n") }] };
+    });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const client = new Client({ name: "silent-model", version: "1" }, { capabilities: { sampling: {} } });
+    // A model that never answers.
+    client.setRequestHandler(CreateMessageRequestSchema, () => new Promise(() => {}));
+    await server.connect(serverSide);
+    await client.connect(clientSide);
+    const result = await client.callTool({ name: "search", arguments: {} });
+    const [first, second] = String((result.content as { text: string }[])[0]?.text).split("\n");
+    expect(first).toMatch(/timed out/i);
+    expect(Number(/after (\d+) ms/.exec(first ?? "")?.[1])).toBeLessThan(2_000);
+    expect(second).toMatch(/^the 0.3 s for the model were spent after \d+ ms$/);
+    await client.close();
+    await server.close();
   });
 });
