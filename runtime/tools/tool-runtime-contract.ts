@@ -28,13 +28,7 @@ export interface CallingClient {
 export interface ServedTools {
   readonly listed: readonly ServedTool[];
   /** Runs one of these tools; undefined for any other name. */
-  call(
-    runtime: ToolRuntime,
-    name: string,
-    args: Record<string, unknown>,
-    caller: CallerCredentials,
-    client?: CallingClient,
-  ): Promise<CallToolResult> | undefined;
+  call(runtime: ToolRuntime, name: string, args: Record<string, unknown>, caller: CallerCredentials): Promise<CallToolResult> | undefined;
 }
 
 /** Builds served tools over a registry; `apiTitle` names the API in their descriptions. */
