@@ -87,7 +87,8 @@ function replayingClient(recorded: RecordedChoice | undefined, operationIdAt: Re
     const content = params.messages[0]?.content;
     const text = content && "text" in content ? String(content.text) : "";
     if (text.includes("\nParts:\n")) {
-      const numbers = new Map([...text.matchAll(/^(\d+)\. ([^:\n]+)/gm)].map(([, number, tag]) => [tag ?? "", Number(number)]));
+      const parts = text.matchAll(/^(\d+)\. (.+?) \(\d+ operations?\)/gm);
+      const numbers = new Map([...parts].map(([, number, tag]) => [tag ?? "", Number(number)]));
       return (recorded.parts ?? []).flatMap((tag) => numbers.get(tag) ?? []).join(", ") || "0";
     }
     const picks = choices++ === 0 ? recorded.picks : (recorded.partPicks ?? []);

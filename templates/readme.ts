@@ -206,7 +206,7 @@ export function readmeSource(facts: ReadmeFacts): ReadmeSource {
       ? "This folder is its own npm package (ESM, whatever your project is), depending only on `oapi-mcp-gen-runtime`, which it carries in `vendor/oapi-mcp-gen-runtime` (generated with `--runtime vendor`): `npm install` needs nothing of ours from a registry, only the runtime's own dependencies."
       : facts.runtime?.source === "tarball"
         ? `This folder is its own npm package (ESM, whatever your project is), depending only on \`oapi-mcp-gen-runtime\` from its packed tarball (generated with \`--runtime tarball\`): put \`${facts.runtime.tarball}\` (\`npm pack\` of the runtime) in this folder and commit it; \`npm install\` and the image install it from there.`
-        : "This folder is its own npm package (ESM, whatever your project is), depending only on `oapi-mcp-gen-runtime`:",
+        : "This folder is its own npm package (ESM, whatever your project is), depending only on `oapi-mcp-gen-runtime` (while that package is not on your registry, generate with `--runtime vendor`, which puts it in this folder):",
     "",
     "```sh",
     `cd ${shellOut}`,
@@ -229,7 +229,7 @@ export function readmeSource(facts: ReadmeFacts): ReadmeSource {
     "| `UPSTREAM_AUTHORIZATION` | Authorization sent upstream in stdio mode (no HTTP caller) | — |",
     ...(facts.discovery
       ? [
-          "| `MCP_SAMPLING` | `off`: `search_operations` never asks the client's model to choose among its best matches (it asks only clients that offer sampling, over stdio or stateful sessions) | `on` |",
+          "| `MCP_SAMPLING` | `off`: `search_operations` never asks the client's model to choose among its best matches (it asks only clients that offer sampling, over stdio or stateful sessions, and waits at most 30 s for all its questions) | `on` |",
         ]
       : []),
     "| `LOG_LEVEL` / `LOG_FORMAT` | `debug`, `info`, `warn`, `error` or `silent` (one line per tool call at `info`, failures at `warn` with their reason) / `json` or `text`, on stderr | `info` / `json` |",

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { isRecord } from "../base/own-property.js";
 import { invalidParams } from "../base/protocol-error.js";
@@ -178,7 +179,11 @@ export class DiscoveryService implements DiscoveryTools {
       matching = [...matching, ...everyKept.filter((id) => !matched.has(id))];
     }
     const limit = typeof args.limit === "number" ? args.limit : 10;
-    const { offset, picks: paged } = readCursor(args.cursor);
+    // A cursor that carries the model's choice belongs to one search: the same query, tag and method.
+    const searched = searchKey(query, tag?.name, method);
+    const { offset, picks: paged, key } = readCursor(args.cursor);
+    if (key !== undefined && key !== searched)
+      return errorResult(`${DISCOVERY_TOOLS.search}: this cursor belongs to another search; pass the query, tag and method it came with`);
     // The first page of a request in words may be ordered by the client's model; later pages keep its choice. With no
     // tag, the model may name the parts to look in when none of the matches fits (or nothing matched).
     const asking =
@@ -195,7 +200,7 @@ export class DiscoveryService implements DiscoveryTools {
       const tool = this.order[id];
       return tool ? [hitOf(tool)] : [];
     });
-    const next = offset + limit < matching.length ? { nextCursor: cursorOf(offset + limit, picks) } : {};
+    const next = offset + limit < matching.length ? { nextCursor: cursorOf(offset + limit, picks, searched) } : {};
     return successResult({ results: page, total: matching.length, ...next, ...(note ? { note } : {}) });
   }
 
@@ -219,16 +224,12 @@ export class DiscoveryService implements DiscoveryTools {
         return [...found, ...[...ids].filter((id) => within(id) && !seen.has(id)).sort((a, b) => a - b)];
       },
     };
-    try {
-      return await chooseWithModel(askModel, context, query, matching, parts);
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
+    const choice = await chooseWithModel(askModel, context, query, matching, parts);
+    if (choice.failed !== undefined) {
+      const reason = choice.failed instanceof Error ? choice.failed.message : String(choice.failed);
       runtime?.log.warn("sampling for search failed; the index's order stands", { reason: excerpt(reason, 200) });
-      return {
-        picks: [],
-        note: `Your model was asked to choose among the best matches but did not answer (${excerpt(reason, 120)}); the results are in the index's order.`,
-      };
     }
+    return choice;
   }
 
   /**
@@ -341,18 +342,26 @@ function searchArgumentsProblem(args: Record<string, unknown>): string | undefin
   return undefined;
 }
 
-/** `20` or `20:7.3.41`: where the next page starts, and the operations the client's model put first, if it chose. */
-const CURSOR = new RegExp(`^\\d{1,9}(:\\d{1,9}(\\.\\d{1,9}){0,${MODEL_CHOICE.picks - 1}})?$`);
+/** `20`, or `20:7.3.41:1a2b3c4d`: where the next page starts, the operations the client's model put first, and whose search it was. */
+const CURSOR = new RegExp(`^\\d{1,9}(:\\d{1,9}(\\.\\d{1,9}){0,${MODEL_CHOICE.picks - 1}}:[0-9a-f]{8})?$`);
 
-function cursorOf(offset: number, picks: readonly number[]): string {
-  return picks.length > 0 ? `${offset}:${picks.join(".")}` : String(offset);
+function cursorOf(offset: number, picks: readonly number[], key: string): string {
+  return picks.length > 0 ? `${offset}:${picks.join(".")}:${key}` : String(offset);
 }
 
-/** A checked cursor's offset and, when the first page was the model's choice, the operations it put first. */
-function readCursor(cursor: unknown): { offset: number; picks?: number[] } {
+/** A checked cursor's offset and, when the first page was the model's choice, the operations it put first and its search's key. */
+function readCursor(cursor: unknown): { offset: number; picks?: number[]; key?: string } {
   if (typeof cursor !== "string") return { offset: 0 };
-  const [offset, picks] = cursor.split(":");
-  return { offset: Number(offset), ...(picks ? { picks: picks.split(".").map(Number) } : {}) };
+  const [offset, picks, key] = cursor.split(":");
+  return { offset: Number(offset), ...(picks && key ? { picks: picks.split(".").map(Number), key } : {}) };
+}
+
+/** Eight hex digits that name one search (query, tag, method). */
+function searchKey(query: string, tag: string | undefined, method: string | undefined): string {
+  return createHash("sha256")
+    .update(JSON.stringify([query, tag ?? "", method ?? ""]))
+    .digest("hex")
+    .slice(0, 8);
 }
 
 /** A search result for a tool. */

@@ -16,6 +16,9 @@ export const MODEL_CHOICE = {
   lineChars: 160,
   /** When no match fits, the most parts the model may name, whose operations it then chooses among. */
   parts: 3,
+  /** How many of those operations it is shown (GitLab's projects hold 258), on shorter lines: about 2,500 tokens. */
+  partCandidates: 120,
+  partLineChars: 90,
   /** The most parts a prompt lists (Jira has 86), and the characters of one part's line. */
   partLines: 150,
   partChars: 100,
@@ -45,6 +48,8 @@ export interface ChoiceContext {
 export interface ModelChoice {
   picks: number[];
   note: string;
+  /** Why the model could not answer, when it could not (the caller logs it). */
+  failed?: unknown;
 }
 
 /**
@@ -61,8 +66,16 @@ export async function chooseWithModel(
 ): Promise<ModelChoice> {
   const first = matching.slice(0, MODEL_CHOICE.candidates);
   const among = `the ${first.length} best matches`;
-  const chosen = first.length > 0 ? await choose(askModel, context, query, first) : [];
-  if (chosen === undefined) return { picks: [], note: `Your model's answer named none of ${among}; the results are in the index's order.` };
+  const inIndexOrder = "the results are in the index's order.";
+  const unanswered = (asked: string, error: unknown) =>
+    `Your model was asked ${asked} but did not answer (${excerpt(error instanceof Error ? error.message : String(error), 120)}); ${inIndexOrder}`;
+  let chosen: number[] | undefined = [];
+  try {
+    if (first.length > 0) chosen = await choose(askModel, context, query, first);
+  } catch (error) {
+    return { picks: [], note: unanswered(`to choose among ${among}`, error), failed: error };
+  }
+  if (chosen === undefined) return { picks: [], note: `Your model's answer named none of ${among}; ${inIndexOrder}` };
   if (chosen.length > 0)
     return { picks: chosen, note: `Your model chose ${firstResults(chosen)} among ${among}; the rest follow in the index's order.` };
   const none =
@@ -72,16 +85,24 @@ export async function chooseWithModel(
         ? "Your model found the one match does not do what the query asks"
         : `Your model found none of ${among} does what the query asks`;
   const it = first.length === 0 ? "your model" : "it";
-  const inIndexOrder = "the results are in the index's order.";
   if (!parts || context.parts.length < 2) return { picks: [], note: first.length === 0 ? NOTHING_MATCHED : `${none}; ${inIndexOrder}` };
   const listed = context.parts.slice(0, MODEL_CHOICE.partLines);
-  const named =
-    readChoice(await askModel(partsRequest(context.apiTitle, query, listed)), listed.length)?.slice(0, MODEL_CHOICE.parts) ?? [];
-  const picked = named.flatMap((at) => listed[at] ?? []);
+  let picked: ApiPart[];
+  try {
+    const named = readChoice(await askModel(partsRequest(context.apiTitle, query, listed)), listed.length) ?? [];
+    picked = named.slice(0, MODEL_CHOICE.parts).flatMap((at) => listed[at] ?? []);
+  } catch (error) {
+    return { picks: [], note: `${none}. ${unanswered("which parts of the API would hold it", error)}`, failed: error };
+  }
   if (picked.length === 0) return { picks: [], note: `${none}, and ${it} named no part that would hold it; ${inIndexOrder}` };
-  const inParts = await context.rankWithin(query, new Set(picked.flatMap((part) => part.members)));
-  const again = (await choose(askModel, context, query, inParts.slice(0, MODEL_CHOICE.candidates))) ?? [];
   const where = `the part${picked.length === 1 ? "" : "s"} ${picked.map((part) => JSON.stringify(part.tag)).join(", ")}`;
+  const inParts = await context.rankWithin(query, new Set(picked.flatMap((part) => part.members)));
+  let again: number[];
+  try {
+    again = (await choose(askModel, context, query, inParts.slice(0, MODEL_CHOICE.partCandidates), MODEL_CHOICE.partLineChars)) ?? [];
+  } catch (error) {
+    return { picks: [], note: `${none}; ${it} named ${where}. ${unanswered("to choose among their operations", error)}`, failed: error };
+  }
   if (again.length === 0) return { picks: [], note: `${none}, nor does any operation of ${where}, which ${it} named; ${inIndexOrder}` };
   return {
     picks: again,
@@ -95,9 +116,10 @@ async function choose(
   context: ChoiceContext,
   query: string,
   candidates: readonly number[],
+  lineChars: number = MODEL_CHOICE.lineChars,
 ): Promise<number[] | undefined> {
   const tools = candidates.flatMap((id) => context.tools[id] ?? []);
-  const chosen = readChoice(await askModel(choiceRequest(context.apiTitle, query, tools)), tools.length);
+  const chosen = readChoice(await askModel(choiceRequest(context.apiTitle, query, tools, lineChars)), tools.length);
   return chosen?.flatMap((at) => candidates[at] ?? []);
 }
 
@@ -105,18 +127,24 @@ function firstResults(picks: readonly number[]): string {
   return picks.length === 1 ? "the first result" : `the first ${picks.length} results`;
 }
 
-/** The sampling request that shows the model a request and the API's numbered parts, each with its note. */
+/** The sampling request that shows the model a request and the API's numbered parts, each with its size and note. */
 export function partsRequest(apiTitle: string, query: string, parts: readonly ApiPart[]): CreateMessageRequest["params"] {
-  const lines = parts.map(
-    (part, at) => `${at + 1}. ${excerpt(oneLine(part.note ? `${part.tag}: ${part.note}` : part.tag), MODEL_CHOICE.partChars)}`,
-  );
+  const lines = parts.map((part, at) => {
+    const named = `${part.tag} (${part.operations} operation${part.operations === 1 ? "" : "s"})`;
+    return `${at + 1}. ${excerpt(oneLine(part.note ? `${named}: ${part.note}` : named), MODEL_CHOICE.partChars)}`;
+  });
   const text = [`API: ${apiTitle}`, `Request: ${JSON.stringify(query)}`, "Parts:", ...lines].join("\n");
   return { ...samplingSettings(), messages: [{ role: "user", content: { type: "text", text } }], systemPrompt: PARTS_PROMPT };
 }
 
 /** The sampling request that shows the model a request and the numbered candidates. */
-export function choiceRequest(apiTitle: string, query: string, candidates: readonly ToolDefinition[]): CreateMessageRequest["params"] {
-  const lines = candidates.map((tool, at) => `${at + 1}. ${candidateLine(tool)}`);
+export function choiceRequest(
+  apiTitle: string,
+  query: string,
+  candidates: readonly ToolDefinition[],
+  lineChars: number = MODEL_CHOICE.lineChars,
+): CreateMessageRequest["params"] {
+  const lines = candidates.map((tool, at) => `${at + 1}. ${candidateLine(tool, lineChars)}`);
   const text = [`API: ${apiTitle}`, `Request: ${JSON.stringify(query)}`, "Operations:", ...lines].join("\n");
   return { ...samplingSettings(), messages: [{ role: "user", content: { type: "text", text } }], systemPrompt: SYSTEM_PROMPT };
 }
@@ -132,13 +160,13 @@ function samplingSettings(): Omit<CreateMessageRequest["params"], "messages"> {
 }
 
 /** `POST /users/{userId}/meetings: Create a meeting. Use this API to create a meeting for a user.` */
-function candidateLine(tool: ToolDefinition): string {
+function candidateLine(tool: ToolDefinition, lineChars: number): string {
   const summary = oneLine(tool.title);
   const sentence = oneLine(firstSentence(tool.description));
   const bare = summary.replace(/\.$/, "");
   // A description that opens with the summary says it again and more: it stands alone.
   const text = sentence.toLowerCase().startsWith(bare.toLowerCase()) ? sentence : sentence ? `${bare}. ${sentence}` : summary;
-  const cut = text.length > MODEL_CHOICE.lineChars ? `${text.slice(0, MODEL_CHOICE.lineChars - 1)}…` : text;
+  const cut = text.length > lineChars ? `${text.slice(0, lineChars - 1)}…` : text;
   return `${tool._meta.method.toUpperCase()} ${tool._meta.path}: ${cut}`;
 }
 
@@ -152,16 +180,17 @@ function oneLine(text: string): string {
 }
 
 /**
- * The candidates' positions the answer names (`3, 12, 1` → 2, 11, 0), in its order, without repeats or strays: empty
- * for `0` (none fits), undefined for an answer that names no number at all.
+ * The candidates' positions the answer names (`3, 12, 1` → 2, 11, 0), in its order, without repeats: whole numbers
+ * only (`-1` and `3.5` name nothing). Empty for `0` (none fits); undefined when it names no candidate otherwise
+ * (`banana`, `99` of 50).
  */
 export function readChoice(answer: string, count: number): number[] | undefined {
-  const numbers = [...answer.matchAll(/\d+/g)].map((match) => Number(match[0]));
-  if (numbers.length === 0) return undefined;
+  const numbers = [...answer.matchAll(/(?<![\d.-])\d+(?![\d.]*\d)/g)].map((match) => Number(match[0]));
   const picks: number[] = [];
   for (const number of numbers) {
     if (number >= 1 && number <= count && !picks.includes(number - 1)) picks.push(number - 1);
     if (picks.length === MODEL_CHOICE.picks) break;
   }
+  if (picks.length === 0 && !numbers.includes(0)) return undefined;
   return picks;
 }

@@ -63,4 +63,16 @@ describe("the lexicon built from WordNet over a document's words", () => {
     const hits = new OperationSearchIndex(notes).search("leave a note that looks good");
     expect(notes[hits[0]?.id ?? -1]?.summary).toBe("Post a note");
   });
+
+  it("weighs most the operation whose object is the thing asked for, not the other thing named", () => {
+    // Both name tasks and projects; `list the tasks in a project` asks for tasks. The inverse comes first in the document.
+    const both = [
+      operation(0, "GET", "/tasks/{task_gid}/projects", "Get projects a task is in"),
+      operation(1, "GET", "/projects/{project_gid}/tasks", "Get tasks from a project"),
+    ];
+    const over = new OperationSearchIndex(both, undefined, lexiconFor(both.flatMap((each) => each.summary.split(" "))));
+    const top = (query: string) => both[over.search(query)[0]?.id ?? -1]?.path;
+    expect(top("list the tasks in a project")).toBe("/projects/{project_gid}/tasks");
+    expect(top("list the projects of a task")).toBe("/tasks/{task_gid}/projects");
+  });
 });

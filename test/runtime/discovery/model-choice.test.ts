@@ -42,11 +42,14 @@ function discoveryData(tools: readonly ToolDefinition[], tags: string[][] = tool
 
 const service = () => new DiscoveryService(TOOLS, discoveryData(TOOLS), "Videos API");
 
-/** search_operations with a calling client: the names found, its note and next cursor. */
+/** search_operations with a calling client: its text, the names found, its note, total and next cursor. */
 async function search(args: Record<string, unknown>, client: CallingClient = {}, on = service()) {
   const result = await on.call(undefined as never, "search_operations", args, {} as never, client);
-  const content = result?.structuredContent as { results?: { name: string }[]; note?: string; nextCursor?: string } | undefined;
-  return { isError: result?.isError === true, names: content?.results?.map((hit) => hit.name) ?? [], ...content };
+  const content = result?.structuredContent as
+    | { results?: { name: string }[]; note?: string; nextCursor?: string; total?: number }
+    | undefined;
+  const text = (result?.content as { text?: string }[] | undefined)?.[0]?.text ?? "";
+  return { isError: result?.isError === true, text, names: content?.results?.map((hit) => hit.name) ?? [], ...content };
 }
 
 /** A model that answers every prompt with `answer`, keeping what it was asked. */
@@ -71,7 +74,9 @@ describe("the client's model chooses among the search's best matches (MCP sampli
     expect(readChoice("Operations 4 and 4, then 99 and 2.", 10)).toEqual([3, 1]);
     expect(readChoice("1,2,3,4,5,6,7", 10)).toEqual([0, 1, 2, 3, 4]);
     expect(readChoice("0", 10)).toEqual([]);
-    expect(readChoice("I cannot tell.", 10)).toBeUndefined();
+    expect(readChoice("0, or maybe 99", 10)).toEqual([]);
+    // Only whole numbers of the candidates shown count: a stray sign, a decimal or a number past the list names nothing.
+    for (const stray of ["I cannot tell.", "-1", "3.5", "99, 100", ""]) expect(readChoice(stray, 50)).toBeUndefined();
   });
 
   it("shows the model the request and numbered one-line candidates, with no context of the conversation", () => {
@@ -125,7 +130,7 @@ describe("the client's model chooses among the search's best matches (MCP sampli
   it("keeps the model's choice on later pages, without asking again", async () => {
     const { askModel, asked } = model("5");
     const first = await search({ query: "video", limit: 2 }, { askModel });
-    expect(first.nextCursor).toMatch(/^2:\d$/);
+    expect(first.nextCursor).toMatch(/^2:\d:[0-9a-f]{8}$/);
     const second = await search({ query: "video", limit: 2, cursor: first.nextCursor }, { askModel });
     const third = await search({ query: "video", limit: 2, cursor: second.nextCursor }, { askModel });
     expect(asked).toHaveLength(1);
@@ -140,7 +145,7 @@ describe("the client's model chooses among the search's best matches (MCP sampli
     const cases: [string | Error, string][] = [
       ["0", "Your model found none of the 5 best matches does what the query asks"],
       ["no idea", "Your model's answer named none of the 5 best matches"],
-      [new Error("Request timed out"), "Your model was asked to choose among the best matches but did not answer (Request timed out)"],
+      [new Error("Request timed out"), "Your model was asked to choose among the 5 best matches but did not answer (Request timed out)"],
     ];
     for (const [answer, note] of cases) {
       const found = await search({ query: "change the video" }, { askModel: model(answer).askModel });
@@ -183,8 +188,12 @@ describe("the client's model chooses among the search's best matches (MCP sampli
       'Your model found the one match does not do what the query asks; it named the part "Albums", and chose the first result among their operations; the rest follow in the index\'s order.',
     );
     // The next page keeps the choice, though the index never matched it.
-    const paged = await search({ query: "feature it in my showcase", limit: 1, cursor: "0:2" }, {}, parts);
-    expect(paged.names).toEqual(["album_add_video"]);
+    // Its choice outside the matches leads, and the next page goes on with the matches.
+    const answers = ["0", "2", "1"];
+    const outside: AskModel = async () => answers.shift() ?? "0";
+    const first = await search({ query: "channel", limit: 1 }, { askModel: outside }, parts);
+    const next = await search({ query: "channel", limit: 1, cursor: first.nextCursor }, {}, parts);
+    expect([...first.names, ...next.names, first.total]).toEqual(["album_add_video", "channel_add_video", 2]);
   });
 
   it("when nothing matches, asks the model for the parts at once; with none named, says what to try", async () => {
@@ -200,7 +209,7 @@ describe("the client's model chooses among the search's best matches (MCP sampli
         return asked.length === 1 ? partAnswer : "1";
       };
       const found = await search({ query: "qwerty" }, { askModel }, parts);
-      expect(asked[0]).toContain("\nParts:\n1. Videos\n2. Albums\n3. Channels");
+      expect(asked[0]).toContain("\nParts:\n1. Videos (3 operations)\n2. Albums (1 operation)\n3. Channels (1 operation)");
       expect(found.names[0]).toBe(first);
       expect(found.note).toContain(note);
     }
@@ -210,8 +219,28 @@ describe("the client's model chooses among the search's best matches (MCP sampli
     for (const cursor of ["2:1.2.3.4.5.6", "2:", "x", "2:1..2"]) {
       expect((await search({ query: "video", cursor })).isError).toBe(true);
     }
-    // Picks that are not among the matches are ignored, not trusted.
-    expect((await search({ query: "video", cursor: "0:999" })).names).toEqual((await search({ query: "video" })).names);
+    // A cursor carrying the model's choice serves only the search it came from.
+    const first = await search({ query: "video", limit: 2 }, { askModel: model("5").askModel });
+    const other = await search({ query: "delete", limit: 2, cursor: first.nextCursor });
+    expect(other.isError).toBe(true);
+    expect(other.text).toContain("this cursor belongs to another search");
+    expect((await search({ query: "video", limit: 2, tag: "Videos", cursor: first.nextCursor })).isError).toBe(true);
+    expect((await search({ query: "video", limit: 2, cursor: first.nextCursor })).isError).toBe(false);
+  });
+
+  it("says which question went unanswered when the model stops answering after saying none fits", async () => {
+    const tags = [["Videos"], ["Videos"], ["Albums"], ["Channels"], ["Videos"]];
+    const parts = new DiscoveryService(TOOLS, discoveryData(TOOLS, tags), "Videos API");
+    let asked = 0;
+    const askModel: AskModel = async () => {
+      asked++;
+      if (asked === 1) return "0";
+      throw new Error("Request timed out");
+    };
+    const found = await search({ query: "change the video" }, { askModel }, parts);
+    expect(found.note).toBe(
+      "Your model found none of the 5 best matches does what the query asks. Your model was asked which parts of the API would hold it but did not answer (Request timed out); the results are in the index's order.",
+    );
   });
 });
 
