@@ -263,7 +263,7 @@ export async function benchGeneration(): Promise<string[]> {
       perApi(unseen, unseenNarrowed, unseenChosen),
     ),
     table(
-      ["held-out labelled queries, never tuned on (test/fixtures/queries/holdout.json)", ...narrowedColumns, chosenColumn],
+      ["held-out labelled queries, written before the changes they measure (test/fixtures/queries/holdout.json)", ...narrowedColumns, chosenColumn],
       perApi(holdout, holdoutNarrowed, holdoutChosen),
     ),
     await largeApiTable(),

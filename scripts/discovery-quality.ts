@@ -53,7 +53,7 @@ async function discoveryFor(name: string): Promise<{
 export const TUNED_SET = "discovery.json";
 /** The labelled set over three APIs the ranking was not tuned on (test/fixtures/queries/unseen.json). */
 export const UNSEEN_SET = "unseen.json";
-/** The held-out set over three more APIs, written before the ranking changes of 2026-12-03 and never tuned on. */
+/** The held-out set over three more APIs, written before the ranking changes it measures (one weight was chosen since with it in view). */
 export const HOLDOUT_SET = "holdout.json";
 
 /** A language model's recorded answers to the held-out set's sampling prompts (test/fixtures/queries/). */
