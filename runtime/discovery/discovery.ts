@@ -193,7 +193,7 @@ export class DiscoveryService implements DiscoveryTools {
     if (chosen !== undefined) notes.push(chosen.note);
     else if (query !== "" && matching.length === 0 && tag === undefined && paged === undefined) notes.push(NOTHING_MATCHED);
     // The model may choose outside the matches (within the parts it named), never outside the tag and method asked.
-    const picks = (paged ?? chosen?.picks ?? []).filter(kept);
+    const picks = [...new Set(paged ?? chosen?.picks ?? [])].filter(kept);
     if (picks.length > 0) matching = [...picks, ...matching.filter((id) => !picks.includes(id))];
     const note = notes.length > 0 ? notes.join(" ") : undefined;
     const page = matching.slice(offset, offset + limit).flatMap((id) => {
