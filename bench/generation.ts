@@ -263,7 +263,11 @@ export async function benchGeneration(): Promise<string[]> {
       perApi(unseen, unseenNarrowed, unseenChosen),
     ),
     table(
-      ["held-out labelled queries, written before the changes they measure (test/fixtures/queries/holdout.json)", ...narrowedColumns, chosenColumn],
+      [
+        "held-out labelled queries, written before the changes they measure (test/fixtures/queries/holdout.json)",
+        ...narrowedColumns,
+        chosenColumn,
+      ],
       perApi(holdout, holdoutNarrowed, holdoutChosen),
     ),
     await largeApiTable(),
