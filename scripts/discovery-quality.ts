@@ -68,11 +68,14 @@ interface RecordedChoice {
   readonly partPicks?: readonly string[];
 }
 
-/** A model's recorded answers by API and request (`picks`, and `parts` / `partPicks` where it named parts). */
+/** Names (operationIds or tags) by API and request. */
+type ByRequest = Readonly<Record<string, Readonly<Record<string, readonly string[]>>>>;
+
+/** A model's recorded answers (`picks`, and `parts` / `partPicks` where it named parts). */
 interface ModelPicks {
-  readonly picks: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>>;
-  readonly parts?: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>>;
-  readonly partPicks?: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>>;
+  readonly picks: ByRequest;
+  readonly parts?: ByRequest;
+  readonly partPicks?: ByRequest;
 }
 
 /**

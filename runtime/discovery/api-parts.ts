@@ -1,3 +1,4 @@
+import { plainLine } from "../base/plain-line.js";
 import { excerpt } from "../base/suggest.js";
 
 /**
@@ -75,12 +76,7 @@ const EMPTY_START =
 
 function plainNote(tag: string, note: string | undefined, common: ReadonlySet<string>): string {
   if (note === undefined) return "";
-  const plain = note
-    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
-    .replace(/<[^>]{0,200}>/g, " ")
-    .replace(/\bhttps?:\/\/\S+/g, " ")
-    .replace(/\s+/g, " ")
-    .trim()
+  const plain = plainLine(note)
     .replace(EMPTY_START, "")
     .replace(/^and\s+/i, "");
   const named = new Set(wordsOf(tag));

@@ -99,16 +99,14 @@ export class DiscoveryService implements DiscoveryTools {
   private index: Promise<OperationSearchIndex> | undefined;
   /** The API's tags, the most central first, as the search tool names them. */
   private readonly parts: readonly ApiPart[];
-  private readonly apiTitle: string;
 
   constructor(
     tools: readonly ToolDefinition[],
     private readonly data: DiscoveryData,
-    apiTitle: string,
+    private readonly apiTitle: string,
     private readonly code: CodeBeside = "none",
   ) {
     this.order = tools;
-    this.apiTitle = apiTitle;
     this.alwaysListed = new Set(data.alwaysList);
     const byOperationId = tools.flatMap((tool) => (tool._meta.operationId ? [[tool._meta.operationId, tool] as const] : []));
     this.byName = new Map([...byOperationId, ...tools.map((tool) => [tool.name, tool] as const)]);
@@ -169,20 +167,19 @@ export class DiscoveryService implements DiscoveryTools {
     if (tag?.loose) notes.push(`The tag ${JSON.stringify(String(args.tag).trim())} is taken as ${JSON.stringify(tag.name)}.`);
     if (tag !== undefined && everyKept.length === 0) notes.push(`No operation is ${part}.`);
     else if (query !== "" && tag !== undefined && matching.length < everyKept.length) {
-      const matched = new Set(matching);
       const count = everyKept.length === 1 ? "its one operation" : `all ${everyKept.length} of its operations`;
       notes.push(
         matching.length === 0
           ? `No operation ${part} matched the query; the results are ${count}.`
           : `The results are the ${everyKept.length} operations ${part}: the ${matching.length === 1 ? "one that matches" : `${matching.length} that match`} the query first, then the rest.`,
       );
-      matching = [...matching, ...everyKept.filter((id) => !matched.has(id))];
+      matching = followedByTheRest(matching, everyKept);
     }
     const limit = typeof args.limit === "number" ? args.limit : 10;
     // A cursor that carries the model's choice belongs to one search: the same query, tag and method.
-    const searched = searchKey(query, tag?.name, method);
+    const searched = () => searchKey(query, tag?.name, method);
     const { offset, picks: paged, key } = readCursor(args.cursor);
-    if (key !== undefined && key !== searched)
+    if (key !== undefined && key !== searched())
       return errorResult(`${DISCOVERY_TOOLS.search}: this cursor belongs to another search; pass the query, tag and method it came with`);
     // The first page of a request in words may be ordered by the client's model; later pages keep its choice. With no
     // tag, the model may name the parts to look in when none of the matches fits (or nothing matched).
@@ -194,7 +191,7 @@ export class DiscoveryService implements DiscoveryTools {
     else if (query !== "" && matching.length === 0 && tag === undefined && paged === undefined) notes.push(NOTHING_MATCHED);
     // The model may choose outside the matches (within the parts it named), never outside the tag and method asked.
     const picks = [...new Set(paged ?? chosen?.picks ?? [])].filter(kept);
-    if (picks.length > 0) matching = [...picks, ...matching.filter((id) => !picks.includes(id))];
+    if (picks.length > 0) matching = followedByTheRest(picks, matching);
     const note = notes.length > 0 ? notes.join(" ") : undefined;
     const page = matching.slice(offset, offset + limit).flatMap((id) => {
       const tool = this.order[id];
@@ -220,15 +217,15 @@ export class DiscoveryService implements DiscoveryTools {
       rankWithin: async (asked, ids) => {
         const within = (id: number) => ids.has(id) && allowed(id);
         const found = (await this.searchIndex()).search(asked, within).map((hit) => hit.id);
-        const seen = new Set(found);
-        return [...found, ...[...ids].filter((id) => within(id) && !seen.has(id)).sort((a, b) => a - b)];
+        return followedByTheRest(
+          found,
+          [...ids].filter(within).sort((a, b) => a - b),
+        );
       },
     };
     const choice = await chooseWithModel(askModel, context, query, matching, parts);
-    if (choice.failed !== undefined) {
-      const reason = choice.failed instanceof Error ? choice.failed.message : String(choice.failed);
-      runtime?.log.warn("sampling for search failed; the index's order stands", { reason: excerpt(reason, 200) });
-    }
+    if (choice.failed !== undefined)
+      runtime?.log.warn("sampling for search failed; the index's order stands", { reason: excerpt(choice.failed, 200) });
     return choice;
   }
 
@@ -345,8 +342,8 @@ function searchArgumentsProblem(args: Record<string, unknown>): string | undefin
 /** `20`, or `20:7.3.41:1a2b3c4d`: where the next page starts, the operations the client's model put first, and whose search it was. */
 const CURSOR = new RegExp(`^\\d{1,9}(:\\d{1,9}(\\.\\d{1,9}){0,${MODEL_CHOICE.picks - 1}}:[0-9a-f]{8})?$`);
 
-function cursorOf(offset: number, picks: readonly number[], key: string): string {
-  return picks.length > 0 ? `${offset}:${picks.join(".")}:${key}` : String(offset);
+function cursorOf(offset: number, picks: readonly number[], key: () => string): string {
+  return picks.length > 0 ? `${offset}:${picks.join(".")}:${key()}` : String(offset);
 }
 
 /** A checked cursor's offset and, when the first page was the model's choice, the operations it put first and its search's key. */
@@ -362,6 +359,12 @@ function searchKey(query: string, tag: string | undefined, method: string | unde
     .update(JSON.stringify([query, tag ?? "", method ?? ""]))
     .digest("hex")
     .slice(0, 8);
+}
+
+/** `first`, then the ids of `all` it lacks, in their order: a part's matches, then its other operations. */
+function followedByTheRest(first: readonly number[], all: readonly number[]): number[] {
+  const shown = new Set(first);
+  return [...first, ...all.filter((id) => !shown.has(id))];
 }
 
 /** A search result for a tool. */

@@ -1,4 +1,5 @@
 import type { CreateMessageRequest } from "@modelcontextprotocol/sdk/types.js";
+import { plainLine } from "../base/plain-line.js";
 import { excerpt } from "../base/suggest.js";
 import type { ToolDefinition } from "../base/tool.js";
 import { firstSentence } from "../schema/schema-fit.js";
@@ -49,7 +50,7 @@ export interface ModelChoice {
   picks: number[];
   note: string;
   /** Why the model could not answer, when it could not (the caller logs it). */
-  failed?: unknown;
+  failed?: string;
 }
 
 /**
@@ -67,13 +68,14 @@ export async function chooseWithModel(
   const first = matching.slice(0, MODEL_CHOICE.candidates);
   const among = `the ${first.length} best matches`;
   const inIndexOrder = "the results are in the index's order.";
-  const unanswered = (asked: string, error: unknown) =>
-    `Your model was asked ${asked} but did not answer (${excerpt(error instanceof Error ? error.message : String(error), 120)}); ${inIndexOrder}`;
+  const unanswered = (asked: string, reason: string) =>
+    `Your model was asked ${asked} but did not answer (${excerpt(reason, 120)}); ${inIndexOrder}`;
   let chosen: number[] | undefined = [];
   try {
     if (first.length > 0) chosen = await choose(askModel, context, query, first);
   } catch (error) {
-    return { picks: [], note: unanswered(`to choose among ${among}`, error), failed: error };
+    const failed = reasonOf(error);
+    return { picks: [], note: unanswered(`to choose among ${among}`, failed), failed };
   }
   if (chosen === undefined) return { picks: [], note: `Your model's answer named none of ${among}; ${inIndexOrder}` };
   if (chosen.length > 0)
@@ -92,7 +94,8 @@ export async function chooseWithModel(
     const named = readChoice(await askModel(partsRequest(context.apiTitle, query, listed)), listed.length) ?? [];
     picked = named.slice(0, MODEL_CHOICE.parts).flatMap((at) => listed[at] ?? []);
   } catch (error) {
-    return { picks: [], note: `${none}. ${unanswered("which parts of the API would hold it", error)}`, failed: error };
+    const failed = reasonOf(error);
+    return { picks: [], note: `${none}. ${unanswered("which parts of the API would hold it", failed)}`, failed };
   }
   if (picked.length === 0) return { picks: [], note: `${none}, and ${it} named no part that would hold it; ${inIndexOrder}` };
   const where = `the part${picked.length === 1 ? "" : "s"} ${picked.map((part) => JSON.stringify(part.tag)).join(", ")}`;
@@ -101,7 +104,8 @@ export async function chooseWithModel(
   try {
     again = (await choose(askModel, context, query, inParts.slice(0, MODEL_CHOICE.partCandidates), MODEL_CHOICE.partLineChars)) ?? [];
   } catch (error) {
-    return { picks: [], note: `${none}; ${it} named ${where}. ${unanswered("to choose among their operations", error)}`, failed: error };
+    const failed = reasonOf(error);
+    return { picks: [], note: `${none}; ${it} named ${where}. ${unanswered("to choose among their operations", failed)}`, failed };
   }
   if (again.length === 0) return { picks: [], note: `${none}, nor does any operation of ${where}, which ${it} named; ${inIndexOrder}` };
   return {
@@ -123,6 +127,10 @@ async function choose(
   return chosen?.flatMap((at) => candidates[at] ?? []);
 }
 
+function reasonOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 function firstResults(picks: readonly number[]): string {
   return picks.length === 1 ? "the first result" : `the first ${picks.length} results`;
 }
@@ -131,7 +139,8 @@ function firstResults(picks: readonly number[]): string {
 export function partsRequest(apiTitle: string, query: string, parts: readonly ApiPart[]): CreateMessageRequest["params"] {
   const lines = parts.map((part, at) => {
     const named = `${part.tag} (${part.operations} operation${part.operations === 1 ? "" : "s"})`;
-    return `${at + 1}. ${excerpt(oneLine(part.note ? `${named}: ${part.note}` : named), MODEL_CHOICE.partChars)}`;
+    // Notes are plain already (apiParts).
+    return `${at + 1}. ${excerpt(part.note ? `${named}: ${part.note}` : named, MODEL_CHOICE.partChars)}`;
   });
   const text = [`API: ${apiTitle}`, `Request: ${JSON.stringify(query)}`, "Parts:", ...lines].join("\n");
   return { ...samplingSettings(), messages: [{ role: "user", content: { type: "text", text } }], systemPrompt: PARTS_PROMPT };
@@ -161,22 +170,12 @@ function samplingSettings(): Omit<CreateMessageRequest["params"], "messages"> {
 
 /** `POST /users/{userId}/meetings: Create a meeting. Use this API to create a meeting for a user.` */
 function candidateLine(tool: ToolDefinition, lineChars: number): string {
-  const summary = oneLine(tool.title);
-  const sentence = oneLine(firstSentence(tool.description));
+  const summary = plainLine(tool.title);
+  const sentence = plainLine(firstSentence(tool.description));
   const bare = summary.replace(/\.$/, "");
   // A description that opens with the summary says it again and more: it stands alone.
   const text = sentence.toLowerCase().startsWith(bare.toLowerCase()) ? sentence : sentence ? `${bare}. ${sentence}` : summary;
-  const cut = text.length > lineChars ? `${text.slice(0, lineChars - 1)}…` : text;
-  return `${tool._meta.method.toUpperCase()} ${tool._meta.path}: ${cut}`;
-}
-
-/** Text on one line, Markdown links and emphasis read as their words. */
-function oneLine(text: string): string {
-  return text
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
-    .replace(/\*\*|__/g, "")
-    .replace(/\s+/g, " ")
-    .trim();
+  return `${tool._meta.method.toUpperCase()} ${tool._meta.path}: ${excerpt(text, lineChars)}`;
 }
 
 /**

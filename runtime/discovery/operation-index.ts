@@ -473,6 +473,12 @@ const CHANGING_VERB_WORDS = [
 ];
 let changingVerbs: ReadonlySet<string> | undefined;
 
+/** The everyday verbs that change something, normalised on first use. */
+function changingVerbSet(): ReadonlySet<string> {
+  changingVerbs ??= new Set(CHANGING_VERB_WORDS.map((verb) => normalizeTerm(verb) ?? verb));
+  return changingVerbs;
+}
+
 /**
  * The methods the query's action asks for, said or meant; undefined when it names no action. A request that begins
  * with a verb that changes something (one of the everyday ones, or a verb of the API's own words) asks for a method
@@ -483,10 +489,9 @@ function wantedMethods(groups: readonly string[][], verbs: ReadonlySet<string>):
   const said = intentOf(groups.map((group) => group[0] ?? ""));
   if (said !== undefined) return said;
   const first = groups[0]?.[0];
-  changingVerbs ??= new Set(CHANGING_VERB_WORDS.map((verb) => normalizeTerm(verb) ?? verb));
   // A request that begins with a verb that changes something asks for that, whatever later words mean
   // (`leave a comment saying looks good` does not ask to read); the verb's own meaning may say which change.
-  if (first !== undefined && !READING_VERBS.has(first) && (changingVerbs.has(first) || verbs.has(first))) {
+  if (first !== undefined && !READING_VERBS.has(first) && (changingVerbSet().has(first) || verbs.has(first))) {
     return intentOf(groups[0]?.slice(1) ?? []) ?? { methods: CHANGING_METHODS };
   }
   const meant = intentOf(groups.flatMap((group) => group.slice(1)));
@@ -548,18 +553,19 @@ function actionFactor(actions: ReadonlySet<string> | undefined, first: readonly 
 /** The weight of an operation whose object is the thing asked for (held-out 0.52 → 0.55 at rank 1, no set lower). */
 const HEAD_OBJECT = 2;
 
-/**
- * How an operation's object agrees with the query: the thing asked for (the first word after a leading verb: `list
- * the tasks in a project` asks for tasks), another word as said, or as meant (`ticket` for a card).
- */
-function objectFactor(object: string | undefined, groups: readonly string[][], verbs: ReadonlySet<string>): number {
-  if (object === undefined) return 1;
+/** The thing a request asks for: its first word, or the next when the first is a verb (`list the tasks in a project` → task). */
+function thingAsked(groups: readonly string[][], verbs: ReadonlySet<string>): string | undefined {
   const leading = groups[0]?.[0];
-  changingVerbs ??= new Set(CHANGING_VERB_WORDS.map((verb) => normalizeTerm(verb) ?? verb));
   const verbFirst =
     leading !== undefined &&
-    (ACTION_METHODS.has(leading) || READING_VERBS.has(leading) || changingVerbs.has(leading) || verbs.has(leading));
-  if (groups[verbFirst ? 1 : 0]?.[0] === object) return HEAD_OBJECT;
+    (ACTION_METHODS.has(leading) || READING_VERBS.has(leading) || changingVerbSet().has(leading) || verbs.has(leading));
+  return groups[verbFirst ? 1 : 0]?.[0];
+}
+
+/** How an operation's object agrees with the query: the thing asked for, another word as said, or as meant (`ticket` for a card). */
+function objectFactor(object: string | undefined, groups: readonly string[][], thing: string | undefined): number {
+  if (object === undefined) return 1;
+  if (object === thing) return HEAD_OBJECT;
   if (groups.some((group) => group[0] === object)) return 1.5;
   return groups.some((group) => group.includes(object)) ? 1.2 : 1;
 }
@@ -744,6 +750,7 @@ export class OperationSearchIndex {
     const wanted = wantedMethods(groups, this.verbs);
     const plural = saysPlural(query);
     const terms = new Set(groups.flat());
+    const thing = thingAsked(groups, this.verbs);
     // A hit that matched only by typo tolerance or prefix is weak: it is dropped when some hit matched a word itself.
     const exact = results.filter((result) => result.terms.some((term) => terms.has(term)));
     // Re-ranking is bounded: only the best hits by text score can reach the top after it.
@@ -754,7 +761,7 @@ export class OperationSearchIndex {
         const factors =
           (1 + 4 * this.coverage(id, groups)) *
           methodFactor(this.methods.get(id) ?? "", this.paths.get(id) ?? "", wanted, plural) *
-          objectFactor(this.objects.get(id), groups, this.verbs) *
+          objectFactor(this.objects.get(id), groups, thing) *
           actionFactor(this.actions.get(id), groups[0]);
         return { id, score: Math.sqrt(result.score) * factors };
       })
