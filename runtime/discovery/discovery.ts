@@ -50,6 +50,9 @@ export function searchableOperation(
   };
 }
 
+/** A description naming `me` as a value, quoted or as code. */
+const SAYS_ME = /["'`\u2018\u201c]me["'`\u2019\u201d]/i;
+
 /** Enumerations this short name what an operation can be asked to do (`action`: end, recover). */
 const MAX_ENUM_VALUES = 12;
 
@@ -64,6 +67,8 @@ function argumentWords(schema: JsonSchema): string[] {
     for (const [name, property] of Object.entries(properties)) {
       found.push(name);
       if (!isRecord(property)) continue;
+      // An argument that takes `"me"` for the caller (Asana's user_gid, Zoom's userId) answers "who am I?".
+      if (depth === 0 && typeof property.description === "string" && SAYS_ME.test(property.description)) found.push("me");
       const values = Array.isArray(property.enum) ? property.enum : [];
       if (values.length <= MAX_ENUM_VALUES)
         for (const value of values) if (typeof value === "string" && value.length <= 24) found.push(value);

@@ -32,7 +32,12 @@ function serviceOver(
   title = "Meetings API",
 ): DiscoveryService {
   const index = new OperationSearchIndex(tools.map((each, id) => searchableOperation(each, id, tags[id] ?? [])));
-  const data: DiscoveryData = { alwaysList: [], tags, index: index.serialize(), tagNotes };
+  const data: DiscoveryData = {
+    alwaysList: [],
+    tags,
+    index: index.serialize(),
+    tagNotes,
+  };
   return new DiscoveryService(tools, data, title);
 }
 
@@ -87,16 +92,31 @@ describe("search_operations within the API's parts", () => {
   });
 
   it("lists the whole part, matches first, and says so, the method filter included", async () => {
-    const ended = await search({ query: "end the meeting", tag: "Meetings", method: "put" });
+    const ended = await search({
+      query: "end the meeting",
+      tag: "Meetings",
+      method: "put",
+    });
     expect(ended.content?.results.map((hit) => hit.name)).toEqual(["meeting_status"]);
-    const created = await search({ query: "create a meeting", tag: "Meetings" });
+    const created = await search({
+      query: "create a meeting",
+      tag: "Meetings",
+    });
     expect(created.content?.results[0]?.name).toBe("meeting_create");
     expect(created.content?.total).toBe(3);
     expect(created.content?.note).toMatch(
       /^The results are the 3 operations tagged "Meetings": the (one that matches|\d that match) the query first, then the rest\.$/,
     );
-    const none = await search({ query: "create", tag: "Users", method: "POST" });
-    expect(none.content).toMatchObject({ results: [], total: 0, note: 'No operation is tagged "Users" with method POST.' });
+    const none = await search({
+      query: "create",
+      tag: "Users",
+      method: "POST",
+    });
+    expect(none.content).toMatchObject({
+      results: [],
+      total: 0,
+      note: 'No operation is tagged "Users" with method POST.',
+    });
   });
 
   it("says what a missing query is", async () => {
@@ -117,13 +137,42 @@ describe("search_operations within the API's parts", () => {
     const jira = serviceOver(tools, tags, {}, "Jira");
     const ask = async (tag: string) => {
       const { text, content } = await searchOn(jira, { query: "", tag });
-      return { names: content?.results.map((hit) => hit.name), note: content?.note, text };
+      return {
+        names: content?.results.map((hit) => hit.name),
+        note: content?.note,
+        text,
+      };
     };
-    expect(await ask("worklogs")).toMatchObject({ names: ["add_worklog"], note: 'The tag "worklogs" is taken as "Issue worklogs".' });
-    expect(await ask("priority")).toMatchObject({ names: ["priorities"], note: 'The tag "priority" is taken as "Issue priorities".' });
+    expect(await ask("worklogs")).toMatchObject({
+      names: ["add_worklog"],
+      note: 'The tag "worklogs" is taken as "Issue worklogs".',
+    });
+    expect(await ask("priority")).toMatchObject({
+      names: ["priorities"],
+      note: 'The tag "priority" is taken as "Issue priorities".',
+    });
     expect((await ask("Issue worklogs")).note).toBeUndefined();
     expect((await ask("trash")).text).toBe(
       'search_operations: several tags hold "trash": "Trashed files", "Trashed folders"; pass one of them.',
     );
+  });
+
+  it("takes an operation whose argument accepts `me` for the caller as the answer to who am I", async () => {
+    const getUsers = {
+      ...tool("get_users", "GET", "/users", "Get multiple users"),
+      description: "Returns the user records for all users accessible to the authenticated user.",
+    };
+    const getUser = (description?: string) => ({
+      ...tool("get_user", "GET", "/users/{user_gid}", "Get a user"),
+      inputSchema: { type: "object", properties: { user_gid: { type: "string", description } } },
+    });
+    const first = async (description?: string) => {
+      const tools = [getUsers, getUser(description)] as ToolDefinition[];
+      const { content } = await searchOn(serviceOver(tools, [["Users"], ["Users"]]), { query: "who am I logged in as?" });
+      return content?.results[0]?.name;
+    };
+    expect(await first('A string identifying a user: the string "me", an email, or the gid of a user.')).toBe("get_user");
+    expect(await first("Pass the `me` value for the signed-in user.")).toBe("get_user");
+    expect(await first("The gid of a user.")).toBe("get_users");
   });
 });
