@@ -553,13 +553,16 @@ function actionFactor(actions: ReadonlySet<string> | undefined, first: readonly 
 /** The weight of an operation whose object is the thing asked for (held-out 0.52 → 0.55 at rank 1, no set lower). */
 const HEAD_OBJECT = 2;
 
+/** Words that say how many or whose, not what: the thing asked for is the word after them (`list all customers`). */
+const DETERMINERS = new Set(["all", "every", "each", "any", "some", "both", "our", "your", "their", "these", "those"]);
+
 /** The thing a request asks for: its first word, or the next when the first is a verb (`list the tasks in a project` → task). */
 function thingAsked(groups: readonly string[][], verbs: ReadonlySet<string>): string | undefined {
   const leading = groups[0]?.[0];
   const verbFirst =
     leading !== undefined &&
     (ACTION_METHODS.has(leading) || READING_VERBS.has(leading) || changingVerbSet().has(leading) || verbs.has(leading));
-  return groups[verbFirst ? 1 : 0]?.[0];
+  return groups.slice(verbFirst ? 1 : 0).find((group) => !DETERMINERS.has(group[0] ?? ""))?.[0];
 }
 
 /** How an operation's object agrees with the query: the thing asked for, another word as said, or as meant (`ticket` for a card). */

@@ -74,5 +74,7 @@ describe("the lexicon built from WordNet over a document's words", () => {
     const top = (query: string) => both[over.search(query)[0]?.id ?? -1]?.path;
     expect(top("list the tasks in a project")).toBe("/projects/{project_gid}/tasks");
     expect(top("list the projects of a task")).toBe("/tasks/{task_gid}/projects");
+    expect(top("list all tasks in a project")).toBe("/projects/{project_gid}/tasks");
+    expect(top("show every project of this task")).toBe("/tasks/{task_gid}/projects");
   });
 });
