@@ -176,6 +176,13 @@ const AUTHENTICATED = "authenticat";
 const CREATE = "creat";
 
 /**
+ * Ids in a request: a prefixed one (`ch_3MmlLrLkdIwHu7ix`, prefix captured), a UUID, or a token of twelve or more
+ * letters and digits mixed.
+ */
+const OPAQUE_ID =
+  /\b(?:([A-Za-z]{2,8})_(?=[A-Za-z0-9]*\d)[A-Za-z0-9]{8,}|[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}|(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{12,})\b/gi;
+
+/**
  * A query's words, each with the terms it may match: itself (normalised, or the index's word it misspells) and what
  * users mean by it.
  */
@@ -184,8 +191,11 @@ function queryTermGroups(
   correct: (term: string, word: string) => string,
   related: (term: string) => readonly string[],
   known: (term: string) => boolean,
+  isThing: (term: string) => boolean = () => false,
 ): string[][] {
-  const rewritten = query
+  // An object's id says which, not what: `cus_Na6dX7aXxi11N4` is read as its prefix, a UUID or a long token as nothing.
+  const withoutIds = query.replace(OPAQUE_ID, (_id, prefix: string | undefined) => prefix ?? " ");
+  const rewritten = withoutIds
     .replace(/\blog\s*(?:in|on)\b/gi, "sign in")
     .replace(/\b(?:signed|logged)[\s-]+in\b/gi, "authenticated")
     .replace(/\bPRs?\b/g, "pull request")
@@ -195,7 +205,7 @@ function queryTermGroups(
     // `what's in the folder`: its items.
     .replace(/\bwhat(?:'s|\s+is|\s+are)\s+(?:in|inside)\b/gi, "list items in");
   const said = tokenize(rewritten).slice(0, MAX_QUERY_WORDS);
-  const names = namedWords(query);
+  const names = namedWords(withoutIds);
   // A two-word verb the lexicon knows (`tear down`, `hand over`) is one word meant: both are read as its meaning.
   const joined = new Set<number>();
   const groups = said.flatMap((word, at) => {
@@ -217,8 +227,10 @@ function queryTermGroups(
     if (names.has(lower)) return [["", term]];
     const relatives = related(term);
     const unknown = !known(term);
-    // A word the API never uses stands for its own word: `subscribe` for Stripe's subscriptions.
-    const [stand, ...others] = relatives;
+    // A word the API never uses stands for its own word, one of the things it acts on first: `subscribe` for Stripe's
+    // subscriptions rather than its subscribers.
+    const thing = unknown ? relatives.find(isThing) : undefined;
+    const [stand, ...others] = thing === undefined ? relatives : [thing, ...relatives.filter((each) => each !== thing)];
     if (unknown && stand !== undefined) return [[stand, term, ...others, ...meaningsOf(lower)]];
     // A compound the API writes as two words (`datacenters` → data center, `webhook` → web hook): both are said.
     const parts = unknown ? compoundParts(lower, known) : undefined;
@@ -319,6 +331,9 @@ const ACTION_METHODS: ReadonlyMap<string, Intent> = new Map<string, Intent>([
  * share, schedule). Deleting is asked for by its own words (delete, remove, cancel…), never by these.
  */
 const CHANGING_METHODS: ReadonlySet<string> = new Set(["post", "put", "patch"]);
+
+/** What a verb naming one of the API's things asks for: to make one, in its collection or at its action's path. */
+const MAKING: Intent = { methods: new Set(["post", "put"]), shape: "collection" };
 
 /** A question (`what labels…`, `who is on…`) asks to read. */
 const READING: Intent = { methods: new Set(["get", "head"]) };
@@ -484,15 +499,26 @@ function changingVerbSet(): ReadonlySet<string> {
  * with a verb that changes something (one of the everyday ones, or a verb of the API's own words) asks for a method
  * that changes something.
  */
-function wantedMethods(groups: readonly string[][], verbs: ReadonlySet<string>): Intent | undefined {
+function wantedMethods(
+  groups: readonly string[][],
+  verbs: ReadonlySet<string>,
+  isObject: (term: string) => boolean,
+  leading: string | undefined,
+): Intent | undefined {
   const intentOf = (terms: readonly string[]) => terms.map((term) => ACTION_METHODS.get(term)).find((each) => each !== undefined);
   const said = intentOf(groups.map((group) => group[0] ?? ""));
   if (said !== undefined) return said;
   const first = groups[0]?.[0];
+  const changing = (term: string) => changingVerbSet().has(term) || verbs.has(term);
+  // A verb the API lacks stands for its thing (`subscribe` for subscriptions): the verb was said, the thing is first.
+  const standsForThing = leading !== undefined && leading !== first && changing(leading) && (groups[0] ?? []).some(isObject);
   // A request that begins with a verb that changes something asks for that, whatever later words mean
   // (`leave a comment saying looks good` does not ask to read); the verb's own meaning may say which change.
-  if (first !== undefined && !READING_VERBS.has(first) && (changingVerbSet().has(first) || verbs.has(first))) {
-    return intentOf(groups[0]?.slice(1) ?? []) ?? { methods: CHANGING_METHODS };
+  if (first !== undefined && !READING_VERBS.has(first) && (changing(first) || standsForThing)) {
+    const meant = intentOf(groups[0]?.slice(1) ?? []);
+    if (meant !== undefined) return meant;
+    // A verb that names one of the API's things makes one (`refund ch_1` → POST /refunds, `send the invoice` → …/send).
+    return (groups[0] ?? []).some(isObject) ? MAKING : { methods: CHANGING_METHODS };
   }
   const meant = intentOf(groups.flatMap((group) => group.slice(1)));
   if (meant !== undefined) return meant;
@@ -654,6 +680,8 @@ export class OperationSearchIndex {
   private readonly verbs: ReadonlySet<string>;
   /** What each operation acts on: the term of its path's last named segment (`/boards/{id}/cards` → card). */
   private readonly objects = new Map<number, string | undefined>();
+  /** How many operations act on each object term. */
+  private readonly objectCounts = new Map<string, number>();
   /** What each operation does, by the first word of its summary and of its operationId (`Create folder` → creat). */
   private readonly actions = new Map<number, ReadonlySet<string>>();
 
@@ -690,6 +718,7 @@ export class OperationSearchIndex {
       this.names.delete(id);
       this.methods.delete(id);
       this.paths.delete(id);
+      this.count(this.objects.get(id), -1);
       this.objects.delete(id);
       this.actions.delete(id);
     }
@@ -700,7 +729,9 @@ export class OperationSearchIndex {
       this.names.set(operation.id, [termSet(withoutNamespace(operation.operationId)), termSet(operation.summary)]);
       this.methods.set(operation.id, operation.method.toLowerCase());
       this.paths.set(operation.id, operation.path);
-      this.objects.set(operation.id, objectOf(operation.path));
+      const object = objectOf(operation.path);
+      this.objects.set(operation.id, object);
+      this.count(object, 1);
       this.actions.set(operation.id, actionsOf(operation));
       for (const field of FIELDS) {
         for (const word of tokenize(operation[field])) {
@@ -730,6 +761,7 @@ export class OperationSearchIndex {
       (term, word) => this.corrected(term, word),
       (term) => (Object.hasOwn(related, term) ? (related[term] ?? []) : []),
       (term) => this.terms.has(term),
+      (term) => this.objectCounts.has(term),
     );
     const said = groups.map((group) => group[0] ?? "").join(" ");
     const meant = [...new Set(groups.flatMap((group) => group.slice(1)))].join(" ");
@@ -750,7 +782,8 @@ export class OperationSearchIndex {
         ...(within ? { filter: (result: { id: unknown }) => within(Number(result.id)) } : {}),
       },
     );
-    const wanted = wantedMethods(groups, this.verbs);
+    const leading = normalizeTerm(tokenize(query)[0] ?? "") ?? undefined;
+    const wanted = wantedMethods(groups, this.verbs, (term) => this.objectCounts.has(term), leading);
     const plural = saysPlural(query);
     const terms = new Set(groups.flat());
     const thing = thingAsked(groups, this.verbs);
@@ -772,6 +805,14 @@ export class OperationSearchIndex {
     // The relevance cut-off: far weaker hits than the best one drop out.
     const floor = (ranked[0]?.score ?? 0) * RELEVANCE_FLOOR;
     return ranked.filter((hit) => hit.score >= floor);
+  }
+
+  /** Counts an operation's object in or out. */
+  private count(object: string | undefined, by: 1 | -1): void {
+    if (object === undefined) return;
+    const count = (this.objectCounts.get(object) ?? 0) + by;
+    if (count > 0) this.objectCounts.set(object, count);
+    else this.objectCounts.delete(object);
   }
 
   /** A query term the index has, else the term of the indexed word one edit (two from eight letters) from what was typed. */

@@ -77,4 +77,24 @@ describe("the lexicon built from WordNet over a document's words", () => {
     expect(top("list all tasks in a project")).toBe("/projects/{project_gid}/tasks");
     expect(top("show every project of this task")).toBe("/tasks/{task_gid}/projects");
   });
+
+  it("reads a verb that names one of the API's things as making one, and an object's id as its prefix only", () => {
+    const stripe = [
+      operation(0, "GET", "/v1/refunds", "List all refunds"),
+      operation(1, "POST", "/v1/refunds/{refund}", "Updates the specified refund"),
+      operation(2, "POST", "/v1/refunds", "Create a refund"),
+      operation(3, "GET", "/v1/customers/{customer}/subscriptions", "You can see a list of the customer's active subscriptions"),
+      operation(4, "POST", "/v1/prices", "Creates a new price"),
+      operation(5, "POST", "/v1/subscriptions", "Creates a new subscription on an existing customer"),
+      operation(6, "GET", "/v1/newsletters/{id}/subscribers", "List the subscribers of a newsletter"),
+      operation(7, "GET", "/v1/charges/{charge}", "Retrieves the details of a charge"),
+    ];
+    const over = new OperationSearchIndex(stripe, undefined, lexiconFor(stripe.flatMap((each) => each.summary.split(" "))));
+    const top = (query: string) => {
+      const best = stripe[over.search(query)[0]?.id ?? -1];
+      return `${best?.method} ${best?.path}`;
+    };
+    expect(top("refund ch_3MmlLrLkdIwHu7ix0snN0B15")).toBe("POST /v1/refunds");
+    expect(top("Subscribe customer cus_Na6dX7aXxi11N4 to price_1MowQULkdIwHu7ixraBm864M")).toBe("POST /v1/subscriptions");
+  });
 });
