@@ -56,6 +56,9 @@ export const UNSEEN_SET = "unseen.json";
 /** The held-out set over three more APIs, written before the ranking changes it measures (one weight was chosen since with it in view). */
 export const HOLDOUT_SET = "holdout.json";
 
+/** Stripe requests written by a helper from the document alone (test/fixtures/queries/stripe.json); tuned on since. */
+export const STRIPE_SET = "stripe.json";
+
 /** A language model's recorded answers to the held-out set's sampling prompts (test/fixtures/queries/). */
 export const HOLDOUT_MODEL_PICKS = "holdout.model-picks.json";
 /** The same model's answers for the unseen set. */

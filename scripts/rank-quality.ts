@@ -20,7 +20,7 @@ export const QUALITY_DOCUMENTS: Readonly<Record<string, string>> = {
   zoom: fileURLToPath(new URL("test/fixtures/holdout/zoom.json", ROOT)),
   jira: fileURLToPath(new URL("test/fixtures/holdout/jira.json", ROOT)),
   vimeo: fileURLToPath(new URL("test/fixtures/holdout/vimeo.json", ROOT)),
-  ...(process.env.STRIPE_DOCUMENT ? { stripe: process.env.STRIPE_DOCUMENT } : {}),
+  stripe: fileURLToPath(new URL("test/fixtures/stripe/stripe.com.json", ROOT)),
 };
 
 /** One of those documents, read and normalised. */

@@ -377,6 +377,15 @@ const READING_VERBS = new Set([
 /** Everyday verbs of requests that change something, beyond create/update/delete. */
 const CHANGING_VERB_WORDS = [
   "cancel",
+  "activate",
+  "deactivate",
+  "suspend",
+  "unsuspend",
+  "expire",
+  "watch",
+  "unwatch",
+  "increment",
+  "decrement",
   "send",
   "refund",
   "archive",
@@ -506,9 +515,10 @@ function wantedMethods(
   leading: string | undefined,
 ): Intent | undefined {
   const intentOf = (terms: readonly string[]) => terms.map((term) => ACTION_METHODS.get(term)).find((each) => each !== undefined);
-  const said = intentOf(groups.map((group) => group[0] ?? ""));
-  if (said !== undefined) return said;
   const first = groups[0]?.[0];
+  // The first word's own action comes first, then a leading verb's: `register a webhook listening for…` creates.
+  const saidFirst = intentOf([first ?? ""]);
+  if (saidFirst !== undefined) return saidFirst;
   const changing = (term: string) => changingVerbSet().has(term) || verbs.has(term);
   // A verb the API lacks stands for its thing (`subscribe` for subscriptions): the verb was said, the thing is first.
   const standsForThing = leading !== undefined && leading !== first && changing(leading) && (groups[0] ?? []).some(isObject);
@@ -520,6 +530,8 @@ function wantedMethods(
     // A verb that names one of the API's things makes one (`refund ch_1` → POST /refunds, `send the invoice` → …/send).
     return (groups[0] ?? []).some(isObject) ? MAKING : { methods: CHANGING_METHODS };
   }
+  const said = intentOf(groups.map((group) => group[0] ?? ""));
+  if (said !== undefined) return said;
   const meant = intentOf(groups.flatMap((group) => group.slice(1)));
   if (meant !== undefined) return meant;
   if (first === undefined) return undefined;
@@ -597,6 +609,23 @@ function objectFactor(object: string | undefined, groups: readonly string[][], t
   if (object === thing) return HEAD_OBJECT;
   if (groups.some((group) => group[0] === object)) return 1.5;
   return groups.some((group) => group.includes(object)) ? 1.2 : 1;
+}
+
+/** How much less an operation weighs for each thing its path goes through that the request does not name. */
+const UNNAMED_PARENT = 0.85;
+
+/**
+ * Fewer things unnamed first: `cancel subscription sub_1` wants /subscriptions/{id} before
+ * /customers/{customer}/subscriptions/{id}. Version and prefix segments (`v1`, `api`, `rest`) count for nothing.
+ */
+function parentsFactor(path: string, terms: ReadonlySet<string>): number {
+  const parents = path.split("/").filter((segment) => segment !== "" && !segment.includes("{")).slice(0, -1);
+  let unnamed = 0;
+  for (const segment of parents) {
+    if (/^(?:v\d+|\d+|api|rest)$/i.test(segment)) continue;
+    if (!tokenize(segment).some((word) => terms.has(normalizeTerm(word) ?? ""))) unnamed++;
+  }
+  return UNNAMED_PARENT ** unnamed;
 }
 
 /** Splits text into words at separators and camelCase boundaries (`listRepoIssues` → list, repo, issues). */
@@ -798,7 +827,8 @@ export class OperationSearchIndex {
           (1 + 4 * this.coverage(id, groups)) *
           methodFactor(this.methods.get(id) ?? "", this.paths.get(id) ?? "", wanted, plural) *
           objectFactor(this.objects.get(id), groups, thing) *
-          actionFactor(this.actions.get(id), groups[0]);
+          actionFactor(this.actions.get(id), groups[0]) *
+          parentsFactor(this.paths.get(id) ?? "", terms);
         return { id, score: Math.sqrt(result.score) * factors };
       })
       .sort((a, b) => b.score - a.score || a.id - b.id);
