@@ -619,7 +619,10 @@ const UNNAMED_PARENT = 0.85;
  * /customers/{customer}/subscriptions/{id}. Version and prefix segments (`v1`, `api`, `rest`) count for nothing.
  */
 function parentsFactor(path: string, terms: ReadonlySet<string>): number {
-  const parents = path.split("/").filter((segment) => segment !== "" && !segment.includes("{")).slice(0, -1);
+  const parents = path
+    .split("/")
+    .filter((segment) => segment !== "" && !segment.includes("{"))
+    .slice(0, -1);
   let unnamed = 0;
   for (const segment of parents) {
     if (/^(?:v\d+|\d+|api|rest)$/i.test(segment)) continue;
