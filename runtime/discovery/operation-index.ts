@@ -219,8 +219,8 @@ function queryTermGroups(
     const lower = word.toLowerCase();
     // `show me…`, `give me…`: the one the answer goes to, not what it is about.
     if (lower === "me" && ASKING_VERBS.has(said[at - 1]?.toLowerCase() ?? "")) return [];
-    // The API's words for the caller: the authenticated user, `me` in paths (`/auth/me`), the current user.
-    if (SELF.has(lower)) return [[AUTHENTICATED, "me", "current"]];
+    // The API's words for the caller: the authenticated user, `me` in paths (`/auth/me`), the current user, the member.
+    if (SELF.has(lower)) return [[AUTHENTICATED, "me", "current", "member"]];
     const term = normalizeTerm(word);
     if (term === null) return [];
     // A name of the user's own things counts as a word meant, not said: `the Reports folder` asks for a folder.
@@ -235,7 +235,10 @@ function queryTermGroups(
     // A compound the API writes as two words (`datacenters` → data center, `webhook` → web hook): both are said.
     const parts = unknown ? compoundParts(lower, known) : undefined;
     if (parts !== undefined) return parts.map((part) => [part]);
-    return [[correct(term, lower), ...meaningsOf(lower), ...relatives]];
+    const meanings = meaningsOf(lower);
+    // A word known to mean something (`start`, `archive`) is no misspelling of the API's (`star`, `archived`).
+    const knownWord = meanings.length > 0 || relatives.length > 0 || changingVerbSet().has(term) || READING_VERBS.has(term);
+    return [[knownWord ? term : correct(term, lower), ...meanings, ...relatives]];
   });
   const first = groups[0];
   // `new issue` asks to create one; `any new voicemails?` does not.
@@ -795,6 +798,7 @@ export class OperationSearchIndex {
       (term) => this.terms.has(term),
       (term) => this.objectCounts.has(term),
     );
+    const meansSomething = (term: string) => changingVerbSet().has(term) || READING_VERBS.has(term) || Object.hasOwn(related, term);
     const said = groups.map((group) => group[0] ?? "").join(" ");
     const meant = [...new Set(groups.flatMap((group) => group.slice(1)))].join(" ");
     // What the user said counts fully, what it means less: `list open pull requests` still wants pulls/list first.
@@ -808,7 +812,9 @@ export class OperationSearchIndex {
         // Prefixes reach other forms (protect → protection); typos are looked for only in words the index lacks: a
         // fuzzy walk over the vocabulary is the costly part, and a catalogue of many documents makes it large.
         prefix: (term) => term.length >= 3 && term.length <= 32,
-        fuzzy: (term) => (this.terms.has(term) || term.length < 4 || term.length > 24 ? false : term.length < 8 ? 1 : 0.2),
+        // Nor in a word known to mean something (`start` is no misspelling of `star`).
+        fuzzy: (term) =>
+          this.terms.has(term) || term.length < 4 || term.length > 24 || meansSomething(term) ? false : term.length < 8 ? 1 : 0.2,
         maxFuzzy: 3,
         weights: { fuzzy: 0.3, prefix: 0.5 },
         ...(within ? { filter: (result: { id: unknown }) => within(Number(result.id)) } : {}),

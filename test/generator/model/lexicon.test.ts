@@ -97,4 +97,20 @@ describe("the lexicon built from WordNet over a document's words", () => {
     expect(top("refund ch_3MmlLrLkdIwHu7ix0snN0B15")).toBe("POST /v1/refunds");
     expect(top("Subscribe customer cus_Na6dX7aXxi11N4 to price_1MowQULkdIwHu7ixraBm864M")).toBe("POST /v1/subscriptions");
   });
+
+  it("takes a word it knows the meaning of as said, not as a misspelling of the API's, and `my` as the member too", () => {
+    const trello = [
+      operation(0, "POST", "/members/{idMember}/boardStars", "Add a board star"),
+      operation(1, "POST", "/boards", "Create a board"),
+      operation(2, "GET", "/boards/{idBoard}", "Get a board"),
+      operation(3, "GET", "/members/{idMember}/boards", "Get the boards of a member"),
+    ];
+    const over = new OperationSearchIndex(trello, undefined, lexiconFor(trello.flatMap((each) => each.summary.split(" "))));
+    const top = (query: string) => {
+      const best = trello[over.search(query)[0]?.id ?? -1];
+      return `${best?.method} ${best?.path}`;
+    };
+    expect(top("start a new board for the product launch")).toBe("POST /boards");
+    expect(top("show all my boards")).toBe("GET /members/{idMember}/boards");
+  });
 });
