@@ -138,6 +138,16 @@ const SYNONYMS: Record<string, readonly string[]> = {
   plan: ["size", "tier", "subscription"],
   owe: ["balance", "invoice"],
   bill: ["invoice", "billing"],
+  chargeback: ["dispute"],
+  money: ["balance", "fund", "payout"],
+  sell: ["product", "price"],
+  // Kinds of file users name instead of the file.
+  pdf: ["file"],
+  doc: ["file", "document"],
+  docx: ["file", "document"],
+  spreadsheet: ["file", "document"],
+  document: ["file"],
+  photo: ["image", "picture", "file"],
 };
 
 /** Words a user says for themself: the API's "authenticated user" (checked before stop words drop `my`). */
@@ -593,23 +603,40 @@ function actionFactor(actions: ReadonlySet<string> | undefined, first: readonly 
 
 /** The weight of an operation whose object is the thing asked for (held-out 0.52 → 0.55 at rank 1, no set lower). */
 const HEAD_OBJECT = 2;
+/** The weight of an operation whose object is what the thing asked for means (`ticket` → issue). */
+const HEAD_OBJECT_MEANT = 1.75;
 
 /** Words that say how many or whose, not what: the thing asked for is the word after them (`list all customers`). */
 const DETERMINERS = new Set(["all", "every", "each", "any", "some", "both", "our", "your", "their", "these", "those"]);
 
-/** The thing a request asks for: its first word, or the next when the first is a verb (`list the tasks in a project` → task). */
-function thingAsked(groups: readonly string[][], verbs: ReadonlySet<string>): string | undefined {
+/**
+ * The thing a request asks for, with what it means: its first word, or the next when the first is a verb (`list the
+ * tasks in a project` → task).
+ */
+function thingAsked(groups: readonly string[][], verbs: ReadonlySet<string>): readonly string[] | undefined {
   const leading = groups[0]?.[0];
   const verbFirst =
     leading !== undefined &&
     (ACTION_METHODS.has(leading) || READING_VERBS.has(leading) || changingVerbSet().has(leading) || verbs.has(leading));
-  return groups.slice(verbFirst ? 1 : 0).find((group) => !DETERMINERS.has(group[0] ?? ""))?.[0];
+  return groups.slice(verbFirst ? 1 : 0).find((group) => !DETERMINERS.has(group[0] ?? ""));
+}
+
+/** A change to one field of a thing (`change the priority of this ticket`): the thing's word, read from the request. */
+const FIELD_OF_THING =
+  /\b(?:change|update|set|edit|modify|rename|replace)\s+(?:the\s+|my\s+|its\s+)?\w+(?:\s+and\s+\w+)?\s+(?:of|on|for)\s+(?:this|that|the|my|our|a|an)\s+(\w+)/i;
+
+/** The thing whose field a request changes, as one of its groups of terms; undefined when it changes no field of one. */
+function fieldOwner(query: string, groups: readonly string[][]): readonly string[] | undefined {
+  const word = FIELD_OF_THING.exec(query)?.[1];
+  const term = word === undefined ? null : normalizeTerm(word);
+  return term === null ? undefined : groups.find((group) => group.includes(term));
 }
 
 /** How an operation's object agrees with the query: the thing asked for, another word as said, or as meant (`ticket` for a card). */
-function objectFactor(object: string | undefined, groups: readonly string[][], thing: string | undefined): number {
+function objectFactor(object: string | undefined, groups: readonly string[][], thing: readonly string[] | undefined): number {
   if (object === undefined) return 1;
-  if (object === thing) return HEAD_OBJECT;
+  if (object === thing?.[0]) return HEAD_OBJECT;
+  if (thing?.includes(object)) return HEAD_OBJECT_MEANT;
   if (groups.some((group) => group[0] === object)) return 1.5;
   return groups.some((group) => group.includes(object)) ? 1.2 : 1;
 }
@@ -824,7 +851,7 @@ export class OperationSearchIndex {
     const wanted = wantedMethods(groups, this.verbs, (term) => this.objectCounts.has(term), leading);
     const plural = saysPlural(query);
     const terms = new Set(groups.flat());
-    const thing = thingAsked(groups, this.verbs);
+    const thing = fieldOwner(query, groups) ?? thingAsked(groups, this.verbs);
     // A hit that matched only by typo tolerance or prefix is weak: it is dropped when some hit matched a word itself.
     const exact = results.filter((result) => result.terms.some((term) => terms.has(term)));
     // Re-ranking is bounded: only the best hits by text score can reach the top after it.

@@ -113,4 +113,19 @@ describe("the lexicon built from WordNet over a document's words", () => {
     expect(top("start a new board for the product launch")).toBe("POST /boards");
     expect(top("show all my boards")).toBe("GET /members/{idMember}/boards");
   });
+
+  it("takes the thing whose field a request changes as the thing asked for (files and folders only fill the index)", () => {
+    const jira = [
+      operation(0, "PUT", "/priorities/{id}", "Update a priority"),
+      operation(1, "PUT", "/issues/{id}", "Update an issue"),
+      operation(2, "GET", "/issues/{id}", "Get an issue"),
+      operation(3, "POST", "/files/content", "Upload file"),
+      operation(4, "POST", "/folders", "Create folder"),
+    ];
+    const over = new OperationSearchIndex(jira, undefined, lexiconFor(jira.flatMap((each) => each.summary.split(" "))));
+    const top = (query: string) => jira[over.search(query)[0]?.id ?? -1]?.path;
+    expect(top("change the priority of this issue to high")).toBe("/issues/{id}");
+    expect(top("update the priority of the issue")).toBe("/issues/{id}");
+    expect(top("update the priority")).toBe("/priorities/{id}");
+  });
 });

@@ -28,8 +28,8 @@ describe("search_operations over GitHub's and Memos' documents (every operation)
         .join("\n"),
     );
     expect(all.queries).toBe(105);
-    expect(all.hitAt5).toBeGreaterThanOrEqual(0.72);
-    expect(all.hitAt1).toBeGreaterThanOrEqual(0.43);
+    expect(all.hitAt5).toBeGreaterThanOrEqual(0.8);
+    expect(all.hitAt1).toBeGreaterThanOrEqual(0.49);
   }, 120_000);
 
   it("keeps its level on 77 held-out requests over Zoom, Jira and Vimeo, and within the part a model picks: floors, not the goal", async () => {
@@ -40,11 +40,11 @@ describe("search_operations over GitHub's and Memos' documents (every operation)
         `within the answer's tag: hit@1 ${narrowed.all.hitAt1.toFixed(2)}, hit@5 ${narrowed.all.hitAt5.toFixed(2)}`,
     );
     expect(plain.all.queries).toBe(77);
-    expect(plain.all.hitAt5).toBeGreaterThanOrEqual(0.74);
+    expect(plain.all.hitAt5).toBeGreaterThanOrEqual(0.76);
     expect(plain.all.hitAt1).toBeGreaterThanOrEqual(0.55);
     // Narrowed by the tag the search tool names, the ranking within a part.
     expect(narrowed.all.hitAt5).toBeGreaterThanOrEqual(0.95);
-    expect(narrowed.all.hitAt1).toBeGreaterThanOrEqual(0.72);
+    expect(narrowed.all.hitAt1).toBeGreaterThanOrEqual(0.74);
   }, 180_000);
 
   it("keeps its level on 40 Stripe requests a helper wrote from the document (ids and everyday words included): a floor", async () => {
@@ -53,8 +53,8 @@ describe("search_operations over GitHub's and Memos' documents (every operation)
       `stripe: hit@1 ${all.hitAt1.toFixed(2)}, hit@5 ${all.hitAt5.toFixed(2)}, MRR ${all.mrr.toFixed(2)}\n  ${all.misses.join("\n  ")}`,
     );
     expect(all.queries).toBe(40);
-    expect(all.hitAt5).toBeGreaterThanOrEqual(0.7);
-    expect(all.hitAt1).toBeGreaterThanOrEqual(0.6);
+    expect(all.hitAt5).toBeGreaterThanOrEqual(0.72);
+    expect(all.hitAt1).toBeGreaterThanOrEqual(0.65);
   }, 180_000);
 
   it("meets hit@1 >= 0.80 and hit@5 >= 0.95 on both unseen sets when the client's model chooses (recorded answers, replayed)", async () => {
