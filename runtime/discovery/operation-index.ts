@@ -851,7 +851,10 @@ export class OperationSearchIndex {
     const wanted = wantedMethods(groups, this.verbs, (term) => this.objectCounts.has(term), leading);
     const plural = saysPlural(query);
     const terms = new Set(groups.flat());
-    const thing = fieldOwner(query, groups) ?? thingAsked(groups, this.verbs);
+    // A verb that makes one of the API's things names the thing (`watch this issue` makes a watcher).
+    const verb = groups[0];
+    const made = wanted?.methods.has("post") && verb?.some((term) => this.objectCounts.has(term)) ? verb : undefined;
+    const thing = fieldOwner(query, groups) ?? made ?? thingAsked(groups, this.verbs);
     // A hit that matched only by typo tolerance or prefix is weak: it is dropped when some hit matched a word itself.
     const exact = results.filter((result) => result.terms.some((term) => terms.has(term)));
     // Re-ranking is bounded: only the best hits by text score can reach the top after it.
