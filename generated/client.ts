@@ -2,44 +2,112 @@
 import { type ClientOptions, toolCaller } from "oapi-mcp-gen-runtime";
 import {
   type MemoListMemosArgs,
+  type MemoListMemosResult,
   memoListMemos,
   type MemoCreateMemoArgs,
+  type MemoCreateMemoResult,
   memoCreateMemo,
   type MemoGetMemoArgs,
+  type MemoGetMemoResult,
   memoGetMemo,
   type MemoUpdateMemoArgs,
+  type MemoUpdateMemoResult,
   memoUpdateMemo,
   type MemoDeleteMemoArgs,
+  type MemoDeleteMemoResult,
   memoDeleteMemo,
   type MemoListMemoCommentsArgs,
+  type MemoListMemoCommentsResult,
   memoListMemoComments,
   type MemoCreateMemoCommentArgs,
+  type MemoCreateMemoCommentResult,
   memoCreateMemoComment,
   type MemoListMemoAttachmentsArgs,
+  type MemoListMemoAttachmentsResult,
   memoListMemoAttachments,
   type MemoSetMemoAttachmentsArgs,
+  type MemoSetMemoAttachmentsResult,
   memoSetMemoAttachments,
   type MemoListMemoReactionsArgs,
+  type MemoListMemoReactionsResult,
   memoListMemoReactions,
   type MemoUpsertMemoReactionArgs,
+  type MemoUpsertMemoReactionResult,
   memoUpsertMemoReaction,
   type MemoDeleteMemoReactionArgs,
+  type MemoDeleteMemoReactionResult,
   memoDeleteMemoReaction,
   type MemoListMemoRelationsArgs,
+  type MemoListMemoRelationsResult,
   memoListMemoRelations,
   type MemoSetMemoRelationsArgs,
+  type MemoSetMemoRelationsResult,
   memoSetMemoRelations,
   type AttachmentListAttachmentsArgs,
+  type AttachmentListAttachmentsResult,
   attachmentListAttachments,
   type AttachmentGetAttachmentArgs,
+  type AttachmentGetAttachmentResult,
   attachmentGetAttachment,
   type AttachmentDeleteAttachmentArgs,
+  type AttachmentDeleteAttachmentResult,
   attachmentDeleteAttachment,
   tools,
 } from "./index.js";
 import { auth, serverIdentity, upstream } from "./server-settings.js";
+/** The typed client's methods: one per tool, resolving to the tool's structured result. */
+export type ApiClient = {
+  /** GET /api/v1/memos (MemoService_ListMemos): List memos */
+  memo_list_memos(args: MemoListMemosArgs): Promise<MemoListMemosResult>;
+  /** POST /api/v1/memos (MemoService_CreateMemo): Create memo */
+  memo_create_memo(args: MemoCreateMemoArgs): Promise<MemoCreateMemoResult>;
+  /** GET /api/v1/memos/{memo} (MemoService_GetMemo): Get memo */
+  memo_get_memo(args: MemoGetMemoArgs): Promise<MemoGetMemoResult>;
+  /** PATCH /api/v1/memos/{memo} (MemoService_UpdateMemo): Update memo */
+  memo_update_memo(args: MemoUpdateMemoArgs): Promise<MemoUpdateMemoResult>;
+  /** DELETE /api/v1/memos/{memo} (MemoService_DeleteMemo): Delete memo */
+  memo_delete_memo(args: MemoDeleteMemoArgs): Promise<MemoDeleteMemoResult>;
+  /** GET /api/v1/memos/{memo}/comments (MemoService_ListMemoComments): List memo comments */
+  memo_list_memo_comments(args: MemoListMemoCommentsArgs): Promise<MemoListMemoCommentsResult>;
+  /** POST /api/v1/memos/{memo}/comments (MemoService_CreateMemoComment): Create memo comment */
+  memo_create_memo_comment(args: MemoCreateMemoCommentArgs): Promise<MemoCreateMemoCommentResult>;
+  /** GET /api/v1/memos/{memo}/attachments (MemoService_ListMemoAttachments): List memo attachments */
+  memo_list_memo_attachments(
+    args: MemoListMemoAttachmentsArgs,
+  ): Promise<MemoListMemoAttachmentsResult>;
+  /** PATCH /api/v1/memos/{memo}/attachments (MemoService_SetMemoAttachments): Set memo attachments */
+  memo_set_memo_attachments(
+    args: MemoSetMemoAttachmentsArgs,
+  ): Promise<MemoSetMemoAttachmentsResult>;
+  /** GET /api/v1/memos/{memo}/reactions (MemoService_ListMemoReactions): List memo reactions */
+  memo_list_memo_reactions(args: MemoListMemoReactionsArgs): Promise<MemoListMemoReactionsResult>;
+  /** POST /api/v1/memos/{memo}/reactions (MemoService_UpsertMemoReaction): Upsert memo reaction */
+  memo_upsert_memo_reaction(
+    args: MemoUpsertMemoReactionArgs,
+  ): Promise<MemoUpsertMemoReactionResult>;
+  /** DELETE /api/v1/memos/{memo}/reactions/{reaction} (MemoService_DeleteMemoReaction): Delete memo reaction */
+  memo_delete_memo_reaction(
+    args: MemoDeleteMemoReactionArgs,
+  ): Promise<MemoDeleteMemoReactionResult>;
+  /** GET /api/v1/memos/{memo}/relations (MemoService_ListMemoRelations): List memo relations */
+  memo_list_memo_relations(args: MemoListMemoRelationsArgs): Promise<MemoListMemoRelationsResult>;
+  /** PATCH /api/v1/memos/{memo}/relations (MemoService_SetMemoRelations): Set memo relations */
+  memo_set_memo_relations(args: MemoSetMemoRelationsArgs): Promise<MemoSetMemoRelationsResult>;
+  /** GET /api/v1/attachments (AttachmentService_ListAttachments): List attachments */
+  attachment_list_attachments(
+    args: AttachmentListAttachmentsArgs,
+  ): Promise<AttachmentListAttachmentsResult>;
+  /** GET /api/v1/attachments/{attachment} (AttachmentService_GetAttachment): Get attachment */
+  attachment_get_attachment(
+    args: AttachmentGetAttachmentArgs,
+  ): Promise<AttachmentGetAttachmentResult>;
+  /** DELETE /api/v1/attachments/{attachment} (AttachmentService_DeleteAttachment): Delete attachment */
+  attachment_delete_attachment(
+    args: AttachmentDeleteAttachmentArgs,
+  ): Promise<AttachmentDeleteAttachmentResult>;
+};
 /** A typed client of the API: a method per tool, with the tool's validation, request building, credentials and result checking; a failed call rejects with a ToolCallError. */
-export const createClient = (options: ClientOptions = {}) => {
+export const createClient = (options: ClientOptions = {}): ApiClient => {
   const call = toolCaller({ identity: serverIdentity, tools, upstream, auth }, options);
   return {
     /** GET /api/v1/memos (MemoService_ListMemos): List memos */

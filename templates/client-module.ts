@@ -7,7 +7,7 @@ import { toolModuleNames } from "./tool-module.js";
 import type { ToolView } from "./tool-view.js";
 
 /** `createClient`'s parameters and the lines of its body before its methods (statement-layout.ts lays them out). */
-export const CLIENT_SIGNATURE = "(options: ClientOptions = {}) => {";
+export const CLIENT_SIGNATURE = "(options: ClientOptions = {}): ApiClient => {";
 export const CLIENT_OPEN = ["const call = toolCaller({ identity: serverIdentity, tools, upstream, auth }, options);", "return {"];
 
 /**
@@ -16,10 +16,11 @@ export const CLIENT_OPEN = ["const call = toolCaller({ identity: serverIdentity,
  */
 export function clientModule(tools: readonly ToolView[]): SourceFileStructure {
   const modules = tools.map((tool) => ({ tool, names: toolModuleNames(tool) }));
-  const methods = modules.map(({ tool, names }) => {
-    const doc = commentText(`${tool.method.toUpperCase()} ${tool.path}${tool.operationId ? ` (${tool.operationId})` : ""}: ${tool.title}`);
-    return `/** ${doc} */\n${propertyKey(tool.name)}: (args: ${names.args}) => call(${names.constant}, args),`;
-  });
+  const docOf = (tool: ToolView) =>
+    commentText(`${tool.method.toUpperCase()} ${tool.path}${tool.operationId ? ` (${tool.operationId})` : ""}: ${tool.title}`);
+  const methods = modules.map(
+    ({ tool, names }) => `/** ${docOf(tool)} */\n${propertyKey(tool.name)}: (args: ${names.args}) => call(${names.constant}, args),`,
+  );
   return {
     kind: Kind.SourceFile,
     leadingTrivia: GENERATED_HEADER,
@@ -33,11 +34,29 @@ export function clientModule(tools: readonly ToolView[]): SourceFileStructure {
         kind: Kind.ImportDeclaration,
         moduleSpecifier: "./index.js",
         namedImports: [
-          ...modules.flatMap(({ names }) => [{ name: names.args, isTypeOnly: true }, { name: names.constant }]),
+          ...modules.flatMap(({ names }) => [
+            { name: names.args, isTypeOnly: true },
+            { name: names.result, isTypeOnly: true },
+            { name: names.constant },
+          ]),
           { name: "tools" },
         ],
       },
       settingsImport(),
+      {
+        // Named, not inferred: a large API's inferred client type is too long for the compiler to write (TS7056).
+        kind: Kind.TypeAlias,
+        isExported: true,
+        name: "ApiClient",
+        docs: ["The typed client's methods: one per tool, resolving to the tool's structured result."],
+        type: [
+          "{",
+          ...modules.map(
+            ({ tool, names }) => `/** ${docOf(tool)} */\n${propertyKey(tool.name)}(args: ${names.args}): Promise<${names.result}>;`,
+          ),
+          "}",
+        ].join("\n"),
+      },
       {
         kind: Kind.VariableStatement,
         isExported: true,

@@ -90,6 +90,7 @@ export function registryModule(tools: readonly ToolView[]): SourceFileStructure 
     kind: Kind.SourceFile,
     leadingTrivia: GENERATED_HEADER,
     statements: [
+      { kind: Kind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: RUNTIME_MODULE, namedImports: ["ToolDefinition"] },
       ...modules.map((names) => ({
         kind: Kind.ImportDeclaration,
         moduleSpecifier: `./${names.file}.js`,
@@ -115,7 +116,10 @@ export function registryModule(tools: readonly ToolView[]): SourceFileStructure 
         isExported: true,
         declarationKind: CONST,
         docs: ["Every tool of this server, in the order `tools/list` returns them."],
-        declarations: [{ name: "tools", initializer: `[${modules.map((names) => names.constant).join(", ")}] as const` }],
+        // Typed, not inferred: a large API's tuple type is too long for the compiler to write (TS7056).
+        declarations: [
+          { name: "tools", type: "readonly ToolDefinition[]", initializer: `[${modules.map((names) => names.constant).join(", ")}]` },
+        ],
       },
     ],
   };

@@ -29,8 +29,9 @@ function isComment(lines: readonly string[]): boolean {
 /** An import or a re-export of named bindings. */
 const NAMED =
   /^((?:import|export)(?: type)?) \{ ((?:type )?[A-Za-z_$][\w$]*(?:, (?:type )?[A-Za-z_$][\w$]*)*) \}((?: from (?:")[^"\\]*")?;)$/;
-/** An exported array of names, maybe `as const` (the registry's `tools`). */
-const NAME_ARRAY = /^export const ([A-Za-z_$][\w$]*) = \[([A-Za-z_$][\w$]*(?:, [A-Za-z_$][\w$]*)*)\]( as const)?;$/;
+/** An exported array of names, maybe typed (`: readonly ToolDefinition[]`, the registry's `tools`) or `as const`. */
+const NAME_ARRAY =
+  /^export const ([A-Za-z_$][\w$]*(?:: readonly [A-Za-z_$][\w$]*\[\])?) = \[([A-Za-z_$][\w$]*(?:, [A-Za-z_$][\w$]*)*)\]( as const)?;$/;
 /** The client's first line as ts-morph prints it, and its last two (indent stripped). */
 const CLIENT_HEAD = `export const createClient = ${CLIENT_SIGNATURE}`;
 const CLIENT_CLOSE = ["};", "};"];

@@ -198,11 +198,12 @@ describe("statement layouts", () => {
     `export const tools = [${names(20, "aToolConstant").join(", ")}];`,
     `export const tools = [${names(3, "t").join(", ")}] as const;`,
     `export const tools = [${names(20, "aToolConstant").join(", ")}] as const;`,
+    `export const tools: readonly ToolDefinition[] = [${names(20, "aToolConstant").join(", ")}];`,
     'export type SomeRatherLongOperationNameForTheResultOfATool = Operation["responses"]["200"]["content"]["application/json"];',
     `export const shortName = defineTool<ShortArgs, ShortResult>({ __oapiMcpGenSlot0__: "${"x".repeat(100)}" });`,
     `export const aVeryLongToolConstantNameIndeed = defineTool<AVeryLongToolConstantNameIndeedArgs, AVeryLongToolConstantNameIndeedResult>({ __oapiMcpGenSlot0__: "${"x".repeat(100)}" });`,
     [
-      "export const createClient = (options: ClientOptions = {}) => {",
+      "export const createClient = (options: ClientOptions = {}): ApiClient => {",
       ...[
         "const call = toolCaller({ identity: serverIdentity, tools, upstream, auth }, options);",
         "return {",
@@ -233,7 +234,7 @@ describe("statement layouts", () => {
 describe("statement layouts left to prettier", () => {
   it("leaves a client whose method line holds other than ASCII to prettier", () => {
     const lines = [
-      "export const createClient = (options: ClientOptions = {}) => {",
+      "export const createClient = (options: ClientOptions = {}): ApiClient => {",
       "  const call = toolCaller({ identity: serverIdentity, tools, upstream, auth }, options);",
       "  return {",
       '    "naïve": (args: NaiveArgs) => call(naive, args),',
