@@ -28,8 +28,16 @@ export function copyKeywords(schema: SchemaObject, place: SchemaPlace): JsonObje
   if (out.format !== undefined) moveFormatToHint(out);
   if (Array.isArray(out.enum)) out.enum = uniqueValues(out.enum);
   if (typeof out.pattern === "string" && !isValidPattern(out.pattern)) {
-    place.warn(`${place.where}: dropped pattern ${JSON.stringify(out.pattern)} at ${at} (not a valid ECMAScript regular expression)`);
-    delete out.pattern;
+    const unescaped = withoutNeedlessEscapes(out.pattern);
+    if (isValidPattern(unescaped)) {
+      // `^[a-zA-Z0-9\-\_]`: `\_` means `_`, but Unicode-mode regular expressions (JSON Schema validators) refuse it.
+      out.pattern = unescaped;
+    } else {
+      place.warn(
+        `${place.where}: dropped pattern ${JSON.stringify(out.pattern)} at ${at} (not a valid regular expression in Unicode mode, as JSON Schema validators read it)`,
+      );
+      delete out.pattern;
+    }
   }
   if (typeof out.pattern === "string" && !isLinearPattern(out.pattern)) {
     place.warn(
@@ -85,6 +93,34 @@ function uniqueValues(values: JsonValue[]): JsonValue[] {
     seen.add(key);
     return true;
   });
+}
+
+/** Characters that keep their backslash in a Unicode-mode regular expression when escaped as themselves. */
+const SYNTAX_CHARACTERS = new Set([..."^$\\.*+?()[]{}|/-"]);
+
+/**
+ * A pattern with the escapes of plain punctuation (`\_`, `\@`, `\:`, and `\-` outside a class) written as the
+ * character itself: the same expression without the Unicode flag, and one that compiles with it. Escapes of letters,
+ * digits and syntax stay.
+ */
+function withoutNeedlessEscapes(pattern: string): string {
+  let out = "";
+  let inClass = false;
+  for (let index = 0; index < pattern.length; index++) {
+    const character = pattern[index] ?? "";
+    const next = pattern[index + 1];
+    if (character !== "\\" || next === undefined) {
+      if (character === "[") inClass = true;
+      else if (character === "]") inClass = false;
+      out += character;
+      continue;
+    }
+    // `\-` keeps its backslash only inside a class.
+    const kept = /[A-Za-z0-9]/.test(next) || (SYNTAX_CHARACTERS.has(next) && (next !== "-" || inClass));
+    out += kept ? `\\${next}` : next;
+    index++;
+  }
+  return out;
 }
 
 function isValidPattern(pattern: string): boolean {

@@ -104,7 +104,21 @@ describe("OpenAPI schema → JSON Schema", () => {
   it("drops patterns that are not ECMAScript regular expressions, with a warning", () => {
     const converter = converterFor(documentWith({}), "request", "op");
     expect(converter.convertRoot({ type: "string", pattern: "(?i)abc" })).toEqual({ type: "string" });
-    expect(converter.warnings[0]).toMatch(/op: dropped pattern/);
+    expect(converter.warnings[0]).toMatch(/op: dropped pattern .* \(not a valid regular expression in Unicode mode/);
+  });
+
+  it("writes escapes of plain punctuation as the character, which Unicode-mode validators take, with no warning", () => {
+    const converter = converterFor(documentWith({}), "request", "op");
+    expect(converter.convertRoot({ type: "string", pattern: "^[a-zA-Z0-9\\-\\_]+$" })).toEqual({
+      type: "string",
+      pattern: "^[a-zA-Z0-9\\-_]+$",
+    });
+    expect(converter.convertRoot({ type: "string", pattern: "^a\\-b\\@c\\.d\\\\_$" })).toEqual({
+      type: "string",
+      pattern: "^a-b@c\\.d\\\\_$",
+    });
+    expect(converter.warnings).toEqual([]);
+    for (const pattern of ["^[a-zA-Z0-9\\-_]+$", "^a-b@c\\.d\\\\_$"]) expect(() => new RegExp(pattern, "u")).not.toThrow();
   });
 
   it("names a dangling $ref", () => {
