@@ -7,7 +7,7 @@ import type { CodeSettings } from "../code/code-settings.js";
 import type { DiscoveryData } from "../discovery/discovery.js";
 import { createRequestHandler, type HttpPolicy, isHealthCheck, ListenError, listen, type RunningServer } from "../http/http-server.js";
 import { sendJson } from "../http/json-response.js";
-import { hostAllowList } from "../http/origin.js";
+import { hostAllowList, isLoopbackAddress } from "../http/origin.js";
 import type { SessionLimits } from "../http/session-http.js";
 import { modernHostOf } from "../protocol/modern-host.js";
 import { createToolRuntime, type ServerIdentity, type ToolRuntime } from "../tools/tool-runtime.js";
@@ -133,6 +133,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     passthrough: runtime.auth.passthrough,
   });
   warnUnsetParameters(runtime, log);
+  const { passthrough } = runtime.auth;
+  const forwards = env.upstreamConfigured !== false && (passthrough.authorization || passthrough.headers.length > 0);
+  warnClearTextUpstream(env.apiBaseUrl, runtime, log, forwards);
   if (runtime.credentials.configured().length > 0) {
     log.warn(
       "server-held credentials serve every caller of /mcp, which has no authentication of its own: keep it on loopback or behind a proxy that authenticates callers",
@@ -164,6 +167,18 @@ function warnUnsetParameters(runtime: ToolRuntime, log: Logger): void {
   });
 }
 
+/** One warning when credentials would cross the network in clear text: a plain `http:` upstream beyond loopback. */
+function warnClearTextUpstream(upstream: URL, runtime: ToolRuntime, log: Logger, callerCredentials: boolean): void {
+  if (upstream.protocol !== "http:" || isLoopbackAddress(upstream.hostname)) return;
+  if (runtime.credentials.configured().length === 0 && !callerCredentials) return;
+  log.warn(
+    "credentials go to the upstream in clear text: API_BASE_URL is plain http beyond loopback; use https unless the network between is private",
+    {
+      upstream: upstream.origin,
+    },
+  );
+}
+
 /** Serves the tools over stdio for clients that launch servers as processes; logs stay on stderr. */
 export async function startStdioServer(options: ServeOptions): Promise<{ close(): Promise<void> }> {
   const log = options.log ?? stderrLogger;
@@ -187,6 +202,7 @@ export async function startStdioServer(options: ServeOptions): Promise<{ close()
     ...(runtime.parameters.configured().length > 0 ? { parameters: runtime.parameters.configured() } : {}),
   });
   warnUnsetParameters(runtime, log);
+  warnClearTextUpstream(options.environment.apiBaseUrl, runtime, log, authorization !== undefined);
   return { close: () => server.close() };
 }
 

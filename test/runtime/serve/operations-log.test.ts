@@ -106,6 +106,29 @@ describe("operations log", () => {
     }
   });
 
+  it("warns once when credentials would go to a plain-http upstream beyond loopback, and not for https or loopback", async () => {
+    const warnings = async (apiBaseUrl: string, passthrough = true) => {
+      const recorder = recordingLogger("warn");
+      const server = await startServer({
+        identity: serverIdentity,
+        tools,
+        auth: { ...auth, passthrough: { authorization: passthrough, headers: [] } },
+        log: recorder.log,
+        env: {},
+        environment: testEnvironment(new URL(apiBaseUrl)),
+      });
+      await server.close();
+      return recorder.parsed().filter((line) => /in clear text/.test(line.message));
+    };
+    expect(await warnings("http://api.internal.example:8080/v1")).toEqual([
+      expect.objectContaining({ upstream: "http://api.internal.example:8080" }),
+    ]);
+    expect(await warnings("http://api.internal.example:8080/v1", false)).toEqual([]);
+    expect(await warnings("https://api.example.com/v1")).toEqual([]);
+    expect(await warnings("http://127.0.0.1:9/v1")).toEqual([]);
+    expect(await warnings("http://[::1]:9/v1")).toEqual([]);
+  });
+
   it("LOG_LEVEL keeps its level and above; LOG_FORMAT=text writes one readable line, control characters escaped", () => {
     const lines: string[] = [];
     const log = createLogger("warn", "text", { write: (text: string) => lines.push(text) });
