@@ -115,6 +115,7 @@ export function discoveryToolDefinitions(
               type: "object",
               properties: {
                 name: { type: "string" },
+                operationId: { type: "string", description: "The document's operationId, where it differs from the name." },
                 method: { type: "string" },
                 path: { type: "string" },
                 summary: { type: "string" },

@@ -82,6 +82,8 @@ function argumentWords(schema: JsonSchema): string[] {
 /** One search hit as `search_operations` shows it. */
 interface Hit {
   name: string;
+  /** The document's operationId, where the name differs from it (the API's own docs use it). */
+  operationId?: string;
   method: string;
   path: string;
   summary: string;
@@ -375,8 +377,10 @@ function followedByTheRest(first: readonly number[], all: readonly number[]): nu
 /** A search result for a tool. */
 function hitOf(tool: ToolDefinition): Hit {
   const { readOnlyHint, destructiveHint } = tool.annotations;
+  const { operationId } = tool._meta;
   return {
     name: tool.name,
+    ...(operationId && operationId !== tool.name ? { operationId } : {}),
     method: tool._meta.method,
     path: tool._meta.path,
     summary: tool.title,

@@ -158,6 +158,12 @@ for (const { label, spec, config, alwaysList, query } of CASES) {
       const byOperationId = generated.tools.find((tool) => tool._meta.operationId) as ToolDefinition;
       const described = await discovery.callTool({ name: "describe_operation", arguments: { name: byOperationId._meta.operationId } });
       expect(describedOf(described).name).toBe(byOperationId.name);
+      // Search results name the document's operationId too, the name the API's own documentation uses.
+      const listed = await discovery.callTool({ name: "search_operations", arguments: { query: "", limit: 50 } });
+      const hit = (listed.structuredContent as { results: { name: string; operationId?: string }[] }).results.find(
+        (entry) => entry.name === byOperationId.name,
+      );
+      expect(hit?.operationId).toBe(byOperationId._meta.operationId);
       const wrongType = await discovery.callTool({ name: "call_operation", arguments: { name: first.name, arguments: { nope: 1 } } });
       expect(wrongType.isError).toBe(true);
       expect(JSON.stringify(wrongType.content)).toMatch(/unknown property \\"nope\\".*inputSchema .*#\/additionalProperties/);
