@@ -79,8 +79,10 @@ jobs:
       - name: The generated server matches the document
         run: >-
 ${generate.map((line) => `          ${line}`).join("\n")}
-      - name: The generated server compiles
-        run: npx tsc -p ${shellWord(`${paths.out}/tsconfig.json`)} --noEmit
+      - name: The generated server builds
+        run: >-
+          npx tsc -p ${shellWord(`${paths.out}/tsconfig.json`)}
+          --outDir "$RUNNER_TEMP/mcp-server-build"
 `;
 }
 

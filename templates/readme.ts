@@ -329,7 +329,7 @@ export function readmeSource(facts: ReadmeFacts): ReadmeSource {
     check,
     "```",
     "",
-    "It exits 1 naming the stale files. `deploy/oapi-mcp-check.yml` is a GitHub Actions workflow that runs it and compiles this folder: copy it to `.github/workflows/` as it is.",
+    "It exits 1 naming the stale files. `deploy/oapi-mcp-check.yml` is a GitHub Actions workflow that runs it and builds this folder (declarations too) outside it: copy it to `.github/workflows/` as it is.",
     "",
   ];
   return { text: `${GENERATED_MARKDOWN_HEADER}\n${lines.join("\n")}`, table: toolTable(facts.tools) };

@@ -165,7 +165,7 @@ describe("operationIds, paths and configs a new user or an attacker writes", () 
     expect(result.status, result.stderr).toBe(0);
     const workflow = await readFile(join(project, "apis", "kitchen", "generated", "deploy", "oapi-mcp-check.yml"), "utf8");
     expect(workflow).toContain("npx oapi-mcp-gen apis/kitchen/openapi.yaml\n          --out apis/kitchen/generated --check");
-    expect(workflow).toContain("npx tsc -p apis/kitchen/generated/tsconfig.json --noEmit");
+    expect(workflow).toContain('npx tsc -p apis/kitchen/generated/tsconfig.json\n          --outDir "$RUNNER_TEMP/mcp-server-build"');
   });
 
   it("reports a config's misspelt keys with its unknown operationIds and overrides, nearest ids first", async () => {

@@ -39,7 +39,7 @@ describe("deploy kit and tools/list budget", () => {
     expect(workflow).toContain("npx oapi-mcp-gen examples/memos/openapi.yaml");
     expect(workflow).toContain("--config examples/memos/oapi-mcp.config.yaml");
     expect(workflow).toContain("--out generated --check");
-    expect(workflow).toContain("npx tsc -p generated/tsconfig.json --noEmit");
+    expect(workflow).toContain('npx tsc -p generated/tsconfig.json\n          --outDir "$RUNNER_TEMP/mcp-server-build"');
   });
 
   it("compiles and runs in a CommonJS host project with its own tsconfig, no @types needed", async () => {
