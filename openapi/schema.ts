@@ -92,7 +92,18 @@ export function withoutKeyword(schema: SchemaObject, keyword: "$ref" | "$dynamic
   return readObject(rest);
 }
 
+/**
+ * Whether a schema says `type: "null"` beside `oneOf` or `anyOf` (Vercel's `EdgeConfigItemValue`): read literally only
+ * null passes, which no alternative admits, so it is read as the document means it: null or one of the alternatives.
+ */
+export function isNullBesideAlternatives(node: JsonObject): boolean {
+  const saysNull = node.type === "null" || (Array.isArray(node.type) && node.type.length === 1 && node.type[0] === "null");
+  const alternatives = (list: JsonValue | undefined) => Array.isArray(list) && list.length > 0;
+  return saysNull && (alternatives(node.oneOf) || alternatives(node.anyOf));
+}
+
 function readObject(node: JsonObject): SchemaObject {
+  const nullOrAlternatives = isNullBesideAlternatives(node);
   const keywords: JsonObject = {};
   for (const [key, value] of Object.entries(node)) if (PORTABLE_KEYWORDS.has(key)) keywords[key] = value;
   const string = (value: JsonValue | undefined) => (typeof value === "string" ? value : undefined);
@@ -103,7 +114,7 @@ function readObject(node: JsonObject): SchemaObject {
   const fields: { -readonly [K in keyof SchemaObject]: SchemaObject[K] } = {
     refOnly: ref !== undefined && Object.keys(node).length === 1,
     keywords,
-    nullable: node.nullable === true,
+    nullable: node.nullable === true || nullOrAlternatives,
     readOnly: node.readOnly === true,
     writeOnly: node.writeOnly === true,
     hasContentEncoding: node.contentEncoding !== undefined,
@@ -116,7 +127,7 @@ function readObject(node: JsonObject): SchemaObject {
   set("dynamicRef", string(node.$dynamicRef));
   set("dynamicAnchor", string(node.$dynamicAnchor));
   set("example", node.example);
-  set("type", typeOf(node.type));
+  set("type", nullOrAlternatives ? undefined : typeOf(node.type));
   set("format", string(node.format));
   set("contentMediaType", string(node.contentMediaType));
   set("minimum", number(node.minimum));

@@ -1,7 +1,9 @@
 import { fitEnumsToTypes } from "./enum-types.js";
 import { maskPrototypeKeys } from "./prototype-keys.js";
 import { collectRefs, mappingRef, resolvePointer } from "./refs.js";
+import { isNullBesideAlternatives } from "./schema.js";
 import { isJsonObject, type JsonObject, type OpenApiDocument } from "./types.js";
+import { cutEagerCycles } from "./typing-cycles.js";
 
 /** A copy of a document as openapi-typescript can type it, the references it cannot follow, and how to undo the masking. */
 export interface TypingInput {
@@ -20,14 +22,36 @@ export interface TypingInput {
 export function typingInput(document: OpenApiDocument, parsedFrom?: string): TypingInput {
   const copy = withoutExamples(parsedFrom !== undefined ? document : structuredClone(document));
   fitEnumsToTypes(copy);
+  nullAsAlternative(copy);
   dropOutsideMappings(copy);
   inlinePathReferences(copy);
+  cutEagerCycles(copy);
   const { restore } = maskPrototypeKeys(copy, parsedFrom);
   const external = new Set<string>();
   collectRefs(copy, (ref) => {
     if (!ref.startsWith("#")) external.add(ref);
   });
   return { document: copy, externalRefs: [...external], restore };
+}
+
+/**
+ * Writes `type: "null"` beside `oneOf`/`anyOf` as one more alternative, as the tools' schemas read it: openapi-typescript
+ * types it `null & (…)`, which does not compile where an alternative refers back to the schema (TS2502).
+ */
+function nullAsAlternative(document: JsonObject): void {
+  const stack: unknown[] = [document];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (Array.isArray(value)) stack.push(...value);
+    else if (isJsonObject(value)) {
+      if (isNullBesideAlternatives(value)) {
+        delete value.type;
+        const list = Array.isArray(value.oneOf) && value.oneOf.length > 0 ? value.oneOf : value.anyOf;
+        if (Array.isArray(list)) list.push({ type: "null" });
+      }
+      for (const child of Object.values(value)) if (typeof child === "object" && child !== null) stack.push(child);
+    }
+  }
 }
 
 /**

@@ -1,6 +1,7 @@
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { generateFromFile } from "../../generator/generate.js";
@@ -141,6 +142,49 @@ describe("operationIds, paths and configs a new user or an attacker writes", () 
     );
     const result = await generateFromFile(spec, { server: { name: "inner" }, select: { all: true } });
     expect(await writeAndTypecheck(join(ROOT, ".tmp", "inner-refs-tree"), result.files)).toBe("");
+  }, 60_000);
+
+  it("compiles schemas made of themselves (Vercel's `type: null` beside oneOf, an array of itself) and reads them as null or an alternative", async () => {
+    const spec = join(scratch, "own-alternatives.json");
+    const value = {
+      type: "null",
+      oneOf: [{ type: "string" }, { type: "number" }, { type: "array", items: { $ref: "#/components/schemas/Value" } }],
+    };
+    const body = {
+      type: "object",
+      properties: { value: { $ref: "#/components/schemas/Value" }, tree: { $ref: "#/components/schemas/Tree" } },
+    };
+    await writeFile(
+      spec,
+      JSON.stringify({
+        openapi: "3.1.0",
+        info: { title: "Own", version: "1" },
+        paths: {
+          "/items": {
+            post: {
+              operationId: "putItem",
+              requestBody: { content: { "application/json": { schema: body } } },
+              responses: { 200: { description: "ok", content: { "application/json": { schema: body } } } },
+            },
+          },
+        },
+        components: {
+          schemas: {
+            Value: value,
+            // Two schemas that are each other's alternatives, with no object between.
+            Tree: { anyOf: [{ type: "string" }, { type: "array", items: { $ref: "#/components/schemas/Forest" } }] },
+            Forest: { oneOf: [{ $ref: "#/components/schemas/Tree" }, { type: "integer" }] },
+          },
+        },
+      }),
+    );
+    const result = await generateFromFile(spec, { server: { name: "own" }, select: { all: true } });
+    expect(await writeAndTypecheck(join(ROOT, ".tmp", "own-alternatives-tree"), result.files)).toBe("");
+    const input = result.tools[0]?.inputSchema;
+    const validate = new Ajv2020({ strict: false }).compile(input ?? {});
+    for (const value of ["x", 3, null, ["a", [1, null]]]) expect(validate({ body: { value } }), JSON.stringify(value)).toBe(true);
+    expect(validate({ body: { value: true } })).toBe(false);
+    expect(validate({ body: { tree: ["a", [7, "b"]] } })).toBe(true);
   }, 60_000);
 
   it("quotes the paths of the README's shell lines (red-team repro 06)", async () => {
