@@ -33,10 +33,17 @@ export class RunManifest {
   ) {}
 
   /** The manifest slot of an output directory, in the cache folder (unused when there is none: see cacheFolder). */
-  static async open(outDir: string, documentBytes: Buffer, config: unknown, cwd = process.cwd()): Promise<RunManifest> {
+  static async open(
+    outDir: string,
+    documentBytes: Buffer,
+    config: unknown,
+    cwd = process.cwd(),
+    code = CODE_FOLDERS,
+  ): Promise<RunManifest> {
     const hash = createHash("sha256");
-    for (const folder of CODE_FOLDERS) {
-      for (const name of (await readdir(folder).catch((): string[] => [])).sort()) {
+    for (const folder of code) {
+      // Every file below too: the generator's code lives in subfolders (model/, schema/, …).
+      for (const name of (await readdir(folder, { recursive: true }).catch((): string[] => [])).sort()) {
         if (/\.(js|ts|json)$/.test(name) && !name.endsWith(".d.ts")) hash.update(name).update(await readFile(join(folder, name)));
       }
     }
