@@ -25,9 +25,19 @@ export function inLatin(text: string): string {
   return anyAscii(text.normalize("NFC"));
 }
 
-/** The tool name for an operation without an operationId: `GET /users/{id}/repos → get_users_id_repos`. */
+/**
+ * The tool name for an operation without an operationId: `GET /users/{id}/repos → get_users_id_repos`. One too long
+ * leaves out the parameters inside the path, which name no action (Bitbucket's
+ * `POST /repositories/{workspace}/{repo_slug}/pullrequests/{pull_request_id}/merge` → `post_repositories_pullrequests_merge`),
+ * keeping a last one (`…/pullrequests/{pull_request_id}` reads one pull request); a hash only when that is too long too.
+ */
 export function toolNameFromRoute(method: string, path: string): string {
-  return fitLength(words(`${method} ${path}`).join("_"), `${method} ${path}`);
+  const source = `${method} ${path}`;
+  const full = words(source).join("_");
+  if (full.length <= MAX_LENGTH) return full;
+  const segments = path.split("/").filter((segment) => segment !== "");
+  const named = segments.filter((segment, index) => !/^\{.*\}$/.test(segment) || index === segments.length - 1);
+  return fitLength(words(`${method} ${named.join(" ")}`).join("_"), source);
 }
 
 /** Keeps a name within 64 characters, replacing the tail with a hash of the full source text. */

@@ -26,6 +26,16 @@ describe("tool names", () => {
     expect(toolNameFromRoute("get", "/users/{id}/repos")).toBe("get_users_id_repos");
   });
 
+  it("leaves a long route's inner parameters out of its name, not its action (Bitbucket's pull request routes)", () => {
+    const route = "/repositories/{workspace}/{repo_slug}/pullrequests/{pull_request_id}";
+    expect(toolNameFromRoute("post", `${route}/merge`)).toBe("post_repositories_pullrequests_merge");
+    expect(toolNameFromRoute("post", `${route}/approve`)).toBe("post_repositories_pullrequests_approve");
+    expect(toolNameFromRoute("get", `${route}/comments/{comment_id}`)).toBe("get_repositories_pullrequests_comments_comment_id");
+    const long = toolNameFromRoute("get", `/${"segment".repeat(12)}/{id}/tail`);
+    expect(long).toMatch(/^get_segment[a-z]*_[0-9a-f]{8}$/);
+    expect(long.length).toBeLessThanOrEqual(64);
+  });
+
   it("keeps long names within 64 characters, stable and distinct", () => {
     const a = toolNameFromOperationId(`${"VeryLongOperationName".repeat(5)}A`);
     const b = toolNameFromOperationId(`${"VeryLongOperationName".repeat(5)}B`);
