@@ -144,7 +144,7 @@ export function discoveryToolDefinitions(
       inputSchema: {
         type: "object",
         properties: {
-          name: { type: "string", maxLength: 200, description: "The operation's name." },
+          name: { type: "string", maxLength: 200, description: "The operation's name (or its operationId, or `METHOD /path`)." },
           arguments: { type: "object", description: "The operation's arguments.", default: {} },
         },
         required: ["name"],

@@ -103,6 +103,8 @@ export class DiscoveryService implements DiscoveryTools {
   private readonly alwaysListed: ReadonlySet<string>;
   /** The registry's tools by name and by operationId, for the names callers pass. */
   private readonly byName: ReadonlyMap<string, ToolDefinition>;
+  /** And by `METHOD /path`, as search results and the API's own documentation show them. */
+  private readonly byRoute: ReadonlyMap<string, ToolDefinition>;
   private index: Promise<OperationSearchIndex> | undefined;
   /** The API's tags, the most central first, as the search tool names them. */
   private readonly parts: readonly ApiPart[];
@@ -117,6 +119,7 @@ export class DiscoveryService implements DiscoveryTools {
     this.alwaysListed = new Set(data.alwaysList);
     const byOperationId = tools.flatMap((tool) => (tool._meta.operationId ? [[tool._meta.operationId, tool] as const] : []));
     this.byName = new Map([...byOperationId, ...tools.map((tool) => [tool.name, tool] as const)]);
+    this.byRoute = new Map(tools.map((tool) => [routeKey(`${tool._meta.method} ${tool._meta.path}`), tool] as const).reverse());
     this.parts = apiParts(
       data.tags,
       data.tagNotes,
@@ -299,7 +302,7 @@ export class DiscoveryService implements DiscoveryTools {
   /** The registry's tool named by a caller, or an error result with the nearest names. */
   private operation(name: unknown, asking: string): { tool: ToolDefinition } | { error: CallToolResult } {
     if (typeof name !== "string" || name === "") return { error: errorResult(`${asking}: name must be an operation's name`) };
-    const tool = this.byName.get(name);
+    const tool = this.byName.get(name) ?? this.byRoute.get(routeKey(name));
     if (tool) return { tool };
     const names = this.order.map((candidate) => candidate.name);
     const suggestions = nearest(name, names, 3);
@@ -372,6 +375,12 @@ function searchKey(query: string, tag: string | undefined, method: string | unde
 function followedByTheRest(first: readonly number[], all: readonly number[]): number[] {
   const shown = new Set(first);
   return [...first, ...all.filter((id) => !shown.has(id))];
+}
+
+/** `post  /pets` → `POST /pets`: a route as a caller may write it, in one spelling. */
+function routeKey(route: string): string {
+  const [method = "", path = ""] = route.trim().split(/\s+/, 2);
+  return `${method.toUpperCase()} ${path}`;
 }
 
 /** A search result for a tool. */

@@ -136,7 +136,11 @@ export function describeToolDefinition(api: string, finder?: string): ServedTool
     inputSchema: {
       type: "object",
       properties: {
-        name: { type: "string", maxLength: 200, description: "The operation's name." },
+        name: {
+          type: "string",
+          maxLength: 200,
+          description: finder ? "The operation's name (or its operationId, or `METHOD /path`)." : "The tool's name.",
+        },
         at: {
           type: "string",
           maxLength: 500,

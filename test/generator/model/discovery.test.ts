@@ -164,6 +164,10 @@ for (const { label, spec, config, alwaysList, query } of CASES) {
         (entry) => entry.name === byOperationId.name,
       );
       expect(hit?.operationId).toBe(byOperationId._meta.operationId);
+      // …and take the route as the search result and the API's documentation show it, however the method is cased.
+      const route = `${byOperationId._meta.method.toLowerCase()}  ${byOperationId._meta.path}`;
+      const byRoute = await discovery.callTool({ name: "describe_operation", arguments: { name: route } });
+      expect(describedOf(byRoute).name).toBe(byOperationId.name);
       const wrongType = await discovery.callTool({ name: "call_operation", arguments: { name: first.name, arguments: { nope: 1 } } });
       expect(wrongType.isError).toBe(true);
       expect(JSON.stringify(wrongType.content)).toMatch(/unknown property \\"nope\\".*inputSchema .*#\/additionalProperties/);
