@@ -18,20 +18,21 @@ export interface PatternMatcher {
   test(text: string): boolean;
 }
 
-/** Accepts every text: a pattern RE2 cannot run (look-around, back-references) is not checked rather than risked. */
-const UNCHECKED: PatternMatcher = { test: () => true };
-
 /**
  * A document's `pattern` compiled for a linear-time engine (RE2), so caller input can never make matching
- * exponential (`^(a+)+$`); patterns outside RE2's syntax are left unchecked (the generator warns about them).
+ * exponential (`^(a+)+$`); patterns outside RE2's syntax (look-around, back-references) accept every text rather than
+ * risk it (the generator warns about them). Ajv keeps one matcher per `toString()`, so each names its own pattern:
+ * matchers that all printed `[object Object]` made every pattern of a compiler test with the first one compiled.
  */
 export function linearPattern(pattern: string): PatternMatcher {
+  let test: (text: string) => boolean;
   try {
     const compiled = re2().compile(pattern);
-    return { test: (text) => compiled.test(text) };
+    test = (text) => compiled.test(text);
   } catch {
-    return UNCHECKED;
+    test = () => true;
   }
+  return { test, toString: () => `/${pattern}/` };
 }
 
 /** True when RE2 can run the pattern, i.e. it will be enforced. */
