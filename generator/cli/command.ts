@@ -17,6 +17,7 @@ import { checkOutputFolder, compareOutput, foreignFiles, writeOutput } from "../
 import { isGeneratedFile, pathKind } from "../output/output-files.js";
 import { type RuntimeSource, VENDOR_FOLDER } from "../output/vendor-runtime.js";
 import { RunManifest } from "./run-manifest.js";
+import { warningLines } from "./warning-lines.js";
 
 /** The config file a run reads when `--config` is not given. */
 export const DEFAULT_CONFIG = "oapi-mcp.config.yaml";
@@ -291,7 +292,7 @@ async function generateTimed(given: GenerateOptions, clock: StageClock | undefin
   const listWarnings = result.mode !== "tools" ? [] : budgetWarning(result.tools.length, result.toolsList, config?.budget);
   const warnings = [...result.warnings, ...listWarnings];
   // Document text reaches warnings: control characters (terminal escape codes) are shown as `?`.
-  for (const warning of warnings) process.stderr.write(`warning: ${oneLine(warning, "?")}\n`);
+  for (const warning of warningLines(warnings)) process.stderr.write(`warning: ${oneLine(warning, "?")}\n`);
   const tools = `${result.tools.length} tool${result.tools.length === 1 ? "" : "s"}`;
   if (options.check) {
     const report = await (clock ?? NO_CLOCK).time("compare with the output folder", () => compareOutput(options.out, result.files));

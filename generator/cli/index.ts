@@ -1,3 +1,4 @@
-/** The command line's parts that stand alone: the run manifest that lets a run with unchanged inputs skip generating. */
+/** The command line's parts that stand alone: the run manifest that lets a run with unchanged inputs skip generating, and its warning lines. */
 
 export { RunManifest } from "./run-manifest.js";
+export { warningLines } from "./warning-lines.js";
