@@ -29,23 +29,46 @@ export function apiParts(
   notes: Readonly<Record<string, string>> = {},
   paths: readonly string[] = [],
 ): ApiPart[] {
-  const members = new Map<string, number[]>();
-  tags.forEach((each, place) => {
-    for (const tag of new Set(each)) members.set(tag, [...(members.get(tag) ?? []), place]);
-  });
+  const members = tagMembers(tags);
+  // The note of any spelling: an own property only (a tag named `constructor` has none).
+  const noteOf = (spellings: readonly string[]) =>
+    spellings.map((tag) => (Object.hasOwn(notes, tag) ? notes[tag] : undefined)).find((note) => note !== undefined && note !== "");
   const pathWords = paths.map((path) => new Set(wordsOf(path.replace(/\{[^}]*\}/g, " "))));
-  const common = commonWords([...members.keys()].flatMap((tag) => (Object.hasOwn(notes, tag) ? [notes[tag] ?? ""] : [])));
-  return [...members]
-    .map(([tag, places]) => {
+  const common = commonWords([...members.values()].flatMap(({ spellings }) => noteOf(spellings) ?? []));
+  return [...members.values()]
+    .map(({ spellings, places }) => {
+      const tag = spellings[0] ?? "";
       const thing = thingWords(tag);
       const own = new Set(places);
       const named = (words: ReadonlySet<string>, place: number) =>
         !own.has(place) && thing.length > 0 && thing.every((word) => words.has(word));
       const reach = places.length + pathWords.filter(named).length;
-      const note = plainNote(tag, Object.hasOwn(notes, tag) ? notes[tag] : undefined, common);
+      const note = plainNote(tag, noteOf(spellings), common);
       return { tag, operations: places.length, reach, members: places, note };
     })
     .sort((a, b) => b.reach - a.reach || b.operations - a.operations);
+}
+
+/**
+ * Each tag's operations, tags that differ only in case taken as one (Linode tags one operation `account`, the rest
+ * `Account`): its spellings, the most used first, and the places of its operations.
+ */
+function tagMembers(tags: readonly (readonly string[])[]): Map<string, { spellings: string[]; places: number[] }> {
+  const members = new Map<string, { uses: Map<string, number>; places: number[] }>();
+  tags.forEach((each, place) => {
+    for (const tag of new Set(each)) {
+      const entry = members.get(tag.toLowerCase()) ?? { uses: new Map<string, number>(), places: [] };
+      entry.uses.set(tag, (entry.uses.get(tag) ?? 0) + 1);
+      if (entry.places.at(-1) !== place) entry.places.push(place);
+      members.set(tag.toLowerCase(), entry);
+    }
+  });
+  return new Map(
+    [...members].map(([key, { uses, places }]) => [
+      key,
+      { spellings: [...uses].sort(([, a], [, b]) => b - a).map(([tag]) => tag), places },
+    ]),
+  );
 }
 
 /** Words in many of the notes (the API's own name: `GitHub Repos.`, `Jira issues.`): a note needs more than these. */

@@ -16,6 +16,8 @@ function re2(): typeof RE2JS {
 /** What Ajv needs of a compiled `pattern`. */
 export interface PatternMatcher {
   test(text: string): boolean;
+  /** The key Ajv keeps the matcher under: one per pattern. */
+  toString(): string;
 }
 
 /**

@@ -20,6 +20,14 @@ describe("the API's parts in the search tool's description", () => {
     );
   });
 
+  it("takes tags that differ only in case as one part, named as most operations spell it (Linode's `account`)", () => {
+    const parts = apiParts([["Account"], ["account"], ["Account"], ["Regions"]], { account: "Your account's settings." });
+    expect(parts).toEqual([
+      { tag: "Account", operations: 3, reach: 3, members: [0, 1, 2], note: "Your account's settings." },
+      { tag: "Regions", operations: 1, reach: 1, members: [3], note: "" },
+    ]);
+  });
+
   it("puts first the parts whose thing the most paths name, others' paths included", () => {
     const tags = [
       ["Metadata templates"],
