@@ -38,8 +38,7 @@ export function mostCautious(tools: Iterable<ToolDefinition>): ToolAnnotations {
  * sees this API's words, not another's.
  */
 function searchExamples(operations: readonly ToolDefinition[], central?: ApiPart): string {
-  const example = (tool: ToolDefinition | undefined) =>
-    tool ? JSON.stringify(wholeWords(excerpt(tool.title.charAt(0).toLowerCase() + tool.title.slice(1), 48))) : undefined;
+  const example = (tool: ToolDefinition | undefined) => (tool ? JSON.stringify(wholeWords(excerpt(asAsked(tool.title), 48))) : undefined);
   const inPart = central?.members.flatMap((place) => operations[place] ?? []) ?? [];
   const from = inPart.length > 0 ? inPart : operations;
   const picked = [
@@ -47,6 +46,11 @@ function searchExamples(operations: readonly ToolDefinition[], central?: ApiPart
     example(from.find((tool) => tool.annotations.readOnlyHint) ?? operations.find((tool) => tool.annotations.readOnlyHint)),
   ].filter((text): text is string => text !== undefined && text !== '""');
   return picked.length > 0 ? ` (e.g. ${picked.join(", ")})` : "";
+}
+
+/** A summary as a request reads: capitalised words in lower case (`Account Update` → `account update`), acronyms kept. */
+function asAsked(title: string): string {
+  return title.replace(/\b[A-Z][a-z]+\b/g, (word) => word.toLowerCase());
 }
 
 /** A cut text ends at a word: `…collaboration dom…` becomes `…collaboration…`. */

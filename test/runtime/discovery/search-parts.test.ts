@@ -68,6 +68,12 @@ describe("search_operations within the API's parts", () => {
     const meetings = serviceOver(tools, [["Users"], ["Meetings"], ["Meetings"], ["Meetings"]]);
     // The API's first read is Get a user; its most central part is Meetings.
     expect(meetings.listed[0]?.description).toContain('(e.g. "create a meeting", "list meetings")');
+    // Summaries written as titles read as requests, acronyms kept (Linode's `Account Update`).
+    const titled = serviceOver(
+      [tool("account_update", "PUT", "/account", "Account Update"), tool("pdf", "GET", "/account/pdf", "Account PDF View")],
+      [["Account"], ["Account"]],
+    );
+    expect(titled.listed[0]?.description).toContain('(e.g. "account update", "account PDF view")');
   });
 
   it("names the parts in its description, the most central first, with their notes", () => {
