@@ -219,6 +219,15 @@ function projectRoot(): string {
   }
 }
 
+/** Warnings for inputs outside the project: the CI workflow names them, and CI checks out the project alone. */
+function outsideProject(paths: GenerationPaths, root: string): string[] {
+  return [paths.spec, paths.config].flatMap((path) =>
+    path?.startsWith("../")
+      ? [`deploy/oapi-mcp-check.yml names ${path}, outside the project at ${root}: CI will not find it there; keep the file in the project`]
+      : [],
+  );
+}
+
 /** A path as CI would type it from the repository's root (the workflow and README name it). */
 function asTyped(path: string, root: string): string {
   if (/^https?:\/\//i.test(path)) return path;
@@ -290,7 +299,7 @@ async function generateTimed(given: GenerateOptions, clock: StageClock | undefin
   const size = `${mode}tools/list ${Math.round(result.toolsList.bytes / 1024)} KiB, about ${result.toolsList.tokens} tokens`;
   // A discovery server lists three tools whatever the selection: advice to list fewer does not apply to it.
   const listWarnings = result.mode !== "tools" ? [] : budgetWarning(result.tools.length, result.toolsList, config?.budget);
-  const warnings = [...result.warnings, ...listWarnings];
+  const warnings = [...result.warnings, ...listWarnings, ...outsideProject(paths, root)];
   // Document text reaches warnings: control characters (terminal escape codes) are shown as `?`.
   for (const warning of warningLines(warnings)) process.stderr.write(`warning: ${oneLine(warning, "?")}\n`);
   const tools = `${result.tools.length} tool${result.tools.length === 1 ? "" : "s"}`;

@@ -160,6 +160,21 @@ describe("command-line conventions", () => {
     expect(workflow).toContain("npx oapi-mcp-gen openapi.yaml\n          --out generated --check");
   });
 
+  it("warns when the CI workflow names a document outside the project, which CI would not have", async () => {
+    const project = join(scratch, "outside", "app");
+    await mkdir(project, { recursive: true });
+    await writeFile(join(project, "package.json"), JSON.stringify({ name: "app", version: "1.0.0" }));
+    await copyFile(join(ROOT, "test/fixtures/kitchen-sink/openapi.yaml"), join(scratch, "outside", "openapi.yaml"));
+    const result = runCli(["../openapi.yaml", "--out", "generated"], project);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(
+      /^warning: deploy\/oapi-mcp-check\.yml names \.\.\/openapi\.yaml, outside the project at .*app: CI will not find it/m,
+    );
+    const inside = runCli(["openapi.yaml", "--out", "generated"], join(scratch, "outside"));
+    expect(inside.status, inside.stderr).toBe(0);
+    expect(inside.stderr).not.toMatch(/outside the project/);
+  });
+
   it("init writes a commented config listing every operation by tag with tool names and sizes, which then generates", async () => {
     const project = join(scratch, "init");
     await mkdir(project);
