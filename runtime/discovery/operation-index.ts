@@ -148,6 +148,27 @@ const SYNONYMS: Record<string, readonly string[]> = {
   spreadsheet: ["file", "document"],
   document: ["file"],
   photo: ["image", "picture", "file"],
+  // Being told when something happens is a webhook (Box, Bitbucket and Vercel requests alike).
+  notify: ["webhook", "hook", "notification"],
+  whenever: ["webhook", "hook"],
+  // Stopping something that runs: APIs say stop, cancel or abort.
+  cancel: ["stop", "abort"],
+  abort: ["cancel", "stop"],
+  // Short and long names of the same things.
+  certificate: ["cert"],
+  cert: ["certificate"],
+  environment: ["env"],
+  env: ["environment"],
+  variable: ["var"],
+  var: ["variable"],
+  configuration: ["config"],
+  config: ["configuration"],
+  repository: ["repo"],
+  repo: ["repository"],
+  application: ["app"],
+  app: ["application"],
+  organization: ["org"],
+  org: ["organization"],
 };
 
 /** Words a user says for themself: the API's "authenticated user" (checked before stop words drop `my`). */
