@@ -67,6 +67,8 @@ const ABBREVIATIONS: ReadonlyMap<string, string> = new Map([
   ["authentication", "auth"],
   ["authorization", "auth"],
   ["message", "msg"],
+  ["certificate", "cert"],
+  ["variable", "var"],
 ]);
 
 /**
@@ -154,21 +156,6 @@ const SYNONYMS: Record<string, readonly string[]> = {
   // Stopping something that runs: APIs say stop, cancel or abort.
   cancel: ["stop", "abort"],
   abort: ["cancel", "stop"],
-  // Short and long names of the same things.
-  certificate: ["cert"],
-  cert: ["certificate"],
-  environment: ["env"],
-  env: ["environment"],
-  variable: ["var"],
-  var: ["variable"],
-  configuration: ["config"],
-  config: ["configuration"],
-  repository: ["repo"],
-  repo: ["repository"],
-  application: ["app"],
-  app: ["application"],
-  organization: ["org"],
-  org: ["organization"],
 };
 
 /** Words a user says for themself: the API's "authenticated user" (checked before stop words drop `my`). */
@@ -225,7 +212,8 @@ function queryTermGroups(
   isThing: (term: string) => boolean = () => false,
 ): string[][] {
   // An object's id says which, not what: `cus_Na6dX7aXxi11N4` is read as its prefix, a UUID or a long token as nothing.
-  const withoutIds = query.replace(OPAQUE_ID, (_id, prefix: string | undefined) => prefix ?? " ");
+  // An acronym's plural is the acronym (`VMs`, `IPs`): neither split (`V Ms`) nor taken for a name.
+  const withoutIds = query.replace(OPAQUE_ID, (_id, prefix: string | undefined) => prefix ?? " ").replace(/\b([A-Z]{2,})s\b/g, "$1");
   const rewritten = withoutIds
     .replace(/\blog\s*(?:in|on)\b/gi, "sign in")
     .replace(/\b(?:signed|logged)[\s-]+in\b/gi, "authenticated")

@@ -46,6 +46,20 @@ describe("the lexicon built from WordNet over a document's words", () => {
     expect(first("find that ticket")).toBe("Get an issue");
   });
 
+  it("reads an acronym's plural as the acronym, and the words users say for servers and webhooks", () => {
+    const hosting = [
+      operation(0, "GET", "/volumes", "Volumes List"),
+      operation(1, "GET", "/regions", "Regions List"),
+      operation(2, "POST", "/hooks", "Create a webhook"),
+      operation(3, "POST", "/deployments", "Create a deployment"),
+      operation(4, "GET", "/linode/instances", "Linodes List"),
+    ];
+    const over = new OperationSearchIndex(hosting, undefined, lexiconFor(hosting.flatMap((each) => each.summary.split(" "))));
+    const top = (query: string) => hosting[over.search(query)[0]?.id ?? -1]?.summary;
+    expect(top("list my VMs")).toBe("Linodes List");
+    expect(top("notify my endpoint whenever a deployment finishes")).toBe("Create a webhook");
+  });
+
   it("puts a deletion after other changes when the request names no deletion", () => {
     expect(first("reschedule my standup to 10am")).toBe("Update a standup meeting");
     // The DELETE comes first in the document: it would win the tie.
