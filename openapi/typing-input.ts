@@ -39,16 +39,22 @@ export function typingInput(document: OpenApiDocument, parsedFrom?: string): Typ
  * types it `null & (…)`, which does not compile where an alternative refers back to the schema (TS2502).
  */
 function nullAsAlternative(document: JsonObject): void {
-  const stack: unknown[] = [document];
+  eachObject(document, (value) => {
+    if (!isNullBesideAlternatives(value)) return;
+    delete value.type;
+    const list = Array.isArray(value.oneOf) && value.oneOf.length > 0 ? value.oneOf : value.anyOf;
+    if (Array.isArray(list)) list.push({ type: "null" });
+  });
+}
+
+/** Calls `visit` on every object of a JSON tree, each before its children (which it may change). */
+function eachObject(root: JsonObject, visit: (node: JsonObject) => void): void {
+  const stack: unknown[] = [root];
   while (stack.length > 0) {
     const value = stack.pop();
     if (Array.isArray(value)) stack.push(...value);
     else if (isJsonObject(value)) {
-      if (isNullBesideAlternatives(value)) {
-        delete value.type;
-        const list = Array.isArray(value.oneOf) && value.oneOf.length > 0 ? value.oneOf : value.anyOf;
-        if (Array.isArray(list)) list.push({ type: "null" });
-      }
+      visit(value);
       for (const child of Object.values(value)) if (typeof child === "object" && child !== null) stack.push(child);
     }
   }
@@ -60,21 +66,14 @@ function nullAsAlternative(document: JsonObject): void {
  * lists, and openapi-typescript would try to follow them.
  */
 function dropOutsideMappings(document: JsonObject): void {
-  const stack: unknown[] = [document];
-  while (stack.length > 0) {
-    const value = stack.pop();
-    if (Array.isArray(value)) stack.push(...value);
-    else if (isJsonObject(value)) {
-      const discriminator = value.discriminator;
-      if (isJsonObject(discriminator) && isJsonObject(discriminator.mapping)) {
-        const mapping = discriminator.mapping;
-        for (const [key, target] of Object.entries(mapping)) {
-          if (typeof target === "string" && resolvePointer(document, mappingRef(target)) === undefined) delete mapping[key];
-        }
-      }
-      for (const child of Object.values(value)) if (typeof child === "object" && child !== null) stack.push(child);
+  eachObject(document, (value) => {
+    const discriminator = value.discriminator;
+    if (!isJsonObject(discriminator) || !isJsonObject(discriminator.mapping)) return;
+    const mapping = discriminator.mapping;
+    for (const [key, target] of Object.entries(mapping)) {
+      if (typeof target === "string" && resolvePointer(document, mappingRef(target)) === undefined) delete mapping[key];
     }
-  }
+  });
 }
 
 /** Copies of one inner target a document may inline (a target that refers to itself ends as `{}`). */
