@@ -8,6 +8,15 @@ function operation(id: number, method: string, path: string, summary: string): S
   return { id, method, path, operationId, summary, description: "", tags: "", parameters: "" };
 }
 
+/** What a search over `operations` (with the lexicon of their summaries' words) puts first, as `METHOD path`. */
+function firstOver(operations: readonly SearchableOperation[]): (query: string) => string | undefined {
+  const over = new OperationSearchIndex(operations, undefined, lexiconFor(operations.flatMap((each) => each.summary.split(" "))));
+  return (query) => {
+    const best = operations[over.search(query)[0]?.id ?? -1];
+    return best && `${best.method} ${best.path}`;
+  };
+}
+
 const OPERATIONS = [
   operation(0, "GET", "/droplets", "List droplets"),
   operation(1, "POST", "/droplets", "Create a droplet"),
@@ -54,10 +63,9 @@ describe("the lexicon built from WordNet over a document's words", () => {
       operation(3, "POST", "/deployments", "Create a deployment"),
       operation(4, "GET", "/linode/instances", "Linodes List"),
     ];
-    const over = new OperationSearchIndex(hosting, undefined, lexiconFor(hosting.flatMap((each) => each.summary.split(" "))));
-    const top = (query: string) => hosting[over.search(query)[0]?.id ?? -1]?.summary;
-    expect(top("list my VMs")).toBe("Linodes List");
-    expect(top("notify my endpoint whenever a deployment finishes")).toBe("Create a webhook");
+    const top = firstOver(hosting);
+    expect(top("list my VMs")).toBe("GET /linode/instances");
+    expect(top("notify my endpoint whenever a deployment finishes")).toBe("POST /hooks");
   });
 
   it("puts a deletion after other changes when the request names no deletion", () => {
@@ -84,12 +92,11 @@ describe("the lexicon built from WordNet over a document's words", () => {
       operation(0, "GET", "/tasks/{task_gid}/projects", "Get projects a task is in"),
       operation(1, "GET", "/projects/{project_gid}/tasks", "Get tasks from a project"),
     ];
-    const over = new OperationSearchIndex(both, undefined, lexiconFor(both.flatMap((each) => each.summary.split(" "))));
-    const top = (query: string) => both[over.search(query)[0]?.id ?? -1]?.path;
-    expect(top("list the tasks in a project")).toBe("/projects/{project_gid}/tasks");
-    expect(top("list the projects of a task")).toBe("/tasks/{task_gid}/projects");
-    expect(top("list all tasks in a project")).toBe("/projects/{project_gid}/tasks");
-    expect(top("show every project of this task")).toBe("/tasks/{task_gid}/projects");
+    const top = firstOver(both);
+    expect(top("list the tasks in a project")).toBe("GET /projects/{project_gid}/tasks");
+    expect(top("list the projects of a task")).toBe("GET /tasks/{task_gid}/projects");
+    expect(top("list all tasks in a project")).toBe("GET /projects/{project_gid}/tasks");
+    expect(top("show every project of this task")).toBe("GET /tasks/{task_gid}/projects");
   });
 
   it("reads a verb that names one of the API's things as making one, and an object's id as its prefix only", () => {
@@ -103,11 +110,7 @@ describe("the lexicon built from WordNet over a document's words", () => {
       operation(6, "GET", "/v1/newsletters/{id}/subscribers", "List the subscribers of a newsletter"),
       operation(7, "GET", "/v1/charges/{charge}", "Retrieves the details of a charge"),
     ];
-    const over = new OperationSearchIndex(stripe, undefined, lexiconFor(stripe.flatMap((each) => each.summary.split(" "))));
-    const top = (query: string) => {
-      const best = stripe[over.search(query)[0]?.id ?? -1];
-      return `${best?.method} ${best?.path}`;
-    };
+    const top = firstOver(stripe);
     expect(top("refund ch_3MmlLrLkdIwHu7ix0snN0B15")).toBe("POST /v1/refunds");
     expect(top("Subscribe customer cus_Na6dX7aXxi11N4 to price_1MowQULkdIwHu7ixraBm864M")).toBe("POST /v1/subscriptions");
   });
@@ -119,11 +122,7 @@ describe("the lexicon built from WordNet over a document's words", () => {
       operation(2, "GET", "/boards/{idBoard}", "Get a board"),
       operation(3, "GET", "/members/{idMember}/boards", "Get the boards of a member"),
     ];
-    const over = new OperationSearchIndex(trello, undefined, lexiconFor(trello.flatMap((each) => each.summary.split(" "))));
-    const top = (query: string) => {
-      const best = trello[over.search(query)[0]?.id ?? -1];
-      return `${best?.method} ${best?.path}`;
-    };
+    const top = firstOver(trello);
     expect(top("start a new board for the product launch")).toBe("POST /boards");
     expect(top("show all my boards")).toBe("GET /members/{idMember}/boards");
   });
@@ -136,10 +135,9 @@ describe("the lexicon built from WordNet over a document's words", () => {
       operation(3, "POST", "/files/content", "Upload file"),
       operation(4, "POST", "/folders", "Create folder"),
     ];
-    const over = new OperationSearchIndex(jira, undefined, lexiconFor(jira.flatMap((each) => each.summary.split(" "))));
-    const top = (query: string) => jira[over.search(query)[0]?.id ?? -1]?.path;
-    expect(top("change the priority of this issue to high")).toBe("/issues/{id}");
-    expect(top("update the priority of the issue")).toBe("/issues/{id}");
-    expect(top("update the priority")).toBe("/priorities/{id}");
+    const top = firstOver(jira);
+    expect(top("change the priority of this issue to high")).toBe("PUT /issues/{id}");
+    expect(top("update the priority of the issue")).toBe("PUT /issues/{id}");
+    expect(top("update the priority")).toBe("PUT /priorities/{id}");
   });
 });
