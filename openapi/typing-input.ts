@@ -98,18 +98,17 @@ function inlinePathReferences(document: JsonObject): void {
   const stack: unknown[] = [document];
   while (stack.length > 0) {
     const value = stack.pop();
-    if (Array.isArray(value)) {
-      stack.push(...value);
-      continue;
-    }
-    if (!isJsonObject(value)) continue;
-    for (const [key, child] of Object.entries(value)) {
+    // A reference may sit in an object's field or in a list (`allOf: [{ $ref }]`, Codat's `…/definitions/…`).
+    const holder = Array.isArray(value) ? value : isJsonObject(value) ? value : undefined;
+    if (holder === undefined) continue;
+    for (const [key, child] of Object.entries(holder)) {
       if (isJsonObject(child) && typeof child.$ref === "string" && pointsInside(child.$ref)) {
         const count = (copies.get(child.$ref) ?? 0) + 1;
         copies.set(child.$ref, count);
         const target = resolvePointer(document, child.$ref);
         const copy = count <= MAX_PATH_INLINES && isJsonObject(target) ? structuredClone(target) : {};
-        value[key] = copy;
+        if (Array.isArray(holder)) holder[Number(key)] = copy;
+        else holder[key] = copy;
         stack.push(copy);
       } else if (typeof child === "object" && child !== null) stack.push(child);
     }

@@ -83,7 +83,7 @@ describe("operationIds, paths and configs a new user or an attacker writes", () 
     expect(await writeAndTypecheck(join(ROOT, ".tmp", "placeholder-tree"), result.files)).toBe("");
   }, 60_000);
 
-  it("compiles what openapi-typescript types wrongly: allOf requiring an optional or undeclared property, pointers inside, a body without a media type", async () => {
+  it("compiles what openapi-typescript types wrongly: allOf requiring an optional or undeclared property, pointers inside (from a list too), a body without a media type", async () => {
     const spec = join(scratch, "inner-refs.json");
     const resource = {
       type: "object",
@@ -98,6 +98,14 @@ describe("operationIds, paths and configs a new user or an attacker writes", () 
         openapi: "3.0.3",
         info: { title: "Inner", version: "1" },
         paths: {
+          "/summary": {
+            get: {
+              operationId: "getSummary",
+              responses: {
+                200: { description: "ok", content: { "application/json": { schema: { $ref: "#/components/schemas/Summary" } } } },
+              },
+            },
+          },
           "/events": {
             get: {
               operationId: "listEvents",
@@ -137,7 +145,22 @@ describe("operationIds, paths and configs a new user or an attacker writes", () 
             delete: { operationId: "deleteEvents", requestBody: { content: {} }, responses: { 204: { description: "gone" } } },
           },
         },
-        components: { schemas: { Resource: resource } },
+        components: {
+          schemas: {
+            Resource: resource,
+            // Codat's shape: a component made of its own `definitions`, referred to from a list (`allOf`).
+            Summary: {
+              allOf: [
+                { $ref: "#/components/schemas/Summary/definitions/kind" },
+                { type: "object", properties: { count: { $ref: "#/components/schemas/Summary/definitions/count" } } },
+              ],
+              definitions: {
+                kind: { type: "object", properties: { type: { type: "string" } } },
+                count: { type: "object", properties: { matched: { type: "number" } } },
+              },
+            },
+          },
+        },
       }),
     );
     const result = await generateFromFile(spec, { server: { name: "inner" }, select: { all: true } });
