@@ -6,25 +6,24 @@ const NAMED = 3;
  * operation reaching it reports (`getA: dropped … at (#/components/schemas/participant)…`) once, naming those operations.
  */
 export function warningLines(warnings: readonly string[]): string[] {
-  const groups = new Map<string, string[]>();
-  const order: string[] = [];
+  // Each warning once, in order; a shared component's problem stands at its first place, and gathers its operations.
+  const lines: string[] = [];
+  const operations = new Map<string, string[]>();
   for (const warning of new Set(warnings)) {
     const cut = warning.indexOf(": ");
-    const problem = cut > 0 ? warning.slice(cut + 2) : "";
-    const key = problem.includes("(#/components/") ? problem : `\u0000${warning}`;
-    const operations = groups.get(key);
-    if (operations) operations.push(warning.slice(0, cut));
+    const problem = warning.slice(cut + 2);
+    if (cut <= 0 || !problem.includes("(#/components/")) lines.push(warning);
+    else if (operations.has(problem)) operations.get(problem)?.push(warning.slice(0, cut));
     else {
-      groups.set(key, [warning.slice(0, Math.max(cut, 0))]);
-      order.push(key);
+      operations.set(problem, [warning.slice(0, cut)]);
+      lines.push(problem);
     }
   }
-  return order.map((key) => {
-    const operations = groups.get(key) ?? [];
-    if (key.startsWith("\u0000")) return key.slice(1);
-    if (operations.length === 1) return `${operations[0]}: ${key}`;
-    const named = operations.slice(0, NAMED).join(", ");
-    const more = operations.length > NAMED ? ` and ${operations.length - NAMED} more` : "";
-    return `${key} (in ${operations.length} operations: ${named}${more})`;
+  return lines.map((line) => {
+    const reporting = operations.get(line);
+    if (reporting === undefined) return line;
+    if (reporting.length === 1) return `${reporting[0]}: ${line}`;
+    const more = reporting.length > NAMED ? ` and ${reporting.length - NAMED} more` : "";
+    return `${line} (in ${reporting.length} operations: ${reporting.slice(0, NAMED).join(", ")}${more})`;
   });
 }

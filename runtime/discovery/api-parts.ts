@@ -29,21 +29,21 @@ export function apiParts(
   notes: Readonly<Record<string, string>> = {},
   paths: readonly string[] = [],
 ): ApiPart[] {
-  const members = tagMembers(tags);
-  // The note of any spelling: an own property only (a tag named `constructor` has none).
+  // The note of any spelling, read once: an own property only (a tag named `constructor` has none).
   const noteOf = (spellings: readonly string[]) =>
     spellings.map((tag) => (Object.hasOwn(notes, tag) ? notes[tag] : undefined)).find((note) => note !== undefined && note !== "");
+  const members = tagMembers(tags).map((member) => ({ ...member, note: noteOf(member.spellings) }));
   const pathWords = paths.map((path) => new Set(wordsOf(path.replace(/\{[^}]*\}/g, " "))));
-  const common = commonWords([...members.values()].flatMap(({ spellings }) => noteOf(spellings) ?? []));
-  return [...members.values()]
-    .map(({ spellings, places }) => {
+  const common = commonWords(members.flatMap(({ note }) => note ?? []));
+  return members
+    .map(({ spellings, places, note: written }) => {
       const tag = spellings[0] ?? "";
       const thing = thingWords(tag);
       const own = new Set(places);
       const named = (words: ReadonlySet<string>, place: number) =>
         !own.has(place) && thing.length > 0 && thing.every((word) => words.has(word));
       const reach = places.length + pathWords.filter(named).length;
-      const note = plainNote(tag, noteOf(spellings), common);
+      const note = plainNote(tag, written, common);
       return { tag, operations: places.length, reach, members: places, note };
     })
     .sort((a, b) => b.reach - a.reach || b.operations - a.operations);
@@ -53,7 +53,7 @@ export function apiParts(
  * Each tag's operations, tags that differ only in case taken as one (Linode tags one operation `account`, the rest
  * `Account`): its spellings, the most used first, and the places of its operations.
  */
-function tagMembers(tags: readonly (readonly string[])[]): Map<string, { spellings: string[]; places: number[] }> {
+function tagMembers(tags: readonly (readonly string[])[]): { spellings: string[]; places: number[] }[] {
   const members = new Map<string, { uses: Map<string, number>; places: number[] }>();
   tags.forEach((each, place) => {
     for (const tag of new Set(each)) {
@@ -63,12 +63,10 @@ function tagMembers(tags: readonly (readonly string[])[]): Map<string, { spellin
       members.set(tag.toLowerCase(), entry);
     }
   });
-  return new Map(
-    [...members].map(([key, { uses, places }]) => [
-      key,
-      { spellings: [...uses].sort(([, a], [, b]) => b - a).map(([tag]) => tag), places },
-    ]),
-  );
+  return [...members.values()].map(({ uses, places }) => ({
+    spellings: [...uses].sort(([, a], [, b]) => b - a).map(([tag]) => tag),
+    places,
+  }));
 }
 
 /** Words in many of the notes (the API's own name: `GitHub Repos.`, `Jira issues.`): a note needs more than these. */
