@@ -1,5 +1,5 @@
-import { createHash } from "node:crypto";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { requestScope } from "../base/request-scope.js";
 import { didYouMean } from "../base/suggest.js";
 import type { ToolDefinition } from "../base/tool.js";
 import type { CallerCredentials } from "../call/credentials.js";
@@ -10,7 +10,7 @@ import { budgetsOf, type CodeBudgets, type CodeSettings } from "./code-settings.
 import { MAX_CODE_LENGTH, mayCall, RUN_CODE, runCodeDefinition } from "./run-code-tool.js";
 import { type CallHandler, type RunRequest, SandboxPool } from "./sandbox-pool.js";
 
-/** Programs one caller (by credential) may have running or waiting at once: others keep their share of the pool. */
+/** Programs one caller may have running at once (as many again wait their turn): others keep their share of the pool. */
 const RUNS_PER_CALLER = 2;
 
 /** The most bytes of JSON one `api` call may pass. */
@@ -22,7 +22,7 @@ const pools = new Map<number, SandboxPool>();
 function poolFor(memoryMb: number): SandboxPool {
   let pool = pools.get(memoryMb);
   if (!pool) {
-    pool = new SandboxPool({ maxRuns: 4, maxQueued: 16, keepWarm: 2, memoryMb });
+    pool = new SandboxPool({ maxRuns: 4, maxQueued: 16, perCaller: RUNS_PER_CALLER, keepWarm: 2, memoryMb });
     pools.set(memoryMb, pool);
   }
   return pool;
@@ -49,8 +49,6 @@ export class CodeService implements ServedTools {
   private readonly budgets: CodeBudgets;
   /** What every run of this server is sent: the operations on `api`, and the budgets as the worker applies them. */
   private readonly request: Omit<RunRequest, "code">;
-  /** Runs in progress by caller: a digest of the credential they came with (everyone without one shares a count). */
-  private readonly running = new Map<string, number>();
 
   constructor(
     tools: readonly ToolDefinition[],
@@ -87,20 +85,7 @@ export class CodeService implements ServedTools {
       const line = args.code.slice(0, module.index).split("\n").length;
       return errorResult(`${RUN_CODE}: a program has no modules (${module[1]} at line ${line}): only api and console exist`);
     }
-    const key = createHash("sha256")
-      .update(caller.authorization ?? "")
-      .digest("base64url");
-    const mine = this.running.get(key) ?? 0;
-    if (mine >= RUNS_PER_CALLER)
-      return errorResult(`${RUN_CODE}: ${RUNS_PER_CALLER} of your programs are already running; wait for one to end`);
-    this.running.set(key, mine + 1);
-    try {
-      return await this.runProgram(runtime, args.code, caller);
-    } finally {
-      const left = (this.running.get(key) ?? 1) - 1;
-      if (left > 0) this.running.set(key, left);
-      else this.running.delete(key);
-    }
+    return await this.runProgram(runtime, args.code, caller);
   }
 
   private async runProgram(runtime: ToolRuntime, code: string, caller: CallerCredentials): Promise<CallToolResult> {
@@ -132,7 +117,9 @@ export class CodeService implements ServedTools {
       if (result.isError) return { ok: false, message: textOf(result) };
       return { ok: true, json: JSON.stringify(result.structuredContent ?? textOf(result)) };
     };
-    const outcome = await poolFor(budgets.memoryMb).run({ ...this.request, code }, onCall);
+    // The share is the caller's as the transport knows it (never a credential the caller could make up), and the run
+    // stops when the caller goes away.
+    const outcome = await poolFor(budgets.memoryMb).run({ ...this.request, code }, onCall, requestScope());
     ended = true;
     const made = calls.map(({ name, ok, unfinished }) => (unfinished ? { name, ok, unfinished } : { name, ok }));
     const logs = { logs: outcome.logs, ...(outcome.logsCut ? { logsCut: true } : {}), calls: made };

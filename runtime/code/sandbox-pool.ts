@@ -27,32 +27,58 @@ function stopped(message: string): RunOutcome {
   return { type: "done", ok: false, message, logs: [], logsCut: false };
 }
 
+/** Who asks for a run, and the signal that says they went away (their run then stops, or leaves the line). */
+export interface RunTicket {
+  caller: string;
+  gone: AbortSignal;
+}
+
+/** A run waiting for a worker: whose it is, and how to let it start. */
+interface Waiting {
+  caller: string;
+  start: () => void;
+}
+
+/** How many runs the pool takes: at once, waiting in all, and at once for one caller (as many again may wait). */
+export interface PoolLimits {
+  maxRuns: number;
+  maxQueued: number;
+  perCaller: number;
+  keepWarm: number;
+  memoryMb: number;
+}
+
 /**
  * Worker threads that run programs, each in its own QuickJS context: a busy loop or a crash stops one worker, never
- * the server's event loop. A few runs at a time, a short queue behind them, and warm workers kept for the next run.
+ * the server's event loop. A few runs at a time, a short line behind them served caller by caller (the caller with
+ * the fewest runs first), warm workers kept for the next run; a run whose caller went away stops, or leaves the line.
  */
 export class SandboxPool {
   private readonly idle: Worker[] = [];
-  private readonly waiting: (() => void)[] = [];
+  private readonly line: Waiting[] = [];
+  private readonly runningBy = new Map<string, number>();
   private running = 0;
 
-  constructor(private readonly options: { maxRuns: number; maxQueued: number; keepWarm: number; memoryMb: number }) {}
+  constructor(private readonly options: PoolLimits) {}
 
-  /** Runs a program on a free worker; a full pool with a full queue refuses at once. */
-  async run(request: RunRequest, onCall: CallHandler): Promise<RunOutcome> {
-    if (this.running >= this.options.maxRuns) {
-      if (this.waiting.length >= this.options.maxQueued)
-        return stopped("the server is running as many programs as it takes; try again shortly");
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
-    }
-    this.running++;
+  /** Runs a program on a free worker once it is the caller's turn; a caller past its share, or a full line, is refused. */
+  async run(request: RunRequest, onCall: CallHandler, ticket: RunTicket): Promise<RunOutcome> {
+    const { caller, gone } = ticket;
+    if (gone.aborted) return stopped("the caller went away");
+    if (!this.mayStart(caller)) {
+      const { perCaller, maxQueued } = this.options;
+      const waitingOwn = this.line.filter((waiting) => waiting.caller === caller).length;
+      if (this.runsOf(caller) + waitingOwn >= 2 * perCaller)
+        return stopped(`${this.runsOf(caller)} of your programs are running and ${waitingOwn} waiting; wait for one to end`);
+      if (this.line.length >= maxQueued) return stopped("the server is running as many programs as it takes; try again shortly");
+      if (!(await this.waitTurn(caller, gone))) return stopped("the caller went away");
+    } else this.take(caller);
     try {
       const worker = this.idle.pop() ?? (await this.start());
       if (!worker) return stopped("the sandbox did not start");
-      return await this.runOn(worker, request, onCall);
+      return await this.runOn(worker, request, onCall, gone);
     } finally {
-      this.running--;
-      this.waiting.shift()?.();
+      this.release(caller);
     }
   }
 
@@ -66,6 +92,63 @@ export class SandboxPool {
   /** Stops the idle workers (a run in progress ends on its own). */
   async close(): Promise<void> {
     await Promise.all(this.idle.splice(0).map((worker) => worker.terminate()));
+  }
+
+  private runsOf(caller: string): number {
+    return this.runningBy.get(caller) ?? 0;
+  }
+
+  private mayStart(caller: string): boolean {
+    return this.running < this.options.maxRuns && this.runsOf(caller) < this.options.perCaller;
+  }
+
+  private take(caller: string): void {
+    this.running++;
+    this.runningBy.set(caller, this.runsOf(caller) + 1);
+  }
+
+  private release(caller: string): void {
+    this.running--;
+    const left = this.runsOf(caller) - 1;
+    if (left > 0) this.runningBy.set(caller, left);
+    else this.runningBy.delete(caller);
+    this.startWaiting();
+  }
+
+  /** Waits in line until the run may start (true), or until its caller goes away (false). */
+  private waitTurn(caller: string, gone: AbortSignal): Promise<boolean> {
+    return new Promise((resolve) => {
+      const waiting: Waiting = {
+        caller,
+        start: () => {
+          gone.removeEventListener("abort", leave);
+          this.take(caller);
+          resolve(true);
+        },
+      };
+      const leave = () => {
+        const at = this.line.indexOf(waiting);
+        if (at >= 0) this.line.splice(at, 1);
+        resolve(false);
+      };
+      gone.addEventListener("abort", leave, { once: true });
+      this.line.push(waiting);
+    });
+  }
+
+  /** Starts waiting runs while workers are free: each time the longest-waiting run of the caller with the fewest running. */
+  private startWaiting(): void {
+    while (this.running < this.options.maxRuns) {
+      let next = -1;
+      for (const [at, waiting] of this.line.entries()) {
+        const runs = this.runsOf(waiting.caller);
+        if (runs >= this.options.perCaller) continue;
+        if (next < 0 || runs < this.runsOf((this.line[next] as Waiting).caller)) next = at;
+      }
+      if (next < 0) return;
+      const [waiting] = this.line.splice(next, 1);
+      waiting?.start();
+    }
   }
 
   private start(): Promise<Worker | undefined> {
@@ -90,13 +173,14 @@ export class SandboxPool {
     });
   }
 
-  private runOn(worker: Worker, request: RunRequest, onCall: CallHandler): Promise<RunOutcome> {
+  private runOn(worker: Worker, request: RunRequest, onCall: CallHandler, gone: AbortSignal): Promise<RunOutcome> {
     return new Promise((resolve) => {
       let finished = false;
       const end = (outcome: RunOutcome, reusable: boolean) => {
         if (finished) return;
         finished = true;
         clearTimeout(timer);
+        gone.removeEventListener("abort", onGone);
         worker.off("message", onMessage);
         worker.off("error", onError);
         worker.off("exit", onExit);
@@ -119,10 +203,12 @@ export class SandboxPool {
       };
       const onError = (error: Error) => end(stopped(`the sandbox stopped: ${error.message}`), false);
       const onExit = () => end(stopped("the sandbox stopped"), false);
+      const onGone = () => end(stopped("the caller went away; the run was stopped"), false);
       const timer = setTimeout(() => end(stopped("the run passed its time budget"), false), request.limits.timeoutMs + GRACE_MS);
       worker.on("message", onMessage);
       worker.on("error", onError);
       worker.on("exit", onExit);
+      gone.addEventListener("abort", onGone, { once: true });
       worker.postMessage({ type: "run", ...request } satisfies ToWorker);
     });
   }

@@ -48,6 +48,9 @@ function isObject(value: unknown): value is Record<string, unknown> {
 const MAX_LOG_LINES = 1_000;
 const MAX_LOG_CHARACTERS = 65_536;
 
+/** The longest error message a run reports (and the server logs): a program's own message past it is cut, and said to be. */
+const MAX_ERROR_CHARACTERS = 2_000;
+
 /** Room for the engine's own frames below the program's: QuickJS reports a stack overflow before WebAssembly's runs out. */
 const MAX_STACK_BYTES = 256 * 1024;
 
@@ -63,6 +66,25 @@ globalThis.api = Object.freeze(api);
 const write = (...values) => { const line = values.map(show).join(" "); log(line.length > 65537 ? line.slice(0, 65537) : line); };
 globalThis.console = Object.freeze({ log: write, info: write, warn: write, error: write, debug: write });
 `;
+
+/**
+ * Evaluated before the program, its value kept by the host alone: a function that settles the run from the program's
+ * promise with the engine's own \`then\` and \`JSON.stringify\`, taken before the program could replace them, and hands
+ * the host the JSON text (or the error) through \`__done\`.
+ */
+const FINISH = `(() => {
+  const then = Promise.prototype.then, stringify = JSON.stringify, apply = Reflect.apply, done = globalThis.__done;
+  delete globalThis.__done;
+  const returned = (value) => {
+    let text;
+    try { text = apply(stringify, undefined, [value === undefined ? null : value]); } catch (error) { return done(false, error, true); }
+    done(true, text === undefined ? "null" : text);
+  };
+  return (program) => { apply(then, program, [returned, (error) => done(false, error, false)]); };
+})()`;
+
+/** How the program's promise settled, read on the host: its JSON text or its length past the budget, or its error. */
+type Settled = { ok: true; json: string } | { ok: true; oversized: number } | { ok: false; error: QuickJSHandle; returned: boolean };
 
 const pending = new Map<number, { resolve: (json: string) => void; reject: (message: string) => void }>();
 let nextCall = 0;
@@ -85,6 +107,8 @@ async function run(code: string, names: readonly string[], limits: RunLimits): P
   let logCharacters = 0;
   let calls = 0;
   let logsCut = false;
+  // Once the run has ended, a handler the program left (run as pending calls are rejected) starts no call.
+  let over = false;
   const runtime = engine.newRuntime();
   runtime.setMemoryLimit(limits.memoryBytes);
   runtime.setMaxStackSize(MAX_STACK_BYTES);
@@ -93,7 +117,7 @@ async function run(code: string, names: readonly string[], limits: RunLimits): P
   const failed = (message: string, line?: number): FromWorker => ({
     type: "done",
     ok: false,
-    message,
+    message: clip(message),
     ...(line !== undefined ? { line } : {}),
     logs,
     logsCut,
@@ -124,6 +148,7 @@ async function run(code: string, names: readonly string[], limits: RunLimits): P
       .newFunction("__call", (nameHandle, argsHandle) => {
         const name = context.getString(nameHandle);
         const pump = () => runtime.executePendingJobs();
+        if (over) return refused(context, pump, `api.${name}: the run has ended`);
         if (++calls > limits.maxCalls) return refused(context, pump, `api.${name}: the run's ${limits.maxCalls} calls are used up`);
         return callApi(context, pump, name, context.getString(argsHandle), limits);
       })
@@ -135,36 +160,77 @@ async function run(code: string, names: readonly string[], limits: RunLimits): P
       return failed("the sandbox did not start");
     }
     prelude.value.dispose();
+    let settle: (settled: Settled) => void = () => {};
+    const settled = new Promise<Settled>((resolve) => {
+      settle = resolve;
+    });
+    context
+      .newFunction("__done", (ok, value, returned) => {
+        settle(readSettled(context, ok, value, returned, limits));
+      })
+      .consume((fn) => context.setProp(context.global, "__done", fn));
+    const finish = context.evalCode(FINISH, "finish.js");
+    if (finish.error) {
+      finish.error.dispose();
+      return failed("the sandbox did not start");
+    }
     // The program is the body of an async function, on the wrapper's first line: its line numbers are its own.
-    // The returned value is measured in the engine: a value past the limit never crosses (its length does).
-    const json = '(JSON.stringify(value === undefined ? null : value) ?? "null")';
-    const wrapped = `(async () => {${script}\n})().then((value) => { const text = ${json}; return text.length > ${Number(limits.maxOutputBytes)} ? text.length : text; })`;
-    const started = context.evalCode(wrapped, "program.js");
-    if (started.error) return failed(...errorOf(context, started.error));
-    const settled = context.resolvePromise(started.value);
+    const started = context.evalCode(`(async () => {${script}\n})()`, "program.js");
+    if (started.error) {
+      finish.value.dispose();
+      return failed(...errorOf(context, started.error));
+    }
+    const watching = context.callFunction(finish.value, context.undefined, started.value);
+    finish.value.dispose();
     started.value.dispose();
+    if (watching.error) return failed(...errorOf(context, watching.error));
+    watching.value.dispose();
     runtime.executePendingJobs();
     const outcome = await settled;
-    if (outcome.error) {
+    if (!outcome.ok) {
       const [message, line] = errorOf(context, outcome.error);
-      // An error on the wrapper's last line is the returned value's: JSON.stringify refused it.
-      if (line !== undefined && line > script.split("\n").length) return failed(`the returned value is no JSON (${message})`);
+      // The value the program returned could not be made JSON.
+      if (outcome.returned) return failed(`the returned value is no JSON (${message})`);
       return failed(message, line);
     }
-    const returned = outcome.value.consume((value) =>
-      context.typeof(value) === "number" ? context.getNumber(value) : context.getString(value),
-    );
-    if (typeof returned === "number")
-      return failed(`the returned value is ${returned} bytes of JSON; a run may return ${limits.maxOutputBytes}`);
-    return { type: "done", ok: true, json: returned, logs, logsCut };
+    if ("oversized" in outcome)
+      return failed(`the returned value is ${outcome.oversized} bytes of JSON; a run may return ${limits.maxOutputBytes}`);
+    return { type: "done", ok: true, json: outcome.json, logs, logsCut };
   } catch (error) {
     return failed(error instanceof Error ? error.message : String(error));
   } finally {
+    over = true;
     for (const waiting of pending.values()) waiting.reject("the run ended");
     pending.clear();
     context.dispose();
     runtime.dispose();
   }
+}
+
+/**
+ * What `__done` was handed, read without trusting the program: the value must be a string primitive (its length is
+ * the engine's own, read before the text is copied out); an error is kept, to be read once the engine is idle.
+ */
+function readSettled(
+  context: QuickJSContext,
+  ok: QuickJSHandle,
+  value: QuickJSHandle,
+  returned: QuickJSHandle,
+  limits: RunLimits,
+): Settled {
+  if (context.typeof(ok) === "boolean" && context.dump(ok) === true) {
+    if (context.typeof(value) !== "string") return { ok: false, error: context.newError("it did not become text"), returned: true };
+    const length = context.getProp(value, "length").consume((handle) => context.getNumber(handle));
+    if (length > limits.maxOutputBytes) return { ok: true, oversized: length };
+    return { ok: true, json: context.getString(value) };
+  }
+  return { ok: false, error: value.dup(), returned: context.typeof(returned) === "boolean" && context.dump(returned) === true };
+}
+
+/** A message cut to the longest a run reports, with how much was left out. */
+function clip(message: string): string {
+  if (message.length <= MAX_ERROR_CHARACTERS) return message;
+  return `${message.slice(0, MAX_ERROR_CHARACTERS)}… (${message.length - MAX_ERROR_CHARACTERS} more characters)`;
 }
 
 /** A call refused in the worker: its promise rejects with the message. */

@@ -6,6 +6,7 @@ import { FAST_PATH_VERSIONS } from "../protocol/protocol-versions.js";
 import { loadStatelessSdk } from "../protocol/sdk-loader.js";
 import { answerFast, isNotification } from "../protocol/stateless-exchange.js";
 import type { ToolRuntime } from "../tools/tool-runtime-contract.js";
+import { scoped } from "./caller-scope.js";
 import { sendJson, sendJsonText } from "./json-response.js";
 import { ANSWERED, readMessage, serveModern } from "./mcp-post.js";
 import { checkHost, checkOrigin } from "./origin.js";
@@ -33,7 +34,7 @@ export interface RunningServer {
 
 /** The `/mcp` and `/health` request handler, for `node:http` or any framework that speaks its types. */
 export function createRequestHandler(runtime: ToolRuntime, policy: HttpPolicy) {
-  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  return scoped(async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (isHealthCheck(req)) return sendJson(res, 200, { status: "ok", server: runtime.identity.name, tools: runtime.tools.size });
     const path = (req.url ?? "/").split("?")[0];
     if (path !== "/mcp") return sendJson(res, 404, { error: "not found" });
@@ -46,7 +47,7 @@ export function createRequestHandler(runtime: ToolRuntime, policy: HttpPolicy) {
       });
     }
     await handleMcpPost(runtime, policy, req, res);
-  };
+  });
 }
 
 /** Whether a request is `GET` or `HEAD /health`. */

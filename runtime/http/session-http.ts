@@ -5,6 +5,7 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import type { Logger } from "../base/logger.js";
 import type { ModernHost } from "../protocol/modern-exchange.js";
 import { routeMessage } from "../protocol/modern-protocol.js";
+import { scoped } from "./caller-scope.js";
 import { clientGroup } from "./client-group.js";
 import { guardMcpRequest, type HttpPolicy } from "./http-server.js";
 import { sendJson } from "./json-response.js";
@@ -62,7 +63,7 @@ export class SessionHttpHandler {
   }
 
   /** Handles `/health` and `/mcp`. */
-  readonly handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  readonly handle = scoped(async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const path = (req.url ?? "/").split("?")[0];
     if (path === "/health" && (req.method === "GET" || req.method === "HEAD")) {
       // What the server reports of itself may say it cannot serve (a status other than ok): then 503, for load balancers.
@@ -98,7 +99,7 @@ export class SessionHttpHandler {
       return sendJson(res, 503, { jsonrpc: "2.0", error: { code: -32000, message: "Too many sessions; try again later" }, id: null });
     }
     await this.openSession(req, res, client, message);
-  };
+  });
 
   /**
    * Room for one more session from `client` (an address group), so that a new client always gets in: idle sessions go

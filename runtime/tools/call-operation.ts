@@ -4,6 +4,7 @@ import type { ToolDefinition } from "../base/tool.js";
 import type { CallerCredentials } from "../call/credentials.js";
 import { errorResult } from "../result/result.js";
 import { describeErrors } from "../schema/validation.js";
+import { MAX_ARGUMENT_DEPTH, nestsDeeperThan } from "./argument-depth.js";
 import { executeTool } from "./call-tool.js";
 import { DESCRIBE_OPERATION } from "./describe-operation.js";
 import type { ToolRuntime } from "./tool-runtime-contract.js";
@@ -21,6 +22,11 @@ export async function callOperation(
   asking: string,
 ): Promise<CallToolResult> {
   if (!isRecord(given)) return errorResult(`${asking}: arguments must be an object`);
+  // A program's arguments did not pass the tools/call check: the same limit, before anything walks them.
+  if (nestsDeeperThan(given, MAX_ARGUMENT_DEPTH))
+    return errorResult(
+      `${asking}: Invalid arguments for ${tool.name}: nested deeper than ${MAX_ARGUMENT_DEPTH} levels (this server's limit)`,
+    );
   const validators = await runtime.validators.forTool(tool.name);
   if (!validators) return errorResult(`${asking}: ${tool.name} cannot be called`);
   if (!validators.input(given)) {

@@ -2,6 +2,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { type CodeSettings, type RunningServer, silentLogger, startServer } from "oapi-mcp-gen-runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serverIdentity, tools } from "../../../generated/index.js";
+import { postFrom } from "../../helpers/loopback-post.js";
 import { connectClient, testEnvironment } from "../../helpers/memos-server.js";
 import { sendJson, startUpstream } from "../../helpers/upstream.js";
 
@@ -26,6 +27,16 @@ function memosUpstream() {
     }
     return sendJson(res, 404, { message: "not found" });
   });
+}
+
+/** A raw `run_code` call, as a client without the SDK sends it. */
+function runCode(id: number, code: string) {
+  return { jsonrpc: "2.0", id, method: "tools/call", params: { name: "run_code", arguments: { code } } };
+}
+
+/** The text of an answer as sent. */
+function textOf(answer: { text: string }): string {
+  return answer.text;
 }
 
 /** What a run returned. */
@@ -176,20 +187,75 @@ describe("run_code: a program against the Memos tools, through the SDK client", 
     expect(errorText(ended)).toContain("the run passed its time budget");
   });
 
-  it("lets one caller run two programs at a time, so another caller keeps its share", async () => {
-    const server = servers[1] as RunningServer;
-    const hog = await connectClient(server.url, { authorization: "Bearer hog" });
-    const other = await connectClient(server.url, { authorization: "Bearer other" });
-    clients.push(hog, other);
-    const loops = [1, 2].map(() => hog.callTool({ name: "run_code", arguments: { code: "while (true) {}" } }));
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const third = await hog.callTool({ name: "run_code", arguments: { code: "return 1;" } });
-    expect(errorText(third)).toContain("2 of your programs are already running");
-    const theirs = await other.callTool({ name: "run_code", arguments: { code: "return 1;" } });
-    expect(resultOf(theirs)).toBe(1);
-    for (const loop of await Promise.all(loops)) expect(errorText(loop)).toContain("time budget");
-    const again = await hog.callTool({ name: "run_code", arguments: { code: "return 2;" } });
-    expect(resultOf(again)).toBe(2);
+  it("shares the pool by caller as the network sees it: made-up tokens buy nothing, a third program waits its turn", async () => {
+    const { url } = servers[1] as RunningServer;
+    // One client (127.0.0.2) with a new token for every program: two run, two wait, the rest are refused at once.
+    const hog = [1, 2, 3, 4, 5, 6].map((n) =>
+      postFrom(url, "127.0.0.2", runCode(n, n <= 2 ? "while (true) {}" : `return ${n};`), {
+        headers: { authorization: `Bearer fake-${n}` },
+      }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const started = Date.now();
+    const other = await postFrom(url, "127.0.0.3", runCode(9, "return 9;"));
+    expect(Date.now() - started).toBeLessThan(800);
+    expect(textOf(other)).toContain('"result":9');
+    const [first, second, third, fourth, fifth, sixth] = (await Promise.all(hog)).map(textOf);
+    for (const loop of [first, second]) expect(loop).toContain("the run passed its time budget");
+    // The third and fourth waited for the loops to end, then ran; the fifth and sixth were refused.
+    expect([third, fourth]).toEqual([expect.stringContaining('"result":3'), expect.stringContaining('"result":4')]);
+    for (const refused of [fifth, sixth]) expect(refused).toContain("2 of your programs are running and 2 waiting");
+  });
+
+  it("stops a program whose caller hung up, and its place goes to the next", async () => {
+    const { url } = servers[1] as RunningServer;
+    const before = upstream.requests.length;
+    const gone = [1, 2].map((n) => postFrom(url, "127.0.0.4", runCode(n, "while (true) {}"), { hangUpAfterMs: 100 }));
+    await Promise.all(gone);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const started = Date.now();
+    const next = await postFrom(url, "127.0.0.4", runCode(3, "return 3;"));
+    expect(textOf(next)).toContain('"result":3');
+    expect(Date.now() - started).toBeLessThan(700);
+    expect(upstream.requests.length).toBe(before);
+  });
+
+  it("bounds what a program can make the server carry: a thrown message, a replaced stringify or then, deep arguments", async () => {
+    const thrown = await reader.callTool({ name: "run_code", arguments: { code: `throw new Error("E".repeat(5000000));` } });
+    expect(errorText(thrown).length).toBeLessThan(3_000);
+    expect(errorText(thrown)).toContain("… (4998007 more characters) at line 1");
+    const stringify = await reader.callTool({
+      name: "run_code",
+      arguments: {
+        code: `const big = JSON.stringify("x".repeat(2e6)); JSON.stringify = () => ({ length: 0, toString: () => big }); return 1;`,
+      },
+    });
+    expect(resultOf(stringify)).toBe(1);
+    const then = await reader.callTool({
+      name: "run_code",
+      arguments: {
+        code: `const big = JSON.stringify("y".repeat(2e6)), then = Promise.prototype.then;
+               Promise.prototype.then = function (f, r) { Promise.prototype.then = then; return then.call(this, () => big, r); };
+               return 1;`,
+      },
+    });
+    expect(JSON.stringify(then).length).toBeLessThan(10_000);
+    const deep = await reader.callTool({
+      name: "run_code",
+      arguments: { code: "let v = 1; for (let i = 0; i < 1000; i++) v = { a: v };\nreturn await api.memo_get_memo({ name: v });" },
+    });
+    expect(errorText(deep)).toContain("api.memo_get_memo: Invalid arguments for memo_get_memo: nested deeper than 128 levels");
+  });
+
+  it("starts no call after the run ended: a handler left behind by a program past its budget is refused", async () => {
+    const before = upstream.requests.length;
+    const ended = await reader.callTool({
+      name: "run_code",
+      arguments: { code: `api.memo_list_memo_comments({ memo: "memos/1" }).finally(() => api.memo_list_memos({}));\nwhile (true) {}` },
+    });
+    expect(errorText(ended)).toContain("the run passed its time budget");
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(upstream.requests.slice(before).map((request) => request.path)).toEqual(["/api/v1/memos/1/comments"]);
   });
 
   it("ends a memory bomb, deep recursion, 10,000 calls and a huge result each with a clear error", async () => {

@@ -1,43 +1,15 @@
-import { request } from "node:http";
 import { startServer } from "oapi-mcp-gen-runtime";
 import { describe, expect, it } from "vitest";
 import { serverIdentity, tools } from "../../../generated/index.js";
 import { silentLogger } from "../../../runtime/base/logger.js";
 import { clientGroup } from "../../../runtime/http/client-group.js";
+import { postFrom } from "../../helpers/loopback-post.js";
 import { testEnvironment } from "../../helpers/memos-server.js";
 import { startSearch } from "../../helpers/search-server.js";
 
-/** One JSON-RPC POST to `/mcp` from a given loopback address; the status, session id and body text. */
+/** One JSON-RPC POST to `/mcp` from a given loopback address, with a session id when given. */
 function post(url: URL, from: string, body: unknown, session?: string) {
-  return new Promise<{ status: number; session?: string; text: string }>((resolve, reject) => {
-    const req = request(
-      url,
-      {
-        method: "POST",
-        localAddress: from,
-        agent: false,
-        headers: {
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-          ...(session ? { "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" } : {}),
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () => {
-          const id = res.headers["mcp-session-id"];
-          resolve({
-            status: res.statusCode ?? 0,
-            ...(typeof id === "string" ? { session: id } : {}),
-            text: Buffer.concat(chunks).toString(),
-          });
-        });
-      },
-    );
-    req.on("error", reject);
-    req.end(JSON.stringify(body));
-  });
+  return postFrom(url, from, body, session ? { session } : {});
 }
 
 const INITIALIZE = {
