@@ -37,7 +37,7 @@ export function noApiHasTag(tag: string): ToolFailure {
 export interface CatalogBudget {
   /** Documents loaded at once. @default 100 */
   maxApis: number;
-  /** Total size of the loaded documents' text, in bytes. @default 268435456 */
+  /** Total size of the loaded documents (each its text or, when larger, the document it built), in bytes. @default 268435456 */
   maxTotalBytes: number;
 }
 
@@ -51,6 +51,11 @@ export function roomFailure(budget: CatalogBudget, others: { count: number; byte
     return new Error(`loading it would make the loaded documents ${total} bytes, over this server's ${budget.maxTotalBytes}-byte limit`);
   }
   return undefined;
+}
+
+/** The bytes a loaded document counts against the budget: its text, or what it built when that is more. */
+export function heldBytes(textBytes: number, builtBytes: number): number {
+  return Math.max(textBytes, builtBytes);
 }
 
 /** What a catalogue-wide search shows of one operation. */
@@ -104,10 +109,13 @@ export class ApiCatalog implements Catalogue {
       try {
         if (!API_NAME_PATTERN.test(stored.name)) throw new Error("not a valid API name");
         if (this.apis.has(stored.name)) continue; // loaded anew (--load) while restoring
-        this.checkRoom(stored.name, Buffer.byteLength(stored.text));
-        const { api } = await readApi(this.parser, stored.name, stored, stored.loadedAt);
+        const textBytes = Buffer.byteLength(stored.text);
+        this.checkRoom(stored.name, textBytes);
+        const { api, builtBytes } = await readApi(this.parser, stored.name, stored, stored.loadedAt);
         if (this.apis.has(stored.name)) continue; // loaded anew while this one was read
-        this.add(stored.name, api, Buffer.byteLength(stored.text));
+        const bytes = heldBytes(textBytes, builtBytes);
+        this.checkRoom(stored.name, bytes);
+        this.add(stored.name, api, bytes);
       } catch (error) {
         this.log.warn("stored document not restored", { name: excerpt(stored.name), error: errorMessage(error) });
       }
@@ -119,16 +127,22 @@ export class ApiCatalog implements Catalogue {
     checkApiName(name);
     let text: SourceText;
     let api: LoadedApi;
+    let bytes: number;
     try {
       text = await readSource(source, this.policy, options);
-      this.checkRoom(name, Buffer.byteLength(text.text));
-      ({ api } = await readApi(this.parser, name, text, new Date().toISOString()));
+      const textBytes = Buffer.byteLength(text.text);
+      this.checkRoom(name, textBytes);
+      const read = await readApi(this.parser, name, text, new Date().toISOString());
+      api = read.api;
+      // What the load built is what stays in memory: the budget counts it once it is known.
+      bytes = heldBytes(textBytes, read.builtBytes);
+      this.checkRoom(name, bytes);
     } catch (error) {
       const kept = this.apis.has(name) ? ` The previously loaded '${name}' is kept.` : "";
       throw new ToolFailure(`Failed to load '${name}': ${errorMessage(error)}${kept}`);
     }
     const replaced = this.apis.has(name);
-    this.add(name, api, Buffer.byteLength(text.text));
+    this.add(name, api, bytes);
     if (this.store) {
       const stored: StoredApi = { name, source, origin: text.origin, format: text.format, loadedAt: api.loadedAt, text: text.text };
       await this.store.save(stored).catch((error: Error) => this.log.warn("could not persist document", { name, error: error.message }));

@@ -117,7 +117,12 @@ export function parseSearchArguments(argv: readonly string[]): SearchOptions {
     .option("--session-idle-seconds <n>", "close sessions idle this long", integer(1), 1800)
     .option("--max-document-bytes <n>", "largest document accepted", integer(1), 25 * 1024 * 1024)
     .option("--max-apis <n>", "documents loaded at once", integer(1), 100)
-    .option("--max-total-bytes <n>", "total size of the loaded documents", integer(1), DEFAULT_TOTAL_BYTES)
+    .option(
+      "--max-total-bytes <n>",
+      "total size of the loaded documents (each its text, or the document it built when larger)",
+      integer(1),
+      DEFAULT_TOTAL_BYTES,
+    )
     .option("--max-operations <n>", "operations one document may have", integer(1), 50_000)
     .option("--max-parse-memory-mb <n>", "heap of the worker that parses a document", integer(64), 1536)
     .option("--fetch-timeout-ms <n>", "time limit for one document download", integer(1), 30_000)

@@ -42,7 +42,7 @@ export interface ParseRequest {
 
 /** What the worker answers. */
 export type ParseResult =
-  | { ok: true; document: unknown; sourceVersion: string; warnings: string[]; json?: string }
+  | { ok: true; document: unknown; sourceVersion: string; warnings: string[]; builtBytes: number; json?: string }
   | { ok: false; message: string };
 
 /** A parsed, normalised document. */
@@ -50,6 +50,11 @@ export interface ParsedDocument {
   document: OpenApiDocument;
   sourceVersion: string;
   warnings: string[];
+  /**
+   * What the load built, as the characters of the normalised document's JSON: what a catalogue's budget counts, since
+   * a small text can build a large document (a GraphQL schema's selections, a YAML anchor's copies).
+   */
+  builtBytes: number;
   /** The document as JSON text, when asked for. */
   json?: string;
 }
@@ -154,6 +159,7 @@ export class DocumentParser {
               document: openApiDocument(result.document, request.label),
               sourceVersion: result.sourceVersion,
               warnings: result.warnings,
+              builtBytes: result.builtBytes,
               ...(result.json === undefined ? {} : { json: result.json }),
             });
           } catch (error) {

@@ -37,6 +37,9 @@ const SCALARS: Record<string, JsonObject> = {
   ID: { type: "string", description: "A unique identifier (GraphQL ID)." },
 };
 
+/** The scalar fields one level of a selection lists: past them, an operation's query would repeat a wide type whole. */
+const MAX_SELECTED_LEAVES = 100;
+
 /** How deep a selection set goes into object fields. */
 const SELECTION_DEPTH = 1;
 
@@ -217,7 +220,7 @@ function selectionOf(type: GraphQLOutputType, depth: number): string {
   });
   const nested = depth > 0 ? fields.filter((field) => !leaves.includes(field)).slice(0, 5) : [];
   const parts = [
-    ...leaves.map((field) => field.name),
+    ...leaves.slice(0, MAX_SELECTED_LEAVES).map((field) => field.name),
     ...nested.map((field) => `${field.name}${selectionOf(field.type, depth - 1) || " { __typename }"}`),
   ];
   return ` { ${parts.length > 0 ? parts.join(" ") : "__typename"} }`;

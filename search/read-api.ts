@@ -13,9 +13,10 @@ export async function readApi(
   source: Pick<SourceText, "text" | "format" | "origin">,
   loadedAt: string,
   options: { json?: boolean } = {},
-): Promise<{ api: LoadedApi; json?: string }> {
+): Promise<{ api: LoadedApi; builtBytes: number; json?: string }> {
   const parsed = await parser.parse(source.text, source.format, `'${name}'`, options);
   const model = await buildApiModelInSlices(parsed.document);
   const api = new LoadedApi(name, parsed.document, parsed.sourceVersion, source.origin, loadedAt, parsed.warnings, model);
-  return parsed.json === undefined ? { api } : { api, json: parsed.json };
+  const { builtBytes } = parsed;
+  return parsed.json === undefined ? { api, builtBytes } : { api, builtBytes, json: parsed.json };
 }

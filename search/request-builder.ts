@@ -5,6 +5,7 @@ import {
   type FieldEncoding,
   type HttpBinding,
   headerRefusal,
+  headerValueProblem,
   isHeaderName,
   isJsonMediaType,
   type ParameterBinding,
@@ -240,7 +241,8 @@ function bodyBinding(media: MediaTypeModel, unresolved: Unresolved[]): BodyBindi
 /** A header value the caller gave, as text on one line. */
 function headerText(value: unknown): string {
   const text = typeof value === "string" ? value : JSON.stringify(value);
-  if (/[\r\n\0]/.test(text)) throw new ToolFailure("header values must not contain line breaks");
+  const problem = headerValueProblem(text);
+  if (problem !== undefined) throw new ToolFailure(`header values ${problem}`);
   return text;
 }
 

@@ -3,7 +3,7 @@ import type { BodyBinding, HttpBinding, ParameterBinding } from "../base/tool.js
 import { isJsonMediaType } from "../result/response-content.js";
 import { readFileArgument, type UploadPolicy } from "./file-argument.js";
 import { fieldEncoding, firstMediaType, formFields, urlEncodedForm } from "./form-body.js";
-import { headerRefusal } from "./header-policy.js";
+import { headerRefusal, headerValueProblem } from "./header-policy.js";
 import { type MultipartPart, multipartBody, PartHeaderError } from "./multipart.js";
 import { cookiePairs, encodeValue, headerText, pathValue, queryPairs, scalarText } from "./parameter-style.js";
 
@@ -202,7 +202,8 @@ function setHeader(headers: Record<string, string>, parameter: ParameterBinding,
   const refusal = headerRefusal(parameter.name);
   if (refusal !== undefined) throw new ArgumentError(`header "${excerptName(parameter.name)}" ${refusal}; it cannot be set by an argument`);
   const text = headerText(parameter, value);
-  if (/[\r\n\0]/.test(text)) throw new ArgumentError(`header argument "${parameter.argument}" must not contain line breaks`);
+  const problem = headerValueProblem(text);
+  if (problem !== undefined) throw new ArgumentError(`header argument "${parameter.argument}" ${problem}`);
   setOwn(headers, parameter.name.toLowerCase(), text);
 }
 

@@ -9,6 +9,12 @@ import { callTool, connectClient, fileRoots, MUSEUM, startSearch } from "../help
 
 /** Red-team repro 02: a 4 KB SDL whose one field is a list type nested 2,000 deep. */
 const NESTED_LIST = `type Query { a: ${"[".repeat(2000)}String${"]".repeat(2000)} }\n`;
+/** Red-team repro 11, smaller: a 17 KB SDL whose 600 query fields each return a type of 600 fields. */
+const WIDE = (() => {
+  const fields = Array.from({ length: 600 }, (_, i) => `  field${i}: String\n`).join("");
+  const queries = Array.from({ length: 600 }, (_, i) => `  q${i}: T\n`).join("");
+  return `type T {\n${fields}}\ntype Query {\n${queries}}\n`;
+})();
 const GITHUB = createRequire(import.meta.url).resolve("@octokit/openapi/generated/api.github.com.json");
 
 describe("parse budgets: no load stalls the others (red-team repro 02)", () => {
@@ -16,6 +22,7 @@ describe("parse budgets: no load stalls the others (red-team repro 02)", () => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), "parse-budget-"));
     await writeFile(join(dir, "nested-list.graphql"), NESTED_LIST);
+    await writeFile(join(dir, "wide.graphql"), WIDE);
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
@@ -38,6 +45,31 @@ describe("parse budgets: no load stalls the others (red-team repro 02)", () => {
       expect(performance.now() - started).toBeLessThan(10_000);
       expect(hostile.text).toContain("nests brackets 2001 deep; this server reads GraphQL schemas nested at most 64 deep");
       expect(victim.isError, victim.text).toBe(false);
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+
+  it("counts what a load builds: a 17 KB schema's selections count against the budget, and the server goes on serving", async () => {
+    const server = await startSearch(["--memory", "--max-total-bytes", "2500000", ...fileRoots(dir)]);
+    const client = await connectClient(server.url);
+    try {
+      const loads: string[] = [];
+      for (let i = 1; i <= 3; i++) {
+        const load = await callTool(client, "load_openapi", { name: `wide${i}`, url: join(dir, "wide.graphql") });
+        loads.push(load.isError ? load.text : "loaded");
+      }
+      // Each load builds about 1 MB from 17 KB of text: the budget is reached after two.
+      expect(loads.slice(0, 2), loads.join("\n")).toEqual(["loaded", "loaded"]);
+      expect(loads[2]).toContain("over this server's 2500000-byte limit");
+      const query = await callTool(client, "build_request", { name: "wide1", operation_id: "query.q7" });
+      expect(query.isError, query.text).toBe(false);
+      // A selection lists at most 100 of a type's scalar fields.
+      expect(query.text).toContain("field99");
+      expect(query.text).not.toContain("field100 ");
+      const other = await callTool(client, "load_openapi", { name: "nested", url: join(dir, "nested-list.graphql") });
+      expect(other.text).toContain("nests brackets 2001 deep");
     } finally {
       await client.close();
       await server.close();

@@ -94,6 +94,50 @@ afterAll(async () => {
   await rm(folder, { recursive: true, force: true });
 });
 
+describe("search: header arguments", () => {
+  it("refuses a value outside Latin-1 by name and never sets a method-override or forwarding header", async () => {
+    const document = {
+      openapi: "3.0.3",
+      info: { title: "Headers", version: "1" },
+      servers: [{ url: "https://api.example.com" }],
+      paths: {
+        "/notes": {
+          get: {
+            operationId: "listNotes",
+            parameters: [
+              { name: "X-Note", in: "header", schema: { type: "string" } },
+              { name: "X-HTTP-Method-Override", in: "header", schema: { type: "string" } },
+              { name: "X-Forwarded-Host", in: "header", schema: { type: "string" } },
+            ],
+            responses: { "200": { description: "ok" } },
+          },
+        },
+      },
+    };
+    await writeFile(join(folder, "headers.json"), JSON.stringify(document));
+    const server = await startSearch(["--memory", "--load", `headers=${join(folder, "headers.json")}`]);
+    const client = await connectClient(server.url);
+    try {
+      const build = (parameters: Record<string, string>) =>
+        callTool(client, "build_request", { name: "headers", operation_id: "listNotes", parameters });
+      const latin = await build({ "X-Note": "café" });
+      expect(latin.isError, latin.text).toBe(false);
+      const wide = await build({ "X-Note": "日本" });
+      expect(wide.text).toContain(
+        'header argument \\"X-Note\\" must be Latin-1 text without control characters (it has U+65E5 at character 1)',
+      );
+      for (const name of ["X-HTTP-Method-Override", "X-Forwarded-Host"]) {
+        const routed = await build({ [name]: "DELETE" });
+        expect(routed.isError).toBe(true);
+        expect(routed.text).toContain(`the header changes the request's method or route on common upstreams`);
+      }
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+});
+
 describe("search arguments are bounded", () => {
   it("refuses over-long strings by schema without echoing them, and answers the longest allowed ones quickly", async () => {
     const server = await startSearch(["--memory", "--load", `docker=${DOCKER}`]);

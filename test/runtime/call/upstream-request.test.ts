@@ -63,6 +63,29 @@ describe("upstream request building", () => {
     await expect(buildUpstreamRequest(binding, { id: "a", part: "p", "X-Trace": "a\r\nb: c" }, base)).rejects.toThrow(/line breaks/);
   });
 
+  it("refuses a header value outside Latin-1 or with a control character, naming the argument", async () => {
+    await expect(buildUpstreamRequest(binding, { id: "a", part: "p", "X-Trace": "café" }, base)).resolves.toBeDefined();
+    await expect(buildUpstreamRequest(binding, { id: "a", part: "p", "X-Trace": "日本" }, base)).rejects.toThrow(
+      'header argument "X-Trace" must be Latin-1 text without control characters (it has U+65E5 at character 1)',
+    );
+    await expect(buildUpstreamRequest(binding, { id: "a", part: "p", "X-Trace": "a\u0007b" }, base)).rejects.toThrow(
+      /U\+0007 at character 2/,
+    );
+  });
+
+  it.each(["X-HTTP-Method-Override", "X-HTTP-Method", "X-Method-Override", "X-Forwarded-Host", "X-Forwarded-For", "Forwarded"])(
+    "never sets the routing header %s from an argument, as Host is not",
+    async (name) => {
+      const routed: HttpBinding = {
+        ...binding,
+        parameters: [...binding.parameters, { argument: name, name, in: "header", required: false }],
+      };
+      await expect(buildUpstreamRequest(routed, { id: "a", part: "p", [name]: "DELETE" }, base)).rejects.toThrow(
+        `header "${name}" changes the request's method or route on common upstreams (the operation decides those)`,
+      );
+    },
+  );
+
   it("sends header and cookie parameters", async () => {
     const request = await buildUpstreamRequest(binding, { id: "a", part: "p", "X-Trace": "t1", session: "s;1" }, base);
     expect(request.headers).toMatchObject({ "x-trace": "t1", cookie: "session=s%3B1", accept: "application/json, */*;q=0.5" });
