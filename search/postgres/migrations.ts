@@ -1,5 +1,6 @@
-import type { Pool } from "pg";
+import type { Pool, PoolClient } from "pg";
 import { errorMessage } from "../../openapi/error-detail.js";
+import { withConnection } from "./connections.js";
 
 /** One versioned change to the catalogue's tables; applied once, in order, in a transaction of its own. */
 interface Migration {
@@ -73,35 +74,41 @@ export const MIGRATIONS: readonly Migration[] = [
 
 /**
  * Brings the database to the newest schema this version knows. Idempotent, and safe when replicas start together: they
- * take one advisory lock in turn, and each applies only what no other has. Resolves with the versions it applied.
+ * take one advisory lock in turn, and each applies only what no other has. Resolves with the versions it applied; a
+ * connection lost on the way fails it (the lock goes with the connection).
  */
 export async function migrate(pool: Pool, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {
-  const client = await pool.connect();
-  try {
-    await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK]);
-    await client.query(
-      "CREATE TABLE IF NOT EXISTS oapi_schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())",
-    );
-    const applied = new Set(
-      (await client.query<{ version: number }>("SELECT version FROM oapi_schema_migrations")).rows.map((row) => row.version),
-    );
-    const done: number[] = [];
-    for (const migration of migrations) {
-      if (applied.has(migration.version)) continue;
-      await client.query("BEGIN");
-      try {
-        await client.query(migration.sql);
-        await client.query("INSERT INTO oapi_schema_migrations (version, name) VALUES ($1, $2)", [migration.version, migration.name]);
-        await client.query("COMMIT");
-      } catch (error) {
-        await client.query("ROLLBACK");
-        throw new Error(`migration ${migration.version} (${migration.name}) failed: ${errorMessage(error)}`);
+  return withConnection(pool, async (client) => {
+    try {
+      await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK]);
+      await client.query(
+        "CREATE TABLE IF NOT EXISTS oapi_schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())",
+      );
+      const applied = new Set(
+        (await client.query<{ version: number }>("SELECT version FROM oapi_schema_migrations")).rows.map((row) => row.version),
+      );
+      const done: number[] = [];
+      for (const migration of migrations) {
+        if (applied.has(migration.version)) continue;
+        await apply(client, migration);
+        done.push(migration.version);
       }
-      done.push(migration.version);
+      return done;
+    } finally {
+      await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK]).catch(() => {});
     }
-    return done;
-  } finally {
-    await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK]).catch(() => {});
-    client.release();
+  });
+}
+
+/** Applies one migration in a transaction of its own, and records it there. */
+async function apply(client: PoolClient, migration: Migration): Promise<void> {
+  await client.query("BEGIN");
+  try {
+    await client.query(migration.sql);
+    await client.query("INSERT INTO oapi_schema_migrations (version, name) VALUES ($1, $2)", [migration.version, migration.name]);
+    await client.query("COMMIT");
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw new Error(`migration ${migration.version} (${migration.name}) failed: ${errorMessage(error)}`, { cause: error });
   }
 }

@@ -7,6 +7,13 @@ const DESCRIPTION_CHARS = 2000;
 /** How much of it re-ranking reads: the candidates are indexed anew for each search, so their text is kept short. */
 const RERANKED_DESCRIPTION_CHARS = 200;
 
+/**
+ * UTF-8 bytes of terms a weight class of one operation gives `to_tsvector`: a tsvector takes up to about three times
+ * its text, and PostgreSQL refuses one past 1 MB, so a summary or parameter list longer than this is searched in the
+ * database by its first part (four classes of 32 KiB: a tsvector of 400 KB at most).
+ */
+const TERM_BYTES = 32 * 1024;
+
 /** Words kept for typo correction: the lengths the in-process index corrects (4 to 24 letters), and any shorter term. */
 const MAX_WORD = 24;
 
@@ -74,12 +81,18 @@ export async function documentRows(api: LoadedApi): Promise<{ columns: Operation
     if (written === undefined) continue;
     const text = searchableOf(written);
     const seen = new Set<string>();
-    /** A text's normalised terms, space-separated (what `to_tsvector('simple', …)` keeps as they are), its words noted. */
+    /**
+     * A text's normalised terms, space-separated (what `to_tsvector('simple', …)` keeps as they are), its words noted:
+     * those of its first `TERM_BYTES`.
+     */
     const terms = (field: string) => {
       const kept: string[] = [];
+      let bytes = 0;
       for (const word of tokenize(field)) {
         const term = found.get(word) ?? normalizeTerm(word);
         if (term === null || term === "") continue;
+        bytes += Buffer.byteLength(term) + 1;
+        if (bytes > TERM_BYTES) break;
         kept.push(term);
         if (word.length > MAX_WORD) continue;
         found.set(word, term);

@@ -12,9 +12,14 @@ import { LoadedApi } from "../loaded-api.js";
 import { readApi } from "../read-api.js";
 import { ToolFailure } from "../tool-failure.js";
 import { ApiCache } from "./api-cache.js";
+import { openPool, withConnection } from "./connections.js";
+import { refusalReason, unreachable } from "./database-errors.js";
+import { Liveness } from "./liveness.js";
 import { migrate } from "./migrations.js";
 import { documentRows } from "./operation-rows.js";
 import { filterSql, operationRow, type ShownColumns, searchCatalogue } from "./postgres-search.js";
+import { withoutSecrets } from "./store-url.js";
+import { jsonb, storable } from "./stored-text.js";
 
 /** Any number to key the advisory lock that makes loads and unloads, across replicas, one at a time. */
 const WRITE_LOCK = 0x6f61706c; // "oapl"
@@ -27,55 +32,18 @@ const STATEMENT_TIMEOUT_MS = 15_000;
 const LOAD_TIMEOUT_MS = 300_000;
 const CONNECT_TIMEOUT_MS = 5_000;
 
-/** How often `size` and `healthy` (for `/health`) are refreshed from the database. */
+/** How often `size` (for `/health`) is refreshed from the database. */
 const CHECK_MS = 5_000;
 
 /** The one message a caller gets while the database does not answer (its address and error are logged, not shown). */
 const UNAVAILABLE = "the catalogue's database does not answer; try again shortly";
 
-/** Network errors of a connection to the database. */
-const NETWORK_CODES = new Set([
-  "ECONNREFUSED",
-  "ECONNRESET",
-  "ENOTFOUND",
-  "EAI_AGAIN",
-  "ETIMEDOUT",
-  "EHOSTUNREACH",
-  "ENETUNREACH",
-  "EPIPE",
-]);
-
-/** Whether an error of a database call says the database could not be reached (not that it refused a statement). */
-function unreachable(error: unknown): boolean {
-  if (error instanceof pg.DatabaseError) return /^(08|53|57P)/.test(error.code ?? "");
-  const code = typeof error === "object" && error !== null && "code" in error ? String(error.code) : "";
-  return (
-    NETWORK_CODES.has(code) ||
-    /^(Connection terminated|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error)/.test(
-      errorMessage(error),
-    )
-  );
-}
-
-/** JSON for a `jsonb` column, which takes no NUL character (`\u0000`) in a string: each becomes U+FFFD. */
-function jsonb(value: unknown): string {
-  return JSON.stringify(value, (_, item: unknown) => (typeof item === "string" ? item.replaceAll("\0", "\uFFFD") : item));
-}
-
-/** Text for a `text` column, which takes no NUL character either. */
-function textColumn(value: string): string {
-  return value.replaceAll("\0", "\uFFFD");
-}
-
-/** A database URL as it may be logged: without its password. */
-export function withoutPassword(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password !== "") parsed.password = "***";
-    return parsed.href;
-  } catch {
-    return "postgres://(unparsable URL)";
+/** A page's window as SQL takes it (whole numbers a `bigint` holds), or the caller's mistake named before any SQL runs. */
+function checkWindow(query: CatalogueQuery): void {
+  if (!Number.isSafeInteger(query.offset) || query.offset < 0) {
+    throw new ToolFailure(`invalid cursor '${query.offset}': give the next_cursor of an earlier page`);
   }
+  if (!Number.isSafeInteger(query.limit) || query.limit < 0) throw new ToolFailure(`invalid limit '${query.limit}'`);
 }
 
 interface Settings {
@@ -107,7 +75,6 @@ export class PostgresCatalogue implements Catalogue {
   readonly location: string;
   readonly ready: Promise<unknown> = Promise.resolve();
   private count = 0;
-  private reachable = true;
   private readonly cache: ApiCache;
   private readonly timer: NodeJS.Timeout;
 
@@ -115,9 +82,10 @@ export class PostgresCatalogue implements Catalogue {
     private readonly pool: pg.Pool,
     /** Loads and unloads: statements that may run for minutes. */
     private readonly writes: pg.Pool,
+    private readonly liveness: Liveness,
     private readonly settings: Settings,
   ) {
-    this.location = withoutPassword(settings.url);
+    this.location = withoutSecrets(settings.url);
     this.cache = new ApiCache(settings.cacheBytes);
     this.timer = setInterval(() => void this.refreshCount(), CHECK_MS).unref();
   }
@@ -127,29 +95,20 @@ export class PostgresCatalogue implements Catalogue {
    * schema, and reads how many documents there are.
    */
   static async open(settings: Settings): Promise<PostgresCatalogue> {
-    const pool = (statementMs: number, max: number) => {
-      const opened = new pg.Pool({
-        connectionString: settings.url,
-        max,
-        statement_timeout: statementMs,
-        query_timeout: statementMs + 5_000,
-        connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-        application_name: "oapi-mcp-gen search",
-      });
-      // An idle connection the server drops must not take the process down.
-      opened.on("error", (error) => settings.log.warn("database connection lost", { error: error.message }));
-      return opened;
-    };
-    const reads = pool(STATEMENT_TIMEOUT_MS, 8);
-    const writes = pool(LOAD_TIMEOUT_MS, 2);
+    const { url, log } = settings;
+    const liveness = new Liveness(url, log);
+    const lost = (error: Error) => liveness.connectionLost(error);
+    const reads = openPool({ url, max: 8, statementMs: STATEMENT_TIMEOUT_MS, connectMs: CONNECT_TIMEOUT_MS }, lost);
+    const writes = openPool({ url, max: 2, statementMs: LOAD_TIMEOUT_MS, connectMs: CONNECT_TIMEOUT_MS }, lost);
     try {
       const applied = await PostgresCatalogue.migrated(reads, settings);
-      if (applied.length > 0) settings.log.info("catalogue schema migrated", { versions: applied });
+      if (applied.length > 0) log.info("catalogue schema migrated", { versions: applied });
     } catch (error) {
-      await Promise.all([reads.end(), writes.end()]);
-      throw new Error(`cannot open the catalogue at ${withoutPassword(settings.url)}: ${errorMessage(error)}`);
+      await Promise.all([reads.end(), writes.end(), liveness.close()]);
+      throw new Error(`cannot open the catalogue at ${withoutSecrets(url)}: ${errorMessage(error)}`);
     }
-    const catalogue = new PostgresCatalogue(reads, writes, settings);
+    liveness.start();
+    const catalogue = new PostgresCatalogue(reads, writes, liveness, settings);
     await catalogue.refreshCount();
     return catalogue;
   }
@@ -162,7 +121,7 @@ export class PostgresCatalogue implements Catalogue {
         return await migrate(pool);
       } catch (error) {
         if (!unreachable(error) || Date.now() >= deadline) throw error;
-        settings.log.warn("waiting for the catalogue's database", { store: withoutPassword(settings.url), error: errorMessage(error) });
+        settings.log.warn("waiting for the catalogue's database", { store: withoutSecrets(settings.url), error: errorMessage(error) });
         await new Promise((resolve) => setTimeout(resolve, 1_000));
       }
     }
@@ -173,34 +132,33 @@ export class PostgresCatalogue implements Catalogue {
   }
 
   get healthy(): boolean {
-    return this.reachable;
+    return this.liveness.up;
   }
 
   /**
-   * Runs work against the database. Its failures reach callers as tool failures: one plain message while the database
-   * does not answer (marking this replica unhealthy until it does), or the statement the database refused.
+   * Runs work against the database. Its failures reach callers as tool failures in plain words: one message while the
+   * database does not answer (this replica unhealthy until it does), or why it could not do what was asked (`doing`).
    */
-  private async guard<T>(work: () => Promise<T>): Promise<T> {
+  private async guard<T>(work: () => Promise<T>, doing = "answer"): Promise<T> {
     try {
       const result = await work();
-      this.reachable = true;
+      this.liveness.answered();
       return result;
     } catch (error) {
-      throw this.failure(error);
+      throw this.failure(error, doing);
     }
   }
 
-  /** A caller's failure for a database error (logged in full); other failures as they are. */
-  private failure(error: unknown): unknown {
+  /** A caller's failure for a database error (its own message logged, never shown); other failures as they are. */
+  private failure(error: unknown, doing = "answer"): unknown {
     if (error instanceof ToolFailure) return error;
     if (unreachable(error)) {
-      this.reachable = false;
-      this.settings.log.warn("the catalogue's database does not answer", { error: errorMessage(error) });
+      this.liveness.lost(error);
       return new ToolFailure(UNAVAILABLE);
     }
     if (error instanceof pg.DatabaseError) {
       this.settings.log.error("the catalogue's database refused a statement", { error: error.message, code: error.code });
-      return new ToolFailure(`the catalogue's database refused it: ${error.message}`);
+      return new ToolFailure(`the catalogue's database could not ${doing} (${refusalReason(error)})`);
     }
     return error;
   }
@@ -213,7 +171,7 @@ export class PostgresCatalogue implements Catalogue {
   private async refreshCount(): Promise<void> {
     try {
       this.count = (await this.pool.query<{ count: number }>("SELECT count(*)::int AS count FROM oapi_apis")).rows[0]?.count ?? 0;
-      this.reachable = true;
+      this.liveness.answered();
     } catch (error) {
       this.failure(error);
     }
@@ -231,7 +189,7 @@ export class PostgresCatalogue implements Catalogue {
       const { api, json } = await readApi(parser, name, text, new Date().toISOString(), { json: true });
       const document = json ?? JSON.stringify(api.model.document);
       const stored = { source, origin: text.origin, format: text.format, text: text.text, bytes, document };
-      const { replaced, generation } = await this.guard(() => this.write(api, stored));
+      const { replaced, generation } = await this.guard(() => this.write(api, stored), "store it");
       // Not kept: a replica holds the documents it is asked about, not every one loaded through it.
       this.cache.forget(name);
       await this.refreshCount();
@@ -286,18 +244,18 @@ export class PostgresCatalogue implements Catalogue {
         [
           api.name,
           generation,
-          textColumn(stored.source),
-          textColumn(stored.origin),
+          storable(stored.source),
+          storable(stored.origin),
           stored.format,
           api.loadedAt,
-          textColumn(stored.text),
+          storable(stored.text),
           stored.bytes,
-          // A text column (JSON escapes NUL), written in the parse worker.
+          // A text column (JSON escapes NUL and lone surrogates), written in the parse worker.
           stored.document,
-          textColumn(api.sourceVersion),
+          storable(api.sourceVersion),
           jsonb(api.loadWarnings),
           jsonb(listingOf(api)),
-          api.tags().map((tag) => textColumn(tag.name.toLowerCase())),
+          api.tags().map((tag) => storable(tag.name.toLowerCase())),
         ],
       );
       await client.query(
@@ -314,45 +272,51 @@ export class PostgresCatalogue implements Catalogue {
           api.name,
           columns.idx,
           columns.method,
-          columns.path.map(textColumn),
-          columns.operationId.map((id) => (id === null ? null : textColumn(id))),
-          columns.summary.map(textColumn),
+          columns.path.map(storable),
+          columns.operationId.map((id) => (id === null ? null : storable(id))),
+          columns.summary.map(storable),
           columns.tags.map(jsonb),
           columns.tagsLower.map(jsonb),
           columns.searchable.map(jsonb),
-          columns.a,
-          columns.b,
-          columns.c,
-          columns.d,
+          columns.a.map(storable),
+          columns.b.map(storable),
+          columns.c.map(storable),
+          columns.d.map(storable),
         ],
       );
       await client.query(
         "INSERT INTO oapi_words (api, word, term) SELECT $1, word, term FROM unnest($2::text[], $3::text[]) AS w(word, term)",
-        [api.name, words.words, words.terms],
+        [api.name, words.words.map(storable), words.terms.map(storable)],
       );
       await client.query(
         "INSERT INTO oapi_terms (api, term, operations) SELECT $1, term, operations FROM unnest($2::text[], $3::int[]) AS t(term, operations)",
-        [api.name, words.counted, words.operations],
+        [api.name, words.counted.map(storable), words.operations],
       );
       return { replaced, generation };
     });
   }
 
-  /** Runs `work` in a transaction holding the write lock, on a connection with a load's time budget. */
+  /**
+   * Runs `work` in a transaction holding the write lock, on a connection with a load's time budget. A connection lost
+   * in it fails `work` (the database rolls it back) and is reported to the liveness check.
+   */
   private async transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    const client = await this.writes.connect();
-    try {
-      await client.query("BEGIN");
-      await client.query("SELECT pg_advisory_xact_lock($1)", [WRITE_LOCK]);
-      const result = await work(client);
-      await client.query("COMMIT");
-      return result;
-    } catch (error) {
-      await client.query("ROLLBACK").catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
+    return withConnection(
+      this.writes,
+      async (client) => {
+        try {
+          await client.query("BEGIN");
+          await client.query("SELECT pg_advisory_xact_lock($1)", [WRITE_LOCK]);
+          const result = await work(client);
+          await client.query("COMMIT");
+          return result;
+        } catch (error) {
+          await client.query("ROLLBACK").catch(() => {});
+          throw error;
+        }
+      },
+      (error) => this.liveness.connectionLost(error),
+    );
   }
 
   async unload(name: string): Promise<void> {
@@ -412,8 +376,9 @@ export class PostgresCatalogue implements Catalogue {
   }
 
   async find(query: CatalogueQuery): Promise<CataloguePage> {
-    // PostgreSQL's text cannot hold NUL: stored tags have U+FFFD for it, and so does the tag looked for.
-    return this.guard(() => this.found({ ...query, ...(query.tag === undefined ? {} : { tag: query.tag.replaceAll("\0", "\uFFFD") }) }));
+    checkWindow(query);
+    // Stored tags have U+FFFD for what PostgreSQL's text cannot hold, and so does the tag looked for.
+    return this.guard(() => this.found({ ...query, ...(query.tag === undefined ? {} : { tag: storable(query.tag) }) }));
   }
 
   private async found(query: CatalogueQuery): Promise<CataloguePage> {
@@ -455,7 +420,7 @@ export class PostgresCatalogue implements Catalogue {
 
   async close(): Promise<void> {
     clearInterval(this.timer);
-    await Promise.all([this.pool.end(), this.writes.end()]);
+    await Promise.all([this.pool.end(), this.writes.end(), this.liveness.close()]);
   }
 
   /** What the replica holds of documents (for tests of the cache's bound). */

@@ -1,4 +1,5 @@
-import { writeFile } from "node:fs/promises";
+import { once } from "node:events";
+import { rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -9,9 +10,10 @@ import { startSearchProcess } from "../../bench/search-process.js";
 import { catalogueQuality, loadLabelledDocuments } from "../../scripts/catalogue-quality.js";
 import { startPostgres, type TemporaryPostgres } from "../../scripts/postgres-server.js";
 import { ROOT } from "../../scripts/rank-quality.js";
-import { databaseUrl, parseSearchArguments } from "../../search/command.js";
+import { databaseUrl, parseSearchArguments, startSearchServer } from "../../search/command.js";
 import { migrate } from "../../search/postgres/migrations.js";
 import { PostgresCatalogue } from "../../search/postgres/postgres-catalogue.js";
+import { withoutSecrets } from "../../search/postgres/store-url.js";
 import {
   callTool,
   connectClient,
@@ -69,6 +71,21 @@ async function replicas(url: string, extra: string[] = []) {
 
 const found = async (client: Client, keyword: string) =>
   ((await callTool(client, "search_endpoints", { keyword, limit: 5 })).structured.results as { api: string; operationId: string }[]) ?? [];
+
+/** Waits up to `ms` for `read` to give a value `done` accepts, and gives the last value read. */
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms: number): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** A database function and trigger that end the connection inserting into a table, as a restart or failover would. */
+const HANG_UP = `CREATE FUNCTION hang_up() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN PERFORM pg_terminate_backend(pg_backend_pid()); RETURN NULL; END $$;
+  CREATE TRIGGER hang_up BEFORE INSERT ON oapi_terms FOR EACH STATEMENT EXECUTE FUNCTION hang_up();`;
 
 describe("the catalogue on PostgreSQL, served by two replicas", () => {
   it("a document loaded through one is searchable and readable through the other at once; replace and unload are seen by both", async () => {
@@ -158,7 +175,11 @@ describe("the catalogue on PostgreSQL, served by two replicas", () => {
       );
       const failed = await callTool(b, "load_openapi", { name: "kept", url: DOCKER });
       expect(failed.isError).toBe(true);
-      expect(failed.text).toMatch(/refused by the test.*The previously loaded 'kept' is kept/);
+      // The caller is told in plain words, never the database's own message (that is logged).
+      expect(failed.text).toMatch(
+        /Failed to load 'kept': the catalogue's database could not store it.*The previously loaded 'kept' is kept/,
+      );
+      expect(failed.text).not.toMatch(/refused by the test/);
       expect(await sql(url, "SELECT generation, (SELECT count(*) FROM oapi_operations)::int AS operations FROM oapi_apis")).toEqual(before);
       expect((await found(a, "create a memo"))[0]?.operationId).toBe("MemoService_CreateMemo");
     } finally {
@@ -356,7 +377,173 @@ describe("a replica of the PostgreSQL catalogue", () => {
   });
 });
 
+describe("what the PostgreSQL catalogue takes", () => {
+  it("stores every document the memory store takes: lone surrogates, and a summary of 200,000 words (searched in its first part)", async () => {
+    const url = await database();
+    const lone = join(tmpdir(), `lone-${process.pid}.json`);
+    const long = join(tmpdir(), `long-${process.pid}.json`);
+    await writeFile(
+      lone,
+      JSON.stringify({
+        openapi: "3.0.3",
+        info: { title: "Lone \ud800 surrogate", version: "1", description: "\udc00" },
+        tags: [{ name: "Tag\ud800" }],
+        paths: {
+          "/things": {
+            get: {
+              operationId: "listThings",
+              summary: "List \udfff things",
+              tags: ["Tag\ud800"],
+              responses: { 200: { description: "ok" } },
+            },
+          },
+        },
+      }),
+    );
+    const words = Array.from({ length: 200_000 }, (_, n) => `w${n}`).join(" ");
+    await writeFile(
+      long,
+      JSON.stringify({
+        openapi: "3.0.3",
+        info: { title: "Long", version: "1" },
+        paths: { "/a": { get: { operationId: "getA", summary: words, responses: { 200: { description: "ok" } } } } },
+      }),
+    );
+    const search = await startSearch(["--store", url, ...fileRoots(tmpdir())]);
+    const client = await connectClient(search.url);
+    try {
+      for (const [name, file] of [
+        ["lone", lone],
+        ["long", long],
+      ] as const) {
+        const loaded = await callTool(client, "load_openapi", { name, url: file });
+        expect(loaded.isError, loaded.text).toBe(false);
+      }
+      expect((await found(client, "list things"))[0]).toMatchObject({ api: "lone", operationId: "listThings" });
+      expect((await callTool(client, "search_endpoints", { tag: "tag\ud800" })).structured.total).toBe(1);
+      expect((await found(client, "w1234"))[0]).toMatchObject({ api: "long", operationId: "getA" });
+      expect((await callTool(client, "get_operation_by_id", { name: "lone", operation_id: "listThings" })).isError).toBe(false);
+    } finally {
+      await client.close();
+      await search.close();
+      await Promise.all([rm(lone), rm(long)]);
+    }
+  }, 60_000);
+
+  it("refuses a cursor SQL cannot take as the caller's mistake, before it reaches the database", async () => {
+    const search = await startSearch(["--store", await database(), ...fileRoots()]);
+    const client = await connectClient(search.url);
+    try {
+      expect((await callTool(client, "load_openapi", { name: "memos", url: MEMOS })).isError).toBe(false);
+      for (const cursor of ["1e300", "1e20", "9007199254740993"]) {
+        const answer = await callTool(client, "search_endpoints", { cursor });
+        expect(answer.isError, cursor).toBe(true);
+        expect(answer.text, cursor).toMatch(/invalid cursor/);
+        expect(answer.text, cursor).not.toMatch(/database/);
+      }
+      expect((await callTool(client, "search_endpoints", { cursor: "5", limit: 5 })).structured.count).toBe(5);
+    } finally {
+      await client.close();
+      await search.close();
+    }
+  });
+
+  it("logs and echoes its database's URL without a password given in the query (nor its SSL key's)", async () => {
+    const lines: string[] = [];
+    const record = (message: string, fields?: Record<string, unknown>) => lines.push(`${message} ${JSON.stringify(fields)}`);
+    const log = { info: record, warn: record, error: record };
+    const start = (store: string, wait = "30") =>
+      startSearchServer(parseSearchArguments(["--port", "0", "--store", store, "--store-wait-seconds", wait]), log);
+    const secrets = "password=TOP-SECRET&sslpassword=KEY-SECRET&sslmode=disable";
+    await expect(start(`postgres://someone@127.0.0.1:1/nothing?${secrets}`, "1")).rejects.toThrow(
+      /cannot open the catalogue at postgres:\/\/someone@127\.0\.0\.1:1\/nothing\?password=\*\*\*&sslpassword=\*\*\*&sslmode=disable:/,
+    );
+    const search = await start(`${await database()}?${secrets}`);
+    try {
+      expect(search.catalog.location).toMatch(/\?password=\*\*\*&sslpassword=\*\*\*&sslmode=disable$/);
+    } finally {
+      await search.close();
+    }
+    expect(lines.some((line) => /waiting for the catalogue's database/.test(line))).toBe(true);
+    expect(lines.some((line) => /listening/.test(line))).toBe(true);
+    expect(lines.join("\n")).not.toMatch(/SECRET/);
+  });
+});
+
 describe("a replica whose database does not answer", () => {
+  it("answers a load whose connection the database ends in its write transaction, and keeps serving", async () => {
+    const url = await database();
+    const replica = await startSearchProcess(["--store", url, ...fileRoots()]);
+    const client = await connectClient(replica.url);
+    try {
+      expect((await callTool(client, "load_openapi", { name: "memos", url: MEMOS })).isError).toBe(false);
+      await sql(url, HANG_UP);
+      const exited = once(replica.child, "exit").then(() => ({ text: `the replica exited: ${replica.log().slice(-300)}` }));
+      const lost = await Promise.race([callTool(client, "load_openapi", { name: "museum", url: MUSEUM }), exited]);
+      expect(lost.text).toMatch(/Failed to load 'museum': the catalogue's database does not answer/);
+      await sql(url, "DROP TRIGGER hang_up ON oapi_terms");
+      expect(replica.child.exitCode).toBeNull();
+      expect((await callTool(client, "load_openapi", { name: "museum", url: MUSEUM })).isError).toBe(false);
+      expect((await callTool(client, "list_apis")).structured.apis).toMatchObject([{ name: "memos" }, { name: "museum" }]);
+    } finally {
+      await client.close();
+      replica.stop();
+    }
+  });
+
+  it("fails a migration whose connection the database ends, not the process", async () => {
+    const pool = new pg.Pool({ connectionString: await database(), max: 1 });
+    pool.on("error", () => {});
+    try {
+      const hangUp = { version: 1, name: "hang up", sql: "SELECT pg_terminate_backend(pg_backend_pid())" };
+      await expect(migrate(pool, [hangUp])).rejects.toThrow(/migration 1 \(hang up\) failed: terminating connection/);
+      expect(await migrate(pool)).toEqual([1]);
+    } finally {
+      await pool.end();
+    }
+  });
+
+  it("says so on /health within two seconds of its database pausing, answering at once, and again when it resumes", async () => {
+    const search = await startSearch(["--store", await database()]);
+    const health = async () => {
+      const started = Date.now();
+      const response = await fetch(new URL("/health", search.url));
+      return { status: response.status, ms: Date.now() - started };
+    };
+    // Every process of the test's server, stopped (as a paused VM or a hung host is): nothing it holds answers.
+    const pids = (
+      await sql<{ pid: number }>(
+        server.url,
+        "SELECT pid FROM pg_stat_activity UNION SELECT split_part(pg_read_file('postmaster.pid'), E'\\n', 1)::int",
+      )
+    ).map((row) => row.pid);
+    const signal = (name: NodeJS.Signals) => {
+      for (const pid of pids) {
+        try {
+          process.kill(pid, name);
+        } catch {
+          // a backend that has ended since
+        }
+      }
+    };
+    try {
+      expect((await health()).status).toBe(200);
+      const paused = Date.now();
+      signal("SIGSTOP");
+      try {
+        const down = await until(health, (answer) => answer.status === 503, 4_000);
+        expect(down.status).toBe(503);
+        expect(Date.now() - paused).toBeLessThan(3_000);
+        expect(down.ms).toBeLessThan(500);
+      } finally {
+        signal("SIGCONT");
+      }
+      expect((await until(health, (answer) => answer.status === 200, 4_000)).status).toBe(200);
+    } finally {
+      await search.close();
+    }
+  });
+
   it("tells callers so without the database's address, says so on /health (503), and recovers when it answers", async () => {
     const own = await startPostgres();
     try {
@@ -420,6 +607,22 @@ describe("the search server's store option", () => {
     expect(databaseUrl(parseSearchArguments(["--store", "/var/lib/apis"]), env)).toBeUndefined();
     expect(databaseUrl(parseSearchArguments(["--memory"]), env)).toBeUndefined();
     expect(databaseUrl(parseSearchArguments([]), { DATABASE_URL: "mysql://u@db/apis" })).toBeUndefined();
+  });
+
+  it("shows a database URL with every secret node-postgres takes from it hidden", () => {
+    for (const [url, shown] of [
+      ["postgres://u:pw@db:5432/apis", "postgres://u:***@db:5432/apis"],
+      ["postgres://u@db/apis?password=pw", "postgres://u@db/apis?password=***"],
+      ["postgres://u@db/apis?PassWord=pw&password=again", "postgres://u@db/apis?PassWord=***&password=***"],
+      [
+        "postgresql://db/apis?sslmode=require&sslkey=/keys/k.pem&sslpassword=pw&application_name=search",
+        "postgresql://db/apis?sslmode=require&sslkey=***&sslpassword=***&application_name=search",
+      ],
+      ["postgres://db/apis?sslmode=verify-full", "postgres://db/apis?sslmode=verify-full"],
+      ["postgres://[not a url", "postgres://(unparsable URL)"],
+    ] as const) {
+      expect(withoutSecrets(url), url).toBe(shown);
+    }
   });
 
   it("refuses a database it cannot reach, naming it without its password", async () => {
