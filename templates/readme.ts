@@ -20,6 +20,8 @@ export interface ReadmeFacts {
   upstream: UpstreamDefaults;
   schemes: Record<string, SchemeModel>;
   passthrough: AuthDefinition["passthrough"];
+  /** Whose credential a call carries when both could go (`auth.prefer`); the server's unless `caller`. */
+  prefer?: AuthDefinition["prefer"];
   /** Where the generator read and wrote, as typed in the user's project. */
   paths: GenerationPaths;
   /** Discovery mode: the operations `tools/list` shows beside the three discovery tools. */
@@ -78,9 +80,27 @@ function credentialRows(schemes: Record<string, SchemeModel>): string[] {
           : scheme.type === "oauth2"
             ? "a bearer token, or OAuth2 client credentials (token fetched, cached and refreshed)"
             : "a bearer token";
-    for (const [role, variable] of Object.entries(scheme.env)) rows.push(`| \`${variable}\` | ${markdownText(name)} (${role}) | ${how} |`);
+    for (const [role, variable] of Object.entries(scheme.env))
+      rows.push(`| \`${variable}\` | ${markdownText(name)} (${role}) | ${how}: ${valueForm(role)} |`);
   }
   return rows;
+}
+
+/** What a credential variable holds, so nobody writes `Bearer ` where the server adds it (or leaves it out of a key). */
+function valueForm(role: string): string {
+  switch (role) {
+    case "apiKey":
+      return "the key alone, sent exactly as set";
+    case "token":
+      return "the token alone, without `Bearer ` (the server sends `Bearer <token>`)";
+    case "username":
+    case "password":
+      return "plain text (the server encodes the pair)";
+    case "tokenUrl":
+      return "the token endpoint's URL";
+    default:
+      return "as the API's OAuth2 app gives it";
+  }
 }
 
 /** Parameters the server fills from its environment (config `parameters`): a row per variable. */
@@ -237,7 +257,9 @@ export function readmeSource(facts: ReadmeFacts): ReadmeSource {
     "## Credentials",
     "",
     facts.passthrough.authorization
-      ? "The caller's `Authorization` header is forwarded to the upstream origin (only), unless a server-held credential below sets it."
+      ? facts.prefer === "caller"
+        ? "One identity per call: a caller that sends an `Authorization` header has it forwarded to the upstream origin (only), and no server-held credential goes with its calls; without one, the server-held credential below applies."
+        : "One identity per call: the caller's `Authorization` header is forwarded to the upstream origin (only) on operations where no server-held credential below applies, and never beside one (config `auth.prefer: caller` prefers the caller's)."
       : "The caller's `Authorization` header is **not** forwarded; only server-held credentials are used.",
     facts.passthrough.headers.length > 0
       ? `These caller headers are forwarded too: ${facts.passthrough.headers.map((h) => `\`${markdownText(h)}\``).join(", ")}.`

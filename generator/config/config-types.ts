@@ -100,6 +100,10 @@ export interface GeneratorConfig {
      * Where server-held credentials go: declared (operations whose security names the scheme) or all (every operation, for documents that declare security on a few operations only).
      */
     apply?: "declared" | "all";
+    /**
+     * One identity per upstream call: server (where a server-held credential applies, the caller's Authorization is not forwarded) or caller (a caller that sends an Authorization gets it forwarded, and no server-held credential goes with its calls).
+     */
+    prefer?: "server" | "caller";
   };
   /**
    * Limits on each tool's input and output schema.
@@ -371,6 +375,10 @@ export interface ResolvedConfig {
      * Where server-held credentials go: declared (operations whose security names the scheme) or all (every operation, for documents that declare security on a few operations only).
      */
     apply: "declared" | "all";
+    /**
+     * One identity per upstream call: server (where a server-held credential applies, the caller's Authorization is not forwarded) or caller (a caller that sends an Authorization gets it forwarded, and no server-held credential goes with its calls).
+     */
+    prefer: "server" | "caller";
   };
   /**
    * Limits on each tool's input and output schema.

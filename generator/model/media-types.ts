@@ -9,9 +9,13 @@ function essence(type: string): string {
   return (type.split(";")[0] ?? "").trim().toLowerCase();
 }
 
+/** Media types outside `text/` that carry text all the same (Directus answers its ping as `application/text`). */
+const TEXT_APPLICATION_TYPES = /^application\/(text|plain|yaml|x-yaml|csv|x-ndjson|javascript|ecmascript|graphql|sql)$/;
+
 /** The kind of body a media type carries. */
 export function bodyKind(type: string): BodyKind {
   const base = essence(type);
+  if (TEXT_APPLICATION_TYPES.test(base)) return "text";
   if (base === "application/json" || /^[a-z]+\/([a-z0-9.+-]+\+)?json$/.test(base) || base === "*/*") return "json";
   if (base === "application/x-www-form-urlencoded") return "form";
   if (base.startsWith("multipart/")) return "multipart";

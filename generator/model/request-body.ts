@@ -79,6 +79,7 @@ export function bodyProperty(
   else if (kind === "text") schema = { type: "string" };
   else {
     schema = converter.convertRoot(media.schema);
+    closeObjectBody(schema, declared);
     const readOnly = acceptReadOnly(schemas, schema, declared);
     omitted.push(...converter.rootDropped.filter((name) => !readOnly.includes(name)));
     if (readOnly.length > 0) binding = { ...binding, readOnly };
@@ -116,6 +117,19 @@ export function bodyProperty(
     binding = kept.length > 0 ? { ...binding, readOnly: kept } : (({ readOnly: _, ...rest }) => rest)(binding);
   }
   return { schema, binding, ...(warnings.length > 0 ? { warnings } : {}) };
+}
+
+/**
+ * A body the document describes as an object of named properties, saying nothing of others, refuses unknown ones
+ * (the contract's tolerance: read-only fields echoed back are accepted and dropped, anything else is an argument
+ * error). A document that opens the object (`additionalProperties`, `patternProperties`) or composes it keeps its word.
+ */
+function closeObjectBody(schema: JsonObject, declared: SchemaObject | undefined): void {
+  if (declared === undefined || declared.ref !== undefined || (declared.properties?.size ?? 0) === 0) return;
+  const { additionalProperties, allOf, anyOf, oneOf } = declared;
+  if (additionalProperties !== undefined || allOf || anyOf || oneOf || declared.keywords.patternProperties !== undefined) return;
+  if (propertiesOf(schema) === undefined || Object.hasOwn(schema, "additionalProperties")) return;
+  schema.additionalProperties = false;
 }
 
 /** An object schema that admits only `{}`: no properties, none beyond them, no variants. */

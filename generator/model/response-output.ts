@@ -27,8 +27,8 @@ const TEXT: JsonObject = {
 };
 const BINARY: JsonObject = {
   type: "object",
-  description: "A summary of the binary response: its media type, size and SHA-256 digest.",
-  properties: { contentType: { type: "string" }, size: { type: "integer" }, sha256: { type: "string" } },
+  description: "A summary of the binary response: its media type, size and SHA-256 digest (and its text, when the API answered with text).",
+  properties: { contentType: { type: "string" }, size: { type: "integer" }, sha256: { type: "string" }, text: { type: "string" } },
   required: ["contentType", "size", "sha256"],
 };
 

@@ -22,6 +22,11 @@ export interface AuthDefinition {
   readonly schemes: Readonly<Record<string, SecuritySchemeDefinition>>;
   /** `all`: a configured server-held credential goes with every operation, not only where the document declares it. */
   readonly apply?: "declared" | "all";
+  /**
+   * One identity per call: where a server-held credential applies, the caller's Authorization is not forwarded
+   * (`server`, the default); `caller`: a call whose caller sent an Authorization carries it and no server-held credential.
+   */
+  readonly prefer?: "server" | "caller";
   readonly passthrough: { readonly authorization: boolean; readonly headers: readonly string[] };
 }
 
@@ -100,19 +105,42 @@ export class CredentialStore {
     return [...this.values.keys()].sort();
   }
 
-  /** The credentials for one call; never shared with another call except for server-held values. */
+  /**
+   * The credentials for one call, one identity only: the server-held credential that applies, or (where none does, or
+   * under `prefer: caller` when the caller sent one) the caller's Authorization; never both. Never shared with another
+   * call except for server-held values.
+   */
   async apply(requirements: SecurityRequirements | undefined, caller: CallerCredentials): Promise<AppliedCredentials> {
     const applied: AppliedCredentials = { headers: {}, query: [] };
-    const chosen = this.choose(requirements);
+    const forwarding = this.options.forwardCaller !== false;
+    const callers = forwarding && this.auth.passthrough.authorization ? caller.authorization : undefined;
+    const chosen = callers !== undefined && this.auth.prefer === "caller" ? undefined : this.choose(requirements);
     if (chosen) for (const [name, scopes] of Object.entries(chosen)) await this.applyScheme(name, scopes, applied);
-    if (this.options.forwardCaller === false) return applied;
-    if (this.auth.passthrough.authorization && caller.authorization && applied.headers.authorization === undefined) {
-      applied.headers.authorization = caller.authorization;
-    }
-    for (const [header, value] of Object.entries(caller.headers ?? {}))
+    if (!forwarding) return applied;
+    if (chosen === undefined && callers !== undefined) applied.headers.authorization = callers;
+    for (const [header, value] of Object.entries(caller.headers ?? {})) {
+      // A caller's own key header never rides beside the server-held credential.
+      if (chosen !== undefined && this.keyHeaders.has(header.toLowerCase())) continue;
       if (!Object.hasOwn(applied.headers, header)) setOwn(applied.headers, header, value);
+    }
     return applied;
   }
+
+  /** Whether a server-held credential goes with an operation of these requirements (so the caller's does not). */
+  reaches(requirements: SecurityRequirements | undefined): boolean {
+    return this.choose(requirements) !== undefined;
+  }
+
+  /** The header names the API's key schemes use: credentials, whoever sends them. */
+  private get keyHeaders(): ReadonlySet<string> {
+    this.keyHeaderNames ??= new Set(
+      Object.values(this.auth.schemes).flatMap((scheme) =>
+        scheme.type === "apiKey" && scheme.in === "header" && scheme.name ? [scheme.name.toLowerCase()] : [],
+      ),
+    );
+    return this.keyHeaderNames;
+  }
+  private keyHeaderNames: ReadonlySet<string> | undefined;
 
   /**
    * The first declared alternative whose credentials are all configured; under `apply: all`, else the first scheme

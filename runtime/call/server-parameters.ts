@@ -68,7 +68,11 @@ export class ServerParameters {
     }
   }
 
-  /** The validated arguments with the server's values added (the caller's never reach these bindings). */
+  /**
+   * The validated arguments with the server's values added (the caller's never reach these bindings). A supplied name
+   * wins wherever it appears: a field of that name the caller put in an open body is dropped, so a model cannot send
+   * its own `token` beside the server's.
+   */
   apply(tool: ToolDefinition, args: Record<string, unknown>): Record<string, unknown> {
     const supplied = suppliedValues(tool.http);
     if (supplied.length === 0) return args;
@@ -76,6 +80,7 @@ export class ServerParameters {
     const body: Record<string, unknown> = isRecord(merged.body) ? { ...merged.body } : {};
     let filled = false;
     for (const value of supplied) {
+      if (Object.hasOwn(body, value.name)) delete body[value.name];
       const given = this.valueOf(value);
       if (value.argument === undefined) {
         if (given === undefined) continue;
@@ -84,7 +89,7 @@ export class ServerParameters {
       } else if (given !== undefined) setOwn(merged, value.argument, given);
       else delete merged[value.argument];
     }
-    if (filled || merged.body !== undefined) merged.body = body;
+    if (filled || isRecord(merged.body)) merged.body = body;
     return merged;
   }
 

@@ -36,8 +36,13 @@ export function shapeResponse(
   }
   if (declared === "binary") {
     const sha256 = digestOf(outcome);
-    const structured = { contentType: contentType || "application/octet-stream", size: outcome.size, sha256 };
-    return checkResult(tool, validators, structured, log, outcome.truncated ? [] : [{ type: "text", text: boundedText(text) }]);
+    const summary = { contentType: contentType || "application/octet-stream", size: outcome.size, sha256 };
+    if (nature !== "text" && nature !== "json") {
+      return checkResult(tool, validators, summary, log, outcome.truncated ? [] : [{ type: "text", text: boundedText(text) }]);
+    }
+    // The API answered with text (a ping's "pong"): the text is the result, beside what a binary answer would say.
+    log.warn("upstream content type differs from the document", { tool: tool.name, declared, contentType });
+    return checkResult(tool, validators, { ...summary, text: boundedText(text) }, log);
   }
   if (declared === "text") {
     const bounded = boundedText(text);

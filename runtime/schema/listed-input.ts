@@ -4,9 +4,9 @@ import { eachSubschema, mapSubschemas, refKey } from "./schema-walk.js";
 
 /**
  * The input schema `tools/list` shows: the same arguments, said more briefly. A `$defs` entry used once is written
- * where it is used; `readOnly` (which says nothing of an argument, and leads a form to lock a field) is left out, and
- * so is a closed root's `additionalProperties: false`, since the server itself refuses an unknown argument by name.
- * What validates is the tool's own schema.
+ * where it is used; `readOnly` (which says nothing of an argument, and leads a form to lock a field) is left out. A
+ * closed root keeps its `additionalProperties: false`: clients that build forms from the schema see the rule the server
+ * applies. What validates is the tool's own schema.
  */
 export function listedInputSchema(schema: JsonSchema): JsonSchema {
   const defs = isRecord(schema.$defs) ? schema.$defs : {};
@@ -26,7 +26,6 @@ export function listedInputSchema(schema: JsonSchema): JsonSchema {
   };
   const { $defs: _, ...root } = schema;
   const listed = expand(root);
-  if (listed.additionalProperties === false) delete listed.additionalProperties;
   const kept = keptDefinitions(listed, defs, inlined, expand);
   if (kept !== undefined) setOwn(listed, "$defs", kept);
   return listed;

@@ -133,6 +133,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     passthrough: runtime.auth.passthrough,
   });
   warnUnsetParameters(runtime, log);
+  tellCredentialReach(runtime, log);
   const { passthrough } = runtime.auth;
   const forwards = env.upstreamConfigured !== false && (passthrough.authorization || passthrough.headers.length > 0);
   warnClearTextUpstream(env.apiBaseUrl, runtime, log, forwards);
@@ -156,6 +157,29 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       await running.close();
     },
   };
+}
+
+/**
+ * What the server-held credentials reach: a warning when they go with under half of the operations (the document
+ * declares security on few), and which operations carry them instead of the caller's Authorization.
+ */
+function tellCredentialReach(runtime: ToolRuntime, log: Logger): void {
+  const credentials = runtime.credentials.configured();
+  if (credentials.length === 0) return;
+  const operations = [...runtime.tools.values()];
+  const reached = operations.filter((tool) => runtime.credentials.reaches(tool.security)).length;
+  if (runtime.auth.apply !== "all" && reached * 2 < operations.length) {
+    log.warn(
+      "the server-held credential goes only with the operations whose document declares its security; set auth.apply: all in the config and generate again to send it with every operation",
+      { credentials, reaches: reached, operations: operations.length },
+    );
+  }
+  if (runtime.auth.passthrough.authorization && reached > 0 && runtime.auth.prefer !== "caller") {
+    log.info(
+      "one identity per call: where a server-held credential applies, the caller's Authorization is not forwarded (auth.prefer: caller sends the caller's instead)",
+      { operations: reached },
+    );
+  }
 }
 
 /** One warning naming the environment variables of server-supplied parameters that are not set. */

@@ -36,7 +36,10 @@ describe("a CMS whose API strays from its document, through the SDK client", () 
 
   beforeAll(async () => {
     upstream = await startUpstream((request: RecordedRequest, res) => {
-      if (request.path.startsWith("/assets/")) {
+      if (request.path === "/server/ping") {
+        res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+        res.end("pong");
+      } else if (request.path.startsWith("/assets/")) {
         const [type, body] = ASSETS[request.path.slice("/assets/".length)] ?? ["image/png", PNG];
         res.writeHead(200, { "content-type": type });
         res.end(body);
@@ -128,6 +131,23 @@ describe("a CMS whose API strays from its document, through the SDK client", () 
     });
     const notes = await client.callTool({ name: "get_asset", arguments: { id: "notes" } });
     expect(notes.structuredContent).toEqual({ result: "plain notes" });
+  });
+
+  it("returns a ping's short text answer (declared application/text, sent as text/html) as the text", async () => {
+    const result = await client.callTool({ name: "ping", arguments: {} });
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toEqual({ result: "pong" });
+  });
+
+  it("refuses an unknown body field by name, while a read-only field echoed back is accepted and dropped", async () => {
+    const before = upstream.requests.length;
+    const unknown = await client.callTool({
+      name: "create_item",
+      arguments: { collection: "articles", body: { title: "New", status: "draft", colour: "red" } },
+    });
+    expect(unknown.isError).toBe(true);
+    expect(JSON.stringify(unknown.content)).toContain("colour");
+    expect(upstream.requests.length).toBe(before);
   });
 
   it("publishes no output schema for a tool whose config drops it, and returns its results unchecked", async () => {

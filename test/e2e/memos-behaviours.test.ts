@@ -120,5 +120,23 @@ describe("behaviours of Memos' own Go MCP server", () => {
       expect(unknown.isError).toBe(true);
       expect(JSON.stringify(unknown.content)).toContain('unknown property \\"bogus\\"');
     });
+
+    it("refuses an unknown field in memo_create_memo's body with an argument error, and sends nothing", async () => {
+      upstream.requests.length = 0;
+      const unknown = await client.callTool({ name: "memo_create_memo", arguments: { body: { content: "x", mood: "happy" } } });
+      expect(unknown.isError).toBe(true);
+      expect(JSON.stringify(unknown.content)).toContain('unknown property \\"mood\\"');
+      expect(upstream.requests).toHaveLength(0);
+      const echoed = await client.callTool({
+        name: "memo_create_memo",
+        arguments: { body: { content: "x", creator: "users/9", tags: [] } },
+      });
+      expect(echoed.isError, JSON.stringify(echoed.content)).toBeFalsy();
+      expect(JSON.parse(upstream.requests[0]?.body ?? "{}")).toEqual({ content: "x" });
+    });
+
+    it("lists every curated tool's input schema closed at its root, as the server refuses unknown arguments", async () => {
+      for (const tool of (await client.listTools()).tools) expect(tool.inputSchema.additionalProperties, tool.name).toBe(false);
+    });
   });
 });

@@ -75,7 +75,7 @@ describe("operations log", () => {
       environment: testEnvironment(new URL("http://127.0.0.1:9/v1")),
     });
     await server.close();
-    const warning = recorder.parsed().find((line) => line.level === "warn");
+    const warning = recorder.parsed().find((line) => line.level === "warn" && String(line.message).startsWith("server-held credentials"));
     expect(warning?.message).toMatch(/^server-held credentials serve every caller of \/mcp, which has no authentication of its own/);
     expect(warning?.credentials).toEqual(["bearerAuth"]);
   });
