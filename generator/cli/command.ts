@@ -4,7 +4,7 @@ import { dirname, join, relative, resolve, sep } from "node:path";
 import { Command, CommanderError, Option } from "commander";
 import { mayHaveExternalRefs } from "../../openapi/external-refs.js";
 import { DocumentParseError } from "../../openapi/load.js";
-import type { GenerationPaths } from "../../templates/deploy.js";
+import { type GenerationPaths, shellWord } from "../../templates/deploy.js";
 import { oneLine } from "../../templates/literal.js";
 import { ConfigShapeError, SelectionError, UserError } from "../base/errors.js";
 import { packageVersion } from "../base/package-version.js";
@@ -13,9 +13,10 @@ import { NO_CLOCK, StageClock } from "../base/stage-clock.js";
 import { RenderCache } from "../cache/render-cache.js";
 import { type GeneratorConfig, readConfigFile } from "../config/config.js";
 import { budgetWarning } from "../model/tools-list.js";
+import { ignoredFiles } from "../output/git-ignored.js";
 import { checkOutputFolder, compareOutput, foreignFiles, writeOutput } from "../output/output.js";
 import { isGeneratedFile, pathKind } from "../output/output-files.js";
-import { type RuntimeSource, VENDOR_FOLDER } from "../output/vendor-runtime.js";
+import { type RuntimeSource, runtimeTarball, VENDOR_FOLDER } from "../output/vendor-runtime.js";
 import { RunManifest } from "./run-manifest.js";
 import { warningLines } from "./warning-lines.js";
 
@@ -174,6 +175,27 @@ export async function run(argv: readonly string[]): Promise<number> {
   }
 }
 
+/** Generated files the git work tree's ignore rules leave out of a commit: a clean clone (CI, a Docker build) lacks them. */
+function gitIgnoredWarning(out: string, files: readonly string[]): string[] {
+  const ignored = ignoredFiles(out, files);
+  if (ignored.length === 0) return [];
+  const shown = ignored.slice(0, 5).map((file) => `${file.path} (${file.rule})`);
+  const more = ignored.length > shown.length ? `, and ${ignored.length - shown.length} more` : "";
+  return [
+    `git ignores ${ignored.length} generated file${ignored.length === 1 ? "" : "s"}, so a clone will lack ${ignored.length === 1 ? "it" : "them"} and --check there fails: ${shown.join(", ")}${more}; add a "!" rule for ${ignored.length === 1 ? "it" : "them"} to the .gitignore named`,
+  ];
+}
+
+/** Under `--runtime tarball`, the runtime's tarball the folder depends on, when it is not there yet. */
+function missingTarball(options: GenerateOptions): string[] {
+  if (options.runtime !== "tarball") return [];
+  const tarball = runtimeTarball(runtimeVersion);
+  if (pathKind(join(options.out, tarball)) === "file") return [];
+  return [
+    `--runtime tarball: ${join(options.out, tarball)} is not there yet; put the runtime's packed tarball there (npm pack oapi-mcp-gen-runtime@${runtimeVersion}, or the one you installed the generator with) before npm install, and commit it`,
+  ];
+}
+
 /** How an existing generated folder gets its runtime, as its generated package's dependency says. */
 function runtimeSourceOf(out: string): RuntimeSource {
   const manifest = join(out, "package.json");
@@ -292,18 +314,24 @@ async function generateTimed(given: GenerateOptions, clock: StageClock | undefin
   await timed.time("save the render cache", () => cache.save());
   if (!config) {
     process.stderr.write(
-      `note: no ${DEFAULT_CONFIG}: every operation is selected and the server is named "${result.config.server.name}"; run \`oapi-mcp-gen init ${paths.spec}\` to choose\n`,
+      `note: no ${DEFAULT_CONFIG}: every operation is selected and the server is named "${result.config.server.name}"; run \`oapi-mcp-gen init ${shellWord(options.spec)}\` to choose\n`,
     );
   }
   const mode = result.mode === "tools" ? "" : `${result.mode} mode, `;
   const size = `${mode}tools/list ${Math.round(result.toolsList.bytes / 1024)} KiB, about ${result.toolsList.tokens} tokens`;
   // A discovery server lists three tools whatever the selection: advice to list fewer does not apply to it.
   const listWarnings = result.mode !== "tools" ? [] : budgetWarning(result.tools.length, result.toolsList, config?.budget);
-  const warnings = [...result.warnings, ...listWarnings, ...outsideProject(paths, root)];
+  const warnings = [...result.warnings, ...listWarnings, ...outsideProject(paths, root), ...missingTarball(options)];
   // Document text reaches warnings: control characters (terminal escape codes) are shown as `?`.
   for (const warning of warningLines(warnings)) process.stderr.write(`warning: ${oneLine(warning, "?")}\n`);
   const tools = `${result.tools.length} tool${result.tools.length === 1 ? "" : "s"}`;
+  // Said once the folder's own .gitignore is in place (written, or there to compare).
+  const sayIgnored = () => {
+    for (const warning of gitIgnoredWarning(options.out, [...result.files.keys()]))
+      process.stderr.write(`warning: ${oneLine(warning, "?")}\n`);
+  };
   if (options.check) {
+    sayIgnored();
     const report = await (clock ?? NO_CLOCK).time("compare with the output folder", () => compareOutput(options.out, result.files));
     const foreign = new Set(foreignFiles(options.out, report));
     const lines = [
@@ -328,6 +356,7 @@ async function generateTimed(given: GenerateOptions, clock: StageClock | undefin
     return 1;
   }
   const report = await timed.time("write the output folder", () => writeOutput(options.out, result.files));
+  sayIgnored();
   await timed.time("record the run", () => manifest?.record(result.files));
   const changed = report.changed.length + report.added.length;
   process.stdout.write(

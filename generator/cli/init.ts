@@ -110,7 +110,7 @@ function configText(model: ApiModel, spec: string, configPath: string, listed: L
     for (const item of items) lines.push(operationLine(item));
   }
   if (!listed.some((item) => item.selected)) lines.push("  []  # nothing selected yet: uncomment operations above");
-  lines.push(...credentialParameterLines(model, server.name));
+  lines.push(...credentialParameterLines(listed, server.name));
   return `${lines.join("\n")}\n`;
 }
 
@@ -120,28 +120,34 @@ const CREDENTIAL_PARAMETER =
 
 /**
  * A `parameters` block for parameters the document declares in query, header or cookie under a credential's name
- * (Slack's `token`): each read from an environment variable, so no tool asks the model for it.
+ * (Slack's `token`): each read from an environment variable, so no tool asks the model for it. A name only unselected
+ * operations declare is shown commented out, so the config asks the operator for no setting its selection never uses.
  */
-function credentialParameterLines(model: ApiModel, serverName: string): string[] {
-  const counts = new Map<string, number>();
-  for (const operation of model.operations)
-    for (const parameter of operation.parameters)
-      if (parameter.in !== "path" && CREDENTIAL_PARAMETER.test(parameter.name))
-        counts.set(parameter.name, (counts.get(parameter.name) ?? 0) + 1);
+function credentialParameterLines(listed: readonly Listed[], serverName: string): string[] {
+  const counts = new Map<string, { declared: number; selected: number }>();
+  for (const { entry, selected } of listed)
+    for (const parameter of entry.parameters)
+      if (parameter.in !== "path" && CREDENTIAL_PARAMETER.test(parameter.name)) {
+        const count = counts.get(parameter.name) ?? { declared: 0, selected: 0 };
+        counts.set(parameter.name, { declared: count.declared + 1, selected: count.selected + (selected ? 1 : 0) });
+      }
   if (counts.size === 0) return [];
   const prefix = serverName
     .toUpperCase()
     .replace(/[^A-Z0-9]+/g, "_")
     .replace(/^_+|_+$/g, "");
+  const used = [...counts].filter(([, count]) => count.selected > 0);
   const lines = [
     "",
     "# Parameters that carry a credential: the server sends them from its environment, and no tool asks the model for",
     "# them (`value: …` fixes one, `hide: true` drops an optional one; per operation under overrides.<id>.parameters).",
-    "parameters:",
+    used.length > 0 ? "parameters:" : "# parameters:  (no selected operation declares one; uncomment with the operations that do)",
   ];
-  for (const [name, count] of counts) {
+  for (const [name, { declared, selected }] of counts) {
     const variable = `${prefix ? `${prefix}_` : ""}${name.toUpperCase().replace(/[^A-Z0-9]+/g, "_")}`.replace(/^(?=[0-9])/, "_");
-    lines.push(`  ${JSON.stringify(name)}:  # declared by ${count} operation${count === 1 ? "" : "s"}`, `    env: ${variable}`);
+    const operations = `${declared} operation${declared === 1 ? "" : "s"}`;
+    if (selected > 0) lines.push(`  ${JSON.stringify(name)}:  # declared by ${operations}, ${selected} selected`, `    env: ${variable}`);
+    else lines.push(`  # ${JSON.stringify(name)}:  # declared by ${operations}, none selected`, `  #   env: ${variable}`);
   }
   return lines;
 }

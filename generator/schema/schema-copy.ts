@@ -1,4 +1,4 @@
-import { isLinearPattern } from "oapi-mcp-gen-runtime";
+import { unenforcedReason } from "oapi-mcp-gen-runtime";
 import { enumValuesOfType } from "../../openapi/enum-types.js";
 import { markdownText } from "../../openapi/markdown-text.js";
 import { isReferenceObject, type SchemaObject } from "../../openapi/schema.js";
@@ -39,9 +39,10 @@ export function copyKeywords(schema: SchemaObject, place: SchemaPlace): JsonObje
       delete out.pattern;
     }
   }
-  if (typeof out.pattern === "string" && !isLinearPattern(out.pattern)) {
+  const unenforced = typeof out.pattern === "string" ? unenforcedReason(out.pattern) : undefined;
+  if (typeof out.pattern === "string" && unenforced !== undefined) {
     place.warn(
-      `${place.where}: pattern ${JSON.stringify(out.pattern.slice(0, 80))} at ${at} uses look-around or back-references, which the server's linear-time matcher cannot run: it is shown to clients but not enforced`,
+      `${place.where}: pattern ${JSON.stringify(out.pattern.slice(0, 80))} at ${at} is not one the server's linear-time matcher (RE2) can run (${unenforced.slice(0, 120)}): it is shown to clients but not enforced`,
     );
   }
   if (schema.example !== undefined && out.examples === undefined) out.examples = [schema.example];

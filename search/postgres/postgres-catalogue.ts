@@ -3,7 +3,7 @@ import pg from "pg";
 import { buildApiModelInSlices } from "../../openapi/build-model.js";
 import { errorMessage } from "../../openapi/error-detail.js";
 import type { OpenApiDocument } from "../../openapi/types.js";
-import { API_NAME_PATTERN, type CatalogBudget, checkApiName, noApiHasTag, notLoaded, roomFailure } from "../catalog.js";
+import { API_NAME_PATTERN, type CatalogBudget, checkApiName, heldBytes, noApiHasTag, notLoaded, roomFailure } from "../catalog.js";
 import type { ApiListing, Catalogue, CataloguePage, CatalogueQuery } from "../catalogue.js";
 import { listingOf } from "../catalogue.js";
 import type { DocumentParser } from "../document-parser.js";
@@ -186,9 +186,10 @@ export class PostgresCatalogue implements Catalogue {
       // Checked before the work of reading it, and again where it counts: in the transaction that writes it.
       const early = roomFailure(budget, await this.guard(() => this.others(this.pool, name)), bytes);
       if (early) throw early;
-      const { api, json } = await readApi(parser, name, text, new Date().toISOString(), { json: true });
+      const { api, json, builtBytes } = await readApi(parser, name, text, new Date().toISOString(), { json: true });
       const document = json ?? JSON.stringify(api.model.document);
-      const stored = { source, origin: text.origin, format: text.format, text: text.text, bytes, document };
+      // What the load built counts, as in memory: a small text can build a large document.
+      const stored = { source, origin: text.origin, format: text.format, text: text.text, bytes: heldBytes(bytes, builtBytes), document };
       const { replaced, generation } = await this.guard(() => this.write(api, stored), "store it");
       // Not kept: a replica holds the documents it is asked about, not every one loaded through it.
       this.cache.forget(name);

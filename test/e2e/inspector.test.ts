@@ -1,18 +1,17 @@
 import { spawn } from "node:child_process";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
 import type { RunningServer } from "oapi-mcp-gen-runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMemosServer } from "../helpers/memos-server.js";
+import { NODE22, nodeToolFile } from "../helpers/node-tools.js";
 import { type RecordedRequest, sendJson, startUpstream } from "../helpers/upstream.js";
 
-const inspectorPackage = createRequire(import.meta.url).resolve("@modelcontextprotocol/inspector/package.json");
-const INSPECTOR = join(dirname(inspectorPackage), "clients/launcher/build/index.js");
+/** The Inspector (its engines want Node 22), installed with its Node by `npm run setup:node22`, apart from the project. */
+const INSPECTOR = nodeToolFile("@modelcontextprotocol/inspector", "clients/launcher/build/index.js");
 
-/** Runs `mcp-inspector --cli` (2.12.0) and parses its JSON output. */
+/** Runs `mcp-inspector --cli` (2.12.0) on Node 22 and parses its JSON output. */
 function inspector(args: string[]): Promise<{ code: number | null; json: Record<string, unknown> | undefined; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [INSPECTOR, "--cli", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(NODE22 ?? process.execPath, [INSPECTOR, "--cli", ...args], { stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));

@@ -270,4 +270,30 @@ describe("operationIds, paths and configs a new user or an attacker writes", () 
     const readme = await readFile(join(project, "generated/README.md"), "utf8");
     expect(readme).toMatch(/\| `SLACK_WEB_API_TOKEN` \| [^|]*`token`[^|]* \| \d+ tools? \|/);
   });
+
+  it("init asks for no credential setting its own first selection never uses", async () => {
+    const project = join(scratch, "unused-secret");
+    await mkdir(project);
+    const operation = (id: string, method: string, parameter?: string) => ({
+      [method]: {
+        operationId: id,
+        ...(parameter ? { parameters: [{ name: parameter, in: "query", required: true, schema: { type: "string" } }] } : {}),
+        responses: { "200": { description: "ok" } },
+      },
+    });
+    const document = {
+      openapi: "3.0.3",
+      info: { title: "Shop", version: "1" },
+      paths: {
+        "/orders": { ...operation("listOrders", "get", "api_key"), ...operation("createOrder", "post", "api_key") },
+        // Only an operation the first selection leaves out (it deletes) declares client_secret.
+        "/sessions": operation("deleteSessions", "delete", "client_secret"),
+      },
+    };
+    await writeFile(join(project, "openapi.json"), JSON.stringify(document));
+    expect(runCli(["init", "openapi.json"], project).status).toBe(0);
+    const text = await readFile(join(project, "oapi-mcp.config.yaml"), "utf8");
+    expect((parse(text) as { parameters: unknown }).parameters).toEqual({ api_key: { env: "SHOP_API_KEY" } });
+    expect(text).toContain('  # "client_secret":  # declared by 1 operation, none selected');
+  });
 });

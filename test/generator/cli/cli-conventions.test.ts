@@ -136,6 +136,17 @@ describe("command-line conventions", () => {
       expect(await readFile(join(out, folder, "server.js"), "utf8")).toBe(header);
   });
 
+  it("names the document in its init hint as typed where the command ran, quoted for the shell", async () => {
+    const project = join(scratch, "init-hint");
+    await mkdir(join(project, "specs"), { recursive: true });
+    await mkdir(join(project, "server"));
+    await writeFile(join(project, "package.json"), '{ "name": "hint", "private": true }\n');
+    await copyFile(join(ROOT, "test/fixtures/kitchen-sink/openapi.yaml"), join(project, "specs/my api.yaml"));
+    const result = runCli(["../specs/my api.yaml", "--out", "generated"], join(project, "server"));
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stderr).toContain("run `oapi-mcp-gen init '../specs/my api.yaml'` to choose\n");
+  });
+
   it("with no config file selects every operation, names the server from info.title and says so", async () => {
     const project = join(scratch, "no-config");
     await mkdir(project);

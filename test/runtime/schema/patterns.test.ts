@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { silentLogger } from "../../../runtime/base/logger.js";
 import type { ToolDefinition } from "../../../runtime/base/tool.js";
+import { linearPattern, re2Syntax, unenforcedReason } from "../../../runtime/schema/linear-pattern.js";
 import { createToolRuntime } from "../../../runtime/tools/tool-runtime.js";
 
 /** A tool whose one argument must match `pattern`. */
@@ -38,5 +39,24 @@ describe("document patterns on one server", () => {
     // Look-around is beyond the linear-time engine: not enforced, whatever was compiled before it.
     expect(await valid("looking", "123")).toBe(true);
     expect(await valid("digits", "123")).toBe(true);
+  });
+});
+
+describe("document patterns in RE2's spelling", () => {
+  it("enforces \\uXXXX and \\u{…} escapes (surrogate pairs as one code point), keeping an escaped backslash as it is", () => {
+    expect(re2Syntax("^[\\u4e00-\\u9fff]+$")).toBe("^[\\x{4e00}-\\x{9fff}]+$");
+    expect(re2Syntax("^\\uD83D\\uDE00$")).toBe("^\\x{1f600}$");
+    expect(re2Syntax("^\\u{1F600}$")).toBe("^\\x{1f600}$");
+    expect(re2Syntax("^\\\\u0041$")).toBe("^\\\\u0041$");
+    const han = linearPattern("^[\\u4e00-\\u9fff]+$");
+    expect([han.test("中文"), han.test("abc")]).toEqual([true, false]);
+    const smile = linearPattern("^\\uD83D\\uDE00$");
+    expect([smile.test("😀"), smile.test("x")]).toEqual([true, false]);
+  });
+
+  it("says why a pattern is not enforced in RE2's own words, not by guessing at look-around", () => {
+    expect(unenforcedReason("^[\\u0041-\\u005A]+$")).toBeUndefined();
+    expect(unenforcedReason("^a(?!b)")).toContain("invalid or unsupported Perl syntax");
+    expect(unenforcedReason("^(a)\\1$")).toContain("invalid escape sequence");
   });
 });
