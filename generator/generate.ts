@@ -257,6 +257,7 @@ function registryAuth(model: ApiModel, tools: readonly ToolModel[], config: Reso
     schemes,
     ...(all ? { apply: "all" as const } : {}),
     ...(config.auth.prefer === "caller" ? { prefer: "caller" as const } : {}),
+    ...(config.auth.mode === "resource" ? { mode: "resource" as const } : {}),
     passthrough: { authorization: passthrough.authorization, headers: passthrough.headers },
   };
 }

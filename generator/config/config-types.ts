@@ -101,6 +101,10 @@ export interface GeneratorConfig {
      */
     apply?: "declared" | "all";
     /**
+     * How MCP callers sign in (AUTH_MODE overrides it): passthrough (the caller's Authorization goes upstream as auth.prefer says; for a person's own local client) or resource (an OAuth 2.1 resource server for the authorization server AUTH_ISSUER names; the MCP token never goes upstream).
+     */
+    mode?: "passthrough" | "resource";
+    /**
      * One identity per upstream call: server (where a server-held credential applies, the caller's Authorization is not forwarded) or caller (a caller that sends an Authorization gets it forwarded, and no server-held credential goes with its calls).
      */
     prefer?: "server" | "caller";
@@ -375,6 +379,10 @@ export interface ResolvedConfig {
      * Where server-held credentials go: declared (operations whose security names the scheme) or all (every operation, for documents that declare security on a few operations only).
      */
     apply: "declared" | "all";
+    /**
+     * How MCP callers sign in (AUTH_MODE overrides it): passthrough (the caller's Authorization goes upstream as auth.prefer says; for a person's own local client) or resource (an OAuth 2.1 resource server for the authorization server AUTH_ISSUER names; the MCP token never goes upstream).
+     */
+    mode: "passthrough" | "resource";
     /**
      * One identity per upstream call: server (where a server-held credential applies, the caller's Authorization is not forwarded) or caller (a caller that sends an Authorization gets it forwarded, and no server-held credential goes with its calls).
      */

@@ -1,11 +1,29 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 
+/** A caller signed in through the operator's authorization server (resource mode): who, through which client, allowed what. */
+export interface SignedInCaller {
+  /** The token's `sub`. */
+  subject: string;
+  /** The token's `client_id` (or `azp`), when it names one. */
+  client?: string;
+  /** The scopes the token grants. */
+  scopes: ReadonlySet<string>;
+  /** The MCP access token itself: never sent upstream, only exchanged for one that is meant for the upstream. */
+  token: string;
+  /** When the token expires (ms since the epoch), for caching what is derived from it. */
+  expiresAt: number;
+  /** The `WWW-Authenticate` value that asks the client to sign in again with these scopes (a step-up). */
+  challenge(scopes: readonly string[]): string;
+}
+
 /** What the transport knows of the caller behind the request being answered, whatever protocol path serves it. */
 export interface RequestScope {
   /** Who the caller is, for per-caller shares: a verified identity when sign-in is on, else its network client group. */
   caller: string;
   /** Aborted when the caller goes away (its connection closed before the answer was sent). */
   gone: AbortSignal;
+  /** The signed-in caller, when the server is a resource server. */
+  signedIn?: SignedInCaller;
 }
 
 const scopes = new AsyncLocalStorage<RequestScope>();
@@ -21,4 +39,9 @@ export function inRequestScope<T>(scope: RequestScope, work: () => T): T {
 /** The scope of the request being answered; stdio and direct calls are the one local caller. */
 export function requestScope(): RequestScope {
   return scopes.getStore() ?? LOCAL;
+}
+
+/** The scope of the request being answered, when one was opened (an HTTP request), else undefined. */
+export function openRequestScope(): RequestScope | undefined {
+  return scopes.getStore();
 }

@@ -1,5 +1,6 @@
 import { EnvironmentError } from "../base/environment-error.js";
 import { setOwn } from "../base/own-property.js";
+import { requestScope, type SignedInCaller } from "../base/request-scope.js";
 import { headerRefusal } from "./header-policy.js";
 
 /** A security scheme of the generated server and the environment variables that hold its credentials. */
@@ -27,6 +28,8 @@ export interface AuthDefinition {
    * (`server`, the default); `caller`: a call whose caller sent an Authorization carries it and no server-held credential.
    */
   readonly prefer?: "server" | "caller";
+  /** How MCP callers sign in unless `AUTH_MODE` says otherwise: `passthrough` (the default) or `resource`. */
+  readonly mode?: "passthrough" | "resource";
   readonly passthrough: { readonly authorization: boolean; readonly headers: readonly string[] };
 }
 
@@ -44,6 +47,9 @@ export interface CallerCredentials {
   authorization?: string;
   headers?: Readonly<Record<string, string>>;
 }
+
+/** The Authorization a signed-in caller's calls send upstream (a server-held or exchanged one), never its MCP token. */
+export type SignedInAuthorization = (caller: SignedInCaller) => Promise<string | undefined>;
 
 /** An OAuth2 or configuration failure, shown to the caller without secrets. */
 export class CredentialError extends Error {
@@ -80,6 +86,8 @@ export class CredentialStore {
       fetch?: typeof fetch;
       /** False when the upstream URL came from the document alone: the caller's credentials then stay home. @default true */
       forwardCaller?: boolean;
+      /** Resource mode: what goes upstream in place of a signed-in caller's Authorization (its MCP token never does). */
+      signedIn?: SignedInAuthorization;
     },
   ) {
     const problems: string[] = [];
@@ -113,7 +121,12 @@ export class CredentialStore {
   async apply(requirements: SecurityRequirements | undefined, caller: CallerCredentials): Promise<AppliedCredentials> {
     const applied: AppliedCredentials = { headers: {}, query: [] };
     const forwarding = this.options.forwardCaller !== false;
-    const callers = forwarding && this.auth.passthrough.authorization ? caller.authorization : undefined;
+    const signedIn = requestScope().signedIn;
+    const callers = !(forwarding && this.auth.passthrough.authorization)
+      ? undefined
+      : signedIn
+        ? await this.upstreamFor(signedIn)
+        : caller.authorization;
     const chosen = callers !== undefined && this.auth.prefer === "caller" ? undefined : this.choose(requirements);
     if (chosen) for (const [name, scopes] of Object.entries(chosen)) await this.applyScheme(name, scopes, applied);
     if (!forwarding) return applied;
@@ -124,6 +137,18 @@ export class CredentialStore {
       if (!Object.hasOwn(applied.headers, header)) setOwn(applied.headers, header, value);
     }
     return applied;
+  }
+
+  /** A signed-in caller's upstream Authorization: what the operator set for it, or none; its MCP token never. */
+  private async upstreamFor(caller: SignedInCaller): Promise<string | undefined> {
+    if (!this.options.signedIn) return undefined;
+    try {
+      return await this.options.signedIn(caller);
+    } catch (error) {
+      throw new CredentialError(
+        `no upstream credential for the signed-in caller (${error instanceof Error ? error.message : String(error)})`,
+      );
+    }
   }
 
   /** Whether a server-held credential goes with an operation of these requirements (so the caller's does not). */

@@ -1,5 +1,5 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { requestScope } from "../base/request-scope.js";
+import { inRequestScope, openRequestScope, requestScope } from "../base/request-scope.js";
 import { didYouMean } from "../base/suggest.js";
 import type { ToolDefinition } from "../base/tool.js";
 import type { CallerCredentials } from "../call/credentials.js";
@@ -94,7 +94,10 @@ export class CodeService implements ServedTools {
     // Every call is listed from when it starts: one the program did not wait for still reached the upstream.
     const calls: { name: string; ok: boolean; unfinished?: boolean }[] = [];
     let ended = false;
-    const onCall: CallHandler = async (name, json) => {
+    // A program's calls arrive from its worker thread, outside the request's context: each runs in the run's scope, so
+    // it is the run's caller (its sign-in and scopes, never its MCP token upstream) that makes it.
+    const scope = openRequestScope();
+    const callFromProgram = async (name: string, json: string): ReturnType<CallHandler> => {
       const tool = this.byName.get(name);
       if (!tool) return { ok: false, message: `api.${name} is no operation of this server` };
       if (ended) return { ok: false, message: `api.${name}: the run has ended` };
@@ -117,6 +120,8 @@ export class CodeService implements ServedTools {
       if (result.isError) return { ok: false, message: textOf(result) };
       return { ok: true, json: JSON.stringify(result.structuredContent ?? textOf(result)) };
     };
+    const onCall: CallHandler = (name, json) =>
+      scope ? inRequestScope(scope, () => callFromProgram(name, json)) : callFromProgram(name, json);
     // The share is the caller's as the transport knows it (never a credential the caller could make up), and the run
     // stops when the caller goes away.
     const outcome = await poolFor(budgets.memoryMb).run({ ...this.request, code }, onCall, requestScope());

@@ -6,10 +6,12 @@ import { FAST_PATH_VERSIONS } from "../protocol/protocol-versions.js";
 import { loadStatelessSdk } from "../protocol/sdk-loader.js";
 import { answerFast, isNotification } from "../protocol/stateless-exchange.js";
 import type { ToolRuntime } from "../tools/tool-runtime-contract.js";
-import { scoped } from "./caller-scope.js";
+import { refusedScopes } from "../tools/tool-scopes.js";
+import { scoped, signedInto } from "./caller-scope.js";
 import { sendJson, sendJsonText } from "./json-response.js";
 import { ANSWERED, readMessage, serveModern } from "./mcp-post.js";
 import { checkHost, checkOrigin } from "./origin.js";
+import type { SignInGuard } from "./sign-in.js";
 
 export { sendJson } from "./json-response.js";
 
@@ -21,6 +23,8 @@ export interface HttpPolicy {
   allowedHosts?: ReadonlySet<string>;
   /** @default 4194304 */
   maxRequestBytes?: number;
+  /** Resource mode: every MCP request signs in with a bearer token from the operator's authorization server. */
+  signIn?: SignInGuard;
 }
 
 /** A running HTTP server and how to stop it. */
@@ -36,9 +40,11 @@ export interface RunningServer {
 export function createRequestHandler(runtime: ToolRuntime, policy: HttpPolicy) {
   return scoped(async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (isHealthCheck(req)) return sendJson(res, 200, { status: "ok", server: runtime.identity.name, tools: runtime.tools.size });
+    if (policy.signIn?.answersMetadata(req, res)) return;
     const path = (req.url ?? "/").split("?")[0];
     if (path !== "/mcp") return sendJson(res, 404, { error: "not found" });
     if (!guardMcpRequest(req, res, policy, runtime.log)) return;
+    if (policy.signIn && !(await signedInto(policy.signIn, req, res))) return;
     if (req.method !== "POST") {
       res.setHeader("allow", "POST");
       return sendJson(res, 405, {
@@ -64,6 +70,7 @@ async function handleMcpPost(runtime: ToolRuntime, policy: HttpPolicy, req: Inco
   const message = await readMessage(req, res, policy.maxRequestBytes);
   if (message === ANSWERED) return;
   if (message === undefined) return sdkExchange(runtime, policy, req, res);
+  if (policy.signIn && refusedForScope(runtime, policy.signIn, message, res)) return;
   const route = routeMessage(message, req.headers);
   if (route.era !== "legacy") return serveModern(modernHostOf(runtime), route, req, res);
   const fast = fastPathApplies(req);
@@ -74,6 +81,14 @@ async function handleMcpPost(runtime: ToolRuntime, policy: HttpPolicy, req: Inco
   const answer = fast ? answerFast(runtime, message, req.headers) : undefined;
   if (answer === undefined) return sdkExchange(runtime, policy, req, res, message);
   sendJsonText(res, 200, await answer);
+}
+
+/** Resource mode: answers 403 `insufficient_scope` for a call the caller's token does not grant; true when it did. */
+export function refusedForScope(runtime: ToolRuntime, guard: SignInGuard, message: unknown, res: ServerResponse): boolean {
+  const refused = refusedScopes(runtime, message);
+  if (!refused) return false;
+  guard.refuseScope(res, refused.caller, refused.missing);
+  return true;
 }
 
 /**

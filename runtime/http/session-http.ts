@@ -5,7 +5,7 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import type { Logger } from "../base/logger.js";
 import type { ModernHost } from "../protocol/modern-exchange.js";
 import { routeMessage } from "../protocol/modern-protocol.js";
-import { scoped } from "./caller-scope.js";
+import { scoped, signedInto } from "./caller-scope.js";
 import { clientGroup } from "./client-group.js";
 import { guardMcpRequest, type HttpPolicy } from "./http-server.js";
 import { sendJson } from "./json-response.js";
@@ -52,6 +52,8 @@ export class SessionHttpHandler {
     private readonly limits: SessionLimits,
     private readonly log: Logger,
     private readonly modern?: ModernHost,
+    /** Resource mode: answers 403 for a call the caller's token does not grant (true when it did). */
+    private readonly refusedForScope?: (message: unknown, res: ServerResponse) => boolean,
   ) {
     this.reaper = setInterval(() => this.reapIdle(), Math.min(limits.idleMs, 60_000));
     this.reaper.unref();
@@ -70,15 +72,22 @@ export class SessionHttpHandler {
       const health = { status: "ok", ...this.health(), sessions: this.sessions.size };
       return sendJson(res, health.status === "ok" ? 200 : 503, health);
     }
+    const { signIn } = this.policy;
+    if (signIn?.answersMetadata(req, res)) return;
     if (path !== "/mcp") return sendJson(res, 404, { error: "not found" });
     if (!guardMcpRequest(req, res, this.policy, this.log)) return;
+    if (signIn && !(await signedInto(signIn, req, res))) return;
     const sessionId = req.headers["mcp-session-id"];
     if (typeof sessionId === "string") {
       const session = this.sessions.get(sessionId);
       if (!session) return sendJson(res, 404, { jsonrpc: "2.0", error: { code: -32001, message: "Session not found" }, id: null });
       session.lastSeen = Date.now();
       session.requests++;
-      return session.transport.handleRequest(req, res);
+      // Signed in, a call is checked against the token's scopes before the session sees it.
+      if (!signIn || !this.refusedForScope || req.method !== "POST") return session.transport.handleRequest(req, res);
+      const message = await readMessage(req, res, this.policy.maxRequestBytes);
+      if (message === ANSWERED || (message !== undefined && this.refusedForScope(message, res))) return;
+      return session.transport.handleRequest(req, res, message);
     }
     if (req.method !== "POST") {
       return sendJson(res, 400, {
@@ -91,6 +100,7 @@ export class SessionHttpHandler {
     if (this.modern) {
       message = await readMessage(req, res, this.policy.maxRequestBytes);
       if (message === ANSWERED) return;
+      if (message !== undefined && this.refusedForScope?.(message, res)) return;
       const route = message === undefined ? undefined : routeMessage(message, req.headers);
       if (route && route.era !== "legacy") return serveModern(this.modern, route, req, res);
     }

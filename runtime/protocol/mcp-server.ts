@@ -5,6 +5,7 @@ import { callerFromHeaders } from "../call/caller.js";
 import type { CallerCredentials } from "../call/credentials.js";
 import { callByName } from "../tools/call-by-name.js";
 import type { AskModel, CallingClient, ToolRuntime } from "../tools/tool-runtime-contract.js";
+import { listedForCaller } from "../tools/tool-scopes.js";
 import { checkedCallParams, LooseCallToolRequestSchema } from "./call-request.js";
 
 /** The SDK validator (used only for elicitation, which these servers never send), built once for all requests. */
@@ -25,7 +26,7 @@ export function createMcpServer(runtime: ToolRuntime, fallback: CallerCredential
       jsonSchemaValidator: SHARED_SCHEMA_VALIDATOR,
     },
   );
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: runtime.listed }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listedForCaller(runtime) }));
   server.setRequestHandler(LooseCallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args } = checkedCallParams(request);
     const headers = extra.requestInfo?.headers;

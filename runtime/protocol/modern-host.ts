@@ -1,4 +1,5 @@
 import type { ToolRuntime } from "../tools/tool-runtime-contract.js";
+import { listedForCaller } from "../tools/tool-scopes.js";
 import type { ModernHost } from "./modern-exchange.js";
 import { callNamedTool } from "./stateless-exchange.js";
 
@@ -10,7 +11,7 @@ export function modernHostOf(runtime: ToolRuntime): ModernHost {
   if (host === undefined) {
     host = {
       identity: runtime.identity,
-      listTools: async () => runtime.listed,
+      listTools: async () => listedForCaller(runtime),
       callTool: (name, args, headers) => callNamedTool(runtime, name, args, headers),
     };
     hosts.set(runtime, host);

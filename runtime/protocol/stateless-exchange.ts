@@ -2,9 +2,11 @@ import type { IncomingHttpHeaders } from "node:http";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { isRecord } from "../base/own-property.js";
 import { rpcErrorOf } from "../base/protocol-error.js";
+import { requestScope } from "../base/request-scope.js";
 import { callerFromHeaders } from "../call/caller.js";
 import { callByName } from "../tools/call-by-name.js";
 import type { ToolRuntime } from "../tools/tool-runtime-contract.js";
+import { listedForCaller } from "../tools/tool-scopes.js";
 import { FAST_PATH_VERSIONS } from "./protocol-versions.js";
 
 /** A JSON-RPC request the fast path answers: checked as strictly as the SDK's own schemas would check it. */
@@ -126,6 +128,8 @@ function errorText(id: string | number, error: unknown): string {
 const listTexts = new WeakMap<ToolRuntime, string>();
 
 function listText(runtime: ToolRuntime): string {
+  // A signed-in caller sees the tools its token may call: written for it, not kept.
+  if (requestScope().signedIn && !runtime.listsAllTools) return JSON.stringify({ tools: listedForCaller(runtime) });
   let text = listTexts.get(runtime);
   if (text === undefined) {
     text = JSON.stringify({ tools: runtime.listed });

@@ -1,6 +1,7 @@
 import { realpathSync, statSync } from "node:fs";
 import { EnvironmentError } from "../base/environment-error.js";
 import { normalizeOrigin } from "../http/origin.js";
+import { readSignInEnvironment, type SignInEnvironment } from "./sign-in-env.js";
 
 /** Settings of a generated server, read from the environment. */
 export interface ServerEnvironment {
@@ -32,6 +33,8 @@ export interface ServerEnvironment {
   upstreamAuthorization?: string;
   /** `MCP_SAMPLING=off`: discovery search never asks the client's model to choose (`on` by default). */
   samplingOff?: boolean;
+  /** `AUTH_MODE` and what resource mode needs (`AUTH_ISSUER`, …); the config's `auth.mode` applies when unset. */
+  signIn?: SignInEnvironment;
 }
 
 /** What the generated code knows about the upstream, used when the environment says nothing. */
@@ -82,6 +85,7 @@ export function readServerEnvironment(env: NodeJS.ProcessEnv = process.env, defa
   const upstreamAuthorization = env.UPSTREAM_AUTHORIZATION?.trim() || undefined;
   const sampling = env.MCP_SAMPLING?.trim() || "on";
   if (sampling !== "on" && sampling !== "off") problems.push(`MCP_SAMPLING: "${sampling}" must be on or off`);
+  const signIn = readSignInEnvironment(env, publicUrl, problems);
   if (problems.length > 0 || !apiBaseUrl) throw new EnvironmentError(problems.join("\n"));
   return {
     apiBaseUrl,
@@ -92,6 +96,7 @@ export function readServerEnvironment(env: NodeJS.ProcessEnv = process.env, defa
     ...(sessions ? { sessions } : {}),
     ...(upstreamAuthorization ? { upstreamAuthorization } : {}),
     ...(sampling === "off" ? { samplingOff: true } : {}),
+    ...(signIn ? { signIn } : {}),
     ...settings,
   };
 }

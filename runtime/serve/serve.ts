@@ -1,16 +1,27 @@
+import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { EnvironmentError } from "../base/environment-error.js";
 import { type Logger, loggerFromEnvironment, stderrLogger } from "../base/logger.js";
 import type { ToolDefinition } from "../base/tool.js";
-import type { AuthDefinition } from "../call/credentials.js";
+import type { AuthDefinition, SignedInAuthorization } from "../call/credentials.js";
 import type { CodeSettings } from "../code/code-settings.js";
 import type { DiscoveryData } from "../discovery/discovery.js";
-import { createRequestHandler, type HttpPolicy, isHealthCheck, ListenError, listen, type RunningServer } from "../http/http-server.js";
+import {
+  createRequestHandler,
+  type HttpPolicy,
+  isHealthCheck,
+  ListenError,
+  listen,
+  type RunningServer,
+  refusedForScope,
+} from "../http/http-server.js";
 import { sendJson } from "../http/json-response.js";
 import { hostAllowList, isLoopbackAddress } from "../http/origin.js";
 import type { SessionLimits } from "../http/session-http.js";
+import { SignInGuard, type SignInSettings } from "../http/sign-in.js";
 import { modernHostOf } from "../protocol/modern-host.js";
 import { createToolRuntime, type ServerIdentity, type ToolRuntime } from "../tools/tool-runtime.js";
+import { scopeAlternatives } from "../tools/tool-scopes.js";
 import { readServerEnvironment, type ServerEnvironment, type UpstreamDefaults } from "./env.js";
 import { endWithLauncher } from "./parent-watch.js";
 import { parseServerArguments, serverUsage } from "./usage.js";
@@ -36,7 +47,7 @@ export interface ServeOptions {
   code?: CodeSettings;
 }
 
-async function runtimeFor(options: ServeOptions, log: Logger): Promise<ToolRuntime> {
+async function runtimeFor(options: ServeOptions, log: Logger, guard?: SignInGuard): Promise<ToolRuntime> {
   const { environment: env } = options;
   const [tools, discovery] = await Promise.all([
     typeof options.tools === "function" ? options.tools() : options.tools,
@@ -57,6 +68,9 @@ async function runtimeFor(options: ServeOptions, log: Logger): Promise<ToolRunti
     ...(options.env ? { env: options.env } : {}),
     ...(env.upstreamConfigured === false ? { forwardCaller: false } : {}),
     ...(env.samplingOff ? { samplingOff: true } : {}),
+    ...(guard
+      ? { signIn: { listAllTools: guard.settings.listAllTools, upstreamAuthorization: upstreamForSignedIn(guard, env, log) } }
+      : {}),
     upstream: {
       baseUrl: env.apiBaseUrl,
       timeoutMs: env.timeoutMs,
@@ -73,6 +87,7 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 /** The stateful handler: one SDK session per client (the SDK is loaded for it). */
 async function sessionHandler(runtime: ToolRuntime, policy: HttpPolicy, limits: SessionLimits, log: Logger) {
   const { createMcpServer, SessionHttpHandler } = await import("../sdk.js");
+  const { signIn } = policy;
   return new SessionHttpHandler(
     () => createMcpServer(runtime),
     () => ({ server: runtime.identity.name, tools: runtime.tools.size }),
@@ -80,7 +95,56 @@ async function sessionHandler(runtime: ToolRuntime, policy: HttpPolicy, limits: 
     limits,
     log,
     modernHostOf(runtime),
+    signIn ? (message, res) => refusedForScope(runtime, signIn, message, res) : undefined,
   );
+}
+
+/**
+ * Resource mode's settings: `AUTH_MODE` (else the config's `auth.mode`) and what it needs; undefined in passthrough.
+ * A resource server needs its authorization server (`AUTH_ISSUER`) and its own canonical URI (`PUBLIC_URL`).
+ */
+function signInSettings(env: ServerEnvironment, auth: AuthDefinition | undefined): SignInSettings | undefined {
+  const given = env.signIn;
+  const mode = given?.mode ?? auth?.mode ?? "passthrough";
+  if (mode !== "resource") return undefined;
+  const problems = [
+    ...(given?.issuer ? [] : ["AUTH_ISSUER is required in resource mode (the authorization server whose tokens this server takes)"]),
+    ...(given?.resource ? [] : ["PUBLIC_URL (or AUTH_RESOURCE) is required in resource mode: tokens must be meant for this server's URL"]),
+  ];
+  if (!given?.issuer || !given.resource) throw new EnvironmentError(problems.join("\n"));
+  return {
+    issuer: given.issuer,
+    resource: given.resource,
+    requiredScopes: given.requiredScopes,
+    listAllTools: given.listAllTools,
+    ...(given.client ? { client: given.client } : {}),
+    ...(given.upstream === "exchange" ? { exchangeAudience: given.exchangeAudience ?? env.apiBaseUrl.origin } : {}),
+  };
+}
+
+/** Every scope the operations' security requirements name (published as `scopes_supported`). */
+function scopesNamed(runtime: ToolRuntime): string[] {
+  return [...runtime.tools.values()].flatMap((tool) => scopeAlternatives(tool, runtime.auth).flat());
+}
+
+/**
+ * What a signed-in caller's calls send upstream in place of its MCP token: a token exchanged for it (RFC 8693, cached
+ * per token until it expires), or the operator's `UPSTREAM_AUTHORIZATION` (server-held credentials apply besides).
+ */
+function upstreamForSignedIn(guard: SignInGuard, env: ServerEnvironment, log: Logger): SignedInAuthorization {
+  const audience = guard.settings.exchangeAudience;
+  if (audience === undefined) return async () => env.upstreamAuthorization;
+  const exchanged = new Map<string, { token: string; expiresAt: number }>();
+  return async (caller) => {
+    const key = createHash("sha256").update(caller.token).digest("base64url");
+    const cached = exchanged.get(key);
+    if (cached && cached.expiresAt > Date.now()) return `Bearer ${cached.token}`;
+    const fresh = await guard.verifier.exchange(caller.token, audience);
+    if (exchanged.size >= 10_000) for (const [old, value] of exchanged) if (value.expiresAt <= Date.now()) exchanged.delete(old);
+    if (exchanged.size < 10_000) exchanged.set(key, { token: fresh.token, expiresAt: Math.min(fresh.expiresAt, caller.expiresAt) });
+    log.info("exchanged a token for the upstream", { user: caller.subject });
+    return `Bearer ${fresh.token}`;
+  };
 }
 
 /**
@@ -91,8 +155,16 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const { environment: env } = options;
   const log = options.log ?? stderrLogger;
   const allowedHosts = await hostAllowList(env.host, env.publicUrl);
-  const policy = { allowedOrigins: env.allowedOrigins, maxRequestBytes: env.maxRequestBytes, ...(allowedHosts ? { allowedHosts } : {}) };
-  const loaded = runtimeFor(options, log).then(async (runtime) => {
+  const signIn = signInSettings(env, options.auth);
+  const guard = signIn ? new SignInGuard(signIn, options.fetch) : undefined;
+  const policy: HttpPolicy = {
+    allowedOrigins: env.allowedOrigins,
+    maxRequestBytes: env.maxRequestBytes,
+    ...(allowedHosts ? { allowedHosts } : {}),
+    ...(guard ? { signIn: guard } : {}),
+  };
+  const loaded = runtimeFor(options, log, guard).then(async (runtime) => {
+    guard?.publishScopes(scopesNamed(runtime));
     const sessions = env.sessions ? await sessionHandler(runtime, policy, env.sessions, log) : undefined;
     return { runtime, sessions, handle: sessions ? sessions.handle : createRequestHandler(runtime, policy) };
   });
@@ -121,6 +193,18 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     const sandbox = await import("../code/index.js");
     void sandbox.warmSandbox(options.code);
     running.server.once("close", () => void sandbox.closeSandbox());
+  }
+  if (guard) {
+    log.info("MCP callers sign in (resource mode)", {
+      issuer: guard.settings.issuer.href,
+      resource: guard.settings.resource.href,
+      upstream:
+        env.signIn?.upstream === "exchange"
+          ? "token exchange"
+          : env.upstreamAuthorization
+            ? "UPSTREAM_AUTHORIZATION"
+            : "server-held credentials",
+    });
   }
   log.info("MCP server listening", {
     server: options.identity.name,

@@ -1,4 +1,5 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { requestScope } from "../base/request-scope.js";
 import type { ToolDefinition } from "../base/tool.js";
 import { type CallerCredentials, CredentialError } from "../call/credentials.js";
 import { FileArgumentError } from "../call/file-argument.js";
@@ -9,6 +10,7 @@ import { errorResult, httpErrorMessage } from "../result/result.js";
 import { shapeResponse } from "../result/shape-result.js";
 import { describeErrors, type ToolValidators } from "../schema/validation.js";
 import type { ToolRuntime } from "./tool-runtime-contract.js";
+import { missingScopes } from "./tool-scopes.js";
 
 /** One call of a tool: what was called, with which arguments, by whom, on which runtime. */
 export interface ToolCall {
@@ -47,9 +49,21 @@ interface CallRecord {
 export async function executeTool(call: ToolCall): Promise<CallToolResult> {
   const { tool, runtime } = call;
   const started = performance.now();
-  const { result, record } = await callOnce(call);
+  const signedIn = requestScope().signedIn;
+  const missing = signedIn ? missingScopes(tool, runtime.auth, signedIn.scopes) : [];
+  // A call that passed the transport's scope check (a program's, an operation called by name) is checked here too.
+  const { result, record } =
+    missing.length > 0
+      ? {
+          result: errorResult(
+            `${tool.name} needs the scope${missing.length === 1 ? "" : "s"} ${missing.join(" ")}, which your sign-in did not grant; sign in again with ${missing.length === 1 ? "it" : "them"}`,
+          ),
+          record: { outcome: "auth-failed" as const, reason: `missing scopes: ${missing.join(" ")}` },
+        }
+      : await callOnce(call);
   const fields = {
     tool: tool.name,
+    ...(signedIn ? { user: signedIn.subject, ...(signedIn.client ? { client: signedIn.client } : {}) } : {}),
     method: tool.http.method,
     path: tool.http.path,
     ...(record.status !== undefined ? { status: record.status } : {}),

@@ -93,6 +93,8 @@ export interface ToolRuntime {
   readonly listed: ListedTool[];
   /** Tools mode: whether `describe_operation` is listed (some tool's listing was cut to fit). */
   readonly describesTools: boolean;
+  /** Resource mode with `AUTH_LIST_ALL_TOOLS=on`: `tools/list` shows every tool, whatever the caller's token may call. */
+  readonly listsAllTools?: boolean;
   /** `MCP_SAMPLING=off`: discovery search never asks the client's model to choose among its matches. */
   readonly samplingOff?: boolean;
   /** In discovery mode: the three discovery tools over the registry, which `tools/list` shows instead of it. */

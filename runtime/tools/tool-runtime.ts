@@ -1,7 +1,7 @@
 import type { Tool as ListedTool } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "../base/logger.js";
 import type { ToolDefinition } from "../base/tool.js";
-import { type AuthDefinition, CredentialStore } from "../call/credentials.js";
+import { type AuthDefinition, CredentialStore, type SignedInAuthorization } from "../call/credentials.js";
 import { ServerParameters } from "../call/server-parameters.js";
 import { ValidatorCache } from "../schema/validation.js";
 import { listing, objectSchema, toolsModeList } from "./listed-tools.js";
@@ -30,12 +30,15 @@ export function createToolRuntime(options: {
   code?: ServedToolsFactory;
   /** Discovery search never asks the client's model (`MCP_SAMPLING=off`). */
   samplingOff?: boolean;
+  /** Resource mode: what a signed-in caller's calls send upstream (never its MCP token), and whether to list every tool. */
+  signIn?: { listAllTools: boolean; upstreamAuthorization: SignedInAuthorization };
 }): ToolRuntime {
   const auth = options.auth ?? DEFAULT_AUTH;
   const credentials = new CredentialStore(auth, options.env ?? process.env, {
     timeoutMs: options.upstream.timeoutMs,
     ...(options.upstream.fetch ? { fetch: options.upstream.fetch } : {}),
     ...(options.forwardCaller === false ? { forwardCaller: false } : {}),
+    ...(options.signIn ? { signedIn: options.signIn.upstreamAuthorization } : {}),
   });
   const tools = new Map<string, ToolDefinition>();
   for (const tool of options.tools) {
@@ -82,5 +85,6 @@ export function createToolRuntime(options: {
     ...(discovery ? { discovery } : {}),
     ...(code ? { code } : {}),
     ...(options.samplingOff ? { samplingOff: true } : {}),
+    ...(options.signIn?.listAllTools ? { listsAllTools: true } : {}),
   };
 }

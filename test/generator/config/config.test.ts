@@ -26,7 +26,7 @@ describe("config validation", () => {
       pathPrefixes: {},
       parameters: {},
       overrides: {},
-      auth: { apply: "declared", prefer: "server", passthrough: { authorization: true, headers: [] } },
+      auth: { apply: "declared", mode: "passthrough", prefer: "server", passthrough: { authorization: true, headers: [] } },
       schemas: { maxBytes: 65536 },
       output: { validate: "warn" },
       externalRefs: { outsideFolder: false, urls: false },

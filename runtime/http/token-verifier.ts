@@ -1,0 +1,242 @@
+import { createHash } from "node:crypto";
+import { createRemoteJWKSet, type JWTPayload, errors as joseErrors, jwtVerify } from "jose";
+
+/** What resource mode needs to check a token: whose tokens, for which resource, and how to ask about opaque ones. */
+export interface TokenSettings {
+  /** `AUTH_ISSUER`: the authorization server whose tokens this server takes (its `iss`). */
+  issuer: URL;
+  /** The canonical URI of this MCP server: a token's audience must be it (RFC 8707). */
+  resource: URL;
+  /** `AUTH_CLIENT_ID` / `AUTH_CLIENT_SECRET`: this server's own client, for introspection and token exchange. */
+  client?: { id: string; secret: string };
+}
+
+/** What a valid token says of its caller. */
+export interface VerifiedToken {
+  subject: string;
+  client?: string;
+  scopes: Set<string>;
+  expiresAt: number;
+}
+
+/** A token this server does not take, with why (the reason goes in `error_description`, never a secret). */
+export class InvalidToken extends Error {
+  override name = "InvalidToken";
+}
+
+/** The authorization server cannot be asked right now: no token can be checked (503, not the caller's fault). */
+export class SignInUnavailable extends Error {
+  override name = "SignInUnavailable";
+}
+
+/** The authorization server's metadata this server reads (RFC 8414 / OpenID Connect Discovery). */
+interface IssuerMetadata {
+  issuer: string;
+  jwks_uri?: string;
+  token_endpoint?: string;
+  introspection_endpoint?: string;
+}
+
+/** Signatures a token may carry: asymmetric only (never `none`, never an HMAC keyed with a public key). */
+const ALGORITHMS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"];
+
+/** Clock skew allowed on `exp` and `nbf`, in seconds. */
+const CLOCK_SKEW_SECONDS = 30;
+
+/** How long the issuer's metadata is kept, and how long after a failed fetch it is asked again. */
+const METADATA_TTL_MS = 3_600_000;
+const METADATA_RETRY_MS = 10_000;
+
+/** Time and size bounds on every request to the authorization server. */
+const FETCH_TIMEOUT_MS = 5_000;
+const MAX_METADATA_BYTES = 256 * 1024;
+
+/** Introspection answers kept (by the token's digest) until the token expires: at most this many. */
+const MAX_CACHED_INTROSPECTIONS = 10_000;
+
+/**
+ * Checks bearer tokens for resource mode: a JWT against the issuer's keys (discovered from its metadata, cached, and
+ * fetched again for an unknown `kid`), with `iss`, `aud` (this server's canonical URI), `exp` and `nbf`; an opaque token
+ * by RFC 7662 introspection, cached for its life.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#token-handling
+ */
+export class TokenVerifier {
+  private metadata: { value: IssuerMetadata; until: number } | undefined;
+  private pendingMetadata: Promise<IssuerMetadata> | undefined;
+  private failure: { reason: string; until: number } | undefined;
+  private keys: ReturnType<typeof createRemoteJWKSet> | undefined;
+  private readonly introspected = new Map<string, VerifiedToken>();
+
+  constructor(
+    private readonly settings: TokenSettings,
+    private readonly fetchFn: typeof fetch = fetch,
+  ) {}
+
+  /** The token's caller, or InvalidToken with the reason. */
+  async verify(token: string): Promise<VerifiedToken> {
+    if (token.length > 16_384) throw new InvalidToken("the token is too long");
+    return token.split(".").length === 3 ? this.verifyJwt(token) : this.introspect(token);
+  }
+
+  private async verifyJwt(token: string): Promise<VerifiedToken> {
+    const metadata = await this.issuerMetadata();
+    if (!metadata.jwks_uri) throw new InvalidToken("the authorization server publishes no keys (jwks_uri)");
+    this.keys ??= createRemoteJWKSet(new URL(metadata.jwks_uri), { timeoutDuration: FETCH_TIMEOUT_MS, cooldownDuration: 30_000 });
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, this.keys, {
+        issuer: this.issuerText(),
+        audience: this.settings.resource.href,
+        algorithms: ALGORITHMS,
+        clockTolerance: CLOCK_SKEW_SECONDS,
+        requiredClaims: ["exp", "sub"],
+      }));
+    } catch (error) {
+      throw new InvalidToken(jwtProblem(error));
+    }
+    return verified(payload);
+  }
+
+  /** RFC 7662: asks the authorization server about an opaque token, as this server's own client. */
+  private async introspect(token: string): Promise<VerifiedToken> {
+    const key = createHash("sha256").update(token).digest("base64url");
+    const cached = this.introspected.get(key);
+    if (cached && cached.expiresAt > Date.now()) return cached;
+    const { client } = this.settings;
+    const metadata = await this.issuerMetadata();
+    if (!client || !metadata.introspection_endpoint)
+      throw new InvalidToken("the token is not a JWT, and this server cannot introspect tokens");
+    const answer = await this.post(metadata.introspection_endpoint, new URLSearchParams({ token }), client).catch(() => {
+      throw new InvalidToken("the authorization server did not answer the introspection");
+    });
+    if (answer.active !== true) throw new InvalidToken("the token is not active");
+    if (answer.iss !== undefined && answer.iss !== this.issuerText()) throw new InvalidToken("the token is from another issuer");
+    const audiences = Array.isArray(answer.aud) ? answer.aud : answer.aud === undefined ? [] : [answer.aud];
+    if (!audiences.includes(this.settings.resource.href)) throw new InvalidToken("the token is meant for another resource");
+    const found = verified(answer);
+    if (this.introspected.size >= MAX_CACHED_INTROSPECTIONS) this.forgetExpired();
+    if (this.introspected.size < MAX_CACHED_INTROSPECTIONS) this.introspected.set(key, found);
+    return found;
+  }
+
+  /** Exchanges the caller's MCP token for one meant for the upstream (RFC 8693), at the issuer's token endpoint. */
+  async exchange(token: string, audience: string): Promise<{ token: string; expiresAt: number }> {
+    const { client } = this.settings;
+    const metadata = await this.issuerMetadata();
+    if (!client || !metadata.token_endpoint)
+      throw new Error("token exchange needs AUTH_CLIENT_ID, AUTH_CLIENT_SECRET and a token endpoint");
+    const answer = await this.post(
+      metadata.token_endpoint,
+      new URLSearchParams({
+        grant_type: "urn:ietf:params:oauth:grant-type:token-exchange",
+        subject_token: token,
+        subject_token_type: "urn:ietf:params:oauth:token-type:access_token",
+        requested_token_type: "urn:ietf:params:oauth:token-type:access_token",
+        audience,
+      }),
+      client,
+    );
+    if (typeof answer.access_token !== "string") throw new Error("the token exchange gave no access token");
+    const lifetime = typeof answer.expires_in === "number" ? answer.expires_in : 300;
+    return { token: answer.access_token, expiresAt: Date.now() + Math.max(0, lifetime - 30) * 1000 };
+  }
+
+  /** The issuer's metadata (RFC 8414, else OpenID Connect Discovery), its `issuer` checked; cached, asked again after a failure. */
+  issuerMetadata(): Promise<IssuerMetadata> {
+    const now = Date.now();
+    if (this.metadata && now < this.metadata.until) return Promise.resolve(this.metadata.value);
+    if (this.failure && now < this.failure.until) return Promise.reject(new SignInUnavailable(this.failure.reason));
+    this.pendingMetadata ??= this.discover().then(
+      (value) => {
+        this.metadata = { value, until: Date.now() + METADATA_TTL_MS };
+        this.pendingMetadata = undefined;
+        return value;
+      },
+      (error: unknown) => {
+        const reason = `the authorization server's metadata cannot be read (${error instanceof Error ? error.message : String(error)})`;
+        this.failure = { reason, until: Date.now() + METADATA_RETRY_MS };
+        this.pendingMetadata = undefined;
+        throw new SignInUnavailable(reason);
+      },
+    );
+    return this.pendingMetadata;
+  }
+
+  private async discover(): Promise<IssuerMetadata> {
+    const { issuer } = this.settings;
+    const path = issuer.pathname === "/" ? "" : issuer.pathname.replace(/\/$/, "");
+    const candidates = [
+      new URL(`/.well-known/oauth-authorization-server${path}`, issuer),
+      new URL(`${path}/.well-known/openid-configuration`, issuer),
+    ];
+    let last: unknown;
+    for (const url of candidates) {
+      try {
+        const response = await this.fetchFn(url, { redirect: "error", signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
+        if (!response.ok) throw new Error(`${url.pathname}: ${response.status}`);
+        const text = await response.text();
+        if (text.length > MAX_METADATA_BYTES) throw new Error(`${url.pathname}: too large`);
+        const value = JSON.parse(text) as IssuerMetadata;
+        if (value.issuer !== this.issuerText()) throw new Error(`${url.pathname} names another issuer`);
+        return value;
+      } catch (error) {
+        last = error;
+      }
+    }
+    throw last instanceof Error ? last : new Error(String(last));
+  }
+
+  /** A form POST as this server's client (HTTP Basic), answered with a JSON object. */
+  private async post(endpoint: string, body: URLSearchParams, client: { id: string; secret: string }): Promise<Record<string, unknown>> {
+    const basic = Buffer.from(`${encodeURIComponent(client.id)}:${encodeURIComponent(client.secret)}`).toString("base64");
+    const response = await this.fetchFn(endpoint, {
+      method: "POST",
+      headers: { authorization: `Basic ${basic}`, accept: "application/json", "content-type": "application/x-www-form-urlencoded" },
+      body,
+      redirect: "error",
+      signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
+    });
+    const text = await response.text();
+    if (!response.ok || text.length > MAX_METADATA_BYTES) throw new Error(`${new URL(endpoint).pathname} answered ${response.status}`);
+    const value: unknown = JSON.parse(text);
+    if (typeof value !== "object" || value === null || Array.isArray(value)) throw new Error("not a JSON object");
+    return value as Record<string, unknown>;
+  }
+
+  /** The issuer as tokens write it: the configured URL without a trailing slash on a bare origin. */
+  private issuerText(): string {
+    const { issuer } = this.settings;
+    return issuer.pathname === "/" ? issuer.origin : issuer.href;
+  }
+
+  private forgetExpired(): void {
+    const now = Date.now();
+    for (const [key, value] of this.introspected) if (value.expiresAt <= now) this.introspected.delete(key);
+  }
+}
+
+/** What a token says of its caller: `sub`, the client, the scopes (`scope` text or `scp` list) and its expiry. */
+function verified(claims: Record<string, unknown>): VerifiedToken {
+  const scope = typeof claims.scope === "string" ? claims.scope.split(" ") : Array.isArray(claims.scp) ? claims.scp.map(String) : [];
+  const client = typeof claims.client_id === "string" ? claims.client_id : typeof claims.azp === "string" ? claims.azp : undefined;
+  const exp = typeof claims.exp === "number" ? claims.exp * 1000 : Date.now() + 60_000;
+  if (typeof claims.sub !== "string" || claims.sub === "") throw new InvalidToken("the token names no subject");
+  return { subject: claims.sub, ...(client ? { client } : {}), scopes: new Set(scope.filter(Boolean)), expiresAt: exp };
+}
+
+/** Why jose refused a JWT, in words for `error_description`. */
+function jwtProblem(error: unknown): string {
+  if (error instanceof joseErrors.JWTExpired) return "the token has expired";
+  if (error instanceof joseErrors.JWTClaimValidationFailed) {
+    if (error.claim === "aud") return "the token is meant for another resource";
+    if (error.claim === "iss") return "the token is from another issuer";
+    if (error.claim === "nbf") return "the token is not valid yet";
+    return `the token's ${error.claim} claim is not acceptable`;
+  }
+  if (error instanceof joseErrors.JOSEAlgNotAllowed) return "the token's signature algorithm is not accepted";
+  if (error instanceof joseErrors.JWKSNoMatchingKey) return "the token is signed with a key the authorization server does not publish";
+  if (error instanceof joseErrors.JWSSignatureVerificationFailed) return "the token's signature does not verify";
+  if (error instanceof InvalidToken) return error.message;
+  if (error instanceof joseErrors.JWKSTimeout) return "the authorization server's keys did not arrive in time";
+  return "the token cannot be read";
+}

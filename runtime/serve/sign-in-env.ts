@@ -1,0 +1,74 @@
+import { isLoopbackAddress } from "../http/origin.js";
+
+/** How callers sign in, as the environment says . */
+export interface SignInEnvironment {
+  mode?: "passthrough" | "resource";
+  issuer?: URL;
+  /** `AUTH_RESOURCE`: this server's canonical URI; else `PUBLIC_URL` + `mcp`. */
+  resource?: URL;
+  requiredScopes: string[];
+  listAllTools: boolean;
+  client?: { id: string; secret: string };
+  /** `AUTH_UPSTREAM`: `server` (the server-held credential or `UPSTREAM_AUTHORIZATION`) or `exchange` (RFC 8693). */
+  upstream: "server" | "exchange";
+  /** `AUTH_EXCHANGE_AUDIENCE`: the audience asked for in a token exchange; else the upstream's origin. */
+  exchangeAudience?: string;
+}
+
+/** The sign-in settings of the environment: `AUTH_MODE`, `AUTH_ISSUER`, `AUTH_SCOPES`, …; undefined when none is set. */
+export function readSignInEnvironment(
+  env: NodeJS.ProcessEnv,
+  publicUrl: URL | undefined,
+  problems: string[],
+): SignInEnvironment | undefined {
+  const text = (name: string) => env[name]?.trim() || undefined;
+  const mode = text("AUTH_MODE");
+  if (mode !== undefined && mode !== "passthrough" && mode !== "resource") {
+    problems.push(`AUTH_MODE: "${mode}" must be passthrough or resource`);
+  }
+  const issuer = authUrl(text("AUTH_ISSUER"), "AUTH_ISSUER", problems);
+  const resource = authUrl(text("AUTH_RESOURCE"), "AUTH_RESOURCE", problems) ?? (publicUrl ? canonicalUri(publicUrl) : undefined);
+  const id = text("AUTH_CLIENT_ID");
+  const secret = text("AUTH_CLIENT_SECRET");
+  if ((id === undefined) !== (secret === undefined)) problems.push("AUTH_CLIENT_ID and AUTH_CLIENT_SECRET go together");
+  const upstream = text("AUTH_UPSTREAM") ?? "server";
+  if (upstream !== "server" && upstream !== "exchange") problems.push(`AUTH_UPSTREAM: "${upstream}" must be server or exchange`);
+  if (upstream === "exchange" && id === undefined) problems.push("AUTH_UPSTREAM=exchange needs AUTH_CLIENT_ID and AUTH_CLIENT_SECRET");
+  const listAll = text("AUTH_LIST_ALL_TOOLS") ?? "off";
+  if (listAll !== "on" && listAll !== "off") problems.push(`AUTH_LIST_ALL_TOOLS: "${listAll}" must be on or off`);
+  const exchangeAudience = text("AUTH_EXCHANGE_AUDIENCE");
+  const requiredScopes = (text("AUTH_SCOPES") ?? "").split(/[\s,]+/).filter(Boolean);
+  const anything = mode ?? issuer ?? id ?? text("AUTH_SCOPES") ?? text("AUTH_UPSTREAM");
+  if (anything === undefined) return undefined;
+  return {
+    ...(mode === "passthrough" || mode === "resource" ? { mode } : {}),
+    ...(issuer ? { issuer } : {}),
+    ...(resource ? { resource } : {}),
+    requiredScopes,
+    listAllTools: listAll === "on",
+    ...(id !== undefined && secret !== undefined ? { client: { id, secret } } : {}),
+    upstream: upstream === "exchange" ? "exchange" : "server",
+    ...(exchangeAudience ? { exchangeAudience } : {}),
+  };
+}
+
+/** The MCP server's canonical URI from where clients reach it: `PUBLIC_URL` with `mcp` appended to its path. */
+export function canonicalUri(publicUrl: URL): URL {
+  const base = new URL(publicUrl.href);
+  base.search = "";
+  base.hash = "";
+  if (base.pathname.replace(/\/+$/, "").endsWith("/mcp")) return new URL(base.href.replace(/\/+$/, ""));
+  if (!base.pathname.endsWith("/")) base.pathname += "/";
+  return new URL("mcp", base);
+}
+
+/** An https URL (http only on loopback, for tests and local servers). */
+function authUrl(value: string | undefined, name: string, problems: string[]): URL | undefined {
+  if (value === undefined) return undefined;
+  try {
+    const url = new URL(value);
+    if (url.protocol === "https:" || (url.protocol === "http:" && isLoopbackAddress(url.hostname))) return url;
+  } catch {}
+  problems.push(`${name}: "${value}" must be an https URL (http only on loopback)`);
+  return undefined;
+}

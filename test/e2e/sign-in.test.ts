@@ -1,0 +1,384 @@
+import { createServer } from "node:net";
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import { generateKeyPair, importJWK, type JWTPayload, SignJWT } from "jose";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tools as memosTools, serverIdentity } from "../../generated/index.js";
+import { type Logger, silentLogger } from "../../runtime/base/logger.js";
+import type { ToolDefinition } from "../../runtime/base/tool.js";
+import type { AuthDefinition } from "../../runtime/call/credentials.js";
+import type { RunningServer } from "../../runtime/http/http-server.js";
+import { readServerEnvironment } from "../../runtime/serve/env.js";
+import { startServer } from "../../runtime/serve/serve.js";
+import { authorize, startAuthorizationServer } from "../helpers/authorization-server.js";
+import { sendJson, startUpstream } from "../helpers/upstream.js";
+
+/** A free loopback port: the server's canonical URI (its tokens' audience) must be known before it starts. */
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** The SDK client's OAuth provider for a test: it keeps what the SDK hands it and signs in by following the redirects. */
+class TestOAuthProvider implements OAuthClientProvider {
+  /** A client registered beforehand, or undefined to register dynamically. */
+  constructor(private client?: OAuthClientInformationMixed) {}
+  private saved: OAuthTokens | undefined;
+  private verifier = "";
+  /** The authorization code of the last sign-in, for `finishAuth`. */
+  code: string | undefined;
+  /** How many times the SDK sent the user to sign in. */
+  signIns = 0;
+  readonly redirectUrl = "http://127.0.0.1:9/callback";
+  get clientMetadata(): OAuthClientMetadata {
+    return {
+      client_name: "sign-in test",
+      redirect_uris: [this.redirectUrl],
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"],
+      token_endpoint_auth_method: "none",
+      // What this client may ever ask for; each sign-in asks for what the server's challenge names.
+      scope: "memos:read memos:write",
+    };
+  }
+  clientInformation() {
+    return this.client;
+  }
+  saveClientInformation(information: OAuthClientInformationMixed) {
+    this.client = information;
+  }
+  tokens() {
+    return this.saved;
+  }
+  saveTokens(tokens: OAuthTokens) {
+    this.saved = tokens;
+  }
+  async redirectToAuthorization(url: URL) {
+    this.signIns++;
+    const back = await authorize(url, this.redirectUrl);
+    if (!back.get("code")) throw new Error(`sign-in failed: ${back.toString()}`);
+    this.code = back.get("code") ?? undefined;
+  }
+  saveCodeVerifier(verifier: string) {
+    this.verifier = verifier;
+  }
+  codeVerifier() {
+    return this.verifier;
+  }
+}
+
+/** Connects the SDK client with nothing but the server's URL: on 401 it signs in, then connects again. */
+async function signedInClient(
+  url: URL,
+  provider: TestOAuthProvider,
+): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const transport = new StreamableHTTPClientTransport(url, { authProvider: provider });
+    const client = new Client({ name: "sign-in-test", version: "1" });
+    try {
+      await client.connect(transport);
+      return { client, transport };
+    } catch (error) {
+      if (!(error instanceof UnauthorizedError) || !provider.code) throw error;
+      await transport.finishAuth(provider.code);
+    }
+  }
+  throw new Error("could not sign in");
+}
+
+/** A raw POST to `/mcp`, as a client of either era sends it. */
+async function post(url: URL, body: unknown, headers: Record<string, string> = {}) {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, challenge: response.headers.get("www-authenticate") ?? "", text: await response.text() };
+}
+
+const INITIALIZE = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+};
+
+describe("the committed Memos server as an OAuth resource server, switched by environment alone", () => {
+  let authorizationServer: Awaited<ReturnType<typeof startAuthorizationServer>>;
+  let upstream: Awaited<ReturnType<typeof startUpstream>>;
+  let server: RunningServer;
+  let mcp: URL;
+  const lines: Record<string, unknown>[] = [];
+
+  beforeAll(async () => {
+    authorizationServer = await startAuthorizationServer();
+    upstream = await startUpstream((_, res) => sendJson(res, 200, { memos: [], nextPageToken: "" }));
+    const port = await freePort();
+    const log: Logger = {
+      info: (message, fields) => lines.push({ message, ...fields }),
+      warn: (message, fields) => lines.push({ message, ...fields }),
+      error: (message, fields) => lines.push({ message, ...fields }),
+    };
+    const environment = readServerEnvironment({
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      API_BASE_URL: upstream.url.href,
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      AUTH_MODE: "resource",
+      AUTH_ISSUER: authorizationServer.issuer.href,
+      AUTH_SCOPES: "memos:read",
+      UPSTREAM_AUTHORIZATION: "Bearer upstream-server-token",
+    });
+    server = await startServer({ identity: serverIdentity, tools: memosTools, environment, log });
+    mcp = server.url;
+  }, 60_000);
+  afterAll(async () => {
+    await server?.close();
+    await upstream?.close();
+    await authorizationServer?.close();
+  });
+
+  it("answers a request without a token with 401 naming its metadata, which names the authorization server; /health stays open", async () => {
+    const refused = await post(mcp, INITIALIZE);
+    expect(refused.status).toBe(401);
+    const metadataUrl = `http://127.0.0.1:${mcp.port}/.well-known/oauth-protected-resource/mcp`;
+    expect(refused.challenge).toBe(`Bearer scope="memos:read", resource_metadata="${metadataUrl}"`);
+    const metadata = await (await fetch(metadataUrl)).json();
+    expect(metadata).toEqual({
+      resource: `http://127.0.0.1:${mcp.port}/mcp`,
+      authorization_servers: [authorizationServer.issuer.origin],
+      scopes_supported: ["memos:read"],
+      bearer_methods_supported: ["header"],
+    });
+    expect(await (await fetch(new URL("/.well-known/oauth-protected-resource", mcp))).json()).toEqual(metadata);
+    expect((await fetch(new URL("/health", mcp))).status).toBe(200);
+    const get = await fetch(mcp, { headers: { accept: "text/event-stream" } });
+    expect(get.status).toBe(401);
+  });
+
+  it("the SDK client signs in from the URL alone (dynamic registration, PKCE, resource) and calls a tool; the upstream never sees the MCP token", async () => {
+    const provider = new TestOAuthProvider();
+    const { client } = await signedInClient(mcp, provider);
+    try {
+      expect(provider.signIns).toBe(1);
+      const token = provider.tokens()?.access_token ?? "";
+      const [, payload = ""] = token.split(".");
+      expect(JSON.parse(Buffer.from(payload, "base64url").toString())).toMatchObject({
+        aud: `http://127.0.0.1:${mcp.port}/mcp`,
+        sub: "alice",
+        scope: expect.stringContaining("memos:read"),
+      });
+      const before = upstream.requests.length;
+      const result = await client.callTool({ name: "memo_list_memos", arguments: {} });
+      expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+      const sent = upstream.requests.slice(before);
+      expect(sent.map((request) => request.headers.authorization)).toEqual(["Bearer upstream-server-token"]);
+      expect(JSON.stringify(sent.map((request) => request.headers))).not.toContain(token);
+      // The caller's identity is in the call's log line.
+      expect(lines).toContainEqual(expect.objectContaining({ message: "tool call", tool: "memo_list_memos", user: "alice" }));
+      // The same token in the 2026-07-28 era: a stateless call with the era's headers.
+      const modern = await post(
+        mcp,
+        {
+          jsonrpc: "2.0",
+          id: 7,
+          method: "tools/call",
+          params: {
+            name: "memo_list_memos",
+            arguments: {},
+            _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} },
+          },
+        },
+        {
+          authorization: `Bearer ${token}`,
+          "mcp-protocol-version": "2026-07-28",
+          "mcp-method": "tools/call",
+          "mcp-name": "memo_list_memos",
+        },
+      );
+      expect(modern.status, modern.text).toBe(200);
+      expect(upstream.requests.at(-1)?.headers.authorization).toBe("Bearer upstream-server-token");
+    } finally {
+      await client.close();
+    }
+  });
+
+  describe("refuses tokens it must not take, each with 401 invalid_token", () => {
+    const now = () => Math.floor(Date.now() / 1000);
+    /** A token signed with the authorization server's own key, claims as given over valid ones. */
+    async function token(claims: JWTPayload, key?: { jwk: Parameters<typeof importJWK>[0]; kid: string }) {
+      const jwk = key?.jwk ?? authorizationServer.privateJwk;
+      return new SignJWT({
+        iss: authorizationServer.issuer.origin,
+        aud: `http://127.0.0.1:${mcp.port}/mcp`,
+        sub: "mallory",
+        scope: "memos:read",
+        iat: now(),
+        exp: now() + 600,
+        ...claims,
+      })
+        .setProtectedHeader({ alg: "ES256", kid: key?.kid ?? authorizationServer.kid })
+        .sign(await importJWK(jwk, "ES256"));
+    }
+    const call = (bearer: string) => post(mcp, INITIALIZE, { authorization: `Bearer ${bearer}` });
+
+    it("takes a well-formed token (so that each refusal below is the token's fault)", async () => {
+      expect((await call(await token({}))).status).toBe(200);
+    });
+
+    it.each<[string, () => Promise<string>, string]>([
+      ["for another audience", () => token({ aud: "http://127.0.0.1:1/mcp" }), "meant for another resource"],
+      ["from another issuer", () => token({ iss: "http://127.0.0.1:2" }), "from another issuer"],
+      ["expired", () => token({ exp: now() - 3600, iat: now() - 7200 }), "has expired"],
+      ["not yet valid", () => token({ nbf: now() + 3600 }), "not valid yet"],
+      [
+        "unsigned (alg: none)",
+        async () => {
+          const [, payload] = (await token({})).split(".");
+          return `${Buffer.from('{"alg":"none","typ":"JWT"}').toString("base64url")}.${payload}.`;
+        },
+        "signature algorithm is not accepted",
+      ],
+      [
+        "HMAC-signed with the public key",
+        async () => {
+          const secret = new TextEncoder().encode(JSON.stringify(authorizationServer.publicJwk));
+          return new SignJWT({ sub: "mallory", scope: "memos:read", aud: `http://127.0.0.1:${mcp.port}/mcp` })
+            .setProtectedHeader({ alg: "HS256", kid: authorizationServer.kid })
+            .setIssuer(authorizationServer.issuer.origin)
+            .setIssuedAt()
+            .setExpirationTime("10m")
+            .sign(secret);
+        },
+        "signature algorithm is not accepted",
+      ],
+      [
+        "with a tampered signature",
+        async () => {
+          const [header, payload, signature = ""] = (await token({})).split(".");
+          const flipped = `${signature.slice(0, 10)}${signature[10] === "A" ? "B" : "A"}${signature.slice(11)}`;
+          return `${header}.${payload}.${flipped}`;
+        },
+        "signature does not verify",
+      ],
+      [
+        "signed with an unknown key",
+        async () => {
+          const { privateKey } = await generateKeyPair("ES256", { extractable: true });
+          const { exportJWK } = await import("jose");
+          return token({}, { jwk: await exportJWK(privateKey), kid: "unknown-key" });
+        },
+        "a key the authorization server does not publish",
+      ],
+      ["garbage", async () => "not-a-token", "cannot introspect"],
+    ])("a token %s", async (_, make, reason) => {
+      const refused = await call(await make());
+      expect(refused.status).toBe(401);
+      expect(refused.challenge).toContain('error="invalid_token"');
+      expect(refused.challenge).toContain(reason);
+      expect(refused.challenge).toContain("resource_metadata=");
+    });
+  });
+});
+
+describe("scopes from the document: tools/list shows what the token may call, a missing scope asks for a step-up", () => {
+  const tool = (name: string, method: "GET" | "POST", scope: string): ToolDefinition => ({
+    name,
+    title: name,
+    description: name,
+    inputSchema: { type: "object", properties: {}, additionalProperties: false },
+    annotations: { readOnlyHint: method === "GET", destructiveHint: false, idempotentHint: method === "GET", openWorldHint: true },
+    _meta: { method, path: `/${name}` },
+    http: { method, path: `/${name}`, parameters: [], response: "json" },
+    security: [{ notesAuth: [scope] }],
+  });
+  const auth: AuthDefinition = {
+    schemes: { notesAuth: { type: "oauth2", env: { token: "NOTES_TOKEN" } } },
+    passthrough: { authorization: true, headers: [] },
+  };
+  let authorizationServer: Awaited<ReturnType<typeof startAuthorizationServer>>;
+  let upstream: Awaited<ReturnType<typeof startUpstream>>;
+  let server: RunningServer;
+
+  beforeAll(async () => {
+    // A client registered beforehand: a dynamically registered one may ask only for the scopes of its first sign-in.
+    authorizationServer = await startAuthorizationServer({
+      user: () => "bob",
+      clients: [
+        {
+          client_id: "notes-client",
+          token_endpoint_auth_method: "none",
+          redirect_uris: ["http://127.0.0.1:9/callback"],
+          grant_types: ["authorization_code", "refresh_token"],
+          response_types: ["code"],
+          id_token_signed_response_alg: "ES256",
+        },
+      ],
+    });
+    upstream = await startUpstream((_, res) => sendJson(res, 200, { ok: true }));
+    const port = await freePort();
+    const environment = readServerEnvironment({
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      API_BASE_URL: upstream.url.href,
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      AUTH_MODE: "resource",
+      AUTH_ISSUER: authorizationServer.issuer.href,
+      AUTH_SCOPES: "memos:read",
+      MCP_SESSIONS: "stateful",
+    });
+    server = await startServer({
+      identity: { name: "notes", version: "1" },
+      tools: [tool("list_notes", "GET", "memos:read"), tool("write_note", "POST", "memos:write")],
+      auth,
+      env: { NOTES_TOKEN: "server-held-notes-token" },
+      environment,
+      log: silentLogger,
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await server?.close();
+    await upstream?.close();
+    await authorizationServer?.close();
+  });
+
+  it("publishes the operations' scopes; lists only list_notes to a read-only token; 403 on write_note, then a step-up sign-in that works", async () => {
+    const metadata = (await (await fetch(new URL("/.well-known/oauth-protected-resource/mcp", server.url))).json()) as Record<
+      string,
+      unknown
+    >;
+    expect(metadata.scopes_supported).toEqual(["memos:read", "memos:write"]);
+    const provider = new TestOAuthProvider({ client_id: "notes-client" });
+    const { client, transport } = await signedInClient(server.url, provider);
+    try {
+      expect((await client.listTools()).tools.map((listed) => listed.name)).toEqual(["list_notes"]);
+      expect((await client.callTool({ name: "list_notes", arguments: {} })).isError).toBeFalsy();
+      expect(upstream.requests.at(-1)?.headers.authorization).toBe("Bearer server-held-notes-token");
+      // The SDK meets 403 insufficient_scope, signs in again asking for the named scope, and the call then goes through.
+      const stepUp = await client.callTool({ name: "write_note", arguments: {} }).catch((error: unknown) => error);
+      expect(stepUp).toBeInstanceOf(UnauthorizedError);
+      expect(provider.signIns).toBe(2);
+      await transport.finishAuth(provider.code ?? "");
+    } finally {
+      await client.close();
+    }
+    const again = await signedInClient(server.url, provider);
+    try {
+      // The step-up sign-in's code, exchanged on the next connection, grants write.
+      const scopes = JSON.parse(Buffer.from((provider.tokens()?.access_token ?? "").split(".")[1] ?? "", "base64url").toString()).scope;
+      expect(String(scopes).split(" ")).toEqual(expect.arrayContaining(["memos:read", "memos:write"]));
+      expect((await again.client.listTools()).tools.map((listed) => listed.name)).toEqual(["list_notes", "write_note"]);
+      const written = await again.client.callTool({ name: "write_note", arguments: {} });
+      expect(written.isError, JSON.stringify(written.content)).toBeFalsy();
+    } finally {
+      await again.client.close();
+    }
+  });
+});

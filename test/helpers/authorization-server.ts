@@ -1,0 +1,112 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { exportJWK, generateKeyPair, type JWK } from "jose";
+import Provider, { type Configuration } from "oidc-provider";
+
+/** The scopes the test authorization server grants for a resource. */
+export const RESOURCE_SCOPES = "memos:read memos:write";
+
+/**
+ * A real authorization server on 127.0.0.1: oidc-provider (OpenID Certified) with dynamic client registration,
+ * authorization code + PKCE, resource indicators (RFC 8707) and JWT access tokens signed with ES256, and its login and
+ * consent answered by the test as the account `user` says (the scopes the client asks for are granted).
+ */
+export async function startAuthorizationServer(options: { user?: () => string; clients?: Configuration["clients"] } = {}) {
+  const { privateKey, publicKey } = await generateKeyPair("ES256", { extractable: true });
+  const kid = "test-key";
+  const privateJwk: JWK = { ...(await exportJWK(privateKey)), kid, alg: "ES256", use: "sig" };
+  const publicJwk: JWK = { ...(await exportJWK(publicKey)), kid, alg: "ES256", use: "sig" };
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const issuer = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+  const configuration: Configuration = {
+    clients: options.clients ?? [],
+    jwks: { keys: [privateJwk] },
+    clientDefaults: { id_token_signed_response_alg: "ES256" },
+    scopes: ["openid", "offline_access", ...RESOURCE_SCOPES.split(" ")],
+    features: {
+      devInteractions: { enabled: false },
+      registration: { enabled: true },
+      introspection: { enabled: true },
+      resourceIndicators: {
+        enabled: true,
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx, resourceIndicator) => ({
+          scope: RESOURCE_SCOPES,
+          audience: resourceIndicator,
+          accessTokenTTL: 3600,
+          accessTokenFormat: "jwt",
+          jwt: { sign: { alg: "ES256" } },
+        }),
+      },
+    },
+    pkce: { required: () => true },
+    interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
+    findAccount: (_ctx, id) => ({ accountId: id, claims: () => ({ sub: id }) }),
+  };
+  const provider = new Provider(issuer.origin, configuration);
+  const callback = provider.callback();
+  server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+    if (req.url?.startsWith("/interaction/")) void interact(provider, req, res, options.user?.() ?? "alice");
+    else callback(req, res);
+  });
+  return {
+    issuer,
+    provider,
+    privateJwk,
+    publicJwk,
+    kid,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Answers a login prompt as `account`, and a consent prompt by granting what the client asked for. */
+async function interact(provider: Provider, req: IncomingMessage, res: ServerResponse, account: string): Promise<void> {
+  try {
+    const details = await provider.interactionDetails(req, res);
+    if (details.prompt.name === "login") {
+      await provider.interactionFinished(req, res, { login: { accountId: account } }, { mergeWithLastSubmission: false });
+      return;
+    }
+    const grant = new provider.Grant({ accountId: String(details.session?.accountId), clientId: String(details.params.client_id) });
+    const missing = details.prompt.details as { missingOIDCScope?: string[]; missingResourceScopes?: Record<string, string[]> };
+    if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(" "));
+    for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {}))
+      grant.addResourceScope(indicator, scopes.join(" "));
+    const grantId = await grant.save();
+    await provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
+  } catch (error) {
+    res.statusCode = 500;
+    res.end(String(error));
+  }
+}
+
+/**
+ * Follows an authorization URL as a browser would (cookies kept, redirects followed by hand) until the authorization
+ * server sends the user back to the client; returns that redirect's query (`code`, `state`, `iss`).
+ */
+export async function authorize(authorizationUrl: URL, redirectUri: string): Promise<URLSearchParams> {
+  const cookies = new Map<string, string>();
+  let url = authorizationUrl;
+  for (let hop = 0; hop < 12; hop++) {
+    const response = await fetch(url, {
+      redirect: "manual",
+      headers: { cookie: [...cookies].map(([name, value]) => `${name}=${value}`).join("; ") },
+    });
+    for (const line of response.headers.getSetCookie()) {
+      const [pair = ""] = line.split(";");
+      const at = pair.indexOf("=");
+      if (at > 0) cookies.set(pair.slice(0, at).trim(), pair.slice(at + 1).trim());
+    }
+    const location = response.headers.get("location");
+    if (!location) throw new Error(`the authorization server stopped at ${url.pathname} (${response.status}): ${await response.text()}`);
+    const next = new URL(location, url);
+    if (next.href.startsWith(redirectUri)) return next.searchParams;
+    url = next;
+  }
+  throw new Error("the sign-in did not come back to the client");
+}
