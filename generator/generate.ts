@@ -197,6 +197,7 @@ async function generateBeside(
     schemes: auth.schemes,
     passthrough: auth.passthrough,
     ...(auth.prefer ? { prefer: auth.prefer } : {}),
+    ...(auth.mode === "resource" ? { signInMode: "resource" as const } : {}),
     paths,
     ...(mode === "discovery" ? { discovery: { alwaysList } } : {}),
     ...(mode === "tools" && allListed.describes ? { describes: true } : {}),

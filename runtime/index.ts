@@ -8,6 +8,7 @@ export { jsonText } from "./base/json-text.js";
 export { createLogger, type LogFormat, type Logger, loggerFromEnvironment, silentLogger, stderrLogger } from "./base/logger.js";
 export { isRecord, setOwn } from "./base/own-property.js";
 export { invalidParams } from "./base/protocol-error.js";
+export { requestScope, type SignedInCaller } from "./base/request-scope.js";
 export { closest, didYouMean, excerpt, nearest } from "./base/suggest.js";
 export {
   type BodyBinding,
@@ -47,6 +48,7 @@ export {
 } from "./http/http-server.js";
 export { bindsLoopback, checkHost, checkOrigin, hostAllowList, isLoopbackAddress, normalizeOrigin } from "./http/origin.js";
 export type { SessionLimits } from "./http/session-http.js";
+export { metadataUrl, SignInGuard, type SignInSettings } from "./http/sign-in.js";
 export { isJsonMediaType } from "./result/response-content.js";
 export { wrapStructuredContent } from "./result/result.js";
 export { isLinearPattern, unenforcedReason } from "./schema/linear-pattern.js";
@@ -58,6 +60,7 @@ export { describeErrors } from "./schema/validation.js";
 export { readServerEnvironment, type ServerEnvironment, type UpstreamDefaults } from "./serve/env.js";
 export { endWithLauncher } from "./serve/parent-watch.js";
 export { runServer, type ServeOptions, startServer, startStdioServer, type ToolSource } from "./serve/serve.js";
+export { canonicalUri } from "./serve/sign-in-env.js";
 export { type ClientOptions, type ClientRegistry, ToolCallError, toolCaller } from "./serve/tool-client.js";
 export { parseServerArguments, type ServerCommand, serverUsage } from "./serve/usage.js";
 export { callByName } from "./tools/call-by-name.js";

@@ -2,8 +2,8 @@ import type { Logger } from "oapi-mcp-gen-runtime";
 import { closest, excerpt } from "oapi-mcp-gen-runtime";
 import { errorMessage } from "../openapi/error-detail.js";
 import type { OperationModel } from "../openapi/model.js";
-import type { ApiListing, Catalogue, CataloguePage, CatalogueQuery, OperationRow } from "./catalogue.js";
-import { listingOf } from "./catalogue.js";
+import type { ApiListing, Catalogue, CataloguePage, CatalogueQuery, Loader, OperationRow } from "./catalogue.js";
+import { listingOf, mayChange, notYours } from "./catalogue.js";
 import { CatalogueIndex } from "./catalogue-index.js";
 import type { DocumentParser } from "./document-parser.js";
 import { readSource, type SourcePolicy, type SourceText } from "./load-source.js";
@@ -73,7 +73,7 @@ export function rowOf(api: LoadedApi, record: OperationModel, score?: number): O
 
 /** The loaded documents, held in this process and shared by every session, optionally persisted to a folder. */
 export class ApiCatalog implements Catalogue {
-  private readonly apis = new Map<string, { api: LoadedApi; bytes: number }>();
+  private readonly apis = new Map<string, { api: LoadedApi; bytes: number; owner?: string }>();
 
   constructor(
     private readonly policy: SourcePolicy,
@@ -115,7 +115,7 @@ export class ApiCatalog implements Catalogue {
         if (this.apis.has(stored.name)) continue; // loaded anew while this one was read
         const bytes = heldBytes(textBytes, builtBytes);
         this.checkRoom(stored.name, bytes);
-        this.add(stored.name, api, bytes);
+        this.add(stored.name, api, bytes, stored.owner);
       } catch (error) {
         this.log.warn("stored document not restored", { name: excerpt(stored.name), error: errorMessage(error) });
       }
@@ -123,8 +123,14 @@ export class ApiCatalog implements Catalogue {
     return this.apis.size;
   }
 
-  async load(name: string, source: string, options: { trusted?: boolean } = {}): Promise<{ api: LoadedApi; replaced: boolean }> {
+  async load(
+    name: string,
+    source: string,
+    options: { trusted?: boolean; by?: Loader } = {},
+  ): Promise<{ api: LoadedApi; replaced: boolean }> {
     checkApiName(name);
+    const { by } = options;
+    if (!mayChange(this.apis.get(name)?.owner, by)) throw notYours(name, "replace");
     let text: SourceText;
     let api: LoadedApi;
     let bytes: number;
@@ -141,18 +147,30 @@ export class ApiCatalog implements Catalogue {
       const kept = this.apis.has(name) ? ` The previously loaded '${name}' is kept.` : "";
       throw new ToolFailure(`Failed to load '${name}': ${errorMessage(error)}${kept}`);
     }
+    // Checked again: another caller may have loaded it meanwhile.
+    if (!mayChange(this.apis.get(name)?.owner, by)) throw notYours(name, "replace");
     const replaced = this.apis.has(name);
-    this.add(name, api, bytes);
+    this.add(name, api, bytes, by?.subject);
     if (this.store) {
-      const stored: StoredApi = { name, source, origin: text.origin, format: text.format, loadedAt: api.loadedAt, text: text.text };
+      const stored: StoredApi = {
+        name,
+        source,
+        origin: text.origin,
+        format: text.format,
+        loadedAt: api.loadedAt,
+        text: text.text,
+        ...(by ? { owner: by.subject } : {}),
+      };
       await this.store.save(stored).catch((error: Error) => this.log.warn("could not persist document", { name, error: error.message }));
     }
     return { api, replaced };
   }
 
-  async unload(name: string): Promise<void> {
+  async unload(name: string, by?: Loader): Promise<void> {
     checkApiName(name);
-    if (!this.apis.has(name)) throw notLoaded(name, this.names());
+    const entry = this.apis.get(name);
+    if (!entry) throw notLoaded(name, this.names());
+    if (!mayChange(entry.owner, by)) throw notYours(name, "remove");
     this.apis.delete(name);
     this.catalogue?.drop(name);
     await this.store?.remove(name);
@@ -169,8 +187,8 @@ export class ApiCatalog implements Catalogue {
     if (failure) throw failure;
   }
 
-  private add(name: string, api: LoadedApi, bytes: number): void {
-    this.apis.set(name, { api, bytes });
+  private add(name: string, api: LoadedApi, bytes: number, owner?: string): void {
+    this.apis.set(name, { api, bytes, ...(owner !== undefined ? { owner } : {}) });
     this.catalogue?.put(api);
   }
 

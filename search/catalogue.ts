@@ -1,4 +1,5 @@
 import type { ApiSummary, LoadedApi } from "./loaded-api.js";
+import { ToolFailure } from "./tool-failure.js";
 
 /** One API as `list_apis` shows it. */
 export type ApiListing = ApiSummary & {
@@ -37,6 +38,25 @@ export interface CataloguePage {
 }
 
 /**
+ * Who loads or removes a document, when callers sign in: its owner is the subject that loaded it, and replacing or
+ * removing another's document needs the catalogue's administrative scope (`admin`). Without sign-in, no one is asked.
+ */
+export interface Loader {
+  subject: string;
+  admin: boolean;
+}
+
+/** The failure for a signed-in caller who may not replace or remove a document another user loaded. */
+export function notYours(name: string, verb: "replace" | "remove"): ToolFailure {
+  return new ToolFailure(`'${name}' was loaded by another user: to ${verb} it you need the catalogue's administrative scope`);
+}
+
+/** Whether a loader may replace or remove a document whose owner is `owner` (no owner: loaded without sign-in). */
+export function mayChange(owner: string | null | undefined, by: Loader | undefined): boolean {
+  return by === undefined || by.admin || owner === undefined || owner === null || owner === by.subject;
+}
+
+/**
  * The loaded documents every session shares: held in this process (optionally persisted to a folder), or in
  * PostgreSQL for any number of replicas. Tools reach documents only through it.
  */
@@ -51,10 +71,10 @@ export interface Catalogue {
   readonly healthy: boolean;
   /** Starts restoring stored documents where this catalogue keeps them in memory; resolves with how many are loaded. */
   startRestore(): Promise<number>;
-  /** Loads (or replaces) a document; a failed load keeps what was there. */
-  load(name: string, source: string, options?: { trusted?: boolean }): Promise<{ api: LoadedApi; replaced: boolean }>;
-  /** Removes a document and everything kept of it, or fails naming what is loaded. */
-  unload(name: string): Promise<void>;
+  /** Loads (or replaces) a document; a failed load keeps what was there. `by`: who, when callers sign in. */
+  load(name: string, source: string, options?: { trusted?: boolean; by?: Loader }): Promise<{ api: LoadedApi; replaced: boolean }>;
+  /** Removes a document and everything kept of it, or fails naming what is loaded (or whose it is). */
+  unload(name: string, by?: Loader): Promise<void>;
   /** A loaded API by name, or a failure naming what exists. */
   get(name: string): Promise<LoadedApi>;
   /** Every loaded API, by name. */

@@ -12,6 +12,7 @@ import { DocumentParser } from "./document-parser.js";
 import { type CallPolicy, readCallCredentials } from "./endpoint-call.js";
 import type { SourcePolicy } from "./load-source.js";
 import { createSearchServer, searchModernHost } from "./mcp-server.js";
+import { refusedForCatalogue, type SearchSignIn, searchSignIn } from "./sign-in.js";
 import { DirectoryStore, defaultStorePath } from "./store.js";
 import { ToolFailure } from "./tool-failure.js";
 import type { ToolContext } from "./tools.js";
@@ -50,6 +51,11 @@ export interface SearchOptions {
   allowCalls: string[];
   callCredentials?: string;
   heap: "auto" | "size" | "speed";
+  authMode?: string;
+  authIssuer?: string;
+  authReadScope: string;
+  authLoadScope: string;
+  authAdminScope: string;
 }
 
 const collect =
@@ -111,7 +117,15 @@ export function parseSearchArguments(argv: readonly string[]): SearchOptions {
     )
     .option("--no-files", "refuse local files in load_openapi")
     .option("--allowed-origin <origin>", "browser origin allowed to call /mcp (repeatable)", collect(String), [])
-    .option("--public-url <url>", "the URL clients use, when behind a proxy")
+    .option("--public-url <url>", "the URL clients use, when behind a proxy (in resource mode, + mcp is the canonical URI tokens name)")
+    .option(
+      "--auth-mode <mode>",
+      "passthrough (every caller trusted alike) or resource: callers sign in with --auth-issuer (else AUTH_MODE)",
+    )
+    .option("--auth-issuer <url>", "resource mode: the authorization server whose tokens this server takes (else AUTH_ISSUER)")
+    .option("--auth-read-scope <scope>", "resource mode: the scope every call needs", "apis:read")
+    .option("--auth-load-scope <scope>", "resource mode: the scope load_openapi and unload_api need", "apis:load")
+    .option("--auth-admin-scope <scope>", "resource mode: the scope that replaces or unloads another user's document", "apis:admin")
     .option("--max-sessions <n>", "maximum concurrent MCP sessions", integer(1), 100)
     .option("--max-sessions-per-client <n>", "sessions one client address may hold (0: no cap, e.g. behind a proxy)", integer(0), 10)
     .option("--session-idle-seconds <n>", "close sessions idle this long", integer(1), 1800)
@@ -208,7 +222,8 @@ async function openCatalog(options: SearchOptions, log: Logger) {
     const store = options.memory ? undefined : new DirectoryStore(options.store ?? defaultStorePath());
     catalog = new ApiCatalog(policy, store, log, parser, budget);
   }
-  const context: ToolContext = { catalog, ...(await callPolicy(options)) };
+  const signIn = options.stdio ? undefined : signInOf(options);
+  const context: ToolContext = { catalog, ...(await callPolicy(options)), ...(signIn ? { signIn } : {}) };
   const restored = catalog.startRestore();
   for (const { name, source } of options.load) {
     const { api, replaced } = await catalog.load(name, source, { trusted: true });
@@ -219,6 +234,15 @@ async function openCatalog(options: SearchOptions, log: Logger) {
     });
   }
   return { catalog, context, restored, parser };
+}
+
+/** Resource mode's guard and scopes, from the options and the environment; a bad setting is the command line's error. */
+function signInOf(options: SearchOptions): SearchSignIn | undefined {
+  try {
+    return searchSignIn(options);
+  } catch (error) {
+    throw new InvalidArgumentError(errorMessage(error));
+  }
 }
 
 /** The `call_endpoint` policy, when the operator allowed calls. */
@@ -273,6 +297,7 @@ export async function startSearchServer(options: SearchOptions, log: Logger = st
   }
   const allowedHosts = await hostAllowList(options.host, options.publicUrl ? new URL(options.publicUrl) : undefined);
   const modern = searchModernHost(context, log);
+  const { signIn } = context;
   const handler = new SessionHttpHandler(
     () => createSearchServer(context, log),
     // A replica whose database does not answer says so (503), so that a load balancer passes it by.
@@ -280,10 +305,16 @@ export async function startSearchServer(options: SearchOptions, log: Logger = st
       apis: catalog.size,
       ...(catalog.healthy ? {} : { status: "unavailable", reason: "the catalogue's database does not answer" }),
     }),
-    { allowedOrigins: origins, maxRequestBytes: MAX_REQUEST_BYTES, ...(allowedHosts ? { allowedHosts } : {}) },
+    {
+      allowedOrigins: origins,
+      maxRequestBytes: MAX_REQUEST_BYTES,
+      ...(allowedHosts ? { allowedHosts } : {}),
+      ...(signIn ? { signIn: signIn.guard } : {}),
+    },
     { maxSessions: options.maxSessions, idleMs: options.sessionIdleSeconds * 1000, maxPerClient: options.maxSessionsPerClient },
     log,
     modern,
+    signIn ? refusedForCatalogue(signIn) : undefined,
   );
   const running = await listen(handler.handle, options.host, options.port, (error) =>
     log.error("request failed", { error: String(error) }),

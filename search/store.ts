@@ -13,6 +13,8 @@ export interface StoredApi {
   format: DocumentFormat;
   loadedAt: string;
   text: string;
+  /** Who loaded it, when callers sign in. */
+  owner?: string;
 }
 
 /** Where loaded documents survive restarts. */

@@ -3,6 +3,7 @@ import type { JsonObject } from "../openapi/types.js";
 import { HTTP_METHODS } from "../openapi/types.js";
 import type { Catalogue } from "./catalogue.js";
 import type { CallPolicy } from "./endpoint-call.js";
+import type { SearchSignIn } from "./sign-in.js";
 import { ToolFailure } from "./tool-failure.js";
 
 /** What a tool handler returns: structured content, or Markdown when asked for. */
@@ -12,6 +13,8 @@ export type ToolAnswer = { structured: JsonObject; markdown?: string };
 export interface ToolContext {
   catalog: Catalogue;
   calls?: CallPolicy;
+  /** Resource mode: who loads and removes documents, and which scope lets them change other users'. */
+  signIn?: SearchSignIn;
 }
 
 /** The input schema of a search tool: an object of named arguments. */

@@ -7,6 +7,7 @@ import { findOperation, findPath, findSchema, findTag } from "./lookup.js";
 import { cell, endpointsMarkdown, fieldsMarkdown, operationMarkdown, quotedMarkdown, schemaMarkdown, tableMarkdown } from "./markdown.js";
 import { REQUEST_TOOLS } from "./request-tools.js";
 import { searchEndpoints } from "./search-endpoints.js";
+import { loaderOf } from "./sign-in.js";
 import { ToolFailure } from "./tool-failure.js";
 import {
   answer,
@@ -42,8 +43,9 @@ export const SEARCH_TOOLS: SearchTool[] = [
       "url",
     ]),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-    async handler(args, { catalog }) {
-      const { api, replaced } = await catalog.load(String(args.name), String(args.url));
+    async handler(args, { catalog, signIn }) {
+      const by = loaderOf(signIn);
+      const { api, replaced } = await catalog.load(String(args.name), String(args.url), by ? { by } : {});
       const { name: _, title, version, description, servers, paths_count, tags_count } = api.summary();
       const message = `API '${api.name}' ${replaced ? "reloaded (replaced the previous version)" : "loaded"}: ${api.operations.length} operations.`;
       const structured: JsonObject = {
@@ -346,9 +348,9 @@ export const SEARCH_TOOLS: SearchTool[] = [
     description: "Remove a loaded API and everything kept of it (its stored copy and its search index) from this server's catalogue.",
     inputSchema: input({ name: nameArg, format: formatArg }, ["name"]),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    async handler(args, { catalog }) {
+    async handler(args, { catalog, signIn }) {
       const name = String(args.name);
-      await catalog.unload(name);
+      await catalog.unload(name, loaderOf(signIn));
       const message = `API '${name}' unloaded.`;
       return answer(args, { status: "success", message, name }, () => fieldsMarkdown(`Unloaded ${name}`, [["name", name]]));
     },

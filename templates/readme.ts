@@ -20,6 +20,8 @@ export interface ReadmeFacts {
   upstream: UpstreamDefaults;
   schemes: Record<string, SchemeModel>;
   passthrough: AuthDefinition["passthrough"];
+  /** The config's `auth.mode`, when it is `resource`. */
+  signInMode?: "resource";
   /** Whose credential a call carries when both could go (`auth.prefer`); the server's unless `caller`. */
   prefer?: AuthDefinition["prefer"];
   /** Where the generator read and wrote, as typed in the user's project. */
@@ -199,7 +201,7 @@ export function readmeSource(facts: ReadmeFacts): ReadmeSource {
     "",
     ...(credentials.length > 0
       ? [
-          "> **Warning:** `/mcp` has no authentication of its own. When this server holds an API credential (the variables under *Credentials*), anyone who can reach its port calls the API with it: keep it on loopback, or put it behind a proxy that authenticates callers.",
+          "> **Warning:** without `AUTH_MODE=resource`, `/mcp` has no authentication of its own. When this server holds an API credential (the variables under *Credentials*), anyone who can reach its port calls the API with it: keep it on loopback, have callers sign in (*Deploy*), or put it behind a proxy that authenticates them.",
           "",
         ]
       : []),
@@ -246,7 +248,12 @@ export function readmeSource(facts: ReadmeFacts): ReadmeSource {
     "| `MCP_SESSIONS` | `stateful` keeps SDK sessions (`MCP_MAX_SESSIONS`, `MCP_SESSION_IDLE_SECONDS`) | `stateless` |",
     "| `UPSTREAM_TIMEOUT_MS` / `MAX_RESPONSE_BYTES` / `MAX_REQUEST_BYTES` | limits (base64 file arguments count against `MAX_REQUEST_BYTES`) | `30000` / `10485760` / `4194304` |",
     '| `UPLOAD_DIR` / `MAX_UPLOAD_BYTES` | the only folder `{"path": …}` file arguments may name; upload cap | unset (base64 only) / `26214400` |',
-    "| `UPSTREAM_AUTHORIZATION` | Authorization sent upstream in stdio mode (no HTTP caller) | — |",
+    "| `UPSTREAM_AUTHORIZATION` | Authorization sent upstream in stdio mode (no HTTP caller), and for signed-in callers in resource mode | — |",
+    `| \`AUTH_MODE\` | \`passthrough\`: the caller's \`Authorization\` goes upstream (a person's own local client); \`resource\`: callers sign in with your authorization server (below) | \`${facts.signInMode ?? "passthrough"}\` |`,
+    "| `AUTH_ISSUER` / `AUTH_RESOURCE` | resource mode: the authorization server whose tokens this server takes; this server's canonical URI, the audience tokens must name | — / `PUBLIC_URL` + `mcp` |",
+    "| `AUTH_SCOPES` / `AUTH_LIST_ALL_TOOLS` | resource mode: scopes every call needs (besides those the document gives each operation); `on` lists every tool, not only those the token may call | — / `off` |",
+    "| `AUTH_CLIENT_ID` / `AUTH_CLIENT_SECRET` | resource mode: this server's own client at `AUTH_ISSUER`, to introspect opaque tokens and exchange tokens | — |",
+    "| `AUTH_UPSTREAM` / `AUTH_EXCHANGE_AUDIENCE` | resource mode: `server` (the credentials below, or `UPSTREAM_AUTHORIZATION`) or `exchange` (each user's token exchanged at `AUTH_ISSUER`, RFC 8693, for this audience) | `server` / the upstream's origin |",
     ...(facts.discovery
       ? [
           "| `MCP_SAMPLING` | `off`: `search_operations` never asks the client's model to choose among its best matches (it asks only clients that offer sampling, over stdio or stateful sessions, and waits at most 30 s for all its questions) | `on` |",
@@ -336,10 +343,19 @@ export function readmeSource(facts: ReadmeFacts): ReadmeSource {
     "```",
     "",
     "The image runs as the unprivileged `node` user and listens on all interfaces, so set `PUBLIC_URL` (or `ALLOWED_ORIGINS`) for the clients' host and origin.",
+    "",
+    "**For a team**, make it an OAuth resource server for your company's authorization server (Keycloak, Auth0, Entra ID, Okta, …):",
+    "register the server there as an API whose identifier is its canonical URI (`https://mcp.example.com/mcp`), then",
+    "",
+    "```sh",
+    `docker run -e AUTH_MODE=resource -e AUTH_ISSUER=https://login.example.com/realms/acme -e PUBLIC_URL=https://mcp.example.com -e API_BASE_URL=https://api.example.com -e UPSTREAM_AUTHORIZATION="Bearer <service token>" -p 3000:3000 ${imageName(facts.name)}`,
+    "```",
+    "",
+    "MCP clients then sign their users in from the URL alone (`/.well-known/oauth-protected-resource/mcp` names the authorization server); a request without a valid token gets 401, one without an operation's scope 403 naming it; the upstream never sees a user's MCP token (`AUTH_UPSTREAM=exchange` gets each user an upstream token of their own).",
     ...(credentials.length > 0
       ? [
           "",
-          "`/mcp` has no authentication of its own: with a server-held credential set, put the service behind a proxy that authenticates callers.",
+          "Without `AUTH_MODE=resource`, `/mcp` has no authentication of its own: with a server-held credential set, put the service behind a proxy that authenticates callers.",
         ]
       : []),
     "",

@@ -221,7 +221,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const { passthrough } = runtime.auth;
   const forwards = env.upstreamConfigured !== false && (passthrough.authorization || passthrough.headers.length > 0);
   warnClearTextUpstream(env.apiBaseUrl, runtime, log, forwards);
-  if (runtime.credentials.configured().length > 0) {
+  if (runtime.credentials.configured().length > 0 && !guard) {
     log.warn(
       "server-held credentials serve every caller of /mcp, which has no authentication of its own: keep it on loopback or behind a proxy that authenticates callers",
       {

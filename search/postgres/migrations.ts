@@ -70,6 +70,12 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX oapi_words_trigrams ON oapi_words USING gin (word gin_trgm_ops);
     `,
   },
+  {
+    version: 2,
+    name: "document owners",
+    // Who loaded each document, when callers sign in: replacing or removing another's needs the administrative scope.
+    sql: "ALTER TABLE oapi_apis ADD COLUMN owner text",
+  },
 ];
 
 /**

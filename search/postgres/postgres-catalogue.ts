@@ -4,8 +4,8 @@ import { buildApiModelInSlices } from "../../openapi/build-model.js";
 import { errorMessage } from "../../openapi/error-detail.js";
 import type { OpenApiDocument } from "../../openapi/types.js";
 import { API_NAME_PATTERN, type CatalogBudget, checkApiName, heldBytes, noApiHasTag, notLoaded, roomFailure } from "../catalog.js";
-import type { ApiListing, Catalogue, CataloguePage, CatalogueQuery } from "../catalogue.js";
-import { listingOf } from "../catalogue.js";
+import type { ApiListing, Catalogue, CataloguePage, CatalogueQuery, Loader } from "../catalogue.js";
+import { listingOf, mayChange, notYours } from "../catalogue.js";
 import type { DocumentParser } from "../document-parser.js";
 import { readSource, type SourcePolicy } from "../load-source.js";
 import { LoadedApi } from "../loaded-api.js";
@@ -177,7 +177,11 @@ export class PostgresCatalogue implements Catalogue {
     }
   }
 
-  async load(name: string, source: string, options: { trusted?: boolean } = {}): Promise<{ api: LoadedApi; replaced: boolean }> {
+  async load(
+    name: string,
+    source: string,
+    options: { trusted?: boolean; by?: Loader } = {},
+  ): Promise<{ api: LoadedApi; replaced: boolean }> {
     checkApiName(name);
     const { policy, parser, budget, log } = this.settings;
     try {
@@ -190,7 +194,7 @@ export class PostgresCatalogue implements Catalogue {
       const document = json ?? JSON.stringify(api.model.document);
       // What the load built counts, as in memory: a small text can build a large document.
       const stored = { source, origin: text.origin, format: text.format, text: text.text, bytes: heldBytes(bytes, builtBytes), document };
-      const { replaced, generation } = await this.guard(() => this.write(api, stored), "store it");
+      const { replaced, generation } = await this.guard(() => this.write(api, stored, options.by), "store it");
       // Not kept: a replica holds the documents it is asked about, not every one loaded through it.
       this.cache.forget(name);
       await this.refreshCount();
@@ -229,9 +233,12 @@ export class PostgresCatalogue implements Catalogue {
   private async write(
     api: LoadedApi,
     stored: { source: string; origin: string; format: string; text: string; bytes: number; document: string },
+    by: Loader | undefined,
   ): Promise<{ replaced: boolean; generation: string }> {
     const { columns, words } = await documentRows(api);
     return this.transaction(async (client) => {
+      // Whose it is, read and kept locked until this transaction ends: no other replica replaces it meanwhile.
+      if (!mayChange(await ownerOf(client, api.name), by)) throw notYours(api.name, "replace");
       const failure = roomFailure(this.settings.budget, await this.others(client, api.name), stored.bytes);
       if (failure) throw failure;
       const replaced = ((await client.query("DELETE FROM oapi_apis WHERE name = $1", [api.name])).rowCount ?? 0) > 0;
@@ -240,8 +247,8 @@ export class PostgresCatalogue implements Catalogue {
       if (generation === undefined) throw new Error("the database gave no generation");
       await client.query(
         `INSERT INTO oapi_apis (name, generation, source, origin, format, loaded_at, text, bytes, document, source_version,
-           load_warnings, listing, tags_lower)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+           load_warnings, listing, tags_lower, owner)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
         [
           api.name,
           generation,
@@ -257,6 +264,7 @@ export class PostgresCatalogue implements Catalogue {
           jsonb(api.loadWarnings),
           jsonb(listingOf(api)),
           api.tags().map((tag) => storable(tag.name.toLowerCase())),
+          by ? storable(by.subject) : null,
         ],
       );
       await client.query(
@@ -320,10 +328,13 @@ export class PostgresCatalogue implements Catalogue {
     );
   }
 
-  async unload(name: string): Promise<void> {
+  async unload(name: string, by?: Loader): Promise<void> {
     checkApiName(name);
     const removed = await this.guard(() =>
-      this.transaction(async (client) => ((await client.query("DELETE FROM oapi_apis WHERE name = $1", [name])).rowCount ?? 0) > 0),
+      this.transaction(async (client) => {
+        if (!mayChange(await ownerOf(client, name), by)) throw notYours(name, "remove");
+        return ((await client.query("DELETE FROM oapi_apis WHERE name = $1", [name])).rowCount ?? 0) > 0;
+      }),
     );
     this.cache.forget(name);
     await this.refreshCount();
@@ -428,4 +439,10 @@ export class PostgresCatalogue implements Catalogue {
   get cached(): { count: number; bytes: number } {
     return this.cache.held;
   }
+}
+
+/** Who loaded a document (null: no one signed in, or no such document), its row locked for the transaction. */
+async function ownerOf(client: pg.PoolClient, name: string): Promise<string | null> {
+  const row = (await client.query<{ owner: string | null }>("SELECT owner FROM oapi_apis WHERE name = $1 FOR UPDATE", [name])).rows[0];
+  return row?.owner ?? null;
 }

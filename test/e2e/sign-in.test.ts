@@ -1,9 +1,4 @@
-import { createServer } from "node:net";
-import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { generateKeyPair, importJWK, type JWTPayload, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tools as memosTools, serverIdentity } from "../../generated/index.js";
@@ -13,85 +8,9 @@ import type { AuthDefinition } from "../../runtime/call/credentials.js";
 import type { RunningServer } from "../../runtime/http/http-server.js";
 import { readServerEnvironment } from "../../runtime/serve/env.js";
 import { startServer } from "../../runtime/serve/serve.js";
-import { authorize, startAuthorizationServer } from "../helpers/authorization-server.js";
+import { startAuthorizationServer, TOKEN_EXCHANGE } from "../helpers/authorization-server.js";
+import { freePort, signedInClient, TestOAuthProvider } from "../helpers/oauth-client.js";
 import { sendJson, startUpstream } from "../helpers/upstream.js";
-
-/** A free loopback port: the server's canonical URI (its tokens' audience) must be known before it starts. */
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-/** The SDK client's OAuth provider for a test: it keeps what the SDK hands it and signs in by following the redirects. */
-class TestOAuthProvider implements OAuthClientProvider {
-  /** A client registered beforehand, or undefined to register dynamically. */
-  constructor(private client?: OAuthClientInformationMixed) {}
-  private saved: OAuthTokens | undefined;
-  private verifier = "";
-  /** The authorization code of the last sign-in, for `finishAuth`. */
-  code: string | undefined;
-  /** How many times the SDK sent the user to sign in. */
-  signIns = 0;
-  readonly redirectUrl = "http://127.0.0.1:9/callback";
-  get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: "sign-in test",
-      redirect_uris: [this.redirectUrl],
-      grant_types: ["authorization_code", "refresh_token"],
-      response_types: ["code"],
-      token_endpoint_auth_method: "none",
-      // What this client may ever ask for; each sign-in asks for what the server's challenge names.
-      scope: "memos:read memos:write",
-    };
-  }
-  clientInformation() {
-    return this.client;
-  }
-  saveClientInformation(information: OAuthClientInformationMixed) {
-    this.client = information;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens;
-  }
-  async redirectToAuthorization(url: URL) {
-    this.signIns++;
-    const back = await authorize(url, this.redirectUrl);
-    if (!back.get("code")) throw new Error(`sign-in failed: ${back.toString()}`);
-    this.code = back.get("code") ?? undefined;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-}
-
-/** Connects the SDK client with nothing but the server's URL: on 401 it signs in, then connects again. */
-async function signedInClient(
-  url: URL,
-  provider: TestOAuthProvider,
-): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
-  for (let attempt = 0; attempt < 2; attempt++) {
-    const transport = new StreamableHTTPClientTransport(url, { authProvider: provider });
-    const client = new Client({ name: "sign-in-test", version: "1" });
-    try {
-      await client.connect(transport);
-      return { client, transport };
-    } catch (error) {
-      if (!(error instanceof UnauthorizedError) || !provider.code) throw error;
-      await transport.finishAuth(provider.code);
-    }
-  }
-  throw new Error("could not sign in");
-}
 
 /** A raw POST to `/mcp`, as a client of either era sends it. */
 async function post(url: URL, body: unknown, headers: Record<string, string> = {}) {
@@ -379,6 +298,63 @@ describe("scopes from the document: tools/list shows what the token may call, a 
       expect(written.isError, JSON.stringify(written.content)).toBeFalsy();
     } finally {
       await again.client.close();
+    }
+  });
+});
+
+describe("each user's own upstream token, by token exchange (RFC 8693) at the authorization server", () => {
+  let authorizationServer: Awaited<ReturnType<typeof startAuthorizationServer>>;
+  let upstream: Awaited<ReturnType<typeof startUpstream>>;
+  let server: RunningServer;
+
+  beforeAll(async () => {
+    authorizationServer = await startAuthorizationServer({
+      exchange: true,
+      clients: [
+        {
+          client_id: "memos-mcp",
+          client_secret: "memos-mcp-secret",
+          grant_types: [TOKEN_EXCHANGE],
+          response_types: [],
+          redirect_uris: [],
+          token_endpoint_auth_method: "client_secret_basic",
+          id_token_signed_response_alg: "ES256",
+        },
+      ],
+    });
+    upstream = await startUpstream((_, res) => sendJson(res, 200, { memos: [], nextPageToken: "" }));
+    const port = await freePort();
+    const environment = readServerEnvironment({
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      API_BASE_URL: upstream.url.href,
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      AUTH_MODE: "resource",
+      AUTH_ISSUER: authorizationServer.issuer.href,
+      AUTH_UPSTREAM: "exchange",
+      AUTH_CLIENT_ID: "memos-mcp",
+      AUTH_CLIENT_SECRET: "memos-mcp-secret",
+    });
+    server = await startServer({ identity: serverIdentity, tools: memosTools, environment, log: silentLogger });
+  }, 60_000);
+  afterAll(async () => {
+    await server?.close();
+    await upstream?.close();
+    await authorizationServer?.close();
+  });
+
+  it("sends each call with the token exchanged for the caller's (once, then cached), never the MCP token", async () => {
+    const provider = new TestOAuthProvider();
+    const { client } = await signedInClient(server.url, provider);
+    try {
+      const before = upstream.requests.length;
+      for (let i = 0; i < 2; i++) expect((await client.callTool({ name: "memo_list_memos", arguments: {} })).isError).toBeFalsy();
+      const sent = upstream.requests.slice(before).map((request) => request.headers.authorization);
+      expect(sent).toEqual([expect.stringMatching(/^Bearer upstream-alice-/), sent[0]]);
+      expect(sent[0]).not.toContain(provider.tokens()?.access_token ?? "none");
+      expect(authorizationServer.exchanges).toEqual([{ subject: "alice", audience: upstream.url.origin }]);
+    } finally {
+      await client.close();
     }
   });
 });

@@ -1,6 +1,7 @@
+import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { exportJWK, generateKeyPair, type JWK } from "jose";
+import { exportJWK, generateKeyPair, importJWK, type JWK, jwtVerify, SignJWT } from "jose";
 import Provider, { type Configuration } from "oidc-provider";
 
 /** The scopes the test authorization server grants for a resource. */
@@ -11,7 +12,10 @@ export const RESOURCE_SCOPES = "memos:read memos:write";
  * authorization code + PKCE, resource indicators (RFC 8707) and JWT access tokens signed with ES256, and its login and
  * consent answered by the test as the account `user` says (the scopes the client asks for are granted).
  */
-export async function startAuthorizationServer(options: { user?: () => string; clients?: Configuration["clients"] } = {}) {
+export async function startAuthorizationServer(
+  options: { user?: () => string; clients?: Configuration["clients"]; exchange?: boolean; scopes?: string } = {},
+) {
+  const resourceScopes = options.scopes ?? RESOURCE_SCOPES;
   const { privateKey, publicKey } = await generateKeyPair("ES256", { extractable: true });
   const kid = "test-key";
   const privateJwk: JWK = { ...(await exportJWK(privateKey)), kid, alg: "ES256", use: "sig" };
@@ -23,7 +27,7 @@ export async function startAuthorizationServer(options: { user?: () => string; c
     clients: options.clients ?? [],
     jwks: { keys: [privateJwk] },
     clientDefaults: { id_token_signed_response_alg: "ES256" },
-    scopes: ["openid", "offline_access", ...RESOURCE_SCOPES.split(" ")],
+    scopes: ["openid", "offline_access", ...resourceScopes.split(" ")],
     features: {
       devInteractions: { enabled: false },
       registration: { enabled: true },
@@ -32,7 +36,7 @@ export async function startAuthorizationServer(options: { user?: () => string; c
         enabled: true,
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx, resourceIndicator) => ({
-          scope: RESOURCE_SCOPES,
+          scope: resourceScopes,
           audience: resourceIndicator,
           accessTokenTTL: 3600,
           accessTokenFormat: "jwt",
@@ -45,14 +49,29 @@ export async function startAuthorizationServer(options: { user?: () => string; c
     findAccount: (_ctx, id) => ({ accountId: id, claims: () => ({ sub: id }) }),
   };
   const provider = new Provider(issuer.origin, configuration);
+  if (options.exchange) allowTokenExchange(provider, publicJwk, issuer);
+  /** How many tokens the token-exchange grant handed out. */
+  const exchanges: { subject: string; audience: string }[] = [];
+  exchangeLog.set(provider, exchanges);
   const callback = provider.callback();
   server.on("request", (req: IncomingMessage, res: ServerResponse) => {
     if (req.url?.startsWith("/interaction/")) void interact(provider, req, res, options.user?.() ?? "alice");
     else callback(req, res);
   });
+  /** An access token as this server issues them (its key, its issuer), for `audience`, with these claims. */
+  const accessToken = async (audience: string, claims: Record<string, unknown>) =>
+    new SignJWT({ scope: resourceScopes, ...claims })
+      .setProtectedHeader({ alg: "ES256", kid })
+      .setIssuer(issuer.origin)
+      .setAudience(audience)
+      .setIssuedAt()
+      .setExpirationTime("10m")
+      .sign(await importJWK(privateJwk, "ES256"));
   return {
     issuer,
     provider,
+    exchanges,
+    accessToken,
     privateJwk,
     publicJwk,
     kid,
@@ -62,6 +81,40 @@ export async function startAuthorizationServer(options: { user?: () => string; c
         server.close(() => resolve());
       }),
   };
+}
+
+/** What the token-exchange grant of each server handed out. */
+const exchangeLog = new WeakMap<Provider, { subject: string; audience: string }[]>();
+
+export const TOKEN_EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange";
+
+/**
+ * OAuth 2.0 Token Exchange (RFC 8693) as the authorization server's own grant, for its confidential clients: an access
+ * token it issued (checked against its key, issuer and expiry) is exchanged for one meant for `audience`.
+ */
+function allowTokenExchange(provider: Provider, publicJwk: JWK, issuer: URL): void {
+  const parameters = new Set(["subject_token", "subject_token_type", "requested_token_type", "audience", "resource", "scope"]);
+  provider.registerGrantType(
+    TOKEN_EXCHANGE,
+    async (ctx) => {
+      const params = ctx.oidc.params as Record<string, string | undefined>;
+      const key = await importJWK(publicJwk, "ES256");
+      const { payload } = await jwtVerify(params.subject_token ?? "", key, { issuer: issuer.origin }).catch(() => ({ payload: undefined }));
+      if (!payload?.sub || !params.audience) {
+        ctx.status = 400;
+        ctx.body = { error: "invalid_grant", error_description: "the subject token is not one of this server's" };
+        return;
+      }
+      exchangeLog.get(provider)?.push({ subject: payload.sub, audience: params.audience });
+      ctx.body = {
+        access_token: `upstream-${payload.sub}-${randomUUID()}`,
+        issued_token_type: "urn:ietf:params:oauth:token-type:access_token",
+        token_type: "Bearer",
+        expires_in: 300,
+      };
+    },
+    parameters,
+  );
 }
 
 /** Answers a login prompt as `account`, and a consent prompt by granting what the client asked for. */

@@ -297,6 +297,27 @@ describe("a replica of the PostgreSQL catalogue", () => {
     }
   });
 
+  it("records who loaded a document: another user's replace or unload is refused, in the transaction, unless an administrator's", async () => {
+    const url = await database();
+    const replica = await startSearch(["--store", url, ...fileRoots()]);
+    const catalogue = replica.catalog;
+    try {
+      const alice = { subject: "alice", admin: false };
+      const bob = { subject: "bob", admin: false };
+      await catalogue.load("memos", MEMOS, { by: alice });
+      expect(await sql(url, "SELECT owner FROM oapi_apis WHERE name = 'memos'")).toEqual([{ owner: "alice" }]);
+      await expect(catalogue.load("memos", MUSEUM, { by: bob })).rejects.toThrow("'memos' was loaded by another user: to replace it");
+      await expect(catalogue.unload("memos", bob)).rejects.toThrow("to remove it you need the catalogue's administrative scope");
+      expect((await catalogue.get("memos")).operations.length).toBeGreaterThan(10);
+      await catalogue.load("memos", MUSEUM, { by: { subject: "root", admin: true } });
+      expect(await sql(url, "SELECT owner FROM oapi_apis WHERE name = 'memos'")).toEqual([{ owner: "root" }]);
+      await catalogue.unload("memos", { subject: "root", admin: false });
+      expect(await sql(url, "SELECT count(*)::int AS n FROM oapi_apis")).toEqual([{ n: 0 }]);
+    } finally {
+      await replica.close();
+    }
+  });
+
   it("reads a GraphQL schema back from the database as it was loaded: kind, fields, arguments, requests", async () => {
     const url = await database();
     const loader = await startSearch(["--store", url, ...fileRoots()]);
@@ -332,9 +353,9 @@ describe("a replica of the PostgreSQL catalogue", () => {
     const pools = Array.from({ length: 4 }, () => new pg.Pool({ connectionString: url, max: 2 }));
     try {
       const applied = await Promise.all(pools.map((pool) => migrate(pool)));
-      expect(applied.flat()).toEqual([1]);
+      expect(applied.flat().sort()).toEqual([1, 2]);
       expect(await migrate(pools[0] as pg.Pool)).toEqual([]);
-      expect(await sql(url, "SELECT version FROM oapi_schema_migrations")).toEqual([{ version: 1 }]);
+      expect(await sql(url, "SELECT version FROM oapi_schema_migrations ORDER BY version")).toEqual([{ version: 1 }, { version: 2 }]);
     } finally {
       await Promise.all(pools.map((pool) => pool.end()));
     }

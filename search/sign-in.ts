@@ -1,0 +1,75 @@
+import type { ServerResponse } from "node:http";
+import { canonicalUri, requestScope, SignInGuard } from "oapi-mcp-gen-runtime";
+import type { Loader } from "./catalogue.js";
+
+/** The catalogue's scopes: to read it, to load and unload documents, and to replace or remove other users' documents. */
+export interface CatalogueScopes {
+  read: string;
+  load: string;
+  admin: string;
+}
+
+/** The search server as a resource server: its guard and its scopes. */
+export interface SearchSignIn {
+  guard: SignInGuard;
+  scopes: CatalogueScopes;
+}
+
+/** What the command line and environment say of sign-in. */
+export interface SignInOptions {
+  authMode?: string;
+  authIssuer?: string;
+  publicUrl?: string;
+  authReadScope: string;
+  authLoadScope: string;
+  authAdminScope: string;
+}
+
+/** The tools that change the catalogue: the load scope, and for another user's document the administrative one. */
+const CHANGING_TOOLS = new Set(["load_openapi", "unload_api"]);
+
+/**
+ * Resource mode for the search server (`--auth-mode resource`, else `AUTH_MODE`): callers sign in with the issuer
+ * (`--auth-issuer`, else `AUTH_ISSUER`) for this server's canonical URI (`--public-url`/`PUBLIC_URL` + `mcp`, or
+ * `AUTH_RESOURCE`); undefined without it, when every caller is trusted alike.
+ */
+export function searchSignIn(options: SignInOptions, env: NodeJS.ProcessEnv = process.env): SearchSignIn | undefined {
+  const mode = options.authMode ?? env.AUTH_MODE?.trim() ?? "passthrough";
+  if (mode === "passthrough") return undefined;
+  if (mode !== "resource") throw new Error(`--auth-mode: "${mode}" must be passthrough or resource`);
+  const issuer = options.authIssuer ?? env.AUTH_ISSUER?.trim();
+  const publicUrl = options.publicUrl ?? env.PUBLIC_URL?.trim();
+  const resource = env.AUTH_RESOURCE?.trim() || (publicUrl ? canonicalUri(new URL(publicUrl)).href : undefined);
+  if (!issuer || !resource) throw new Error("resource mode needs --auth-issuer (or AUTH_ISSUER) and --public-url (or PUBLIC_URL)");
+  const scopes = { read: options.authReadScope, load: options.authLoadScope, admin: options.authAdminScope };
+  const id = env.AUTH_CLIENT_ID?.trim();
+  const secret = env.AUTH_CLIENT_SECRET?.trim();
+  const guard = new SignInGuard({
+    issuer: new URL(issuer),
+    resource: new URL(resource),
+    requiredScopes: [scopes.read],
+    listAllTools: true,
+    ...(id && secret ? { client: { id, secret } } : {}),
+  });
+  guard.publishScopes([scopes.load, scopes.admin]);
+  return { guard, scopes };
+}
+
+/** Who is loading or removing a document, when callers sign in (with whether they hold the administrative scope). */
+export function loaderOf(signIn: SearchSignIn | undefined): Loader | undefined {
+  const caller = requestScope().signedIn;
+  if (!signIn || !caller) return undefined;
+  return { subject: caller.subject, admin: caller.scopes.has(signIn.scopes.admin) };
+}
+
+/** Answers 403 `insufficient_scope` for a load or unload by a caller without the load scope; true when it did. */
+export function refusedForCatalogue(signIn: SearchSignIn): (message: unknown, res: ServerResponse) => boolean {
+  return (message, res) => {
+    const caller = requestScope().signedIn;
+    const name = typeof message === "object" && message !== null ? (message as { params?: { name?: unknown } }).params?.name : undefined;
+    const calling = typeof message === "object" && message !== null && (message as { method?: unknown }).method === "tools/call";
+    if (!caller || !calling || typeof name !== "string" || !CHANGING_TOOLS.has(name) || caller.scopes.has(signIn.scopes.load)) return false;
+    signIn.guard.refuseScope(res, caller, [signIn.scopes.load]);
+    return true;
+  };
+}

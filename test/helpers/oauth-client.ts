@@ -1,0 +1,84 @@
+import { createServer } from "node:net";
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import { authorize } from "./authorization-server.js";
+
+/** A free loopback port: the server's canonical URI (its tokens' audience) must be known before it starts. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** The SDK client's OAuth provider for a test: it keeps what the SDK hands it and signs in by following the redirects. */
+export class TestOAuthProvider implements OAuthClientProvider {
+  /** A client registered beforehand, or undefined to register dynamically. */
+  constructor(private client?: OAuthClientInformationMixed) {}
+  private saved: OAuthTokens | undefined;
+  private verifier = "";
+  /** The authorization code of the last sign-in, for `finishAuth`. */
+  code: string | undefined;
+  /** How many times the SDK sent the user to sign in. */
+  signIns = 0;
+  readonly redirectUrl = "http://127.0.0.1:9/callback";
+  get clientMetadata(): OAuthClientMetadata {
+    return {
+      client_name: "sign-in test",
+      redirect_uris: [this.redirectUrl],
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"],
+      token_endpoint_auth_method: "none",
+      // What this client may ever ask for; each sign-in asks for what the server's challenge names.
+      scope: "memos:read memos:write",
+    };
+  }
+  clientInformation() {
+    return this.client;
+  }
+  saveClientInformation(information: OAuthClientInformationMixed) {
+    this.client = information;
+  }
+  tokens() {
+    return this.saved;
+  }
+  saveTokens(tokens: OAuthTokens) {
+    this.saved = tokens;
+  }
+  async redirectToAuthorization(url: URL) {
+    this.signIns++;
+    const back = await authorize(url, this.redirectUrl);
+    if (!back.get("code")) throw new Error(`sign-in failed: ${back.toString()}`);
+    this.code = back.get("code") ?? undefined;
+  }
+  saveCodeVerifier(verifier: string) {
+    this.verifier = verifier;
+  }
+  codeVerifier() {
+    return this.verifier;
+  }
+}
+
+/** Connects the SDK client with nothing but the server's URL: on 401 it signs in, then connects again. */
+export async function signedInClient(
+  url: URL,
+  provider: TestOAuthProvider,
+): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const transport = new StreamableHTTPClientTransport(url, { authProvider: provider });
+    const client = new Client({ name: "sign-in-test", version: "1" });
+    try {
+      await client.connect(transport);
+      return { client, transport };
+    } catch (error) {
+      if (!(error instanceof UnauthorizedError) || !provider.code) throw error;
+      await transport.finishAuth(provider.code);
+    }
+  }
+  throw new Error("could not sign in");
+}
