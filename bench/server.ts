@@ -133,10 +133,15 @@ export async function benchStartup(): Promise<string> {
   );
 }
 
-/** A server process on a free port, ready once `ready` answers; `stop` kills it and waits. */
-async function startProcess(script: string, env: NodeJS.ProcessEnv, ready: (port: number) => Promise<boolean>) {
+/** A server process on a free port (its environment may depend on it), ready once `ready` answers; `stop` kills it and waits. */
+export async function startProcess(
+  script: string,
+  env: NodeJS.ProcessEnv | ((port: number) => NodeJS.ProcessEnv),
+  ready: (port: number) => Promise<boolean>,
+) {
   const port = await freePort();
-  const child = spawn(process.execPath, [script], { env: { ...process.env, ...env, PORT: String(port) }, stdio: "ignore" });
+  const own = typeof env === "function" ? env(port) : env;
+  const child = spawn(process.execPath, [script], { env: { ...process.env, ...own, PORT: String(port) }, stdio: "ignore" });
   const exited = new Promise((resolve) => child.once("exit", resolve));
   const deadline = performance.now() + 30_000;
   while (!(await ready(port).catch(() => false))) {
@@ -153,7 +158,7 @@ async function startProcess(script: string, env: NodeJS.ProcessEnv, ready: (port
 }
 
 /** Milliseconds of sequential round trips (one connection, keep-alive): median and p99 after a warm-up. */
-async function sequentialLatency(send: () => Promise<void>, count: number): Promise<{ p50: number; p99: number }> {
+export async function sequentialLatency(send: () => Promise<void>, count: number): Promise<{ p50: number; p99: number }> {
   for (let i = 0; i < 200; i++) await send();
   const times: number[] = [];
   for (let i = 0; i < count; i++) {
@@ -166,7 +171,7 @@ async function sequentialLatency(send: () => Promise<void>, count: number): Prom
 }
 
 /** A difference with its sign. */
-const signed = (value: number, digits: number) => `${value < 0 ? "−" : "+"}${fmt(Math.abs(value), digits)}`;
+export const signed = (value: number, digits: number) => `${value < 0 ? "−" : "+"}${fmt(Math.abs(value), digits)}`;
 
 const MCP_HEADERS = {
   "content-type": "application/json",

@@ -54,6 +54,9 @@ const MAX_METADATA_BYTES = 256 * 1024;
 /** Introspection answers kept (by the token's digest) until the token expires: at most this many. */
 const MAX_CACHED_INTROSPECTIONS = 10_000;
 
+/** Verified JWTs kept until they expire: at most this many. */
+const MAX_CACHED_TOKENS = 10_000;
+
 /**
  * Checks bearer tokens for resource mode: a JWT against the issuer's keys (discovered from its metadata, cached, and
  * fetched again for an unknown `kid`), with `iss`, `aud` (this server's canonical URI), `exp` and `nbf`; an opaque token
@@ -66,6 +69,8 @@ export class TokenVerifier {
   private failure: { reason: string; until: number } | undefined;
   private keys: ReturnType<typeof createRemoteJWKSet> | undefined;
   private readonly introspected = new Map<string, VerifiedToken>();
+  /** JWTs already verified, until they expire: a client sends its token with every request, and a signature check costs. */
+  private readonly verifiedJwts = new Map<string, VerifiedToken>();
 
   constructor(
     private readonly settings: TokenSettings,
@@ -79,6 +84,9 @@ export class TokenVerifier {
   }
 
   private async verifyJwt(token: string): Promise<VerifiedToken> {
+    const known = this.verifiedJwts.get(token);
+    if (known && known.expiresAt > Date.now()) return known;
+    if (known) this.verifiedJwts.delete(token);
     const metadata = await this.issuerMetadata();
     if (!metadata.jwks_uri) throw new InvalidToken("the authorization server publishes no keys (jwks_uri)");
     this.keys ??= createRemoteJWKSet(new URL(metadata.jwks_uri), { timeoutDuration: FETCH_TIMEOUT_MS, cooldownDuration: 30_000 });
@@ -94,7 +102,11 @@ export class TokenVerifier {
     } catch (error) {
       throw new InvalidToken(jwtProblem(error));
     }
-    return verified(payload);
+    const found = verified(payload);
+    // Kept as it was verified (`nbf` already past): the oldest go first past the bound.
+    if (this.verifiedJwts.size >= MAX_CACHED_TOKENS) this.verifiedJwts.delete(this.verifiedJwts.keys().next().value ?? "");
+    this.verifiedJwts.set(token, found);
+    return found;
   }
 
   /** RFC 7662: asks the authorization server about an opaque token, as this server's own client. */
