@@ -3,7 +3,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAuthorizationServer } from "../helpers/authorization-server.js";
 import { freePort, signedInClient, TestOAuthProvider } from "../helpers/oauth-client.js";
-import { callTool, fileRoots, MEMOS, MUSEUM, startSearch } from "../helpers/search-server.js";
+import { callTool, fileRoots, MEMOS, MODERN_META, MUSEUM, startSearch } from "../helpers/search-server.js";
 
 describe("the search server as an OAuth resource server: reading, loading and other users' documents by scope", () => {
   let authorizationServer: Awaited<ReturnType<typeof startAuthorizationServer>>;
@@ -59,12 +59,28 @@ describe("the search server as an OAuth resource server: reading, loading and ot
       scopes_supported: string[];
     };
     expect(metadata.scopes_supported).toEqual(["apis:admin", "apis:load", "apis:read"]);
-    const { client } = await signedInClient(server.url, new TestOAuthProvider());
+    const provider = new TestOAuthProvider();
+    const { client } = await signedInClient(server.url, provider);
     try {
       expect((await callTool(client, "list_apis", {})).isError).toBe(false);
     } finally {
       await client.close();
     }
+    // The same token in the 2026-07-28 era, which has no session: each request signs in by itself.
+    const modern = await fetch(server.url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        authorization: `Bearer ${provider.tokens()?.access_token}`,
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": "tools/call",
+        "mcp-name": "list_apis",
+      },
+      body: `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"list_apis","arguments":{},${MODERN_META}}}`,
+    });
+    expect(modern.status).toBe(200);
+    expect(await modern.text()).toContain('"apis"');
   });
 
   it("refuses a load without the load scope (403), and another user's replace or unload without the administrative one", async () => {
