@@ -109,6 +109,7 @@ export function toolDefinition(tool: ToolView): ToolDefinition {
       ...(tool.response.kind === "json" && tool.response.wrapped ? { wrapResult: true } : {}),
     },
     ...(tool.security ? { security: tool.security } : {}),
+    ...(tool.scopes ? { scopes: tool.scopes } : {}),
   };
 }
 

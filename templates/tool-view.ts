@@ -40,6 +40,7 @@ export interface ToolView {
     mediaType?: string;
   };
   security?: ToolDefinition["security"];
+  scopes?: ToolDefinition["scopes"];
 }
 
 /** `$defs` schemas that several tools contain word for word, written once and referenced by constant name. */

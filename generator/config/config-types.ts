@@ -235,6 +235,10 @@ export interface OperationOverride {
    */
   description?: string;
   /**
+   * In resource mode, the OAuth scopes a signed-in caller needs for this tool besides those the document's security names (for a document that names none).
+   */
+  scopes?: string[];
+  /**
    * Reshapes the request-body object schema.
    */
   body?: {

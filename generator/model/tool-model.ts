@@ -32,6 +32,8 @@ export interface ToolModel extends ToolView {
   response: ResponseBinding;
   /** Security requirement alternatives; undefined when the document declares none. */
   security?: SecurityRequirement[];
+  /** Scopes the config names for the tool (resource mode), besides the document's. */
+  scopes?: string[];
   warnings: string[];
 }
 
@@ -103,6 +105,7 @@ export function operationToTool(
     ...(body ? { body: body.binding } : {}),
     response: output.binding,
     ...(security.source !== "none" ? { security: security.requirements.map((requirement) => ({ ...requirement })) } : {}),
+    ...(override.scopes && override.scopes.length > 0 ? { scopes: [...override.scopes] } : {}),
     warnings: [...operation.warnings, ...parameterWarnings, ...(body?.warnings ?? []), ...input.warnings, ...output.warnings],
   };
 }

@@ -112,6 +112,8 @@ export interface ToolDefinition {
   readonly http: HttpBinding;
   /** Security requirement alternatives of the operation (scheme name → scopes); absent when the document has none. */
   readonly security?: readonly Readonly<Record<string, readonly string[]>>[];
+  /** Scopes a signed-in caller needs for this tool besides those the document names (config `overrides.<id>.scopes`). */
+  readonly scopes?: readonly string[];
 }
 
 /** A tool definition that also carries its argument and structured-result types. */

@@ -124,7 +124,7 @@ function signInSettings(env: ServerEnvironment, auth: AuthDefinition | undefined
 
 /** Every scope the operations' security requirements name (published as `scopes_supported`). */
 function scopesNamed(runtime: ToolRuntime): string[] {
-  return [...runtime.tools.values()].flatMap((tool) => scopeAlternatives(tool, runtime.auth).flat());
+  return [...runtime.tools.values()].flatMap((tool) => [...(tool.scopes ?? []), ...scopeAlternatives(tool, runtime.auth).flat()]);
 }
 
 /**

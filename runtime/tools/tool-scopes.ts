@@ -20,17 +20,19 @@ export function scopeAlternatives(tool: ToolDefinition, auth: AuthDefinition): s
   );
 }
 
-/** The scopes a signed-in caller still needs for a tool (the alternative it is nearest to), or [] when it may call it. */
+/**
+ * The scopes a signed-in caller still needs for a tool: those the config names for it, and those of the document's
+ * alternative it is nearest to; [] when it may call it.
+ */
 export function missingScopes(tool: ToolDefinition, auth: AuthDefinition, granted: ReadonlySet<string>): string[] {
-  const alternatives = scopeAlternatives(tool, auth);
-  if (alternatives.length === 0) return [];
-  let nearest: string[] | undefined;
-  for (const alternative of alternatives) {
+  const named = (tool.scopes ?? []).filter((scope) => !granted.has(scope));
+  let nearest: string[] = [];
+  for (const [at, alternative] of scopeAlternatives(tool, auth).entries()) {
     const missing = alternative.filter((scope) => !granted.has(scope));
-    if (missing.length === 0) return [];
-    if (!nearest || missing.length < nearest.length) nearest = missing;
+    if (missing.length === 0) return named;
+    if (at === 0 || missing.length < nearest.length) nearest = missing;
   }
-  return nearest ?? [];
+  return [...new Set([...named, ...nearest])];
 }
 
 /** What a JSON-RPC message calls: the tool, or for `call_operation` the registry operation it names. */

@@ -45,3 +45,11 @@ describe("a server-held credential that reaches few operations", () => {
     }
   });
 });
+
+describe("scopes the config names for an operation (resource mode)", () => {
+  it("go into the tool's definition beside the document's security", async () => {
+    const { files } = await generateFromDocument(keyedDocument(0), { ...config, overrides: { readItems3: { scopes: ["cms:read"] } } });
+    expect(files.get("tools/read_items3.ts")).toContain('scopes: ["cms:read"]');
+    expect(files.get("tools/read_items4.ts")).not.toContain("scopes:");
+  });
+});
