@@ -44,6 +44,7 @@ const RULES: Record<string, { folders: string[]; typeOnlyFolders?: string[]; pac
       "ajv",
       "ajv-formats",
       "fastest-levenshtein",
+      "jose",
       "minisearch",
       "quickjs-emscripten-core",
       "re2js",

@@ -518,7 +518,7 @@ describe("a replica whose database does not answer", () => {
     try {
       const hangUp = { version: 1, name: "hang up", sql: "SELECT pg_terminate_backend(pg_backend_pid())" };
       await expect(migrate(pool, [hangUp])).rejects.toThrow(/migration 1 \(hang up\) failed: terminating connection/);
-      expect(await migrate(pool)).toEqual([1]);
+      expect(await migrate(pool)).toEqual([1, 2]);
     } finally {
       await pool.end();
     }

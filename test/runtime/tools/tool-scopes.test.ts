@@ -19,7 +19,7 @@ function tool(security?: ToolDefinition["security"], scopes?: string[]): ToolDef
     title: "t",
     description: "t",
     inputSchema: { type: "object" },
-    annotations: {},
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     _meta: { method: "GET", path: "/t" },
     http: { method: "GET", path: "/t", parameters: [], response: "json" },
     ...(security ? { security } : {}),
