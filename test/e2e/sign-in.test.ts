@@ -358,3 +358,60 @@ describe("each user's own upstream token, by token exchange (RFC 8693) at the au
     }
   });
 });
+
+describe("opaque tokens, introspected at the authorization server (RFC 7662) as this server's own client", () => {
+  let authorizationServer: Awaited<ReturnType<typeof startAuthorizationServer>>;
+  let upstream: Awaited<ReturnType<typeof startUpstream>>;
+  let server: RunningServer;
+
+  beforeAll(async () => {
+    authorizationServer = await startAuthorizationServer({
+      opaque: true,
+      clients: [
+        {
+          client_id: "memos-mcp",
+          client_secret: "memos-mcp-secret",
+          grant_types: [],
+          response_types: [],
+          redirect_uris: [],
+          token_endpoint_auth_method: "client_secret_basic",
+          id_token_signed_response_alg: "ES256",
+        },
+      ],
+    });
+    upstream = await startUpstream((_, res) => sendJson(res, 200, { memos: [], nextPageToken: "" }));
+    const port = await freePort();
+    const environment = readServerEnvironment({
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      API_BASE_URL: upstream.url.href,
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      AUTH_MODE: "resource",
+      AUTH_ISSUER: authorizationServer.issuer.href,
+      AUTH_CLIENT_ID: "memos-mcp",
+      AUTH_CLIENT_SECRET: "memos-mcp-secret",
+      UPSTREAM_AUTHORIZATION: "Bearer upstream-server-token",
+    });
+    server = await startServer({ identity: serverIdentity, tools: memosTools, environment, log: silentLogger });
+  }, 60_000);
+  afterAll(async () => {
+    await server?.close();
+    await upstream?.close();
+    await authorizationServer?.close();
+  });
+
+  it("takes an active opaque token for this server and calls; refuses one it does not know", async () => {
+    const provider = new TestOAuthProvider();
+    const { client } = await signedInClient(server.url, provider);
+    try {
+      expect(provider.tokens()?.access_token.split(".")).toHaveLength(1);
+      expect((await client.callTool({ name: "memo_list_memos", arguments: {} })).isError).toBeFalsy();
+      expect(upstream.requests.at(-1)?.headers.authorization).toBe("Bearer upstream-server-token");
+    } finally {
+      await client.close();
+    }
+    const unknown = await post(server.url, INITIALIZE, { authorization: "Bearer no-such-token-at-all" });
+    expect(unknown.status).toBe(401);
+    expect(unknown.challenge).toContain("the token is not active");
+  });
+});

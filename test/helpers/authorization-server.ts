@@ -13,7 +13,7 @@ export const RESOURCE_SCOPES = "memos:read memos:write";
  * consent answered by the test as the account `user` says (the scopes the client asks for are granted).
  */
 export async function startAuthorizationServer(
-  options: { user?: () => string; clients?: Configuration["clients"]; exchange?: boolean; scopes?: string } = {},
+  options: { user?: () => string; clients?: Configuration["clients"]; exchange?: boolean; scopes?: string; opaque?: boolean } = {},
 ) {
   const resourceScopes = options.scopes ?? RESOURCE_SCOPES;
   const { privateKey, publicKey } = await generateKeyPair("ES256", { extractable: true });
@@ -31,7 +31,8 @@ export async function startAuthorizationServer(
     features: {
       devInteractions: { enabled: false },
       registration: { enabled: true },
-      introspection: { enabled: true },
+      // A confidential client (a resource server) may ask about any token.
+      introspection: { enabled: true, allowedPolicy: async (_ctx, client) => client.clientAuthMethod !== "none" },
       resourceIndicators: {
         enabled: true,
         useGrantedResource: () => true,
@@ -39,8 +40,9 @@ export async function startAuthorizationServer(
           scope: resourceScopes,
           audience: resourceIndicator,
           accessTokenTTL: 3600,
-          accessTokenFormat: "jwt",
-          jwt: { sign: { alg: "ES256" } },
+          ...(options.opaque
+            ? { accessTokenFormat: "opaque" as const }
+            : { accessTokenFormat: "jwt" as const, jwt: { sign: { alg: "ES256" as const } } }),
         }),
       },
     },
