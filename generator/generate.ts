@@ -269,6 +269,10 @@ function registryAuth(model: ApiModel, tools: readonly ToolModel[], config: Reso
  */
 function credentialReachWarnings(auth: RegistryAuth, tools: readonly ToolModel[]): string[] {
   if (auth.apply === "all") return [];
+  // A document that declares security on most operations, each its own scheme, means it: only one that declares it on
+  // few (Directus: 7 of 136) leaves the rest without the operator's credential.
+  const declaringAny = tools.filter((tool) => (tool.security ?? []).some((requirement) => Object.keys(requirement).length > 0)).length;
+  if (declaringAny * 2 >= tools.length) return [];
   return Object.entries(auth.schemes).flatMap(([name, scheme]) => {
     const declaring = tools.filter((tool) => (tool.security ?? []).some((requirement) => Object.hasOwn(requirement, name))).length;
     if (declaring * 2 >= tools.length) return [];

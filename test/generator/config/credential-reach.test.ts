@@ -34,6 +34,21 @@ describe("a server-held credential that reaches few operations", () => {
     );
   });
 
+  it("is not named when each operation declares its own scheme (most declare one)", async () => {
+    const document = keyedDocument(0);
+    const schemes = ["KeyAuth", "OtherKey"];
+    Object.values(document.paths as Record<string, unknown>).forEach((item, index) => {
+      (item as { get: Record<string, unknown> }).get.security = [{ [schemes[index % 2] as string]: [] }];
+    });
+    (document.components as { securitySchemes: Record<string, unknown> }).securitySchemes.OtherKey = {
+      type: "apiKey",
+      in: "header",
+      name: "X-Other",
+    };
+    const { warnings } = await generateFromDocument(document, config);
+    expect(warnings.filter((warning) => warning.startsWith("auth:"))).toEqual([]);
+  });
+
   it("is not named when the document declares it globally, on half, or when auth.apply is all", async () => {
     for (const [document, apply] of [
       [keyedDocument(0, true), "declared"],
