@@ -130,7 +130,7 @@ export class ApiCatalog implements Catalogue {
   ): Promise<{ api: LoadedApi; replaced: boolean }> {
     checkApiName(name);
     const { by } = options;
-    if (!mayChange(this.apis.get(name)?.owner, by)) throw notYours(name, "replace");
+    if (!mayChange(this.apis.get(name)?.owner, by)) throw notYours(name, "replace", by);
     let text: SourceText;
     let api: LoadedApi;
     let bytes: number;
@@ -148,7 +148,7 @@ export class ApiCatalog implements Catalogue {
       throw new ToolFailure(`Failed to load '${name}': ${errorMessage(error)}${kept}`);
     }
     // Checked again: another caller may have loaded it meanwhile.
-    if (!mayChange(this.apis.get(name)?.owner, by)) throw notYours(name, "replace");
+    if (!mayChange(this.apis.get(name)?.owner, by)) throw notYours(name, "replace", by);
     const replaced = this.apis.has(name);
     this.add(name, api, bytes, by?.subject);
     if (this.store) {
@@ -170,7 +170,7 @@ export class ApiCatalog implements Catalogue {
     checkApiName(name);
     const entry = this.apis.get(name);
     if (!entry) throw notLoaded(name, this.names());
-    if (!mayChange(entry.owner, by)) throw notYours(name, "remove");
+    if (!mayChange(entry.owner, by)) throw notYours(name, "remove", by);
     this.apis.delete(name);
     this.catalogue?.drop(name);
     await this.store?.remove(name);

@@ -44,11 +44,14 @@ export interface CataloguePage {
 export interface Loader {
   subject: string;
   admin: boolean;
+  /** The administrative scope's name, for the refusal. */
+  adminScope?: string;
 }
 
 /** The failure for a signed-in caller who may not replace or remove a document another user loaded. */
-export function notYours(name: string, verb: "replace" | "remove"): ToolFailure {
-  return new ToolFailure(`'${name}' was loaded by another user: to ${verb} it you need the catalogue's administrative scope`);
+export function notYours(name: string, verb: "replace" | "remove", by?: Loader): ToolFailure {
+  const scope = by?.adminScope ? ` (${by.adminScope}; sign in again with it)` : "";
+  return new ToolFailure(`'${name}' was loaded by another user: to ${verb} it you need the catalogue's administrative scope${scope}`);
 }
 
 /** Whether a loader may replace or remove a document whose owner is `owner` (no owner: loaded without sign-in). */

@@ -320,6 +320,10 @@ export async function startSearchServer(options: SearchOptions, log: Logger = st
     log.error("request failed", { error: String(error) }),
   );
   log.info("OpenAPI search MCP server listening", { url: running.url.href, store: catalog.location });
+  if (signIn) {
+    const { settings } = signIn.guard;
+    log.info("callers sign in (resource mode)", { issuer: settings.issuer.href, resource: settings.resource.href, scopes: signIn.scopes });
+  }
   if (catalog instanceof ApiCatalog)
     void restored.then((count) => log.info("stored documents restored", { restored: count, apis: catalog.size }));
   else log.info("catalogue in the database", { apis: catalog.size });

@@ -12,6 +12,7 @@ import {
 } from "oapi-mcp-gen-runtime/sdk";
 import { DocumentParseError } from "../openapi/parse-error.js";
 import { boundObject } from "./bounded.js";
+import { CHANGING_TOOLS, mayLoad } from "./sign-in.js";
 import { ToolFailure } from "./tool-failure.js";
 import { MAX_ANSWER_CHARS, SEARCH_TOOLS, type SearchTool, type ToolContext } from "./tools.js";
 
@@ -50,7 +51,11 @@ export function createSearchServer(context: ToolContext, log: Logger): Server {
     capabilities: { tools: { listChanged: false } },
     instructions: SEARCH_INSTRUCTIONS,
   });
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: context.calls ? LISTED.calls : LISTED.plain }));
+  server.setRequestHandler(ListToolsRequestSchema, () => {
+    const tools = context.calls ? LISTED.calls : LISTED.plain;
+    // A signed-in caller without the load scope is not shown the tools it may not call.
+    return { tools: mayLoad(context.signIn) ? tools : tools.filter((tool) => !CHANGING_TOOLS.has(tool.name)) };
+  });
   server.setRequestHandler(LooseCallToolRequestSchema, async (request) => {
     const params = checkedCallParams(request);
     // Before the clone below walks them recursively.

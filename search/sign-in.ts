@@ -26,7 +26,13 @@ export interface SignInOptions {
 }
 
 /** The tools that change the catalogue: the load scope, and for another user's document the administrative one. */
-const CHANGING_TOOLS = new Set(["load_openapi", "unload_api"]);
+export const CHANGING_TOOLS: ReadonlySet<string> = new Set(["load_openapi", "unload_api"]);
+
+/** Whether this request's caller may change the catalogue (always, without sign-in). */
+export function mayLoad(signIn: SearchSignIn | undefined): boolean {
+  const caller = requestScope().signedIn;
+  return !signIn || !caller || caller.scopes.has(signIn.scopes.load);
+}
 
 /**
  * Resource mode for the search server (`--auth-mode resource`, else `AUTH_MODE`): callers sign in with the issuer
@@ -59,7 +65,7 @@ export function searchSignIn(options: SignInOptions, env: NodeJS.ProcessEnv = pr
 export function loaderOf(signIn: SearchSignIn | undefined): Loader | undefined {
   const caller = requestScope().signedIn;
   if (!signIn || !caller) return undefined;
-  return { subject: caller.subject, admin: caller.scopes.has(signIn.scopes.admin) };
+  return { subject: caller.subject, admin: caller.scopes.has(signIn.scopes.admin), adminScope: signIn.scopes.admin };
 }
 
 /** Answers 403 `insufficient_scope` for a load or unload by a caller without the load scope; true when it did. */

@@ -348,10 +348,10 @@ export function readmeSource(facts: ReadmeFacts): ReadmeSource {
     "register the server there as an API whose identifier is its canonical URI (`https://mcp.example.com/mcp`), then",
     "",
     "```sh",
-    `docker run -e AUTH_MODE=resource -e AUTH_ISSUER=https://login.example.com/realms/acme -e PUBLIC_URL=https://mcp.example.com -e API_BASE_URL=https://api.example.com -e UPSTREAM_AUTHORIZATION="Bearer <service token>" -p 3000:3000 ${imageName(facts.name)}`,
+    `docker run -e AUTH_MODE=resource -e AUTH_ISSUER=https://login.example.com/realms/acme -e PUBLIC_URL=https://mcp.example.com -e AUTH_SCOPES=${facts.name}:read -e API_BASE_URL=https://api.example.com -e UPSTREAM_AUTHORIZATION="Bearer <service token>" -p 3000:3000 ${imageName(facts.name)}`,
     "```",
     "",
-    "MCP clients then sign their users in from the URL alone (`/.well-known/oauth-protected-resource/mcp` names the authorization server); a request without a valid token gets 401, one without an operation's scope 403 naming it; the upstream never sees a user's MCP token (`AUTH_UPSTREAM=exchange` gets each user an upstream token of their own).",
+    "`AUTH_SCOPES` names the scope your authorization server grants for this server (clients ask for the scopes it publishes; some authorization servers refuse a sign-in that asks for none). MCP clients then sign their users in from the URL alone (`/.well-known/oauth-protected-resource/mcp` names the authorization server); a request without a valid token gets 401, one without an operation's scope 403 naming it; the upstream never sees a user's MCP token (`AUTH_UPSTREAM=exchange` gets each user an upstream token of their own).",
     ...(credentials.length > 0
       ? [
           "",

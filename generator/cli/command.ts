@@ -192,7 +192,7 @@ function missingTarball(options: GenerateOptions): string[] {
   const tarball = runtimeTarball(runtimeVersion);
   if (pathKind(join(options.out, tarball)) === "file") return [];
   return [
-    `--runtime tarball: ${join(options.out, tarball)} is not there yet; put the runtime's packed tarball there (npm pack oapi-mcp-gen-runtime@${runtimeVersion}, or the one you installed the generator with) before npm install, and commit it`,
+    `--runtime tarball: ${join(options.out, tarball)} is not there yet; put the runtime's packed tarball there (the ${tarball} you installed the generator with, or \`npm pack\` of the runtime) before npm install, and commit it (after switching --runtime, run npm install there again: the lockfile still names the old source)`,
   ];
 }
 

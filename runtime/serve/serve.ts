@@ -195,16 +195,19 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     running.server.once("close", () => void sandbox.closeSandbox());
   }
   if (guard) {
+    const exchange = env.signIn?.upstream === "exchange";
+    const upstream = exchange ? "token exchange" : env.upstreamAuthorization ? "UPSTREAM_AUTHORIZATION" : "server-held credentials";
     log.info("MCP callers sign in (resource mode)", {
       issuer: guard.settings.issuer.href,
       resource: guard.settings.resource.href,
-      upstream:
-        env.signIn?.upstream === "exchange"
-          ? "token exchange"
-          : env.upstreamAuthorization
-            ? "UPSTREAM_AUTHORIZATION"
-            : "server-held credentials",
+      upstream,
     });
+    if (!exchange && env.upstreamAuthorization === undefined && runtime.credentials.configured().length === 0) {
+      log.warn(
+        "resource mode with no upstream credential: signed-in callers' calls reach the upstream without one (set UPSTREAM_AUTHORIZATION, a scheme's variables, or AUTH_UPSTREAM=exchange)",
+        {},
+      );
+    }
   }
   log.info("MCP server listening", {
     server: options.identity.name,
@@ -214,7 +217,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     upstream: `${env.apiBaseUrl.origin}${env.apiBaseUrl.pathname}`,
     credentials: runtime.credentials.configured(),
     ...(runtime.parameters.configured().length > 0 ? { parameters: runtime.parameters.configured() } : {}),
-    passthrough: runtime.auth.passthrough,
+    ...(guard ? { signIn: "resource" } : { passthrough: runtime.auth.passthrough }),
   });
   warnUnsetParameters(runtime, log);
   tellCredentialReach(runtime, log);

@@ -35,7 +35,7 @@ const SETTINGS: readonly [string, string][] = [
     "AUTH_MODE",
     "passthrough (default: the caller's Authorization goes upstream) or resource (callers sign in with AUTH_ISSUER; their token never goes upstream)",
   ],
-  ["AUTH_ISSUER", "resource mode: the authorization server whose tokens this server takes (https; its metadata and keys are discovered)"],
+  ["AUTH_ISSUER", "resource mode: the authorization server whose tokens this server takes (https, or http on loopback)"],
   ["AUTH_RESOURCE", "resource mode: this server's canonical URI, the audience its tokens must name (default PUBLIC_URL + mcp)"],
   ["AUTH_SCOPES", "resource mode: scopes every call needs, besides those the document gives each operation"],
   ["AUTH_LIST_ALL_TOOLS", "resource mode: on lists every tool, not only those the caller's token may call (default off)"],

@@ -238,7 +238,7 @@ export class PostgresCatalogue implements Catalogue {
     const { columns, words } = await documentRows(api);
     return this.transaction(async (client) => {
       // Whose it is, read and kept locked until this transaction ends: no other replica replaces it meanwhile.
-      if (!mayChange(await ownerOf(client, api.name), by)) throw notYours(api.name, "replace");
+      if (!mayChange(await ownerOf(client, api.name), by)) throw notYours(api.name, "replace", by);
       const failure = roomFailure(this.settings.budget, await this.others(client, api.name), stored.bytes);
       if (failure) throw failure;
       const replaced = ((await client.query("DELETE FROM oapi_apis WHERE name = $1", [api.name])).rowCount ?? 0) > 0;
@@ -332,7 +332,7 @@ export class PostgresCatalogue implements Catalogue {
     checkApiName(name);
     const removed = await this.guard(() =>
       this.transaction(async (client) => {
-        if (!mayChange(await ownerOf(client, name), by)) throw notYours(name, "remove");
+        if (!mayChange(await ownerOf(client, name), by)) throw notYours(name, "remove", by);
         return ((await client.query("DELETE FROM oapi_apis WHERE name = $1", [name])).rowCount ?? 0) > 0;
       }),
     );

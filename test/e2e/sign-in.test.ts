@@ -415,3 +415,29 @@ describe("opaque tokens, introspected at the authorization server (RFC 7662) as 
     expect(unknown.challenge).toContain("the token is not active");
   });
 });
+
+describe("resource mode's start-up", () => {
+  it("says where the upstream credential comes from, and warns when there is none", async () => {
+    const lines: string[] = [];
+    const log: Logger = {
+      info: (message) => lines.push(`info: ${message}`),
+      warn: (message) => lines.push(`warn: ${message}`),
+      error: (message) => lines.push(`error: ${message}`),
+    };
+    const port = await freePort();
+    const environment = readServerEnvironment({
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      API_BASE_URL: "http://127.0.0.1:9",
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      AUTH_MODE: "resource",
+      AUTH_ISSUER: "http://127.0.0.1:9",
+    });
+    const server = await startServer({ identity: serverIdentity, tools: memosTools, environment, log });
+    await server.close();
+    expect(lines).toContain("info: MCP callers sign in (resource mode)");
+    expect(lines).toContain(
+      "warn: resource mode with no upstream credential: signed-in callers' calls reach the upstream without one (set UPSTREAM_AUTHORIZATION, a scheme's variables, or AUTH_UPSTREAM=exchange)",
+    );
+  });
+});

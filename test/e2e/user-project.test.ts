@@ -361,7 +361,9 @@ describe("the runtime's packed tarball beside the generated package: no package 
       expect(await readFile(join(generated, "README.md"), "utf8")).toContain(
         `put \`${tarball}\` (\`npm pack\` of the runtime) in this folder`,
       );
-      expect(result.stderr).toContain(`warning: --runtime tarball: ${join(generated, tarball)} is not there yet;`);
+      expect(result.stderr).toContain(
+        `warning: --runtime tarball: ${join(generated, tarball)} is not there yet; put the runtime's packed tarball there (the ${tarball} you installed the generator with`,
+      );
       // What the generated README says: the runtime's `npm pack` in this folder (`npm test` has just built it).
       await execFile("npm", ["pack", "--ignore-scripts", "--pack-destination", generated, "--workspace", "oapi-mcp-gen-runtime"], {
         cwd: ROOT,

@@ -108,7 +108,9 @@ describe("the search server as an OAuth resource server: reading, loading and ot
       );
       expect((await callTool(alice, "load_openapi", { name: "memos", url: MEMOS })).isError).toBe(false);
       const replaced = await callTool(bob, "load_openapi", { name: "memos", url: MUSEUM });
-      expect(replaced.text).toContain("'memos' was loaded by another user: to replace it you need the catalogue's administrative scope");
+      expect(replaced.text).toContain(
+        "'memos' was loaded by another user: to replace it you need the catalogue's administrative scope (apis:admin; sign in again with it)",
+      );
       const removed = await callTool(bob, "unload_api", { name: "memos" });
       expect(removed.text).toContain("to remove it you need the catalogue's administrative scope");
       // The document is still alice's, as she loaded it; the administrator may replace it, and alice may remove her own.
