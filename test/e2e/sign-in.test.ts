@@ -1,5 +1,6 @@
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { generateKeyPair, importJWK, type JWTPayload, SignJWT } from "jose";
+import type { ClientMetadata } from "oidc-provider";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tools as memosTools, serverIdentity } from "../../generated/index.js";
 import { type Logger, silentLogger } from "../../runtime/base/logger.js";
@@ -28,6 +29,34 @@ const INITIALIZE = {
   method: "initialize",
   params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
 };
+
+/** The Memos server's own confidential client at the authorization server, for exchange or introspection. */
+const serverClient = (grantTypes: string[]): ClientMetadata => ({
+  client_id: "memos-mcp",
+  client_secret: "memos-mcp-secret",
+  grant_types: grantTypes,
+  response_types: [],
+  redirect_uris: [],
+  token_endpoint_auth_method: "client_secret_basic",
+  id_token_signed_response_alg: "ES256",
+});
+
+/** The committed Memos server in resource mode for `issuer`, over a Memos upstream, with these variables besides. */
+async function memosResourceServer(issuer: URL, variables: Record<string, string>, log: Logger = silentLogger) {
+  const upstream = await startUpstream((_, res) => sendJson(res, 200, { memos: [], nextPageToken: "" }));
+  const port = await freePort();
+  const environment = readServerEnvironment({
+    HOST: "127.0.0.1",
+    PORT: String(port),
+    API_BASE_URL: upstream.url.href,
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    AUTH_MODE: "resource",
+    AUTH_ISSUER: issuer.href,
+    ...variables,
+  });
+  const server = await startServer({ identity: serverIdentity, tools: memosTools, environment, log });
+  return { upstream, server };
+}
 
 describe("the committed Memos server as an OAuth resource server, switched by environment alone", () => {
   let authorizationServer: Awaited<ReturnType<typeof startAuthorizationServer>>;
@@ -308,34 +337,12 @@ describe("each user's own upstream token, by token exchange (RFC 8693) at the au
   let server: RunningServer;
 
   beforeAll(async () => {
-    authorizationServer = await startAuthorizationServer({
-      exchange: true,
-      clients: [
-        {
-          client_id: "memos-mcp",
-          client_secret: "memos-mcp-secret",
-          grant_types: [TOKEN_EXCHANGE],
-          response_types: [],
-          redirect_uris: [],
-          token_endpoint_auth_method: "client_secret_basic",
-          id_token_signed_response_alg: "ES256",
-        },
-      ],
-    });
-    upstream = await startUpstream((_, res) => sendJson(res, 200, { memos: [], nextPageToken: "" }));
-    const port = await freePort();
-    const environment = readServerEnvironment({
-      HOST: "127.0.0.1",
-      PORT: String(port),
-      API_BASE_URL: upstream.url.href,
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      AUTH_MODE: "resource",
-      AUTH_ISSUER: authorizationServer.issuer.href,
+    authorizationServer = await startAuthorizationServer({ exchange: true, clients: [serverClient([TOKEN_EXCHANGE])] });
+    ({ upstream, server } = await memosResourceServer(authorizationServer.issuer, {
       AUTH_UPSTREAM: "exchange",
       AUTH_CLIENT_ID: "memos-mcp",
       AUTH_CLIENT_SECRET: "memos-mcp-secret",
-    });
-    server = await startServer({ identity: serverIdentity, tools: memosTools, environment, log: silentLogger });
+    }));
   }, 60_000);
   afterAll(async () => {
     await server?.close();
@@ -365,34 +372,12 @@ describe("opaque tokens, introspected at the authorization server (RFC 7662) as 
   let server: RunningServer;
 
   beforeAll(async () => {
-    authorizationServer = await startAuthorizationServer({
-      opaque: true,
-      clients: [
-        {
-          client_id: "memos-mcp",
-          client_secret: "memos-mcp-secret",
-          grant_types: [],
-          response_types: [],
-          redirect_uris: [],
-          token_endpoint_auth_method: "client_secret_basic",
-          id_token_signed_response_alg: "ES256",
-        },
-      ],
-    });
-    upstream = await startUpstream((_, res) => sendJson(res, 200, { memos: [], nextPageToken: "" }));
-    const port = await freePort();
-    const environment = readServerEnvironment({
-      HOST: "127.0.0.1",
-      PORT: String(port),
-      API_BASE_URL: upstream.url.href,
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      AUTH_MODE: "resource",
-      AUTH_ISSUER: authorizationServer.issuer.href,
+    authorizationServer = await startAuthorizationServer({ opaque: true, clients: [serverClient([])] });
+    ({ upstream, server } = await memosResourceServer(authorizationServer.issuer, {
       AUTH_CLIENT_ID: "memos-mcp",
       AUTH_CLIENT_SECRET: "memos-mcp-secret",
       UPSTREAM_AUTHORIZATION: "Bearer upstream-server-token",
-    });
-    server = await startServer({ identity: serverIdentity, tools: memosTools, environment, log: silentLogger });
+    }));
   }, 60_000);
   afterAll(async () => {
     await server?.close();
