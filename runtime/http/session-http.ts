@@ -5,6 +5,7 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import type { Logger } from "../base/logger.js";
 import type { ModernHost } from "../protocol/modern-exchange.js";
 import { routeMessage } from "../protocol/modern-protocol.js";
+import { openRequestScope } from "../base/request-scope.js";
 import { scoped, signedInto } from "./caller-scope.js";
 import { clientGroup } from "./client-group.js";
 import { guardMcpRequest, type HttpPolicy } from "./http-server.js";
@@ -104,7 +105,8 @@ export class SessionHttpHandler {
       const route = message === undefined ? undefined : routeMessage(message, req.headers);
       if (route && route.era !== "legacy") return serveModern(this.modern, route, req, res);
     }
-    const client = clientGroup(req.socket.remoteAddress ?? "unknown");
+    // Signed in, a client is its user (a team behind one address is many clients); else its address group.
+    const client = openRequestScope()?.caller ?? clientGroup(req.socket.remoteAddress ?? "unknown");
     if (!this.makeRoom(client)) {
       return sendJson(res, 503, { jsonrpc: "2.0", error: { code: -32000, message: "Too many sessions; try again later" }, id: null });
     }

@@ -2,6 +2,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAuthorizationServer } from "../helpers/authorization-server.js";
+import { postFrom } from "../helpers/loopback-post.js";
 import { freePort, signedInClient, TestOAuthProvider } from "../helpers/oauth-client.js";
 import { callTool, fileRoots, MEMOS, MODERN_META, MUSEUM, startSearch } from "../helpers/search-server.js";
 
@@ -121,6 +122,48 @@ describe("the search server as an OAuth resource server: reading, loading and ot
       expect((await callTool(admin, "unload_api", { name: "memos" })).isError).toBe(false);
     } finally {
       await Promise.all([reader, alice, bob, admin].map((client) => client.close()));
+    }
+  });
+
+  it("counts sessions per signed-in user, not per address: one user's flood displaces only that user's sessions", async () => {
+    const port = await freePort();
+    const capped = await startSearch([
+      "--port",
+      String(port),
+      "--memory",
+      "--max-sessions-per-client",
+      "2",
+      "--auth-mode",
+      "resource",
+      "--auth-issuer",
+      authorizationServer.issuer.href,
+      "--public-url",
+      `http://127.0.0.1:${port}`,
+    ]);
+    const audience = `http://127.0.0.1:${port}/mcp`;
+    const bearer = async (sub: string) => ({
+      authorization: `Bearer ${await authorizationServer.accessToken(audience, { sub, scope: "apis:read" })}`,
+    });
+    const initialize = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "s", version: "1" } },
+    };
+    const list = { jsonrpc: "2.0", id: 2, method: "tools/list" };
+    try {
+      const bob = await bearer("bob");
+      const bobs = await postFrom(capped.url, "127.0.0.1", initialize, { headers: bob });
+      expect(bobs.session).toBeDefined();
+      const alice = await bearer("alice");
+      for (let n = 0; n < 4; n++) {
+        const opened = await postFrom(capped.url, "127.0.0.1", initialize, { headers: alice });
+        await postFrom(capped.url, "127.0.0.1", list, { headers: alice, session: opened.session ?? "" });
+      }
+      // Bob, at the same address, keeps his session.
+      expect((await postFrom(capped.url, "127.0.0.1", list, { headers: bob, session: bobs.session ?? "" })).status).toBe(200);
+    } finally {
+      await capped.close();
     }
   });
 });
