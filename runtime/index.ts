@@ -60,7 +60,7 @@ export { describeErrors } from "./schema/validation.js";
 export { readServerEnvironment, type ServerEnvironment, type UpstreamDefaults } from "./serve/env.js";
 export { endWithLauncher } from "./serve/parent-watch.js";
 export { runServer, type ServeOptions, startServer, startStdioServer, type ToolSource } from "./serve/serve.js";
-export { canonicalUri } from "./serve/sign-in-env.js";
+export { canonicalUri, readSignInEnvironment } from "./serve/sign-in-env.js";
 export { type ClientOptions, type ClientRegistry, ToolCallError, toolCaller } from "./serve/tool-client.js";
 export { parseServerArguments, type ServerCommand, serverUsage } from "./serve/usage.js";
 export { callByName } from "./tools/call-by-name.js";

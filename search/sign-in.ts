@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import { canonicalUri, requestScope, SignInGuard } from "oapi-mcp-gen-runtime";
+import { readSignInEnvironment, requestScope, SignInGuard } from "oapi-mcp-gen-runtime";
 import type { Loader } from "./catalogue.js";
 
 /** The catalogue's scopes: to read it, to load and unload documents, and to replace or remove other users' documents. */
@@ -40,23 +40,21 @@ export function mayLoad(signIn: SearchSignIn | undefined): boolean {
  * `AUTH_RESOURCE`); undefined without it, when every caller is trusted alike.
  */
 export function searchSignIn(options: SignInOptions, env: NodeJS.ProcessEnv = process.env): SearchSignIn | undefined {
-  const mode = options.authMode ?? env.AUTH_MODE?.trim() ?? "passthrough";
-  if (mode === "passthrough") return undefined;
-  if (mode !== "resource") throw new Error(`--auth-mode: "${mode}" must be passthrough or resource`);
-  const issuer = options.authIssuer ?? env.AUTH_ISSUER?.trim();
+  // The command line's settings are read as the generated server reads its environment, the same checks applied.
+  const given = {
+    ...env,
+    ...(options.authMode ? { AUTH_MODE: options.authMode } : {}),
+    ...(options.authIssuer ? { AUTH_ISSUER: options.authIssuer } : {}),
+  };
   const publicUrl = options.publicUrl ?? env.PUBLIC_URL?.trim();
-  const resource = env.AUTH_RESOURCE?.trim() || (publicUrl ? canonicalUri(new URL(publicUrl)).href : undefined);
+  const problems: string[] = [];
+  const signIn = readSignInEnvironment(given, publicUrl ? new URL(publicUrl) : undefined, problems);
+  if (problems.length > 0) throw new Error(problems.join("; "));
+  if (signIn?.mode !== "resource") return undefined;
+  const { issuer, resource, client } = signIn;
   if (!issuer || !resource) throw new Error("resource mode needs --auth-issuer (or AUTH_ISSUER) and --public-url (or PUBLIC_URL)");
   const scopes = { read: options.authReadScope, load: options.authLoadScope, admin: options.authAdminScope };
-  const id = env.AUTH_CLIENT_ID?.trim();
-  const secret = env.AUTH_CLIENT_SECRET?.trim();
-  const guard = new SignInGuard({
-    issuer: new URL(issuer),
-    resource: new URL(resource),
-    requiredScopes: [scopes.read],
-    listAllTools: true,
-    ...(id && secret ? { client: { id, secret } } : {}),
-  });
+  const guard = new SignInGuard({ issuer, resource, requiredScopes: [scopes.read], listAllTools: true, ...(client ? { client } : {}) });
   guard.publishScopes([scopes.load, scopes.admin]);
   return { guard, scopes };
 }

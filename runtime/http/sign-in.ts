@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { SignedInCaller } from "../base/request-scope.js";
 import { sendJson } from "./json-response.js";
-import { InvalidToken, SignInUnavailable, type TokenSettings, TokenVerifier } from "./token-verifier.js";
+import { InvalidToken, issuerName, SignInUnavailable, type TokenSettings, TokenVerifier } from "./token-verifier.js";
 
 /** Resource mode: the authorization server, this server's canonical URI, and what every call needs. */
 export interface SignInSettings extends TokenSettings {
@@ -58,7 +58,7 @@ export class SignInGuard {
     res.setHeader("cache-control", "public, max-age=300");
     sendJson(res, 200, {
       resource: resource.href,
-      authorization_servers: [issuer.pathname === "/" ? issuer.origin : issuer.href],
+      authorization_servers: [issuerName(issuer)],
       scopes_supported: scopesSupported,
       bearer_methods_supported: ["header"],
     });

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { createRemoteJWKSet, type JWTPayload, errors as joseErrors, jwtVerify } from "jose";
+import { ExpiringCache } from "../base/expiring-cache.js";
 
 /** What resource mode needs to check a token: whose tokens, for which resource, and how to ask about opaque ones. */
 export interface TokenSettings {
@@ -51,10 +52,7 @@ const METADATA_RETRY_MS = 10_000;
 const FETCH_TIMEOUT_MS = 5_000;
 const MAX_METADATA_BYTES = 256 * 1024;
 
-/** Introspection answers kept (by the token's digest) until the token expires: at most this many. */
-const MAX_CACHED_INTROSPECTIONS = 10_000;
-
-/** Verified JWTs kept until they expire: at most this many. */
+/** Tokens whose check is kept until they expire (JWTs by their text, opaque ones by their digest): at most this many. */
 const MAX_CACHED_TOKENS = 10_000;
 
 /**
@@ -68,9 +66,9 @@ export class TokenVerifier {
   private pendingMetadata: Promise<IssuerMetadata> | undefined;
   private failure: { reason: string; until: number } | undefined;
   private keys: ReturnType<typeof createRemoteJWKSet> | undefined;
-  private readonly introspected = new Map<string, VerifiedToken>();
+  private readonly introspected = new ExpiringCache<VerifiedToken>(MAX_CACHED_TOKENS);
   /** JWTs already verified, until they expire: a client sends its token with every request, and a signature check costs. */
-  private readonly verifiedJwts = new Map<string, VerifiedToken>();
+  private readonly verifiedJwts = new ExpiringCache<VerifiedToken>(MAX_CACHED_TOKENS);
 
   constructor(
     private readonly settings: TokenSettings,
@@ -85,8 +83,7 @@ export class TokenVerifier {
 
   private async verifyJwt(token: string): Promise<VerifiedToken> {
     const known = this.verifiedJwts.get(token);
-    if (known && known.expiresAt > Date.now()) return known;
-    if (known) this.verifiedJwts.delete(token);
+    if (known) return known;
     const metadata = await this.issuerMetadata();
     if (!metadata.jwks_uri) throw new InvalidToken("the authorization server publishes no keys (jwks_uri)");
     this.keys ??= createRemoteJWKSet(new URL(metadata.jwks_uri), { timeoutDuration: FETCH_TIMEOUT_MS, cooldownDuration: 30_000 });
@@ -103,8 +100,7 @@ export class TokenVerifier {
       throw new InvalidToken(jwtProblem(error));
     }
     const found = verified(payload);
-    // Kept as it was verified (`nbf` already past): the oldest go first past the bound.
-    if (this.verifiedJwts.size >= MAX_CACHED_TOKENS) this.verifiedJwts.delete(this.verifiedJwts.keys().next().value ?? "");
+    // Kept as it was verified (`nbf` already past).
     this.verifiedJwts.set(token, found);
     return found;
   }
@@ -113,7 +109,7 @@ export class TokenVerifier {
   private async introspect(token: string): Promise<VerifiedToken> {
     const key = createHash("sha256").update(token).digest("base64url");
     const cached = this.introspected.get(key);
-    if (cached && cached.expiresAt > Date.now()) return cached;
+    if (cached) return cached;
     const { client } = this.settings;
     const metadata = await this.issuerMetadata();
     if (!client || !metadata.introspection_endpoint)
@@ -126,8 +122,7 @@ export class TokenVerifier {
     const audiences = Array.isArray(answer.aud) ? answer.aud : answer.aud === undefined ? [] : [answer.aud];
     if (!audiences.includes(this.settings.resource.href)) throw new InvalidToken("the token is meant for another resource");
     const found = verified(answer);
-    if (this.introspected.size >= MAX_CACHED_INTROSPECTIONS) this.forgetExpired();
-    if (this.introspected.size < MAX_CACHED_INTROSPECTIONS) this.introspected.set(key, found);
+    this.introspected.set(key, found);
     return found;
   }
 
@@ -215,16 +210,14 @@ export class TokenVerifier {
     return value as Record<string, unknown>;
   }
 
-  /** The issuer as tokens write it: the configured URL without a trailing slash on a bare origin. */
   private issuerText(): string {
-    const { issuer } = this.settings;
-    return issuer.pathname === "/" ? issuer.origin : issuer.href;
+    return issuerName(this.settings.issuer);
   }
+}
 
-  private forgetExpired(): void {
-    const now = Date.now();
-    for (const [key, value] of this.introspected) if (value.expiresAt <= now) this.introspected.delete(key);
-  }
+/** The issuer as tokens and metadata write it: the configured URL without a trailing slash on a bare origin. */
+export function issuerName(issuer: URL): string {
+  return issuer.pathname === "/" ? issuer.origin : issuer.href;
 }
 
 /** What a token says of its caller: `sub`, the client, the scopes (`scope` text or `scp` list) and its expiry. */

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { EnvironmentError } from "../base/environment-error.js";
+import { ExpiringCache } from "../base/expiring-cache.js";
 import { type Logger, loggerFromEnvironment, stderrLogger } from "../base/logger.js";
 import type { ToolDefinition } from "../base/tool.js";
 import type { AuthDefinition, SignedInAuthorization } from "../call/credentials.js";
@@ -134,14 +135,13 @@ function scopesNamed(runtime: ToolRuntime): string[] {
 function upstreamForSignedIn(guard: SignInGuard, env: ServerEnvironment, log: Logger): SignedInAuthorization {
   const audience = guard.settings.exchangeAudience;
   if (audience === undefined) return async () => env.upstreamAuthorization;
-  const exchanged = new Map<string, { token: string; expiresAt: number }>();
+  const exchanged = new ExpiringCache<{ token: string; expiresAt: number }>(10_000);
   return async (caller) => {
     const key = createHash("sha256").update(caller.token).digest("base64url");
     const cached = exchanged.get(key);
-    if (cached && cached.expiresAt > Date.now()) return `Bearer ${cached.token}`;
+    if (cached) return `Bearer ${cached.token}`;
     const fresh = await guard.verifier.exchange(caller.token, audience);
-    if (exchanged.size >= 10_000) for (const [old, value] of exchanged) if (value.expiresAt <= Date.now()) exchanged.delete(old);
-    if (exchanged.size < 10_000) exchanged.set(key, { token: fresh.token, expiresAt: Math.min(fresh.expiresAt, caller.expiresAt) });
+    exchanged.set(key, { token: fresh.token, expiresAt: Math.min(fresh.expiresAt, caller.expiresAt) });
     log.info("exchanged a token for the upstream", { user: caller.subject });
     return `Bearer ${fresh.token}`;
   };
