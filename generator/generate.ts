@@ -197,7 +197,7 @@ async function generateBeside(
     schemes: auth.schemes,
     passthrough: auth.passthrough,
     ...(auth.prefer ? { prefer: auth.prefer } : {}),
-    ...(auth.mode === "resource" ? { signInMode: "resource" as const } : {}),
+    ...(auth.mode === "resource" || auth.mode === "proxy" ? { signInMode: auth.mode } : {}),
     paths,
     ...(mode === "discovery" ? { discovery: { alwaysList } } : {}),
     ...(mode === "tools" && allListed.describes ? { describes: true } : {}),
@@ -258,7 +258,7 @@ function registryAuth(model: ApiModel, tools: readonly ToolModel[], config: Reso
     schemes,
     ...(all ? { apply: "all" as const } : {}),
     ...(config.auth.prefer === "caller" ? { prefer: "caller" as const } : {}),
-    ...(config.auth.mode === "resource" ? { mode: "resource" as const } : {}),
+    ...(config.auth.mode !== "passthrough" ? { mode: config.auth.mode } : {}),
     passthrough: { authorization: passthrough.authorization, headers: passthrough.headers },
   };
 }

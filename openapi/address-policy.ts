@@ -1,5 +1,7 @@
 import { isIP } from "node:net";
-import ipaddr from "ipaddr.js";
+import { canonicalHost, isRefusedAddress } from "oapi-mcp-gen-runtime";
+
+export { isRefusedAddress };
 
 /** Per lower-cased host name or IP literal (IPv6 without brackets), the ports the operator allows it on. */
 export type AllowedHosts = ReadonlyMap<string, ReadonlySet<number> | "any port">;
@@ -20,34 +22,6 @@ export interface AllowedHost {
 
 /** The ports a bare host (no `:port`) is allowed on: http's and https's defaults. */
 const DEFAULT_PORTS = [80, 443] as const;
-
-/** IPv6 ranges ipaddr.js calls "unicast" that must still be refused: IPv4-compatible, and AWS metadata (kept explicit). */
-const REFUSED_IPV6 = ["::/96", "fd00:ec2::/32"].map((cidr) => ipaddr.IPv6.parseCIDR(cidr));
-
-/** A host as URLs spell it (lower-case, punycode, IPv6 compressed in hex, no brackets), or undefined when invalid. */
-function canonicalHost(host: string): string | undefined {
-  return URL.canParse(`http://${host}`) ? new URL(`http://${host}`).hostname.replace(/^\[|\]$/g, "") : undefined;
-}
-
-/** An IP address, IPv6 in canonical form (so `::1.2.3.4` reads as `::102:304`) and IPv4-mapped as IPv4. */
-function parseAddress(address: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
-  const bare = address.replace(/^\[|\]$/g, "");
-  const family = isIP(bare);
-  if (family === 4) return ipaddr.IPv4.parse(bare);
-  const canonical = family === 6 ? canonicalHost(`[${bare}]`) : undefined;
-  return canonical === undefined ? undefined : ipaddr.process(canonical);
-}
-
-/** True unless an IP address is public unicast, outside every range that embeds, translates to or tunnels IPv4. */
-export function isRefusedAddress(address: string): boolean {
-  try {
-    const ip = parseAddress(address);
-    if (ip === undefined || ip.range() !== "unicast") return true;
-    return ip instanceof ipaddr.IPv6 && REFUSED_IPV6.some((range) => ip.match(range));
-  } catch {
-    return true;
-  }
-}
 
 /** `host`, `host:port` or `[ipv6]:port`. */
 const HOST_PORT = /^(?:\[(?<ipv6>[^\]]+)\]|(?<name>[^\s:/?#@[\]\\%]+))(?::(?<port>\d{1,5}))?$/;

@@ -233,6 +233,8 @@ function securitySchemesOf(document: OpenApiDocument): Map<string, SecuritySchem
     if (!isJsonObject(declared) || typeof declared.type !== "string") continue;
     const flows = isJsonObject(declared.flows) ? declared.flows : {};
     const client = isJsonObject(flows.clientCredentials) ? flows.clientCredentials : {};
+    const code = isJsonObject(flows.authorizationCode) ? flows.authorizationCode : {};
+    const { authorizationUrl, tokenUrl } = code;
     out.set(name, {
       type: declared.type,
       ...(typeof declared.description === "string" ? { description: declared.description } : {}),
@@ -240,6 +242,9 @@ function securitySchemesOf(document: OpenApiDocument): Map<string, SecuritySchem
       ...(typeof declared.name === "string" ? { parameterName: declared.name } : {}),
       ...(typeof declared.scheme === "string" ? { scheme: declared.scheme.toLowerCase() } : {}),
       ...(typeof client.tokenUrl === "string" ? { clientCredentialsTokenUrl: client.tokenUrl } : {}),
+      ...(typeof authorizationUrl === "string" && typeof tokenUrl === "string"
+        ? { authorizationCode: { authorizationUrl, tokenUrl } }
+        : {}),
       declared,
     });
   }

@@ -105,6 +105,8 @@ export interface SecuritySchemeModel {
   readonly scheme?: string;
   /** oauth2: the client-credentials flow's token URL. */
   readonly clientCredentialsTokenUrl?: string;
+  /** oauth2: the authorization-code flow's endpoints. */
+  readonly authorizationCode?: { readonly authorizationUrl: string; readonly tokenUrl: string };
   readonly declared: JsonObject;
 }
 

@@ -21,7 +21,7 @@ export interface ReadmeFacts {
   schemes: Record<string, SchemeModel>;
   passthrough: AuthDefinition["passthrough"];
   /** The config's `auth.mode`, when it is `resource`. */
-  signInMode?: "resource";
+  signInMode?: "resource" | "proxy";
   /** Whose credential a call carries when both could go (`auth.prefer`); the server's unless `caller`. */
   prefer?: AuthDefinition["prefer"];
   /** Where the generator read and wrote, as typed in the user's project. */
@@ -249,11 +249,14 @@ export function readmeSource(facts: ReadmeFacts): ReadmeSource {
     "| `UPSTREAM_TIMEOUT_MS` / `MAX_RESPONSE_BYTES` / `MAX_REQUEST_BYTES` | limits (base64 file arguments count against `MAX_REQUEST_BYTES`) | `30000` / `10485760` / `4194304` |",
     '| `UPLOAD_DIR` / `MAX_UPLOAD_BYTES` | the only folder `{"path": …}` file arguments may name; upload cap | unset (base64 only) / `26214400` |',
     "| `UPSTREAM_AUTHORIZATION` | Authorization sent upstream in stdio mode (no HTTP caller), and for signed-in callers in resource mode | — |",
-    `| \`AUTH_MODE\` | \`passthrough\`: the caller's \`Authorization\` goes upstream (a person's own local client); \`resource\`: callers sign in with your authorization server (below) | \`${facts.signInMode ?? "passthrough"}\` |`,
+    `| \`AUTH_MODE\` | \`passthrough\`: the caller's \`Authorization\` goes upstream (a person's own local client); \`resource\`: callers sign in with your authorization server (below); \`proxy\`: this server is the clients' authorization server, in front of the API's own sign-in, and each user's calls carry their own token | \`${facts.signInMode ?? "passthrough"}\` |`,
     "| `AUTH_ISSUER` / `AUTH_RESOURCE` | resource mode: the authorization server whose tokens this server takes; this server's canonical URI, the audience tokens must name | — / `PUBLIC_URL` + `mcp` |",
     "| `AUTH_SCOPES` / `AUTH_LIST_ALL_TOOLS` | resource mode: scopes every call needs (besides those the document gives each operation); `on` lists every tool, not only those the token may call | — / `off` |",
-    "| `AUTH_CLIENT_ID` / `AUTH_CLIENT_SECRET` | resource mode: this server's own client at `AUTH_ISSUER`, to introspect opaque tokens and exchange tokens | — |",
+    "| `AUTH_CLIENT_ID` / `AUTH_CLIENT_SECRET` | resource mode: this server's own client at `AUTH_ISSUER`, to introspect opaque tokens and exchange tokens; proxy mode: your app at the API's sign-in, whose callback URL is `PUBLIC_URL` + `/oauth/callback` | — |",
     "| `AUTH_UPSTREAM` / `AUTH_EXCHANGE_AUDIENCE` | resource mode: `server` (the credentials below, or `UPSTREAM_AUTHORIZATION`) or `exchange` (each user's token exchanged at `AUTH_ISSUER`, RFC 8693, for this audience) | `server` / the upstream's origin |",
+    "| `AUTH_KEY` / `AUTH_PREVIOUS_KEY` | proxy mode: 32 random bytes (`openssl rand -base64 32`) that seal its client ids and tokens, the same on every replica; the key before a rotation, still accepted | — |",
+    "| `AUTH_PROVIDER_AUTHORIZATION_URL` / `AUTH_PROVIDER_TOKEN_URL` / `AUTH_PROVIDER_SCOPES` / `AUTH_PROVIDER_CLIENT_AUTH` | proxy mode: the API's sign-in endpoints (else the document's oauth2 authorization-code flow); scopes asked on every sign-in; how your app authenticates there, `basic` or `post` | the document / — / `basic` |",
+    "| `AUTH_CLIENT_METADATA_HOSTS` | proxy mode: `HOST:PORT` entries whose Client ID Metadata Documents may be fetched although they resolve to a private address | — |",
     ...(facts.discovery
       ? [
           "| `MCP_SAMPLING` | `off`: `search_operations` never asks the client's model to choose among its best matches (it asks only clients that offer sampling, over stdio or stateful sessions, and waits at most 30 s for all its questions) | `on` |",

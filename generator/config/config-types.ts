@@ -103,7 +103,7 @@ export interface GeneratorConfig {
     /**
      * How MCP callers sign in (AUTH_MODE overrides it): passthrough (the caller's Authorization goes upstream as auth.prefer says; for a person's own local client) or resource (an OAuth 2.1 resource server for the authorization server AUTH_ISSUER names; the MCP token never goes upstream).
      */
-    mode?: "passthrough" | "resource";
+    mode?: "passthrough" | "resource" | "proxy";
     /**
      * One identity per upstream call: server (where a server-held credential applies, the caller's Authorization is not forwarded) or caller (a caller that sends an Authorization gets it forwarded, and no server-held credential goes with its calls).
      */
@@ -386,7 +386,7 @@ export interface ResolvedConfig {
     /**
      * How MCP callers sign in (AUTH_MODE overrides it): passthrough (the caller's Authorization goes upstream as auth.prefer says; for a person's own local client) or resource (an OAuth 2.1 resource server for the authorization server AUTH_ISSUER names; the MCP token never goes upstream).
      */
-    mode: "passthrough" | "resource";
+    mode: "passthrough" | "resource" | "proxy";
     /**
      * One identity per upstream call: server (where a server-held credential applies, the caller's Authorization is not forwarded) or caller (a caller that sends an Authorization gets it forwarded, and no server-held credential goes with its calls).
      */

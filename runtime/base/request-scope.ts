@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 
-/** A caller signed in through the operator's authorization server (resource mode): who, through which client, allowed what. */
+/** A caller signed in (resource or proxy mode): who, through which client, allowed what. */
 export interface SignedInCaller {
   /** The token's `sub`. */
   subject: string;
@@ -10,6 +10,8 @@ export interface SignedInCaller {
   scopes: ReadonlySet<string>;
   /** The MCP access token itself: never sent upstream, only exchanged for one that is meant for the upstream. */
   token: string;
+  /** Proxy mode: the Authorization the user's own provider token makes, sent upstream with every call of theirs. */
+  upstreamAuthorization?: string;
   /** When the token expires (ms since the epoch), for caching what is derived from it. */
   expiresAt: number;
   /** The `WWW-Authenticate` value that asks the client to sign in again with these scopes (a step-up). */

@@ -13,6 +13,8 @@ export interface SecuritySchemeDefinition {
   readonly scheme?: string;
   /** oauth2: the client-credentials token URL, if the scheme has that flow. */
   readonly tokenUrl?: string;
+  /** oauth2: the authorization-code flow's endpoints, where proxy mode sends users to sign in. */
+  readonly authorizationCode?: { readonly authorizationUrl: string; readonly tokenUrl: string };
   /** Role (`apiKey`, `token`, `username`, `password`, `clientId`, `clientSecret`, `tokenUrl`) → variable name. */
   readonly env: Readonly<Record<string, string>>;
   readonly description?: string;
@@ -28,8 +30,8 @@ export interface AuthDefinition {
    * (`server`, the default); `caller`: a call whose caller sent an Authorization carries it and no server-held credential.
    */
   readonly prefer?: "server" | "caller";
-  /** How MCP callers sign in unless `AUTH_MODE` says otherwise: `passthrough` (the default) or `resource`. */
-  readonly mode?: "passthrough" | "resource";
+  /** How MCP callers sign in unless `AUTH_MODE` says otherwise: `passthrough` (the default), `resource` or `proxy`. */
+  readonly mode?: "passthrough" | "resource" | "proxy";
   readonly passthrough: { readonly authorization: boolean; readonly headers: readonly string[] };
 }
 
@@ -122,12 +124,16 @@ export class CredentialStore {
     const applied: AppliedCredentials = { headers: {}, query: [] };
     const forwarding = this.options.forwardCaller !== false;
     const signedIn = requestScope().signedIn;
-    const callers = !(forwarding && this.auth.passthrough.authorization)
-      ? undefined
-      : signedIn
-        ? await this.upstreamFor(signedIn)
-        : caller.authorization;
-    const chosen = callers !== undefined && this.auth.prefer === "caller" ? undefined : this.choose(requirements);
+    // Proxy mode: the user's own provider token is the call's identity, whatever the passthrough policy says.
+    const own = signedIn?.upstreamAuthorization;
+    const callers =
+      own ??
+      (!(forwarding && this.auth.passthrough.authorization)
+        ? undefined
+        : signedIn
+          ? await this.upstreamFor(signedIn)
+          : caller.authorization);
+    const chosen = callers !== undefined && (own !== undefined || this.auth.prefer === "caller") ? undefined : this.choose(requirements);
     if (chosen) for (const [name, scopes] of Object.entries(chosen)) await this.applyScheme(name, scopes, applied);
     if (!forwarding) return applied;
     if (chosen === undefined && callers !== undefined) applied.headers.authorization = callers;

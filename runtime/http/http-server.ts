@@ -40,7 +40,7 @@ export interface RunningServer {
 export function createRequestHandler(runtime: ToolRuntime, policy: HttpPolicy) {
   return scoped(async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (isHealthCheck(req)) return sendJson(res, 200, { status: "ok", server: runtime.identity.name, tools: runtime.tools.size });
-    if (policy.signIn?.answersMetadata(req, res)) return;
+    if (policy.signIn?.answersSignIn(req, res)) return;
     const path = (req.url ?? "/").split("?")[0];
     if (path !== "/mcp") return sendJson(res, 404, { error: "not found" });
     if (!guardMcpRequest(req, res, policy, runtime.log)) return;

@@ -4,6 +4,7 @@ import { isJsonContentType } from "@modelcontextprotocol/sdk/shared/mediaType.js
 import { answerModern, type ModernHost, rejectionBody } from "../protocol/modern-exchange.js";
 import type { Route } from "../protocol/modern-protocol.js";
 import { sendJson } from "./json-response.js";
+import { readRequestBody } from "./request-body.js";
 
 /** Returned by readMessage when it has already answered the request (body too large, or not JSON). */
 export const ANSWERED: unique symbol = Symbol("answered");
@@ -19,7 +20,7 @@ export async function readMessage(
 ): Promise<unknown | typeof ANSWERED | undefined> {
   if (!isJsonContentType(req.headers["content-type"] ?? null)) return undefined;
   const maxBytes = maxRequestBytes ?? DEFAULT_MAX_REQUEST_BODY_SIZE;
-  const body = await readBody(req, maxBytes);
+  const body = await readRequestBody(req, maxBytes);
   if (body === undefined) {
     sendJson(res, 413, jsonRpcError(-32000, requestBodyTooLargeMessage(maxBytes)));
     return ANSWERED;
@@ -30,19 +31,6 @@ export async function readMessage(
     sendJson(res, 400, jsonRpcError(-32700, "Parse error: Invalid JSON"));
     return ANSWERED;
   }
-}
-
-/** The request body as text, or undefined when it is longer than maxBytes (a declared length is refused unread). */
-async function readBody(req: IncomingMessage, maxBytes: number): Promise<string | undefined> {
-  if (Number(req.headers["content-length"]) > maxBytes) return undefined;
-  const chunks: Buffer[] = [];
-  let received = 0;
-  for await (const chunk of req) {
-    received += chunk.length;
-    if (received > maxBytes) return undefined;
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString("utf8");
 }
 
 /** A JSON-RPC error answer to a message that could not be read (no id to answer). */

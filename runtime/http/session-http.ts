@@ -74,7 +74,7 @@ export class SessionHttpHandler {
       return sendJson(res, health.status === "ok" ? 200 : 503, health);
     }
     const { signIn } = this.policy;
-    if (signIn?.answersMetadata(req, res)) return;
+    if (signIn?.answersSignIn(req, res)) return;
     if (path !== "/mcp") return sendJson(res, 404, { error: "not found" });
     if (!guardMcpRequest(req, res, this.policy, this.log)) return;
     if (signIn && !(await signedInto(signIn, req, res))) return;

@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { SignedInCaller } from "../base/request-scope.js";
 import { sendJson } from "./json-response.js";
-import { InvalidToken, issuerName, SignInUnavailable, type TokenSettings, TokenVerifier } from "./token-verifier.js";
+import { InvalidToken, issuerName, SignInUnavailable, type TokenCheck, type TokenSettings, TokenVerifier } from "./token-verifier.js";
 
-/** Resource mode: the authorization server, this server's canonical URI, and what every call needs. */
+/** Resource or proxy mode: the authorization server, this server's canonical URI, and what every call needs. */
 export interface SignInSettings extends TokenSettings {
   /** `AUTH_SCOPES`: scopes every request needs, besides those the document gives an operation. */
   requiredScopes: readonly string[];
@@ -11,6 +11,8 @@ export interface SignInSettings extends TokenSettings {
   listAllTools: boolean;
   /** `AUTH_UPSTREAM=exchange`: the upstream gets a token exchanged for the caller's (RFC 8693), for this audience. */
   exchangeAudience?: string;
+  /** Proxy mode: this server checks its own tokens, and answers the authorization server's endpoints. */
+  proxy?: TokenCheck & { answers(req: IncomingMessage, res: ServerResponse): boolean };
 }
 
 /** Where Protected Resource Metadata is published for a resource: `/.well-known/oauth-protected-resource` + its path. */
@@ -26,7 +28,7 @@ export function metadataUrl(resource: URL): URL {
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization
  */
 export class SignInGuard {
-  readonly verifier: TokenVerifier;
+  readonly verifier: TokenCheck;
   private readonly metadataPaths: ReadonlySet<string>;
   private readonly metadataHref: string;
   /** The scopes this server publishes (`scopes_supported`): the required ones and every scope its operations name. */
@@ -36,7 +38,7 @@ export class SignInGuard {
     readonly settings: SignInSettings,
     fetchFn?: typeof fetch,
   ) {
-    this.verifier = new TokenVerifier(settings, fetchFn);
+    this.verifier = settings.proxy ?? new TokenVerifier(settings, fetchFn);
     const published = metadataUrl(settings.resource);
     this.metadataHref = published.href;
     this.metadataPaths = new Set([published.pathname, "/.well-known/oauth-protected-resource"]);
@@ -48,8 +50,14 @@ export class SignInGuard {
     this.scopesSupported = [...new Set([...this.settings.requiredScopes, ...scopes])].sort();
   }
 
-  /** Answers a request for this server's Protected Resource Metadata; false for any other request. */
-  answersMetadata(req: IncomingMessage, res: ServerResponse): boolean {
+  /** The scopes this server publishes. */
+  get scopesPublished(): readonly string[] {
+    return this.scopesSupported;
+  }
+
+  /** Answers a request for this server's Protected Resource Metadata (or, in proxy mode, its authorization endpoints); false for any other. */
+  answersSignIn(req: IncomingMessage, res: ServerResponse): boolean {
+    if (this.settings.proxy?.answers(req, res)) return true;
     const path = (req.url ?? "/").split("?")[0] ?? "/";
     if (!this.metadataPaths.has(path) || (req.method !== "GET" && req.method !== "HEAD")) return false;
     const { resource, issuer } = this.settings;

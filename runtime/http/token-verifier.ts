@@ -18,6 +18,13 @@ export interface VerifiedToken {
   client?: string;
   scopes: Set<string>;
   expiresAt: number;
+  /** Proxy mode: the user's provider token the access token carries, as an Authorization value. */
+  upstreamAuthorization?: string;
+}
+
+/** What checks a bearer token: the issuer's (resource mode) or this server's own (proxy mode). */
+export interface TokenCheck {
+  verify(token: string): Promise<VerifiedToken>;
 }
 
 /** A token this server does not take, with why (the reason goes in `error_description`, never a secret). */
@@ -61,7 +68,7 @@ const MAX_CACHED_TOKENS = 10_000;
  * by RFC 7662 introspection, cached for its life.
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#token-handling
  */
-export class TokenVerifier {
+export class TokenVerifier implements TokenCheck {
   private metadata: { value: IssuerMetadata; until: number } | undefined;
   private pendingMetadata: Promise<IssuerMetadata> | undefined;
   private failure: { reason: string; until: number } | undefined;

@@ -20,7 +20,10 @@ import { sendJson } from "../http/json-response.js";
 import { hostAllowList, isLoopbackAddress } from "../http/origin.js";
 import type { SessionLimits } from "../http/session-http.js";
 import { SignInGuard, type SignInSettings } from "../http/sign-in.js";
+import { TokenVerifier } from "../http/token-verifier.js";
 import { modernHostOf } from "../protocol/modern-host.js";
+import { OAuthProxy, type ProxySettings } from "../proxy/oauth-proxy.js";
+import { SealingKeys } from "../proxy/sealed.js";
 import { createToolRuntime, type ServerIdentity, type ToolRuntime } from "../tools/tool-runtime.js";
 import { scopeAlternatives } from "../tools/tool-scopes.js";
 import { readServerEnvironment, type ServerEnvironment, type UpstreamDefaults } from "./env.js";
@@ -46,6 +49,10 @@ export interface ServeOptions {
   discovery?: DiscoveryData | (() => Promise<DiscoveryData>);
   /** Code mode: `run_code`, its budgets and write policy (with `replacesCall`, in place of `call_operation`). */
   code?: CodeSettings;
+  /** Injected for tests: certificate authorities the proxy trusts when it fetches Client ID Metadata Documents. */
+  trustedCa?: string;
+  /** Injected for tests: how long a Client ID Metadata Document may take. @default 5000 */
+  clientMetadataTimeoutMs?: number;
 }
 
 async function runtimeFor(options: ServeOptions, log: Logger, guard?: SignInGuard): Promise<ToolRuntime> {
@@ -101,25 +108,72 @@ async function sessionHandler(runtime: ToolRuntime, policy: HttpPolicy, limits: 
 }
 
 /**
- * Resource mode's settings: `AUTH_MODE` (else the config's `auth.mode`) and what it needs; undefined in passthrough.
- * A resource server needs its authorization server (`AUTH_ISSUER`) and its own canonical URI (`PUBLIC_URL`).
+ * Sign-in settings: `AUTH_MODE` (else the config's `auth.mode`) and what it needs; undefined in passthrough. A resource
+ * server needs its authorization server (`AUTH_ISSUER`) and its own canonical URI (`PUBLIC_URL`); a proxy, its URI, its
+ * key and the provider's app.
  */
-function signInSettings(env: ServerEnvironment, auth: AuthDefinition | undefined): SignInSettings | undefined {
+function signInSettings(options: ServeOptions, log: Logger): { settings: SignInSettings; proxy?: OAuthProxy } | undefined {
+  const { environment: env, auth } = options;
   const given = env.signIn;
   const mode = given?.mode ?? auth?.mode ?? "passthrough";
-  if (mode !== "resource") return undefined;
+  if (mode === "passthrough") return undefined;
+  const resource = given?.resource;
+  if (mode === "proxy") {
+    const proxy = new OAuthProxy(proxySettings(options, resource), log, options.fetch);
+    const settings = { issuer: proxy.place.issuer, resource: proxy.place.resource, requiredScopes: given?.requiredScopes ?? [] };
+    return { settings: { ...settings, listAllTools: given?.listAllTools ?? false, proxy }, proxy };
+  }
   const problems = [
     ...(given?.issuer ? [] : ["AUTH_ISSUER is required in resource mode (the authorization server whose tokens this server takes)"]),
-    ...(given?.resource ? [] : ["PUBLIC_URL (or AUTH_RESOURCE) is required in resource mode: tokens must be meant for this server's URL"]),
+    ...(resource ? [] : ["PUBLIC_URL (or AUTH_RESOURCE) is required in resource mode: tokens must be meant for this server's URL"]),
   ];
-  if (!given?.issuer || !given.resource) throw new EnvironmentError(problems.join("\n"));
+  if (!given?.issuer || !resource) throw new EnvironmentError(problems.join("\n"));
   return {
-    issuer: given.issuer,
-    resource: given.resource,
-    requiredScopes: given.requiredScopes,
-    listAllTools: given.listAllTools,
-    ...(given.client ? { client: given.client } : {}),
-    ...(given.upstream === "exchange" ? { exchangeAudience: given.exchangeAudience ?? env.apiBaseUrl.origin } : {}),
+    settings: {
+      issuer: given.issuer,
+      resource,
+      requiredScopes: given.requiredScopes,
+      listAllTools: given.listAllTools,
+      ...(given.client ? { client: given.client } : {}),
+      ...(given.upstream === "exchange" ? { exchangeAudience: given.exchangeAudience ?? env.apiBaseUrl.origin } : {}),
+    },
+  };
+}
+
+/**
+ * Proxy mode's settings: `PUBLIC_URL`, `AUTH_KEY`, the operator's app (`AUTH_CLIENT_ID`, `AUTH_CLIENT_SECRET`) and the
+ * provider's endpoints (`AUTH_PROVIDER_*`, else the document's oauth2 authorization-code flow).
+ */
+function proxySettings(options: ServeOptions, resource: URL | undefined): ProxySettings {
+  const given = options.environment.signIn;
+  const flow = Object.values(options.auth?.schemes ?? {}).find((scheme) => scheme.authorizationCode)?.authorizationCode;
+  const authorizationUrl = given?.proxy.authorizationUrl ?? (flow ? new URL(flow.authorizationUrl) : undefined);
+  const tokenUrl = given?.proxy.tokenUrl ?? (flow ? new URL(flow.tokenUrl) : undefined);
+  const problems = [
+    ...(resource ? [] : ["PUBLIC_URL (or AUTH_RESOURCE) is required in proxy mode: it is where users and clients reach this server"]),
+    ...(given?.proxy.key ? [] : ["AUTH_KEY is required in proxy mode: 32 random bytes that seal its tokens (openssl rand -base64 32)"]),
+    ...(given?.client
+      ? []
+      : ["AUTH_CLIENT_ID and AUTH_CLIENT_SECRET are required in proxy mode: the app registered with the API's sign-in"]),
+    ...(authorizationUrl && tokenUrl
+      ? []
+      : [
+          "AUTH_PROVIDER_AUTHORIZATION_URL and AUTH_PROVIDER_TOKEN_URL are required in proxy mode (the document has no oauth2 authorizationCode flow)",
+        ]),
+  ];
+  if (!resource || !given?.proxy.key || !given.client || !authorizationUrl || !tokenUrl) throw new EnvironmentError(problems.join("\n"));
+  const { proxy } = given;
+  return {
+    resource,
+    serverName: options.identity.name,
+    provider: { authorizationUrl, tokenUrl, client: given.client, scopes: proxy.scopes, clientAuth: proxy.clientAuth },
+    keys: new SealingKeys(proxy.key ?? new Uint8Array(), proxy.previousKey),
+    clientMetadata: {
+      allowedHosts: new Set(proxy.clientMetadataHosts),
+      timeoutMs: options.clientMetadataTimeoutMs ?? 5_000,
+      maxBytes: 5_120,
+      ...(options.trustedCa ? { ca: options.trustedCa } : {}),
+    },
   };
 }
 
@@ -134,13 +188,14 @@ function scopesNamed(runtime: ToolRuntime): string[] {
  */
 function upstreamForSignedIn(guard: SignInGuard, env: ServerEnvironment, log: Logger): SignedInAuthorization {
   const audience = guard.settings.exchangeAudience;
-  if (audience === undefined) return async () => env.upstreamAuthorization;
+  const { verifier } = guard;
+  if (audience === undefined || !(verifier instanceof TokenVerifier)) return async () => env.upstreamAuthorization;
   const exchanged = new ExpiringCache<{ token: string; expiresAt: number }>(10_000);
   return async (caller) => {
     const key = createHash("sha256").update(caller.token).digest("base64url");
     const cached = exchanged.get(key);
     if (cached) return `Bearer ${cached.token}`;
-    const fresh = await guard.verifier.exchange(caller.token, audience);
+    const fresh = await verifier.exchange(caller.token, audience);
     exchanged.set(key, { token: fresh.token, expiresAt: Math.min(fresh.expiresAt, caller.expiresAt) });
     log.info("exchanged a token for the upstream", { user: caller.subject });
     return `Bearer ${fresh.token}`;
@@ -155,8 +210,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const { environment: env } = options;
   const log = options.log ?? stderrLogger;
   const allowedHosts = await hostAllowList(env.host, env.publicUrl);
-  const signIn = signInSettings(env, options.auth);
-  const guard = signIn ? new SignInGuard(signIn, options.fetch) : undefined;
+  const signIn = signInSettings(options, log);
+  const guard = signIn ? new SignInGuard(signIn.settings, options.fetch) : undefined;
   const policy: HttpPolicy = {
     allowedOrigins: env.allowedOrigins,
     maxRequestBytes: env.maxRequestBytes,
@@ -165,6 +220,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   };
   const loaded = runtimeFor(options, log, guard).then(async (runtime) => {
     guard?.publishScopes(scopesNamed(runtime));
+    signIn?.proxy?.publishScopes(guard?.scopesPublished ?? []);
     const sessions = env.sessions ? await sessionHandler(runtime, policy, env.sessions, log) : undefined;
     return { runtime, sessions, handle: sessions ? sessions.handle : createRequestHandler(runtime, policy) };
   });
@@ -194,7 +250,14 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     void sandbox.warmSandbox(options.code);
     running.server.once("close", () => void sandbox.closeSandbox());
   }
-  if (guard) {
+  if (signIn?.proxy) {
+    const { place } = signIn.proxy;
+    log.info("MCP callers sign in through this server (proxy mode); register this callback URL with the provider", {
+      issuer: place.issuerName,
+      callback: place.callback.href,
+      provider: signIn.proxy.provider.origin,
+    });
+  } else if (guard) {
     const exchange = env.signIn?.upstream === "exchange";
     const upstream = exchange ? "token exchange" : env.upstreamAuthorization ? "UPSTREAM_AUTHORIZATION" : "server-held credentials";
     log.info("MCP callers sign in (resource mode)", {
@@ -217,7 +280,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     upstream: `${env.apiBaseUrl.origin}${env.apiBaseUrl.pathname}`,
     credentials: runtime.credentials.configured(),
     ...(runtime.parameters.configured().length > 0 ? { parameters: runtime.parameters.configured() } : {}),
-    ...(guard ? { signIn: "resource" } : { passthrough: runtime.auth.passthrough }),
+    ...(guard ? { signIn: signIn?.proxy ? "proxy" : "resource" } : { passthrough: runtime.auth.passthrough }),
   });
   warnUnsetParameters(runtime, log);
   tellCredentialReach(runtime, log);

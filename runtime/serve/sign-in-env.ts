@@ -1,8 +1,9 @@
 import { isLoopbackAddress } from "../http/origin.js";
+import { readSealingKey } from "../proxy/sealed.js";
 
-/** How callers sign in, as the environment says . */
+/** How callers sign in, as the environment says. */
 export interface SignInEnvironment {
-  mode?: "passthrough" | "resource";
+  mode?: "passthrough" | "resource" | "proxy";
   issuer?: URL;
   /** `AUTH_RESOURCE`: this server's canonical URI; else `PUBLIC_URL` + `mcp`. */
   resource?: URL;
@@ -13,6 +14,20 @@ export interface SignInEnvironment {
   upstream: "server" | "exchange";
   /** `AUTH_EXCHANGE_AUDIENCE`: the audience asked for in a token exchange; else the upstream's origin. */
   exchangeAudience?: string;
+  /** Proxy mode: the provider behind this server and the keys its tokens are sealed with. */
+  proxy: ProxyEnvironment;
+}
+
+/** What proxy mode reads: `AUTH_KEY`, `AUTH_PREVIOUS_KEY`, `AUTH_PROVIDER_*`, `AUTH_CLIENT_METADATA_HOSTS`. */
+export interface ProxyEnvironment {
+  key?: Uint8Array;
+  previousKey?: Uint8Array;
+  authorizationUrl?: URL;
+  tokenUrl?: URL;
+  scopes: string[];
+  clientAuth: "basic" | "post";
+  /** `host:port` entries whose Client ID Metadata Documents may be fetched on a private address. */
+  clientMetadataHosts: string[];
 }
 
 /** The sign-in settings of the environment: `AUTH_MODE`, `AUTH_ISSUER`, `AUTH_SCOPES`, …; undefined when none is set. */
@@ -23,8 +38,8 @@ export function readSignInEnvironment(
 ): SignInEnvironment | undefined {
   const text = (name: string) => env[name]?.trim() || undefined;
   const mode = text("AUTH_MODE");
-  if (mode !== undefined && mode !== "passthrough" && mode !== "resource") {
-    problems.push(`AUTH_MODE: "${mode}" must be passthrough or resource`);
+  if (mode !== undefined && mode !== "passthrough" && mode !== "resource" && mode !== "proxy") {
+    problems.push(`AUTH_MODE: "${mode}" must be passthrough, resource or proxy`);
   }
   const issuer = authUrl(text("AUTH_ISSUER"), "AUTH_ISSUER", problems);
   const resource = authUrl(text("AUTH_RESOURCE"), "AUTH_RESOURCE", problems) ?? (publicUrl ? canonicalUri(publicUrl) : undefined);
@@ -38,10 +53,11 @@ export function readSignInEnvironment(
   if (listAll !== "on" && listAll !== "off") problems.push(`AUTH_LIST_ALL_TOOLS: "${listAll}" must be on or off`);
   const exchangeAudience = text("AUTH_EXCHANGE_AUDIENCE");
   const requiredScopes = (text("AUTH_SCOPES") ?? "").split(/[\s,]+/).filter(Boolean);
-  const anything = mode ?? issuer ?? id ?? text("AUTH_SCOPES") ?? text("AUTH_UPSTREAM");
+  const proxy = readProxyEnvironment(text, problems);
+  const anything = mode ?? issuer ?? id ?? text("AUTH_SCOPES") ?? text("AUTH_UPSTREAM") ?? text("AUTH_KEY");
   if (anything === undefined) return undefined;
   return {
-    ...(mode === "passthrough" || mode === "resource" ? { mode } : {}),
+    ...(mode === "passthrough" || mode === "resource" || mode === "proxy" ? { mode } : {}),
     ...(issuer ? { issuer } : {}),
     ...(resource ? { resource } : {}),
     requiredScopes,
@@ -49,6 +65,36 @@ export function readSignInEnvironment(
     ...(id !== undefined && secret !== undefined ? { client: { id, secret } } : {}),
     upstream: upstream === "exchange" ? "exchange" : "server",
     ...(exchangeAudience ? { exchangeAudience } : {}),
+    proxy,
+  };
+}
+
+/** Proxy mode's variables, each checked; what is required is checked once the mode is known. */
+function readProxyEnvironment(text: (name: string) => string | undefined, problems: string[]): ProxyEnvironment {
+  const key = (name: string) => {
+    const value = text(name);
+    if (value === undefined) return undefined;
+    const bytes = readSealingKey(value);
+    if (!bytes) problems.push(`${name}: must be 32 random bytes in base64 or hex (openssl rand -base64 32)`);
+    return bytes;
+  };
+  const current = key("AUTH_KEY");
+  const previous = key("AUTH_PREVIOUS_KEY");
+  const authorizationUrl = authUrl(text("AUTH_PROVIDER_AUTHORIZATION_URL"), "AUTH_PROVIDER_AUTHORIZATION_URL", problems);
+  const tokenUrl = authUrl(text("AUTH_PROVIDER_TOKEN_URL"), "AUTH_PROVIDER_TOKEN_URL", problems);
+  const clientAuth = text("AUTH_PROVIDER_CLIENT_AUTH") ?? "basic";
+  if (clientAuth !== "basic" && clientAuth !== "post") problems.push(`AUTH_PROVIDER_CLIENT_AUTH: "${clientAuth}" must be basic or post`);
+  const hosts = (text("AUTH_CLIENT_METADATA_HOSTS") ?? "").split(/[\s,]+/).filter(Boolean);
+  for (const host of hosts)
+    if (!/^(\[[0-9a-f:.]+\]|[^\s:/[\]]+):\d{1,5}$/i.test(host)) problems.push(`AUTH_CLIENT_METADATA_HOSTS: "${host}" must be HOST:PORT`);
+  return {
+    ...(current ? { key: current } : {}),
+    ...(previous ? { previousKey: previous } : {}),
+    ...(authorizationUrl ? { authorizationUrl } : {}),
+    ...(tokenUrl ? { tokenUrl } : {}),
+    scopes: (text("AUTH_PROVIDER_SCOPES") ?? "").split(/[\s,]+/).filter(Boolean),
+    clientAuth: clientAuth === "post" ? "post" : "basic",
+    clientMetadataHosts: hosts.map((host) => host.toLowerCase().replace(/^\[|\](?=:)/g, "")),
   };
 }
 

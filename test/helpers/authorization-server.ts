@@ -13,7 +13,21 @@ export const RESOURCE_SCOPES = "memos:read memos:write";
  * consent answered by the test as the account `user` says (the scopes the client asks for are granted).
  */
 export async function startAuthorizationServer(
-  options: { user?: () => string; clients?: Configuration["clients"]; exchange?: boolean; scopes?: string; opaque?: boolean } = {},
+  options: {
+    user?: () => string;
+    clients?: Configuration["clients"];
+    exchange?: boolean;
+    scopes?: string;
+    opaque?: boolean;
+    /** Off: no dynamic registration (a provider such as GitHub's, which only knows the apps registered by hand). */
+    registration?: boolean;
+    /** The resource a token is for when the request names none (an API provider's own audience). */
+    defaultResource?: string;
+    /** Access tokens' lifetime in seconds, asked for each token. @default 3600 */
+    accessTokenTtl?: () => number;
+    /** A refresh token for every client allowed the grant (without offline_access and its consent prompt). */
+    refreshTokens?: boolean;
+  } = {},
 ) {
   const resourceScopes = options.scopes ?? RESOURCE_SCOPES;
   const { privateKey, publicKey } = await generateKeyPair("ES256", { extractable: true });
@@ -30,16 +44,17 @@ export async function startAuthorizationServer(
     scopes: ["openid", "offline_access", ...resourceScopes.split(" ")],
     features: {
       devInteractions: { enabled: false },
-      registration: { enabled: true },
+      registration: { enabled: options.registration ?? true },
       // A confidential client (a resource server) may ask about any token.
       introspection: { enabled: true, allowedPolicy: async (_ctx, client) => client.clientAuthMethod !== "none" },
       resourceIndicators: {
         enabled: true,
         useGrantedResource: () => true,
+        ...(options.defaultResource ? { defaultResource: () => options.defaultResource ?? "" } : {}),
         getResourceServerInfo: (_ctx, resourceIndicator) => ({
           scope: resourceScopes,
           audience: resourceIndicator,
-          accessTokenTTL: 3600,
+          accessTokenTTL: options.accessTokenTtl?.() ?? 3600,
           ...(options.opaque
             ? { accessTokenFormat: "opaque" as const }
             : { accessTokenFormat: "jwt" as const, jwt: { sign: { alg: "ES256" as const } } }),
@@ -47,6 +62,7 @@ export async function startAuthorizationServer(
       },
     },
     pkce: { required: () => true },
+    ...(options.refreshTokens ? { issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed("refresh_token") } : {}),
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     findAccount: (_ctx, id) => ({ accountId: id, claims: () => ({ sub: id }) }),
   };
@@ -140,25 +156,50 @@ async function interact(provider: Provider, req: IncomingMessage, res: ServerRes
   }
 }
 
+/** A browser's cookie jar for one sign-in: cookies by name (every test server is on 127.0.0.1, and cookies ignore ports). */
+export type CookieJar = Map<string, string>;
+
+/** What the browser does on the OAuth proxy's consent page: allow, deny, or stop there and hand it back. */
+export type ConsentAnswer = "approve" | "deny";
+
 /**
- * Follows an authorization URL as a browser would (cookies kept, redirects followed by hand) until the authorization
- * server sends the user back to the client; returns that redirect's query (`code`, `state`, `iss`).
+ * Follows an authorization URL as a browser would (cookies kept, redirects followed by hand, the proxy's consent page
+ * answered with `consent`) until the authorization server sends the user back to the client; returns that redirect's
+ * query (`code`, `state`, `iss`).
  */
-export async function authorize(authorizationUrl: URL, redirectUri: string): Promise<URLSearchParams> {
-  const cookies = new Map<string, string>();
+export async function authorize(
+  authorizationUrl: URL,
+  redirectUri: string,
+  options: { consent?: ConsentAnswer; cookies?: CookieJar } = {},
+): Promise<URLSearchParams> {
+  const cookies = options.cookies ?? new Map<string, string>();
   let url = authorizationUrl;
+  let form: URLSearchParams | undefined;
   for (let hop = 0; hop < 12; hop++) {
     const response = await fetch(url, {
       redirect: "manual",
-      headers: { cookie: [...cookies].map(([name, value]) => `${name}=${value}`).join("; ") },
+      headers: {
+        cookie: [...cookies].map(([name, value]) => `${name}=${value}`).join("; "),
+        ...(form ? { "content-type": "application/x-www-form-urlencoded", origin: url.origin } : {}),
+      },
+      ...(form ? { method: "POST", body: form } : {}),
     });
+    form = undefined;
     for (const line of response.headers.getSetCookie()) {
       const [pair = ""] = line.split(";");
       const at = pair.indexOf("=");
       if (at > 0) cookies.set(pair.slice(0, at).trim(), pair.slice(at + 1).trim());
     }
     const location = response.headers.get("location");
-    if (!location) throw new Error(`the authorization server stopped at ${url.pathname} (${response.status}): ${await response.text()}`);
+    if (!location) {
+      const page = await response.text();
+      const request = /name="request" value="([^"]+)"/.exec(page)?.[1];
+      if (response.status !== 200 || !request)
+        throw new Error(`the authorization server stopped at ${url.pathname} (${response.status}): ${page}`);
+      form = new URLSearchParams({ request, decision: options.consent ?? "approve" });
+      url = new URL("/consent", url);
+      continue;
+    }
     const next = new URL(location, url);
     if (next.href.startsWith(redirectUri)) return next.searchParams;
     url = next;

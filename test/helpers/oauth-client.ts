@@ -18,15 +18,26 @@ export function freePort(): Promise<number> {
 
 /** The SDK client's OAuth provider for a test: it keeps what the SDK hands it and signs in by following the redirects. */
 export class TestOAuthProvider implements OAuthClientProvider {
-  /** A client registered beforehand, or undefined to register dynamically. */
-  constructor(private client?: OAuthClientInformationMixed) {}
+  /**
+   * A client registered beforehand, or undefined to register dynamically (or, given `clientMetadataUrl`, to name itself
+   * by its Client ID Metadata Document where the server takes them).
+   */
+  constructor(
+    private client?: OAuthClientInformationMixed,
+    private readonly options: { clientMetadataUrl?: string; redirectUrl?: string } = {},
+  ) {
+    this.redirectUrl = options.redirectUrl ?? "http://127.0.0.1:9/callback";
+  }
+  get clientMetadataUrl(): string | undefined {
+    return this.options.clientMetadataUrl;
+  }
   private saved: OAuthTokens | undefined;
   private verifier = "";
   /** The authorization code of the last sign-in, for `finishAuth`. */
   code: string | undefined;
   /** How many times the SDK sent the user to sign in. */
   signIns = 0;
-  readonly redirectUrl = "http://127.0.0.1:9/callback";
+  readonly redirectUrl: string;
   get clientMetadata(): OAuthClientMetadata {
     return {
       client_name: "sign-in test",

@@ -1,0 +1,207 @@
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { ExpiringCache } from "../base/expiring-cache.js";
+import type { Logger } from "../base/logger.js";
+import { isRecord } from "../base/own-property.js";
+import { sendJson } from "../http/json-response.js";
+import { readRequestBody } from "../http/request-body.js";
+import { sameResource } from "./authorization-flow.js";
+import type { ProxyPlace } from "./proxy-place.js";
+import { type SealingKeys, SealRefused } from "./sealed.js";
+import { type ProviderGrant, ProviderRefused, type UpstreamProvider } from "./upstream-provider.js";
+
+/** What a refresh token carries: who, for which client, and the provider's tokens for that user. */
+interface RefreshClaims {
+  sub: string;
+  client_id: string;
+  scope: string[];
+  family: string;
+  jti: string;
+  upstream: { access: string; refresh?: string; expires_at?: number };
+}
+
+/** An OAuth error of the token endpoint (RFC 6749 §5.2). */
+class TokenError extends Error {
+  constructor(
+    readonly error:
+      | "invalid_request"
+      | "invalid_client"
+      | "invalid_grant"
+      | "unsupported_grant_type"
+      | "invalid_target"
+      | "temporarily_unavailable",
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Lifetimes: an access token at most an hour (never past the provider's token); a refresh token 30 days. */
+const ACCESS_SECONDS = 3600;
+const REFRESH_SECONDS = 30 * 24 * 3600;
+/** The provider's token is refreshed when it has less than this left. */
+const REFRESH_MARGIN_SECONDS = 60;
+
+/**
+ * POST /token: redeems this server's codes (PKCE S256, the same client and redirect URI, once) by redeeming the
+ * provider's code inside, and rotates refresh tokens, refreshing the provider's token when it has expired. Access and
+ * refresh tokens are sealed: they carry the user's provider tokens, which never reach the client in the clear.
+ */
+export class TokenEndpoint {
+  /** Codes and refresh tokens already used on this replica (the provider refuses a reused code on any replica). */
+  private readonly used = new ExpiringCache<{ expiresAt: number }>(100_000);
+  /** Refresh-token families revoked on this replica after a reuse: their access tokens stop working too. */
+  readonly revoked = new ExpiringCache<{ expiresAt: number }>(100_000);
+
+  constructor(
+    private readonly place: ProxyPlace,
+    private readonly keys: SealingKeys,
+    private readonly provider: UpstreamProvider,
+    private readonly log: Logger,
+  ) {}
+
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    res.setHeader("cache-control", "no-store");
+    try {
+      const body = await readRequestBody(req, 65_536);
+      if (!/^application\/x-www-form-urlencoded/i.test(req.headers["content-type"] ?? "") || body === undefined)
+        throw new TokenError("invalid_request", "the token request must be a form (application/x-www-form-urlencoded) under 64 KB");
+      const form = new URLSearchParams(body);
+      if (req.headers.authorization || form.has("client_secret"))
+        throw new TokenError("invalid_client", "clients of this server are public: no client secret, PKCE instead");
+      const grant = form.get("grant_type");
+      if (grant === "authorization_code") return sendJson(res, 200, await this.redeem(form));
+      if (grant === "refresh_token") return sendJson(res, 200, await this.refresh(form));
+      throw new TokenError("unsupported_grant_type", "grant_type must be authorization_code or refresh_token");
+    } catch (error) {
+      if (error instanceof TokenError)
+        return sendJson(res, error.error === "invalid_client" ? 401 : 400, { error: error.error, error_description: error.message });
+      if (error instanceof ProviderRefused) {
+        const status = error.error === "invalid_grant" ? 400 : 503;
+        return sendJson(res, status, { error: error.error, error_description: error.message });
+      }
+      throw error;
+    }
+  }
+
+  /** authorization_code: this server's code, checked, then the provider's code inside it redeemed for the user's tokens. */
+  private async redeem(form: URLSearchParams): Promise<Record<string, unknown>> {
+    const claims = await this.opened("code", form.get("code"), "the code is not valid (expired, used, or not from this server)");
+    const request = isRecord(claims.request) ? claims.request : {};
+    const jti = String(claims.jti);
+    if (this.used.get(jti)) throw new TokenError("invalid_grant", "the code has already been used");
+    this.used.set(jti, { expiresAt: Date.now() + 120_000 });
+    if (form.get("client_id") !== request.client_id) throw new TokenError("invalid_grant", "the code was issued to another client");
+    if (form.get("redirect_uri") !== null && form.get("redirect_uri") !== request.redirect_uri)
+      throw new TokenError("invalid_grant", "redirect_uri differs from the authorization request's");
+    const resource = form.get("resource");
+    if (resource !== null && !sameResource(resource, this.place.resource))
+      throw new TokenError("invalid_target", "the code is for this server only");
+    const verifier = form.get("code_verifier") ?? "";
+    if (!/^[A-Za-z0-9._~-]{43,128}$/.test(verifier) || !sameText(challengeOf(verifier), String(request.code_challenge)))
+      throw new TokenError("invalid_grant", "the code_verifier does not match the code_challenge (PKCE)");
+    const grant = await this.provider.redeem(String(claims.upstream_code), this.place.callback.href, String(claims.upstream_verifier));
+    const scope = grant.scopes ?? (Array.isArray(request.scope) ? request.scope.map(String) : []);
+    const subject = grant.subject ?? `session-${randomBytes(12).toString("base64url")}`;
+    this.log.info("sign-in: a user signed in through the provider", { user: subject });
+    return this.issue({ sub: subject, client_id: String(request.client_id), scope, family: randomBytes(12).toString("base64url") }, grant);
+  }
+
+  /** refresh_token: used once (a second use revokes the family), the provider's token refreshed when it has run out. */
+  private async refresh(form: URLSearchParams): Promise<Record<string, unknown>> {
+    const claims = refreshClaims(await this.opened("refresh", form.get("refresh_token"), "the refresh token is not valid"));
+    if (form.get("client_id") !== claims.client_id) throw new TokenError("invalid_grant", "the refresh token was issued to another client");
+    if (this.revoked.get(claims.family)) throw new TokenError("invalid_grant", "this sign-in was revoked; sign in again");
+    if (this.used.get(claims.jti)) {
+      this.revoked.set(claims.family, { expiresAt: Date.now() + REFRESH_SECONDS * 1000 });
+      this.log.warn("sign-in: a refresh token was used twice; its sign-in is revoked on this replica", { user: claims.sub });
+      throw new TokenError("invalid_grant", "the refresh token has already been used");
+    }
+    this.used.set(claims.jti, { expiresAt: Date.now() + REFRESH_SECONDS * 1000 });
+    const { upstream } = claims;
+    const now = Math.floor(Date.now() / 1000);
+    let grant: ProviderGrant = {
+      accessToken: upstream.access,
+      ...(upstream.refresh ? { refreshToken: upstream.refresh } : {}),
+      ...(upstream.expires_at ? { expiresAt: upstream.expires_at } : {}),
+    };
+    if (upstream.expires_at !== undefined && upstream.expires_at - now < REFRESH_MARGIN_SECONDS) {
+      if (!upstream.refresh)
+        throw new TokenError("invalid_grant", "the provider's token has expired and cannot be refreshed; sign in again");
+      const fresh = await this.provider.refresh(upstream.refresh);
+      grant = { ...fresh, refreshToken: fresh.refreshToken ?? upstream.refresh };
+      this.log.info("sign-in: refreshed the provider's token", { user: claims.sub });
+    }
+    const scope = grant.scopes ?? claims.scope;
+    return this.issue({ sub: claims.sub, client_id: claims.client_id, scope, family: claims.family }, grant);
+  }
+
+  /** A sealed access token (audience: this server) and a sealed refresh token, both carrying the provider's tokens. */
+  private async issue(who: { sub: string; client_id: string; scope: string[]; family: string }, grant: ProviderGrant) {
+    const now = Math.floor(Date.now() / 1000);
+    const lifetime = Math.max(1, Math.min(ACCESS_SECONDS, (grant.expiresAt ?? now + ACCESS_SECONDS) - now));
+    const access = await this.keys.seal(
+      "access",
+      {
+        iss: this.place.issuerName,
+        aud: this.place.resource.href,
+        sub: who.sub,
+        client_id: who.client_id,
+        scope: who.scope.join(" "),
+        family: who.family,
+        upstream: grant.accessToken,
+      },
+      lifetime,
+    );
+    const upstream = {
+      access: grant.accessToken,
+      ...(grant.refreshToken ? { refresh: grant.refreshToken } : {}),
+      ...(grant.expiresAt ? { expires_at: grant.expiresAt } : {}),
+    };
+    const refresh = await this.keys.seal("refresh", { ...who, jti: randomBytes(12).toString("base64url"), upstream }, REFRESH_SECONDS);
+    return { access_token: access, token_type: "Bearer", expires_in: lifetime, refresh_token: refresh, scope: who.scope.join(" ") };
+  }
+
+  private async opened(kind: "code" | "refresh", value: string | null, message: string) {
+    try {
+      return await this.keys.open(kind, value ?? "");
+    } catch (error) {
+      if (error instanceof SealRefused) throw new TokenError("invalid_grant", message);
+      throw error;
+    }
+  }
+}
+
+/** The PKCE S256 challenge of a verifier. */
+function challengeOf(verifier: string): string {
+  return createHash("sha256").update(verifier).digest("base64url");
+}
+
+function sameText(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+function refreshClaims(claims: Record<string, unknown>): RefreshClaims {
+  const upstream = claims.upstream;
+  if (
+    typeof claims.sub !== "string" ||
+    typeof claims.client_id !== "string" ||
+    typeof claims.family !== "string" ||
+    typeof claims.jti !== "string"
+  )
+    throw new TokenError("invalid_grant", "the refresh token is not valid");
+  if (typeof upstream !== "object" || upstream === null || !("access" in upstream) || typeof upstream.access !== "string")
+    throw new TokenError("invalid_grant", "the refresh token is not valid");
+  const refresh = "refresh" in upstream && typeof upstream.refresh === "string" ? upstream.refresh : undefined;
+  const expires = "expires_at" in upstream && typeof upstream.expires_at === "number" ? upstream.expires_at : undefined;
+  return {
+    sub: claims.sub,
+    client_id: claims.client_id,
+    scope: Array.isArray(claims.scope) ? claims.scope.map(String) : [],
+    family: claims.family,
+    jti: claims.jti,
+    upstream: { access: upstream.access, ...(refresh ? { refresh } : {}), ...(expires ? { expires_at: expires } : {}) },
+  };
+}

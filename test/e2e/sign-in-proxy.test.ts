@@ -1,0 +1,426 @@
+import { createHash, randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SealingKeys } from "../../runtime/proxy/sealed.js";
+import { authorize, type CookieJar } from "../helpers/authorization-server.js";
+import { signedInClient, TestOAuthProvider } from "../helpers/oauth-client.js";
+import { newKey, OPERATOR_APP, startProxyStack, tokenSubject } from "../helpers/proxy-stack.js";
+
+type Stack = Awaited<ReturnType<typeof startProxyStack>>;
+let stack: Stack;
+
+beforeAll(async () => {
+  stack = await startProxyStack();
+});
+afterAll(async () => {
+  await stack?.close();
+});
+
+const REDIRECT = "http://127.0.0.1:9/callback";
+
+/** A raw POST to `/mcp` with a bearer token, in either era. */
+async function mcpPost(token: string, body: unknown, headers: Record<string, string> = {}) {
+  const response = await fetch(stack.mcp, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      authorization: `Bearer ${token}`,
+      ...headers,
+    },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, challenge: response.headers.get("www-authenticate") ?? "", text: await response.text() };
+}
+
+/** A stateless 2026-07-28 tools/call. */
+function modernCall(token: string, name: string, args: Record<string, unknown> = {}) {
+  const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+  return mcpPost(
+    token,
+    { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name, arguments: args, _meta: meta } },
+    { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": name },
+  );
+}
+
+/** A client registered at the proxy (RFC 7591) for these redirect URIs. */
+async function register(redirectUris: string[] = [REDIRECT]): Promise<string> {
+  const response = await fetch(new URL("/register", stack.publicUrl), {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ client_name: "raw test client", redirect_uris: redirectUris, token_endpoint_auth_method: "none" }),
+  });
+  expect(response.status).toBe(201);
+  return (await response.json()).client_id;
+}
+
+/** PKCE: a verifier and its S256 challenge. */
+function pkce() {
+  const verifier = randomBytes(32).toString("base64url");
+  return { verifier, challenge: createHash("sha256").update(verifier).digest("base64url") };
+}
+
+/** The proxy's authorization URL for a client, with these parameters over sensible defaults. */
+function authorizationUrl(clientId: string, params: Record<string, string | undefined> = {}): URL {
+  const url = new URL("/authorize", stack.publicUrl);
+  const all: Record<string, string | undefined> = {
+    response_type: "code",
+    client_id: clientId,
+    redirect_uri: REDIRECT,
+    state: "the-clients-state",
+    code_challenge: pkce().challenge,
+    code_challenge_method: "S256",
+    scope: "memos:read memos:write",
+    resource: stack.mcp.href,
+    ...params,
+  };
+  for (const [key, value] of Object.entries(all)) if (value !== undefined) url.searchParams.set(key, value);
+  return url;
+}
+
+/** POST /token with a form. */
+async function token(fields: Record<string, string>) {
+  const response = await fetch(new URL("/token", stack.publicUrl), {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(fields),
+  });
+  return { status: response.status, body: await response.json() };
+}
+
+/** A full sign-in by hand (register, authorize, consent, provider, code, token) as `user`. */
+async function signIn(user: string, scope = "memos:read memos:write") {
+  stack.signInAs(user);
+  const clientId = await register();
+  const { verifier, challenge } = pkce();
+  const back = await authorize(authorizationUrl(clientId, { code_challenge: challenge, scope }), REDIRECT);
+  const code = back.get("code") ?? "";
+  const answer = await token({
+    grant_type: "authorization_code",
+    code,
+    code_verifier: verifier,
+    client_id: clientId,
+    redirect_uri: REDIRECT,
+  });
+  expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+  return {
+    clientId,
+    code,
+    verifier,
+    tokens: answer.body as { access_token: string; refresh_token: string; scope: string; expires_in: number },
+  };
+}
+
+describe("proxy mode: the server is the clients' authorization server, in front of a provider without dynamic registration", () => {
+  it("publishes RFC 8414 metadata (PKCE S256, registration, metadata documents, iss) and names itself in its resource metadata", async () => {
+    const metadata = await (await fetch(new URL("/.well-known/oauth-authorization-server", stack.publicUrl))).json();
+    expect(metadata).toMatchObject({
+      issuer: stack.publicUrl,
+      authorization_endpoint: `${stack.publicUrl}/authorize`,
+      token_endpoint: `${stack.publicUrl}/token`,
+      registration_endpoint: `${stack.publicUrl}/register`,
+      response_types_supported: ["code"],
+      code_challenge_methods_supported: ["S256"],
+      token_endpoint_auth_methods_supported: ["none"],
+      client_id_metadata_document_supported: true,
+      authorization_response_iss_parameter_supported: true,
+    });
+    expect(metadata.scopes_supported).toEqual(expect.arrayContaining(["memos:write"]));
+    const resource = await (await fetch(new URL("/.well-known/oauth-protected-resource/mcp", stack.publicUrl))).json();
+    expect(resource).toMatchObject({ resource: stack.mcp.href, authorization_servers: [stack.publicUrl] });
+    // The provider itself registers no one.
+    const refused = await fetch(new URL("/reg", stack.provider.issuer), {
+      method: "POST",
+      body: "{}",
+      headers: { "content-type": "application/json" },
+    });
+    expect(refused.status).not.toBe(201);
+  });
+
+  it("the SDK client signs in from the URL alone by dynamic registration; the API receives the user's own provider token, in both eras", async () => {
+    stack.signInAs("alice");
+    const provider = new TestOAuthProvider();
+    const { client } = await signedInClient(stack.mcp, provider);
+    try {
+      const ours = provider.tokens()?.access_token ?? "";
+      // The client holds this server's sealed token (JWE), not the provider's.
+      expect(ours.split(".")).toHaveLength(5);
+      const before = stack.api.requests.length;
+      const result = await client.callTool({ name: "memo_list_memos", arguments: {} });
+      expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+      expect(JSON.stringify(result.structuredContent)).toContain("alice's own memo");
+      const sent = stack.api.requests.slice(before).map((request) => request.headers.authorization ?? "");
+      expect(sent).toHaveLength(1);
+      expect(tokenSubject(sent[0])).toBe("alice");
+      expect(sent[0]).not.toContain(ours);
+      const modern = await modernCall(ours, "memo_list_memos");
+      expect(modern.status, modern.text).toBe(200);
+      expect(modern.text).toContain("alice's own memo");
+      expect(tokenSubject(stack.api.requests.at(-1)?.headers.authorization)).toBe("alice");
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("signs in with a Client ID Metadata Document; two users' calls carry their own tokens and see each other's nothing", async () => {
+    const clientId = stack.metadataHost.url("/clients/sdk.json");
+    stack.documents.set("/clients/sdk.json", {
+      body: JSON.stringify({
+        client_id: clientId,
+        client_name: "metadata-document client",
+        redirect_uris: [REDIRECT],
+        grant_types: ["authorization_code", "refresh_token"],
+        response_types: ["code"],
+        token_endpoint_auth_method: "none",
+      }),
+    });
+    stack.signInAs("bob");
+    const bobsClient = new TestOAuthProvider(undefined, { clientMetadataUrl: clientId });
+    const bob = await signedInClient(stack.mcp, bobsClient);
+    stack.signInAs("alice");
+    const alice = await signedInClient(stack.mcp, new TestOAuthProvider());
+    try {
+      expect(bobsClient.clientInformation()?.client_id).toBe(clientId);
+      const bobs = JSON.stringify((await bob.client.callTool({ name: "memo_list_memos", arguments: {} })).structuredContent);
+      expect(tokenSubject(stack.api.requests.at(-1)?.headers.authorization)).toBe("bob");
+      const alices = JSON.stringify((await alice.client.callTool({ name: "memo_list_memos", arguments: {} })).structuredContent);
+      expect(tokenSubject(stack.api.requests.at(-1)?.headers.authorization)).toBe("alice");
+      expect(bobs).toContain("bob's own memo");
+      expect(bobs).not.toContain("alice");
+      expect(alices).toContain("alice's own memo");
+      expect(alices).not.toContain("bob");
+    } finally {
+      await Promise.all([bob.client.close(), alice.client.close()]);
+    }
+  });
+
+  it("lists the tools the provider's grant allows: a read-only sign-in does not see creating a memo, and is refused it with 403", async () => {
+    const { tokens } = await signIn("carol", "memos:read");
+    expect(tokens.scope.split(" ")).toContain("memos:read");
+    expect(tokens.scope.split(" ")).not.toContain("memos:write");
+    const listed = await mcpPost(
+      tokens.access_token,
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/list",
+        params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } },
+      },
+      { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/list" },
+    );
+    expect(listed.status, listed.text).toBe(200);
+    expect(listed.text).toContain("memo_list_memos");
+    expect(listed.text).not.toContain('"name":"memo_create_memo"');
+    const refused = await modernCall(tokens.access_token, "memo_create_memo", { memo: { content: "x" } });
+    expect(refused.status).toBe(403);
+    expect(refused.challenge).toContain('error="insufficient_scope"');
+  });
+});
+
+describe("proxy mode refuses, each with its own reason", () => {
+  it("an unregistered or prefix-matched redirect URI: a page, never a redirect", async () => {
+    const clientId = await register();
+    for (const redirect of [
+      "http://127.0.0.1:9/other",
+      `${REDIRECT}/deeper`,
+      `${REDIRECT}x`,
+      `${REDIRECT}?extra=1`,
+      "http://127.0.0.1:10/callback",
+    ]) {
+      const response = await fetch(authorizationUrl(clientId, { redirect_uri: redirect }), { redirect: "manual" });
+      expect(response.status, redirect).toBe(400);
+      expect(response.headers.get("location"), redirect).toBeNull();
+      expect(await response.text()).toContain("not one this client registered");
+    }
+    // Registration itself refuses what could never be matched safely.
+    for (const uri of ["javascript:alert(1)", "http://example.com/callback", "https://app.example/cb#frag"]) {
+      const response = await fetch(new URL("/register", stack.publicUrl), {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ redirect_uris: [uri] }),
+      });
+      expect(response.status, uri).toBe(400);
+      expect((await response.json()).error).toBe("invalid_redirect_uri");
+    }
+  });
+
+  it("a plain or missing PKCE challenge, sent back to the client as invalid_request", async () => {
+    const clientId = await register();
+    for (const params of [{ code_challenge_method: "plain" }, { code_challenge: undefined }, { code_challenge_method: undefined }]) {
+      const response = await fetch(authorizationUrl(clientId, params), { redirect: "manual" });
+      expect(response.status).toBe(302);
+      const back = new URL(response.headers.get("location") ?? "");
+      expect(back.href.startsWith(REDIRECT)).toBe(true);
+      expect(back.searchParams.get("error")).toBe("invalid_request");
+      expect(back.searchParams.get("state")).toBe("the-clients-state");
+      expect(back.searchParams.get("iss")).toBe(stack.publicUrl);
+    }
+  });
+
+  it("a reused authorization code, and a code_verifier that does not match", async () => {
+    const { clientId, code, verifier } = await signIn("alice");
+    const again = await token({
+      grant_type: "authorization_code",
+      code,
+      code_verifier: verifier,
+      client_id: clientId,
+      redirect_uri: REDIRECT,
+    });
+    expect(again.status).toBe(400);
+    expect(again.body.error).toBe("invalid_grant");
+    stack.signInAs("alice");
+    const fresh = await authorize(authorizationUrl(clientId), REDIRECT);
+    const wrong = await token({
+      grant_type: "authorization_code",
+      code: fresh.get("code") ?? "",
+      code_verifier: pkce().verifier,
+      client_id: clientId,
+      redirect_uri: REDIRECT,
+    });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.error_description).toContain("PKCE");
+  });
+
+  it("a mismatched state: one altered, and one brought back by another browser", async () => {
+    const clientId = await register();
+    const cookies: CookieJar = new Map();
+    const page = await fetch(authorizationUrl(clientId), { redirect: "manual" });
+    for (const line of page.headers.getSetCookie()) {
+      const [pair = ""] = line.split(";");
+      cookies.set(pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1));
+    }
+    const request = /name="request" value="([^"]+)"/.exec(await page.text())?.[1] ?? "";
+    const cookie = [...cookies].map(([name, value]) => `${name}=${value}`).join("; ");
+    const consent = await fetch(new URL("/consent", stack.publicUrl), {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded", cookie },
+      body: new URLSearchParams({ request, decision: "approve" }),
+    });
+    expect(consent.status).toBe(303);
+    const toProvider = new URL(consent.headers.get("location") ?? "");
+    expect(toProvider.origin).toBe(stack.provider.issuer.origin);
+    expect(toProvider.searchParams.get("client_id")).toBe(OPERATOR_APP.id);
+    const state = toProvider.searchParams.get("state") ?? "";
+    const callback = (stateValue: string, withCookie: boolean) =>
+      fetch(new URL(`/oauth/callback?code=provider-code&state=${encodeURIComponent(stateValue)}`, stack.publicUrl), {
+        redirect: "manual",
+        headers: withCookie ? { cookie } : {},
+      });
+    const altered = await callback(`${state.slice(0, -4)}AAAA`, true);
+    expect(altered.status).toBe(400);
+    expect(await altered.text()).toContain("state does not match");
+    const elsewhere = await callback(state, false);
+    expect(elsewhere.status).toBe(400);
+    expect(await elsewhere.text()).toContain("does not match this browser");
+    // The consent form itself only counts from the browser it was shown in.
+    const forged = await fetch(new URL("/consent", stack.publicUrl), {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ request, decision: "approve" }),
+    });
+    expect(forged.status).toBe(400);
+  });
+
+  it("a Client ID Metadata Document on a private address, too large, or too slow", async () => {
+    const documentFor = (path: string, host = "127.0.0.1") => ({
+      client_id: `https://${host}:${stack.metadataHost.port}${path}`,
+      client_name: "x",
+      redirect_uris: [REDIRECT],
+    });
+    stack.documents.set("/private.json", { body: JSON.stringify(documentFor("/private.json", "localhost")) });
+    stack.documents.set("/large.json", { body: JSON.stringify({ ...documentFor("/large.json"), padding: "x".repeat(6_000) }) });
+    stack.documents.set("/slow.json", { body: JSON.stringify(documentFor("/slow.json")), delayMs: 3_000 });
+    const cases = [
+      [`https://localhost:${stack.metadataHost.port}/private.json`, "private, loopback or link-local"],
+      [stack.metadataHost.url("/large.json"), "larger than 5120 bytes"],
+      [stack.metadataHost.url("/slow.json"), "did not arrive within 1000 ms"],
+    ];
+    for (const [clientId = "", reason = ""] of cases) {
+      const response = await fetch(authorizationUrl(clientId), { redirect: "manual" });
+      expect(response.status, clientId).toBe(400);
+      expect(await response.text(), clientId).toContain(reason);
+    }
+  });
+
+  it("a tampered or foreign sealed token", async () => {
+    const { tokens } = await signIn("alice");
+    expect((await modernCall(tokens.access_token, "memo_list_memos")).status).toBe(200);
+    const parts = tokens.access_token.split(".");
+    const cipher = parts[3] ?? "";
+    parts[3] = `${cipher.slice(0, 10)}${cipher[10] === "A" ? "B" : "A"}${cipher.slice(11)}`;
+    const tampered = await modernCall(parts.join("."), "memo_list_memos");
+    expect(tampered.status).toBe(401);
+    expect(tampered.challenge).toContain('error="invalid_token"');
+    const foreignKeys = new SealingKeys(Uint8Array.from(Buffer.from(newKey(), "base64")));
+    const foreign = await foreignKeys.seal(
+      "access",
+      { iss: stack.publicUrl, aud: stack.mcp.href, sub: "mallory", scope: "memos:read memos:write", upstream: "stolen" },
+      600,
+    );
+    const refused = await modernCall(foreign, "memo_list_memos");
+    expect(refused.status).toBe(401);
+    expect(refused.challenge).toContain("does not hold");
+    // A client id or a refresh token is not an access token, though sealed with the same key.
+    const clientId = await register();
+    expect((await modernCall(clientId, "memo_list_memos")).status).toBe(401);
+    expect((await modernCall(tokens.refresh_token, "memo_list_memos")).status).toBe(401);
+  });
+
+  it("consent not given: the client hears access_denied and no code, and the provider is never asked", async () => {
+    const clientId = await register();
+    const before = stack.api.requests.length;
+    const back = await authorize(authorizationUrl(clientId), REDIRECT, { consent: "deny" });
+    expect(back.get("error")).toBe("access_denied");
+    expect(back.get("code")).toBeNull();
+    expect(back.get("state")).toBe("the-clients-state");
+    expect(stack.api.requests.length).toBe(before);
+  });
+});
+
+describe("tokens that outlive a replica and a provider token", () => {
+  it("rotates refresh tokens, and refreshes the provider's expired token with the provider's refresh token", async () => {
+    stack.providerTokenSeconds(2);
+    try {
+      const { clientId, tokens } = await signIn("dave");
+      expect(tokens.expires_in).toBeLessThanOrEqual(2);
+      expect((await modernCall(tokens.access_token, "memo_list_memos")).status).toBe(200);
+      const first = stack.api.requests.at(-1)?.headers.authorization;
+      await new Promise((resolve) => setTimeout(resolve, 2_200));
+      // Expired with the provider's token: the client must refresh.
+      expect((await modernCall(tokens.access_token, "memo_list_memos")).status).toBe(401);
+      const refreshed = await token({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: clientId });
+      expect(refreshed.status, JSON.stringify(refreshed.body)).toBe(200);
+      expect(refreshed.body.refresh_token).not.toBe(tokens.refresh_token);
+      expect((await modernCall(refreshed.body.access_token, "memo_list_memos")).status).toBe(200);
+      const second = stack.api.requests.at(-1)?.headers.authorization;
+      expect(tokenSubject(second)).toBe("dave");
+      expect(second).not.toBe(first);
+      // The used refresh token is refused, and its reuse revokes the sign-in.
+      const reused = await token({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: clientId });
+      expect(reused.body.error).toBe("invalid_grant");
+      const revoked = await token({ grant_type: "refresh_token", refresh_token: refreshed.body.refresh_token, client_id: clientId });
+      expect(revoked.body.error).toBe("invalid_grant");
+      expect((await modernCall(refreshed.body.access_token, "memo_list_memos")).status).toBe(401);
+    } finally {
+      stack.providerTokenSeconds(3600);
+    }
+  });
+
+  it("two replicas with one key: a client, a token and a refresh token from one work on the other; another key refuses them; a rotation keeps them", async () => {
+    const { clientId, tokens } = await signIn("erin");
+    await stack.replace();
+    expect((await modernCall(tokens.access_token, "memo_list_memos")).status).toBe(200);
+    expect(tokenSubject(stack.api.requests.at(-1)?.headers.authorization)).toBe("erin");
+    const refreshed = await token({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: clientId });
+    expect(refreshed.status, JSON.stringify(refreshed.body)).toBe(200);
+    stack.signInAs("erin");
+    expect((await authorize(authorizationUrl(clientId), REDIRECT)).get("code")).toBeTruthy();
+    const other = newKey();
+    await stack.replace({ AUTH_KEY: other });
+    expect((await modernCall(refreshed.body.access_token, "memo_list_memos")).status).toBe(401);
+    await stack.replace({ AUTH_KEY: other, AUTH_PREVIOUS_KEY: stack.key });
+    expect((await modernCall(refreshed.body.access_token, "memo_list_memos")).status).toBe(200);
+    await stack.replace();
+  });
+});

@@ -1,0 +1,141 @@
+import { randomBytes } from "node:crypto";
+import { tools as memosTools, serverIdentity } from "../../generated/index.js";
+import type { Logger } from "../../runtime/base/logger.js";
+import { silentLogger } from "../../runtime/base/logger.js";
+import type { ToolDefinition } from "../../runtime/base/tool.js";
+import type { RunningServer } from "../../runtime/http/http-server.js";
+import { readServerEnvironment } from "../../runtime/serve/env.js";
+import { startServer } from "../../runtime/serve/serve.js";
+import { startAuthorizationServer } from "./authorization-server.js";
+import { startHttpsServer } from "./https-server.js";
+import { freePort } from "./oauth-client.js";
+import { sendJson, startUpstream } from "./upstream.js";
+
+/** The operator's app at the provider (registered by hand: the provider has no dynamic registration). */
+export const OPERATOR_APP = { id: "memos-app", secret: "memos-app-secret" };
+
+/** Memos' tools, creating a memo needing `memos:write` (so a read-only grant does not list it). */
+const TOOLS: ToolDefinition[] = memosTools.map((tool) => (tool.name === "memo_create_memo" ? { ...tool, scopes: ["memos:write"] } : tool));
+
+/** The user a bearer JWT names (`sub`), as the fake API reads it. */
+export function tokenSubject(authorization: string | undefined): string | undefined {
+  const payload = (authorization ?? "").replace(/^Bearer /, "").split(".")[1];
+  if (!payload) return undefined;
+  try {
+    return JSON.parse(Buffer.from(payload, "base64url").toString()).sub;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A fresh proxy key, as `openssl rand -base64 32` writes it. */
+export function newKey(): string {
+  return randomBytes(32).toString("base64");
+}
+
+/**
+ * The OAuth proxy end to end on 127.0.0.1: the API's provider (oidc-provider, dynamic registration off, the operator's
+ * app registered for the proxy's callback), the API itself (it answers each user with that user's own memo, by the
+ * provider token's `sub`), an https host of Client ID Metadata Documents, and the committed Memos server in proxy mode.
+ */
+export async function startProxyStack(options: { log?: Logger; clientMetadataTimeoutMs?: number } = {}) {
+  let user = "alice";
+  let ttl = 3600;
+  const port = await freePort();
+  const publicUrl = `http://127.0.0.1:${port}`;
+  const api = await startUpstream((request, res) => {
+    const who = tokenSubject(request.headers.authorization);
+    if (!who) return sendJson(res, 401, { message: "sign in" });
+    sendJson(res, 200, { memos: [{ name: `memos/${who}`, content: `${who}'s own memo` }], nextPageToken: "" });
+  });
+  const provider = await startAuthorizationServer({
+    user: () => user,
+    registration: false,
+    defaultResource: api.url.href,
+    accessTokenTtl: () => ttl,
+    refreshTokens: true,
+    clients: [
+      {
+        client_id: OPERATOR_APP.id,
+        client_secret: OPERATOR_APP.secret,
+        redirect_uris: [`${publicUrl}/oauth/callback`],
+        grant_types: ["authorization_code", "refresh_token"],
+        response_types: ["code"],
+        token_endpoint_auth_method: "client_secret_basic",
+        id_token_signed_response_alg: "ES256",
+      },
+    ],
+  });
+  const documents = new Map<string, { body: string; delayMs?: number }>();
+  const metadataHost = await startHttpsServer((req, res) => {
+    const found = documents.get(req.url ?? "");
+    if (!found) {
+      res.statusCode = 404;
+      return res.end();
+    }
+    setTimeout(() => {
+      if (res.destroyed) return;
+      res.setHeader("content-type", "application/json");
+      res.end(found.body);
+    }, found.delayMs ?? 0).unref();
+  });
+  const key = newKey();
+  const start = (variables: Record<string, string> = {}) => {
+    const environment = readServerEnvironment({
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      PUBLIC_URL: publicUrl,
+      API_BASE_URL: api.url.href,
+      AUTH_MODE: "proxy",
+      AUTH_KEY: key,
+      AUTH_CLIENT_ID: OPERATOR_APP.id,
+      AUTH_CLIENT_SECRET: OPERATOR_APP.secret,
+      AUTH_PROVIDER_AUTHORIZATION_URL: new URL("/auth", provider.issuer).href,
+      AUTH_PROVIDER_TOKEN_URL: new URL("/token", provider.issuer).href,
+      AUTH_PROVIDER_SCOPES: "openid",
+      AUTH_CLIENT_METADATA_HOSTS: `127.0.0.1:${metadataHost.port}`,
+      ...variables,
+    });
+    return startServer({
+      identity: serverIdentity,
+      tools: TOOLS,
+      environment,
+      log: options.log ?? silentLogger,
+      trustedCa: metadataHost.cert,
+      clientMetadataTimeoutMs: options.clientMetadataTimeoutMs ?? 1_000,
+    });
+  };
+  let server: RunningServer = await start();
+  return {
+    port,
+    publicUrl,
+    mcp: new URL(`${publicUrl}/mcp`),
+    key,
+    api,
+    provider,
+    metadataHost,
+    documents,
+    get server() {
+      return server;
+    },
+    /** Who signs in at the provider next. */
+    signInAs(name: string) {
+      user = name;
+    },
+    /** The lifetime of the provider's next access tokens, in seconds. */
+    providerTokenSeconds(seconds: number) {
+      ttl = seconds;
+    },
+    /** Stops this replica and starts another on the same address with these variables (another key, a rotation). */
+    async replace(variables: Record<string, string> = {}) {
+      await server.close();
+      server = await start(variables);
+      // Let clients notice that the old replica's kept-alive connections are gone.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    },
+    async close() {
+      await server.close();
+      await Promise.all([api.close(), provider.close(), metadataHost.close()]);
+    },
+  };
+}
