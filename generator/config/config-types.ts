@@ -101,7 +101,7 @@ export interface GeneratorConfig {
      */
     apply?: "declared" | "all";
     /**
-     * How MCP callers sign in (AUTH_MODE overrides it): passthrough (the caller's Authorization goes upstream as auth.prefer says; for a person's own local client) or resource (an OAuth 2.1 resource server for the authorization server AUTH_ISSUER names; the MCP token never goes upstream).
+     * How MCP callers sign in (AUTH_MODE overrides it): passthrough (the caller's Authorization goes upstream as auth.prefer says; for a person's own local client), resource (an OAuth 2.1 resource server for the authorization server AUTH_ISSUER names; the MCP token never goes upstream) or proxy (this server is the clients' authorization server in front of the API's own OAuth provider: each user signs in there and their calls carry their own provider token).
      */
     mode?: "passthrough" | "resource" | "proxy";
     /**
@@ -384,7 +384,7 @@ export interface ResolvedConfig {
      */
     apply: "declared" | "all";
     /**
-     * How MCP callers sign in (AUTH_MODE overrides it): passthrough (the caller's Authorization goes upstream as auth.prefer says; for a person's own local client) or resource (an OAuth 2.1 resource server for the authorization server AUTH_ISSUER names; the MCP token never goes upstream).
+     * How MCP callers sign in (AUTH_MODE overrides it): passthrough (the caller's Authorization goes upstream as auth.prefer says; for a person's own local client), resource (an OAuth 2.1 resource server for the authorization server AUTH_ISSUER names; the MCP token never goes upstream) or proxy (this server is the clients' authorization server in front of the API's own OAuth provider: each user signs in there and their calls carry their own provider token).
      */
     mode: "passthrough" | "resource" | "proxy";
     /**
