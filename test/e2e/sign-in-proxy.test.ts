@@ -1,8 +1,14 @@
 import { createHash, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tools as memosTools, serverIdentity } from "../../generated/index.js";
+import { silentLogger } from "../../runtime/base/logger.js";
 import { SealingKeys } from "../../runtime/proxy/sealed.js";
+import { readServerEnvironment } from "../../runtime/serve/env.js";
+import { startServer } from "../../runtime/serve/serve.js";
+import { tools as kitchenTools } from "../fixtures/kitchen-sink/generated/index.js";
+import { auth as kitchenAuth, serverIdentity as kitchenIdentity } from "../fixtures/kitchen-sink/generated/server-settings.js";
 import { authorize, type CookieJar } from "../helpers/authorization-server.js";
-import { signedInClient, TestOAuthProvider } from "../helpers/oauth-client.js";
+import { freePort, signedInClient, TestOAuthProvider } from "../helpers/oauth-client.js";
 import { newKey, OPERATOR_APP, startProxyStack, tokenSubject } from "../helpers/proxy-stack.js";
 
 type Stack = Awaited<ReturnType<typeof startProxyStack>>;
@@ -422,5 +428,89 @@ describe("tokens that outlive a replica and a provider token", () => {
     await stack.replace({ AUTH_KEY: other, AUTH_PREVIOUS_KEY: stack.key });
     expect((await modernCall(refreshed.body.access_token, "memo_list_memos")).status).toBe(200);
     await stack.replace();
+  });
+});
+
+describe("code mode in proxy mode", () => {
+  it("a program's calls carry the signed-in user's own provider token", async () => {
+    const coded = await startProxyStack({ code: {} });
+    try {
+      coded.signInAs("frank");
+      const provider = new TestOAuthProvider();
+      const { client } = await signedInClient(coded.mcp, provider);
+      try {
+        const before = coded.api.requests.length;
+        const result = await client.callTool({ name: "run_code", arguments: { code: "return await api.memo_list_memos({});" } });
+        expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+        expect(JSON.stringify(result.structuredContent)).toContain("frank's own memo");
+        const sent = coded.api.requests.slice(before).map((request) => tokenSubject(request.headers.authorization));
+        expect(sent).toEqual(["frank"]);
+      } finally {
+        await client.close();
+      }
+    } finally {
+      await coded.close();
+    }
+  });
+});
+
+describe("proxy mode's start-up", () => {
+  const base = (port: number) => ({
+    HOST: "127.0.0.1",
+    PORT: String(port),
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    API_BASE_URL: "http://127.0.0.1:9/",
+    AUTH_MODE: "proxy",
+  });
+
+  it("takes the provider's endpoints from the document's oauth2 authorization-code flow, and sends the user there once they allow", async () => {
+    const port = await freePort();
+    const environment = readServerEnvironment({ ...base(port), AUTH_KEY: newKey(), AUTH_CLIENT_ID: "app", AUTH_CLIENT_SECRET: "secret" });
+    const server = await startServer({ identity: kitchenIdentity, tools: kitchenTools, auth: kitchenAuth, environment, log: silentLogger });
+    try {
+      const publicUrl = `http://127.0.0.1:${port}`;
+      const registered = await fetch(new URL("/register", publicUrl), {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ redirect_uris: [REDIRECT] }),
+      });
+      const { client_id } = await registered.json();
+      const url = new URL("/authorize", publicUrl);
+      url.search = new URLSearchParams({
+        response_type: "code",
+        client_id,
+        redirect_uri: REDIRECT,
+        code_challenge: pkce().challenge,
+        code_challenge_method: "S256",
+        scope: "notes:write",
+      }).toString();
+      const page = await fetch(url);
+      const cookie = (page.headers.getSetCookie()[0] ?? "").split(";")[0] ?? "";
+      const request = /name="request" value="([^"]+)"/.exec(await page.text())?.[1] ?? "";
+      const approved = await fetch(new URL("/consent", publicUrl), {
+        method: "POST",
+        redirect: "manual",
+        headers: { "content-type": "application/x-www-form-urlencoded", cookie },
+        body: new URLSearchParams({ request, decision: "approve" }),
+      });
+      const target = new URL(approved.headers.get("location") ?? "");
+      expect(`${target.origin}${target.pathname}`).toBe("https://auth.example.com/authorize");
+      expect(target.searchParams.get("client_id")).toBe("app");
+      expect(target.searchParams.get("redirect_uri")).toBe(`${publicUrl}/oauth/callback`);
+      expect(target.searchParams.get("code_challenge_method")).toBe("S256");
+      expect(target.searchParams.get("scope")).toBe("notes:write");
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("names every variable it lacks, and refuses a key that is not 32 random bytes", async () => {
+    const port = await freePort();
+    const environment = readServerEnvironment(base(port));
+    await expect(startServer({ identity: serverIdentity, tools: memosTools, environment, log: silentLogger })).rejects.toThrow(
+      /AUTH_KEY is required[\s\S]*AUTH_CLIENT_ID and AUTH_CLIENT_SECRET are required[\s\S]*AUTH_PROVIDER_AUTHORIZATION_URL and AUTH_PROVIDER_TOKEN_URL are required/,
+    );
+    expect(() => readServerEnvironment({ ...base(port), AUTH_KEY: "too-short" })).toThrow(/AUTH_KEY: must be 32 random bytes/);
+    expect(() => readServerEnvironment({ ...base(port), AUTH_MODE: "proxi" })).toThrow(/must be passthrough, resource or proxy/);
   });
 });

@@ -3,6 +3,7 @@ import { tools as memosTools, serverIdentity } from "../../generated/index.js";
 import type { Logger } from "../../runtime/base/logger.js";
 import { silentLogger } from "../../runtime/base/logger.js";
 import type { ToolDefinition } from "../../runtime/base/tool.js";
+import type { CodeSettings } from "../../runtime/code/code-settings.js";
 import type { RunningServer } from "../../runtime/http/http-server.js";
 import { readServerEnvironment } from "../../runtime/serve/env.js";
 import { startServer } from "../../runtime/serve/serve.js";
@@ -38,7 +39,7 @@ export function newKey(): string {
  * app registered for the proxy's callback), the API itself (it answers each user with that user's own memo, by the
  * provider token's `sub`), an https host of Client ID Metadata Documents, and the committed Memos server in proxy mode.
  */
-export async function startProxyStack(options: { log?: Logger; clientMetadataTimeoutMs?: number } = {}) {
+export async function startProxyStack(options: { log?: Logger; clientMetadataTimeoutMs?: number; code?: CodeSettings } = {}) {
   let user = "alice";
   let ttl = 3600;
   const port = await freePort();
@@ -102,6 +103,7 @@ export async function startProxyStack(options: { log?: Logger; clientMetadataTim
       environment,
       log: options.log ?? silentLogger,
       trustedCa: metadataHost.cert,
+      ...(options.code ? { code: options.code } : {}),
       clientMetadataTimeoutMs: options.clientMetadataTimeoutMs ?? 1_000,
     });
   };
