@@ -67,7 +67,7 @@ describe("the MCP conformance suite's authorization-server scenarios against pro
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ client_name: "MCP conformance suite", redirect_uris: [redirect] }),
     });
-    const { client_id } = await registered.json();
+    const { client_id } = (await registered.json()) as { client_id: string };
     let browsed: Promise<void> | undefined;
     // Both scenarios in one run: the grant reads the metadata the first one fetched.
     const checks = await scenario(["--client-id", client_id, "--port", String(port), "--resource", stack.mcp.href], (line) => {

@@ -51,7 +51,7 @@ async function authorizationUrl(name: string): Promise<string> {
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ client_name: name, redirect_uris: [client.url] }),
   });
-  const { client_id } = await registered.json();
+  const { client_id } = (await registered.json()) as { client_id: string };
   const url = new URL("/authorize", stack.publicUrl);
   url.search = new URLSearchParams({
     response_type: "code",
@@ -112,7 +112,7 @@ describe("the consent page in headless Chromium", () => {
     const response = await page.goto(await authorizationUrl("Framed"), { waitUntil: "load" });
     expect(response?.headers()["x-frame-options"]).toBe("DENY");
     expect(response?.headers()["content-security-policy"]).toContain("frame-ancestors 'none'");
-    const request = await page.$eval("input[name=request]", (node) => (node as HTMLInputElement).value);
+    const request = await page.$eval("input[name=request]", (node) => node.getAttribute("value") ?? "");
     // Another origin's page auto-submitting the form: the browser sends its Origin, and SameSite keeps the cookie back.
     const evil = createServer((_req, res) => {
       res.setHeader("content-type", "text/html");

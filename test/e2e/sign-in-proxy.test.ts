@@ -24,8 +24,8 @@ afterAll(async () => {
 const REDIRECT = "http://127.0.0.1:9/callback";
 
 /** A raw POST to `/mcp` with a bearer token, in either era. */
-async function mcpPost(token: string, body: unknown, headers: Record<string, string> = {}) {
-  const response = await fetch(stack.mcp, {
+async function mcpPost(token: string, body: unknown, headers: Record<string, string> = {}, at: URL = stack.mcp) {
+  const response = await fetch(at, {
     method: "POST",
     headers: {
       "content-type": "application/json",
@@ -39,12 +39,13 @@ async function mcpPost(token: string, body: unknown, headers: Record<string, str
 }
 
 /** A stateless 2026-07-28 tools/call. */
-function modernCall(token: string, name: string, args: Record<string, unknown> = {}) {
+function modernCall(token: string, name: string, args: Record<string, unknown> = {}, at: URL = stack.mcp) {
   const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
   return mcpPost(
     token,
     { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name, arguments: args, _meta: meta } },
     { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": name },
+    at,
   );
 }
 
@@ -56,7 +57,7 @@ async function register(redirectUris: string[] = [REDIRECT]): Promise<string> {
     body: JSON.stringify({ client_name: "raw test client", redirect_uris: redirectUris, token_endpoint_auth_method: "none" }),
   });
   expect(response.status).toBe(201);
-  return (await response.json()).client_id;
+  return ((await response.json()) as { client_id: string }).client_id;
 }
 
 /** PKCE: a verifier and its S256 challenge. */
@@ -66,8 +67,8 @@ function pkce() {
 }
 
 /** The proxy's authorization URL for a client, with these parameters over sensible defaults. */
-function authorizationUrl(clientId: string, params: Record<string, string | undefined> = {}): URL {
-  const url = new URL("/authorize", stack.publicUrl);
+function authorizationUrl(clientId: string, params: Record<string, string | undefined> = {}, at: URL = stack.mcp): URL {
+  const url = new URL("/authorize", at);
   const all: Record<string, string | undefined> = {
     response_type: "code",
     client_id: clientId,
@@ -83,14 +84,24 @@ function authorizationUrl(clientId: string, params: Record<string, string | unde
   return url;
 }
 
+/** What the token endpoint answers: tokens, or an error. */
+interface TokenAnswer {
+  access_token: string;
+  refresh_token: string;
+  scope: string;
+  expires_in: number;
+  error?: string;
+  error_description?: string;
+}
+
 /** POST /token with a form. */
-async function token(fields: Record<string, string>) {
-  const response = await fetch(new URL("/token", stack.publicUrl), {
+async function token(fields: Record<string, string>, at: URL = stack.mcp) {
+  const response = await fetch(new URL("/token", at), {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded" },
     body: new URLSearchParams(fields),
   });
-  return { status: response.status, body: await response.json() };
+  return { status: response.status, body: (await response.json()) as TokenAnswer };
 }
 
 /** A full sign-in by hand (register, authorize, consent, provider, code, token) as `user`. */
@@ -118,7 +129,10 @@ async function signIn(user: string, scope = "memos:read memos:write") {
 
 describe("proxy mode: the server is the clients' authorization server, in front of a provider without dynamic registration", () => {
   it("publishes RFC 8414 metadata (PKCE S256, registration, metadata documents, iss) and names itself in its resource metadata", async () => {
-    const metadata = await (await fetch(new URL("/.well-known/oauth-authorization-server", stack.publicUrl))).json();
+    const metadata = (await (await fetch(new URL("/.well-known/oauth-authorization-server", stack.publicUrl))).json()) as Record<
+      string,
+      unknown
+    >;
     expect(metadata).toMatchObject({
       issuer: stack.publicUrl,
       authorization_endpoint: `${stack.publicUrl}/authorize`,
@@ -245,21 +259,23 @@ describe("proxy mode refuses, each with its own reason", () => {
         body: JSON.stringify({ redirect_uris: [uri] }),
       });
       expect(response.status, uri).toBe(400);
-      expect((await response.json()).error).toBe("invalid_redirect_uri");
+      expect(((await response.json()) as { error: string }).error).toBe("invalid_redirect_uri");
     }
   });
 
-  it("a plain or missing PKCE challenge, sent back to the client as invalid_request", async () => {
+  it.each([
+    ["a plain PKCE challenge", { code_challenge_method: "plain" }],
+    ["a missing PKCE challenge", { code_challenge: undefined }],
+    ["a PKCE challenge without its method", { code_challenge_method: undefined }],
+  ])("%s, sent back to the client as invalid_request", async (_, params: Record<string, string | undefined>) => {
     const clientId = await register();
-    for (const params of [{ code_challenge_method: "plain" }, { code_challenge: undefined }, { code_challenge_method: undefined }]) {
-      const response = await fetch(authorizationUrl(clientId, params), { redirect: "manual" });
-      expect(response.status).toBe(302);
-      const back = new URL(response.headers.get("location") ?? "");
-      expect(back.href.startsWith(REDIRECT)).toBe(true);
-      expect(back.searchParams.get("error")).toBe("invalid_request");
-      expect(back.searchParams.get("state")).toBe("the-clients-state");
-      expect(back.searchParams.get("iss")).toBe(stack.publicUrl);
-    }
+    const response = await fetch(authorizationUrl(clientId, params), { redirect: "manual" });
+    expect(response.status).toBe(302);
+    const back = new URL(response.headers.get("location") ?? "");
+    expect(back.href.startsWith(REDIRECT)).toBe(true);
+    expect(back.searchParams.get("error")).toBe("invalid_request");
+    expect(back.searchParams.get("state")).toBe("the-clients-state");
+    expect(back.searchParams.get("iss")).toBe(stack.publicUrl);
   });
 
   it("a reused authorization code, and a code_verifier that does not match", async () => {
@@ -328,28 +344,21 @@ describe("proxy mode refuses, each with its own reason", () => {
     expect(forged.status).toBe(400);
   });
 
-  it("a Client ID Metadata Document on a private address, too large, or too slow", async () => {
-    const documentFor = (path: string, host = "127.0.0.1") => ({
-      client_id: `https://${host}:${stack.metadataHost.port}${path}`,
-      client_name: "x",
-      redirect_uris: [REDIRECT],
-    });
-    stack.documents.set("/private.json", { body: JSON.stringify(documentFor("/private.json", "localhost")) });
-    stack.documents.set("/large.json", { body: JSON.stringify({ ...documentFor("/large.json"), padding: "x".repeat(6_000) }) });
-    stack.documents.set("/slow.json", { body: JSON.stringify(documentFor("/slow.json")), delayMs: 3_000 });
-    const cases = [
-      [`https://localhost:${stack.metadataHost.port}/private.json`, "private, loopback or link-local"],
-      [stack.metadataHost.url("/large.json"), "larger than 5120 bytes"],
-      [stack.metadataHost.url("/slow.json"), "did not arrive within 1000 ms"],
-    ];
-    for (const [clientId = "", reason = ""] of cases) {
-      const response = await fetch(authorizationUrl(clientId), { redirect: "manual" });
-      expect(response.status, clientId).toBe(400);
-      expect(await response.text(), clientId).toContain(reason);
-    }
+  it.each([
+    ["on a private address", "/private.json", "localhost", {}, "private, loopback or link-local"],
+    ["too large", "/large.json", "127.0.0.1", { padding: "x".repeat(6_000) }, "larger than 5120 bytes"],
+    ["too slow", "/slow.json", "127.0.0.1", {}, "did not arrive within 1000 ms"],
+  ])("a Client ID Metadata Document %s", async (_, path, host, extra, reason) => {
+    const clientId = `https://${host}:${stack.metadataHost.port}${path}`;
+    const document = { client_id: clientId, client_name: "x", redirect_uris: [REDIRECT], ...extra };
+    stack.documents.set(path, { body: JSON.stringify(document), ...(path === "/slow.json" ? { delayMs: 3_000 } : {}) });
+    const response = await fetch(authorizationUrl(clientId), { redirect: "manual" });
+    expect(response.status).toBe(400);
+    expect(response.headers.get("location")).toBeNull();
+    expect(await response.text()).toContain(reason);
   });
 
-  it("a tampered or foreign sealed token", async () => {
+  it("a tampered sealed token, and a sealed value of another kind", async () => {
     const { tokens } = await signIn("alice");
     expect((await modernCall(tokens.access_token, "memo_list_memos")).status).toBe(200);
     const parts = tokens.access_token.split(".");
@@ -358,19 +367,24 @@ describe("proxy mode refuses, each with its own reason", () => {
     const tampered = await modernCall(parts.join("."), "memo_list_memos");
     expect(tampered.status).toBe(401);
     expect(tampered.challenge).toContain('error="invalid_token"');
+    // A client id or a refresh token is not an access token, though sealed with the same key.
+    const clientId = await register();
+    expect((await modernCall(clientId, "memo_list_memos")).status).toBe(401);
+    expect((await modernCall(tokens.refresh_token, "memo_list_memos")).status).toBe(401);
+  });
+
+  it("a foreign sealed token: well formed, sealed with a key this server does not hold", async () => {
     const foreignKeys = new SealingKeys(Uint8Array.from(Buffer.from(newKey(), "base64")));
     const foreign = await foreignKeys.seal(
       "access",
       { iss: stack.publicUrl, aud: stack.mcp.href, sub: "mallory", scope: "memos:read memos:write", upstream: "stolen" },
       600,
     );
+    const before = stack.api.requests.length;
     const refused = await modernCall(foreign, "memo_list_memos");
     expect(refused.status).toBe(401);
     expect(refused.challenge).toContain("does not hold");
-    // A client id or a refresh token is not an access token, though sealed with the same key.
-    const clientId = await register();
-    expect((await modernCall(clientId, "memo_list_memos")).status).toBe(401);
-    expect((await modernCall(tokens.refresh_token, "memo_list_memos")).status).toBe(401);
+    expect(stack.api.requests.length).toBe(before);
   });
 
   it("consent not given: the client hears access_denied and no code, and the provider is never asked", async () => {
@@ -415,19 +429,34 @@ describe("tokens that outlive a replica and a provider token", () => {
 
   it("two replicas with one key: a client, a token and a refresh token from one work on the other; another key refuses them; a rotation keeps them", async () => {
     const { clientId, tokens } = await signIn("erin");
-    await stack.replace();
-    expect((await modernCall(tokens.access_token, "memo_list_memos")).status).toBe(200);
-    expect(tokenSubject(stack.api.requests.at(-1)?.headers.authorization)).toBe("erin");
-    const refreshed = await token({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: clientId });
-    expect(refreshed.status, JSON.stringify(refreshed.body)).toBe(200);
-    stack.signInAs("erin");
-    expect((await authorize(authorizationUrl(clientId), REDIRECT)).get("code")).toBeTruthy();
-    const other = newKey();
-    await stack.replace({ AUTH_KEY: other });
-    expect((await modernCall(refreshed.body.access_token, "memo_list_memos")).status).toBe(401);
-    await stack.replace({ AUTH_KEY: other, AUTH_PREVIOUS_KEY: stack.key });
-    expect((await modernCall(refreshed.body.access_token, "memo_list_memos")).status).toBe(200);
-    await stack.replace();
+    const second = await stack.replica();
+    const otherKey = newKey();
+    const foreign = await stack.replica({ AUTH_KEY: otherKey });
+    const rotated = await stack.replica({ AUTH_KEY: otherKey, AUTH_PREVIOUS_KEY: stack.key });
+    try {
+      // The token issued through the first replica calls through the second.
+      expect((await modernCall(tokens.access_token, "memo_list_memos", {}, second.mcp)).status).toBe(200);
+      expect(tokenSubject(stack.api.requests.at(-1)?.headers.authorization)).toBe("erin");
+      // Its refresh token, and the client registered there, work on the second too.
+      const refreshed = await token({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: clientId }, second.mcp);
+      expect(refreshed.status, JSON.stringify(refreshed.body)).toBe(200);
+      const page = await fetch(authorizationUrl(clientId, {}, second.mcp));
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain("raw test client");
+      // A replica with another key takes none of it; one rotated to a new key still takes the old key's tokens.
+      expect((await modernCall(refreshed.body.access_token, "memo_list_memos", {}, foreign.mcp)).status).toBe(401);
+      expect((await fetch(authorizationUrl(clientId, {}, foreign.mcp))).status).toBe(400);
+      expect((await modernCall(refreshed.body.access_token, "memo_list_memos", {}, rotated.mcp)).status).toBe(200);
+      const renewed = await token(
+        { grant_type: "refresh_token", refresh_token: refreshed.body.refresh_token, client_id: clientId },
+        rotated.mcp,
+      );
+      expect(renewed.status).toBe(200);
+      // What the rotated replica seals now, under the new key, the first replica (old key only) refuses.
+      expect((await modernCall(renewed.body.access_token, "memo_list_memos")).status).toBe(401);
+    } finally {
+      await Promise.all([second.close(), foreign.close(), rotated.close()]);
+    }
   });
 });
 
@@ -474,7 +503,7 @@ describe("proxy mode's start-up", () => {
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ redirect_uris: [REDIRECT] }),
       });
-      const { client_id } = await registered.json();
+      const { client_id } = (await registered.json()) as { client_id: string };
       const url = new URL("/authorize", publicUrl);
       url.search = new URLSearchParams({
         response_type: "code",

@@ -72,7 +72,8 @@ export async function startProxyStack(options: { log?: Logger; clientMetadataTim
     const found = documents.get(req.url ?? "");
     if (!found) {
       res.statusCode = 404;
-      return res.end();
+      res.end();
+      return;
     }
     setTimeout(() => {
       if (res.destroyed) return;
@@ -81,10 +82,10 @@ export async function startProxyStack(options: { log?: Logger; clientMetadataTim
     }, found.delayMs ?? 0).unref();
   });
   const key = newKey();
-  const start = (variables: Record<string, string> = {}) => {
+  const start = (variables: Record<string, string> = {}, at = port) => {
     const environment = readServerEnvironment({
       HOST: "127.0.0.1",
-      PORT: String(port),
+      PORT: String(at),
       PUBLIC_URL: publicUrl,
       API_BASE_URL: api.url.href,
       AUTH_MODE: "proxy",
@@ -107,7 +108,7 @@ export async function startProxyStack(options: { log?: Logger; clientMetadataTim
       clientMetadataTimeoutMs: options.clientMetadataTimeoutMs ?? 1_000,
     });
   };
-  let server: RunningServer = await start();
+  const server: RunningServer = await start();
   return {
     port,
     publicUrl,
@@ -128,12 +129,13 @@ export async function startProxyStack(options: { log?: Logger; clientMetadataTim
     providerTokenSeconds(seconds: number) {
       ttl = seconds;
     },
-    /** Stops this replica and starts another on the same address with these variables (another key, a rotation). */
-    async replace(variables: Record<string, string> = {}) {
-      await server.close();
-      server = await start(variables);
-      // Let clients notice that the old replica's kept-alive connections are gone.
-      await new Promise((resolve) => setTimeout(resolve, 100));
+    /**
+     * Another replica beside the first, behind the same public URL (as a balancer would place it) on a port of its own,
+     * with these variables (the same key unless given another); the caller closes it.
+     */
+    async replica(variables: Record<string, string> = {}) {
+      const replica = await start(variables, await freePort());
+      return { server: replica, mcp: replica.url, close: () => replica.close() };
     },
     async close() {
       await server.close();
