@@ -1,4 +1,4 @@
-import { firstSentence, headerRefusal } from "oapi-mcp-gen-runtime";
+import { firstSentence, headerRefusal, type SignInProvider } from "oapi-mcp-gen-runtime";
 import { apiParts } from "oapi-mcp-gen-runtime/discovery";
 import { buildApiModel } from "../openapi/build-model.js";
 import { bundleExternalRefs } from "../openapi/bundle.js";
@@ -260,7 +260,15 @@ function registryAuth(model: ApiModel, tools: readonly ToolModel[], config: Reso
     ...(config.auth.prefer === "caller" ? { prefer: "caller" as const } : {}),
     ...(config.auth.mode !== "passthrough" ? { mode: config.auth.mode } : {}),
     passthrough: { authorization: passthrough.authorization, headers: passthrough.headers },
+    ...signInProvider(model, config),
   };
+}
+
+/** Where proxy mode signs users in: the config's `auth.provider`, else the document's first authorization-code flow. */
+function signInProvider(model: ApiModel, config: ResolvedConfig): { provider?: SignInProvider } {
+  if (config.auth.provider) return { provider: config.auth.provider };
+  const flow = [...model.securitySchemes.values()].find((scheme) => scheme.authorizationCode)?.authorizationCode;
+  return flow ? { provider: { authorizationUrl: flow.authorizationUrl, tokenUrl: flow.tokenUrl } } : {};
 }
 
 /**

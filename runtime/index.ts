@@ -31,7 +31,13 @@ export {
 } from "./base/tool.js";
 export { words } from "./base/words.js";
 export { callerFromHeaders } from "./call/caller.js";
-export { type AuthDefinition, type CallerCredentials, CredentialStore, type SecuritySchemeDefinition } from "./call/credentials.js";
+export {
+  type AuthDefinition,
+  type CallerCredentials,
+  CredentialStore,
+  type SecuritySchemeDefinition,
+  type SignInProvider,
+} from "./call/credentials.js";
 export { headerRefusal, headerValueProblem, isHeaderName, isOpenApiIgnoredHeader } from "./call/header-policy.js";
 export { defaultStyle, styleOf } from "./call/parameter-style.js";
 export { type SuppliedValue, suppliedValues } from "./call/server-parameters.js";

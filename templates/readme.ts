@@ -255,7 +255,7 @@ export function readmeSource(facts: ReadmeFacts): ReadmeSource {
     "| `AUTH_CLIENT_ID` / `AUTH_CLIENT_SECRET` | resource mode: this server's own client at `AUTH_ISSUER`, to introspect opaque tokens and exchange tokens; proxy mode: your app at the API's sign-in, whose callback URL is `PUBLIC_URL` + `/oauth/callback` | — |",
     "| `AUTH_UPSTREAM` / `AUTH_EXCHANGE_AUDIENCE` | resource mode: `server` (the credentials below, or `UPSTREAM_AUTHORIZATION`) or `exchange` (each user's token exchanged at `AUTH_ISSUER`, RFC 8693, for this audience) | `server` / the upstream's origin |",
     "| `AUTH_KEY` / `AUTH_PREVIOUS_KEY` | proxy mode: 32 random bytes (`openssl rand -base64 32`) that seal its client ids and tokens, the same on every replica; the key before a rotation, still accepted | — |",
-    "| `AUTH_PROVIDER_AUTHORIZATION_URL` / `AUTH_PROVIDER_TOKEN_URL` / `AUTH_PROVIDER_SCOPES` / `AUTH_PROVIDER_CLIENT_AUTH` | proxy mode: the API's sign-in endpoints (else the document's oauth2 authorization-code flow); scopes asked on every sign-in; how your app authenticates there, `basic` or `post` | the document / — / `basic` |",
+    "| `AUTH_PROVIDER_AUTHORIZATION_URL` / `AUTH_PROVIDER_TOKEN_URL` / `AUTH_PROVIDER_SCOPES` / `AUTH_PROVIDER_CLIENT_AUTH` | proxy mode: the API's sign-in endpoints (else the config's `auth.provider`, else the document's oauth2 authorization-code flow); scopes asked on every sign-in; how your app authenticates there, `basic` or `post` | the config or the document / — / `basic` |",
     "| `AUTH_CLIENT_METADATA_HOSTS` | proxy mode: `HOST:PORT` entries whose Client ID Metadata Documents may be fetched although they resolve to a private address | — |",
     ...(facts.discovery
       ? [

@@ -105,6 +105,27 @@ export interface GeneratorConfig {
      */
     mode?: "passthrough" | "resource" | "proxy";
     /**
+     * Proxy mode: the API's own OAuth provider, where users sign in through your registered app (else the document's oauth2 authorization-code flow; AUTH_PROVIDER_* override it).
+     */
+    provider?: {
+      /**
+       * The provider's authorization endpoint (https; http only on loopback).
+       */
+      authorizationUrl: string;
+      /**
+       * The provider's token endpoint (https; http only on loopback).
+       */
+      tokenUrl: string;
+      /**
+       * Scopes asked of the provider on every sign-in, besides those the client asks for.
+       */
+      scopes?: string[];
+      /**
+       * How your app authenticates at the token endpoint: basic (HTTP Basic, the default) or post (in the form, as GitHub takes it).
+       */
+      clientAuth?: "basic" | "post";
+    };
+    /**
      * One identity per upstream call: server (where a server-held credential applies, the caller's Authorization is not forwarded) or caller (a caller that sends an Authorization gets it forwarded, and no server-held credential goes with its calls).
      */
     prefer?: "server" | "caller";
@@ -387,6 +408,27 @@ export interface ResolvedConfig {
      * How MCP callers sign in (AUTH_MODE overrides it): passthrough (the caller's Authorization goes upstream as auth.prefer says; for a person's own local client), resource (an OAuth 2.1 resource server for the authorization server AUTH_ISSUER names; the MCP token never goes upstream) or proxy (this server is the clients' authorization server in front of the API's own OAuth provider: each user signs in there and their calls carry their own provider token).
      */
     mode: "passthrough" | "resource" | "proxy";
+    /**
+     * Proxy mode: the API's own OAuth provider, where users sign in through your registered app (else the document's oauth2 authorization-code flow; AUTH_PROVIDER_* override it).
+     */
+    provider?: {
+      /**
+       * The provider's authorization endpoint (https; http only on loopback).
+       */
+      authorizationUrl: string;
+      /**
+       * The provider's token endpoint (https; http only on loopback).
+       */
+      tokenUrl: string;
+      /**
+       * Scopes asked of the provider on every sign-in, besides those the client asks for.
+       */
+      scopes?: string[];
+      /**
+       * How your app authenticates at the token endpoint: basic (HTTP Basic, the default) or post (in the form, as GitHub takes it).
+       */
+      clientAuth?: "basic" | "post";
+    };
     /**
      * One identity per upstream call: server (where a server-held credential applies, the caller's Authorization is not forwarded) or caller (a caller that sends an Authorization gets it forwarded, and no server-held credential goes with its calls).
      */

@@ -25,7 +25,6 @@ function schemeBinding(scheme: SecuritySchemeModel, stem: string): Omit<SchemeMo
   if (scheme.type === "oauth2") {
     return {
       ...(scheme.clientCredentialsTokenUrl !== undefined ? { tokenUrl: scheme.clientCredentialsTokenUrl } : {}),
-      ...(scheme.authorizationCode !== undefined ? { authorizationCode: scheme.authorizationCode } : {}),
       env: { token: `${stem}_TOKEN`, clientId: `${stem}_CLIENT_ID`, clientSecret: `${stem}_CLIENT_SECRET`, tokenUrl: `${stem}_TOKEN_URL` },
     };
   }

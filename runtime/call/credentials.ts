@@ -13,8 +13,6 @@ export interface SecuritySchemeDefinition {
   readonly scheme?: string;
   /** oauth2: the client-credentials token URL, if the scheme has that flow. */
   readonly tokenUrl?: string;
-  /** oauth2: the authorization-code flow's endpoints, where proxy mode sends users to sign in. */
-  readonly authorizationCode?: { readonly authorizationUrl: string; readonly tokenUrl: string };
   /** Role (`apiKey`, `token`, `username`, `password`, `clientId`, `clientSecret`, `tokenUrl`) → variable name. */
   readonly env: Readonly<Record<string, string>>;
   readonly description?: string;
@@ -33,6 +31,17 @@ export interface AuthDefinition {
   /** How MCP callers sign in unless `AUTH_MODE` says otherwise: `passthrough` (the default), `resource` or `proxy`. */
   readonly mode?: "passthrough" | "resource" | "proxy";
   readonly passthrough: { readonly authorization: boolean; readonly headers: readonly string[] };
+  /** Proxy mode: the API's own OAuth provider (the config's `auth.provider`, else the document's authorization-code flow). */
+  readonly provider?: SignInProvider;
+}
+
+/** Where proxy mode sends users to sign in, and how the operator's app talks to the provider. */
+export interface SignInProvider {
+  readonly authorizationUrl: string;
+  readonly tokenUrl: string;
+  /** Scopes asked on every sign-in, besides the client's. */
+  readonly scopes?: readonly string[];
+  readonly clientAuth?: "basic" | "post";
 }
 
 /** A tool's security requirements (alternatives; each maps scheme names to scopes). */

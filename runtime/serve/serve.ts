@@ -28,6 +28,7 @@ import { createToolRuntime, type ServerIdentity, type ToolRuntime } from "../too
 import { scopeAlternatives } from "../tools/tool-scopes.js";
 import { readServerEnvironment, type ServerEnvironment, type UpstreamDefaults } from "./env.js";
 import { endWithLauncher } from "./parent-watch.js";
+import { providerUrl } from "./sign-in-env.js";
 import { parseServerArguments, serverUsage } from "./usage.js";
 
 /** The tools, or how to load them: a generated server imports its tool modules once it listens. */
@@ -146,28 +147,38 @@ function signInSettings(options: ServeOptions, log: Logger): { settings: SignInS
  */
 function proxySettings(options: ServeOptions, resource: URL | undefined): ProxySettings {
   const given = options.environment.signIn;
-  const flow = Object.values(options.auth?.schemes ?? {}).find((scheme) => scheme.authorizationCode)?.authorizationCode;
-  const authorizationUrl = given?.proxy.authorizationUrl ?? (flow ? new URL(flow.authorizationUrl) : undefined);
-  const tokenUrl = given?.proxy.tokenUrl ?? (flow ? new URL(flow.tokenUrl) : undefined);
-  const problems = [
+  const registered = options.auth?.provider;
+  const problems: string[] = [];
+  const authorizationUrl =
+    given?.proxy.authorizationUrl ??
+    (registered ? providerUrl(registered.authorizationUrl, "auth.provider.authorizationUrl", problems) : undefined);
+  const tokenUrl = given?.proxy.tokenUrl ?? (registered ? providerUrl(registered.tokenUrl, "auth.provider.tokenUrl", problems) : undefined);
+  problems.push(
     ...(resource ? [] : ["PUBLIC_URL (or AUTH_RESOURCE) is required in proxy mode: it is where users and clients reach this server"]),
     ...(given?.proxy.key ? [] : ["AUTH_KEY is required in proxy mode: 32 random bytes that seal its tokens (openssl rand -base64 32)"]),
     ...(given?.client
       ? []
       : ["AUTH_CLIENT_ID and AUTH_CLIENT_SECRET are required in proxy mode: the app registered with the API's sign-in"]),
-    ...(authorizationUrl && tokenUrl
+    ...((authorizationUrl && tokenUrl) || registered
       ? []
       : [
-          "AUTH_PROVIDER_AUTHORIZATION_URL and AUTH_PROVIDER_TOKEN_URL are required in proxy mode (the document has no oauth2 authorizationCode flow)",
+          "AUTH_PROVIDER_AUTHORIZATION_URL and AUTH_PROVIDER_TOKEN_URL are required in proxy mode (neither the config's auth.provider nor the document's oauth2 flows name them)",
         ]),
-  ];
-  if (!resource || !given?.proxy.key || !given.client || !authorizationUrl || !tokenUrl) throw new EnvironmentError(problems.join("\n"));
+  );
+  if (problems.length > 0 || !resource || !given?.proxy.key || !given.client || !authorizationUrl || !tokenUrl)
+    throw new EnvironmentError(problems.join("\n"));
   const { proxy } = given;
   return {
     resource,
     serverName: options.identity.name,
-    provider: { authorizationUrl, tokenUrl, client: given.client, scopes: proxy.scopes, clientAuth: proxy.clientAuth },
-    keys: new SealingKeys(proxy.key ?? new Uint8Array(), proxy.previousKey),
+    provider: {
+      authorizationUrl,
+      tokenUrl,
+      client: given.client,
+      scopes: proxy.scopes ?? registered?.scopes ?? [],
+      clientAuth: proxy.clientAuth ?? registered?.clientAuth ?? "basic",
+    },
+    keys: new SealingKeys(given.proxy.key, proxy.previousKey),
     clientMetadata: {
       allowedHosts: new Set(proxy.clientMetadataHosts),
       timeoutMs: options.clientMetadataTimeoutMs ?? 5_000,

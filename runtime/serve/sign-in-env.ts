@@ -24,8 +24,9 @@ export interface ProxyEnvironment {
   previousKey?: Uint8Array;
   authorizationUrl?: URL;
   tokenUrl?: URL;
-  scopes: string[];
-  clientAuth: "basic" | "post";
+  /** Unset: the registry's (the config's `auth.provider`), else none. */
+  scopes?: string[];
+  clientAuth?: "basic" | "post";
   /** `host:port` entries whose Client ID Metadata Documents may be fetched on a private address. */
   clientMetadataHosts: string[];
 }
@@ -82,8 +83,10 @@ function readProxyEnvironment(text: (name: string) => string | undefined, proble
   const previous = key("AUTH_PREVIOUS_KEY");
   const authorizationUrl = authUrl(text("AUTH_PROVIDER_AUTHORIZATION_URL"), "AUTH_PROVIDER_AUTHORIZATION_URL", problems);
   const tokenUrl = authUrl(text("AUTH_PROVIDER_TOKEN_URL"), "AUTH_PROVIDER_TOKEN_URL", problems);
-  const clientAuth = text("AUTH_PROVIDER_CLIENT_AUTH") ?? "basic";
-  if (clientAuth !== "basic" && clientAuth !== "post") problems.push(`AUTH_PROVIDER_CLIENT_AUTH: "${clientAuth}" must be basic or post`);
+  const clientAuth = text("AUTH_PROVIDER_CLIENT_AUTH");
+  if (clientAuth !== undefined && clientAuth !== "basic" && clientAuth !== "post")
+    problems.push(`AUTH_PROVIDER_CLIENT_AUTH: "${clientAuth}" must be basic or post`);
+  const scopes = text("AUTH_PROVIDER_SCOPES");
   const hosts = (text("AUTH_CLIENT_METADATA_HOSTS") ?? "").split(/[\s,]+/).filter(Boolean);
   for (const host of hosts)
     if (!/^(\[[0-9a-f:.]+\]|[^\s:/[\]]+):\d{1,5}$/i.test(host)) problems.push(`AUTH_CLIENT_METADATA_HOSTS: "${host}" must be HOST:PORT`);
@@ -92,10 +95,15 @@ function readProxyEnvironment(text: (name: string) => string | undefined, proble
     ...(previous ? { previousKey: previous } : {}),
     ...(authorizationUrl ? { authorizationUrl } : {}),
     ...(tokenUrl ? { tokenUrl } : {}),
-    scopes: (text("AUTH_PROVIDER_SCOPES") ?? "").split(/[\s,]+/).filter(Boolean),
-    clientAuth: clientAuth === "post" ? "post" : "basic",
+    ...(scopes !== undefined ? { scopes: scopes.split(/[\s,]+/).filter(Boolean) } : {}),
+    ...(clientAuth === "basic" || clientAuth === "post" ? { clientAuth } : {}),
     clientMetadataHosts: hosts.map((host) => host.toLowerCase().replace(/^\[|\](?=:)/g, "")),
   };
+}
+
+/** A provider endpoint the registry names, held to the same rule as the environment's: https, or http on loopback. */
+export function providerUrl(value: string, name: string, problems: string[]): URL | undefined {
+  return authUrl(value, name, problems);
 }
 
 /** The MCP server's canonical URI from where clients reach it: `PUBLIC_URL` with `mcp` appended to its path. */

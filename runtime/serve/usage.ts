@@ -49,7 +49,7 @@ const SETTINGS: readonly [string, string][] = [
   ["AUTH_PREVIOUS_KEY", "proxy mode: the key before a rotation, still accepted for what it sealed"],
   [
     "AUTH_PROVIDER_AUTHORIZATION_URL",
-    "proxy mode: the provider's authorization endpoint (default the document's oauth2 authorization-code flow)",
+    "proxy mode: the provider's authorization endpoint (default the config's auth.provider, else the document's oauth2 authorization-code flow)",
   ],
   ["AUTH_PROVIDER_TOKEN_URL", "proxy mode: the provider's token endpoint (default the document's)"],
   ["AUTH_PROVIDER_SCOPES", "proxy mode: scopes asked of the provider on every sign-in, besides the client's"],
