@@ -1,7 +1,7 @@
-import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { isIP, type LookupFunction } from "node:net";
+import { checkedLookup } from "oapi-mcp-gen-runtime";
 import { type AddressPolicy, mayConnect, urlPort } from "./address-policy.js";
 import { errorCode, errorMessage } from "./error-detail.js";
 
@@ -71,17 +71,7 @@ function refused(hostname: string, address: string): FetchError {
 
 /** A DNS lookup that fails unless every resolved address is allowed on the port. */
 function guardedLookup(policy: AddressPolicy, port: number): LookupFunction {
-  return (hostname, options, callback) => {
-    dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
-      if (error) return callback(error, "", 0);
-      const blocked = addresses.find((entry) => !mayConnect(hostname, entry.address, port, policy));
-      if (blocked) return callback(refused(hostname, blocked.address), "", 0);
-      if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
-      const first = addresses[0];
-      if (first === undefined) return callback(refused(hostname, "no address"), "", 0);
-      callback(null, first.address, first.family);
-    });
-  };
+  return checkedLookup((hostname, address) => mayConnect(hostname, address, port, policy), refused);
 }
 
 /** What a guarded request sends besides its URL. */

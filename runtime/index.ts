@@ -8,7 +8,7 @@ export { jsonText } from "./base/json-text.js";
 export { createLogger, type LogFormat, type Logger, loggerFromEnvironment, silentLogger, stderrLogger } from "./base/logger.js";
 export { isRecord, setOwn } from "./base/own-property.js";
 export { invalidParams } from "./base/protocol-error.js";
-export { canonicalHost, isRefusedAddress } from "./base/public-address.js";
+export { canonicalHost, checkedLookup, isRefusedAddress } from "./base/public-address.js";
 export { requestScope, type SignedInCaller } from "./base/request-scope.js";
 export { closest, didYouMean, excerpt, nearest } from "./base/suggest.js";
 export {

@@ -44,6 +44,7 @@ const RULES: Record<string, { folders: string[]; typeOnlyFolders?: string[]; pac
       "ajv",
       "ajv-formats",
       "fastest-levenshtein",
+      "ipaddr.js",
       "jose",
       "minisearch",
       "quickjs-emscripten-core",
@@ -51,7 +52,8 @@ const RULES: Record<string, { folders: string[]; typeOnlyFolders?: string[]; pac
       "sucrase",
     ],
   },
-  openapi: { folders: [], packages: ["yaml", "fastest-levenshtein", "swagger2openapi", "@redocly/openapi-core", "ipaddr.js", "turndown"] },
+  // The runtime's face for the public-address check both the search server's fetches and proxy mode's use.
+  openapi: { folders: [], packages: [RUNTIME, "yaml", "fastest-levenshtein", "swagger2openapi", "@redocly/openapi-core", "turndown"] },
   // prettier: templates write text as prettier prints it (its quote choice and string widths).
   templates: { folders: [], packages: [RUNTIME, "ts-morph", "prettier"] },
   generator: {

@@ -1,4 +1,5 @@
-import { isIP } from "node:net";
+import { lookup as dnsLookup, type LookupAddress } from "node:dns";
+import { isIP, type LookupFunction } from "node:net";
 import ipaddr from "ipaddr.js";
 
 /** IPv6 ranges ipaddr.js calls "unicast" that must still be refused: IPv4-compatible, and AWS metadata (kept explicit). */
@@ -27,4 +28,25 @@ export function isRefusedAddress(address: string): boolean {
   } catch {
     return true;
   }
+}
+
+/**
+ * A DNS lookup that fails with `refusal` unless `allowed` takes every address the host resolves to: the check happens
+ * inside the lookup a connection uses, so a second resolution cannot swap in another address.
+ */
+export function checkedLookup(
+  allowed: (hostname: string, address: string) => boolean,
+  refusal: (hostname: string, address: string) => Error,
+): LookupFunction {
+  return (hostname, options, callback) => {
+    dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
+      if (error) return callback(error, "", 0);
+      const blocked = addresses.find((entry) => !allowed(hostname, entry.address));
+      if (blocked) return callback(refusal(hostname, blocked.address), "", 0);
+      if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
+      const first = addresses[0];
+      if (first === undefined) return callback(refusal(hostname, "no address"), "", 0);
+      callback(null, first.address, first.family);
+    });
+  };
 }

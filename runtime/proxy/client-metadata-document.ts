@@ -1,9 +1,7 @@
-import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { request } from "node:https";
-import type { LookupFunction } from "node:net";
 import { isIP } from "node:net";
 import { ExpiringCache } from "../base/expiring-cache.js";
-import { isRefusedAddress } from "../base/public-address.js";
+import { checkedLookup, isRefusedAddress } from "../base/public-address.js";
 
 /** Where and how Client ID Metadata Documents may be fetched. */
 export interface ClientMetadataPolicy {
@@ -108,13 +106,4 @@ function privateAddress(host: string): ClientMetadataRefused {
 }
 
 /** A DNS lookup that fails unless every address the host resolves to is public (checked in the lookup itself). */
-const publicLookup: LookupFunction = (hostname, options, callback) => {
-  dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
-    if (error) return callback(error, "", 0);
-    if (addresses.length === 0 || addresses.some((entry) => isRefusedAddress(entry.address)))
-      return callback(privateAddress(hostname), "", 0);
-    if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
-    const [first] = addresses;
-    callback(null, first?.address ?? "", first?.family ?? 4);
-  });
-};
+const publicLookup = checkedLookup((_, address) => !isRefusedAddress(address), privateAddress);

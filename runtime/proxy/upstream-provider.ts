@@ -1,3 +1,5 @@
+import { isRecord } from "../base/own-property.js";
+
 /** The API's own sign-in (the upstream OAuth provider) and the operator's app registered with it. */
 export interface ProviderSettings {
   authorizationUrl: URL;
@@ -118,8 +120,8 @@ export class UpstreamProvider {
 function parseAnswer(text: string, contentType: string): Record<string, unknown> {
   if (/x-www-form-urlencoded/i.test(contentType)) return Object.fromEntries(new URLSearchParams(text));
   const value: unknown = JSON.parse(text);
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new Error("the answer is not a JSON object");
-  return value as Record<string, unknown>;
+  if (!isRecord(value)) throw new Error("the answer is not a JSON object");
+  return value;
 }
 
 /** The `sub` of an id_token received directly from the token endpoint over TLS (OpenID Connect Core 3.1.3.7). */
