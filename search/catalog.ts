@@ -11,6 +11,7 @@ import type { LoadedApi } from "./loaded-api.js";
 import { readApi } from "./read-api.js";
 import type { ApiStore, StoredApi } from "./store.js";
 import { ToolFailure } from "./tool-failure.js";
+import { operationBrief } from "./views.js";
 
 /** API names double as file names in the store, so they are kept simple. */
 export const API_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -65,7 +66,7 @@ export function rowOf(api: LoadedApi, record: OperationModel, score?: number): O
     path: record.path,
     method: record.method,
     operationId: record.operationId ?? null,
-    summary: record.summary ?? "",
+    summary: operationBrief(record),
     tags: [...record.tags],
     ...(score !== undefined ? { score } : {}),
   };

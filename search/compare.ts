@@ -3,6 +3,7 @@ import type { OperationModel } from "../openapi/model.js";
 import type { SchemaCatalog } from "../openapi/schema-catalog.js";
 import type { JsonValue } from "../openapi/types.js";
 import type { LoadedApi } from "./loaded-api.js";
+import { operationBrief } from "./views.js";
 
 /** One changed operation and which parts of it changed. */
 export type ChangedOperation = {
@@ -63,7 +64,12 @@ export function compareApis(base: LoadedApi, target: LoadedApi): ApiComparison {
 }
 
 function brief(record: OperationModel): OperationBrief {
-  return { method: record.method.toUpperCase(), path: record.path, operationId: record.operationId ?? null, summary: record.summary ?? "" };
+  return {
+    method: record.method.toUpperCase(),
+    path: record.path,
+    operationId: record.operationId ?? null,
+    summary: operationBrief(record),
+  };
 }
 
 /** The component schemas of an API as written, by name. */

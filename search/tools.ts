@@ -25,7 +25,7 @@ import {
   type SearchTool,
   text,
 } from "./tool-kit.js";
-import { operationView, schemaView } from "./views.js";
+import { operationBrief, operationView, schemaView } from "./views.js";
 
 export type { SearchTool, ToolAnswer, ToolContext } from "./tool-kit.js";
 
@@ -271,11 +271,11 @@ export const SEARCH_TOOLS: SearchTool[] = [
       const tag = findTag(api, String(args.tag));
       const all = api.operations.filter((record) => record.tags.includes(tag));
       const { items, total, next_cursor } = pageOf(args, all);
-      const endpoints = items.map(({ path, method, operationId, summary }) => ({
-        path,
-        method,
-        operationId: operationId ?? null,
-        summary: summary ?? "",
+      const endpoints = items.map((record) => ({
+        path: record.path,
+        method: record.method,
+        operationId: record.operationId ?? null,
+        summary: operationBrief(record),
       }));
       return answer(args, { tag, count: endpoints.length, total, next_cursor, endpoints }, () =>
         endpointsMarkdown(`Endpoints tagged ${tag} in ${api.name}`, endpoints, { total, next_cursor }),

@@ -1,4 +1,4 @@
-import { setOwn } from "oapi-mcp-gen-runtime";
+import { firstSentence, setOwn } from "oapi-mcp-gen-runtime";
 import { inlineSchemas, MAX_INLINED_NODES, referencedSchemas } from "../openapi/inline.js";
 import type { OperationModel, SecurityModel } from "../openapi/model.js";
 import type { JsonObject } from "../openapi/types.js";
@@ -8,6 +8,17 @@ import type { LoadedApi } from "./loaded-api.js";
 export interface ViewOptions {
   /** How many levels of schema `$ref`s to inline (0 keeps every `$ref`). @default 0 */
   inlineDepth: number;
+}
+
+/**
+ * What a list of operations shows for one: its summary, or where the document gives none (Stripe's operations have
+ * descriptions only) the first sentence of its description.
+ */
+export function operationBrief(operation: Pick<OperationModel, "summary" | "description">): string {
+  const summary = operation.summary?.trim();
+  if (summary) return summary;
+  // Stripe's descriptions are HTML paragraphs: the words, not the tags.
+  return operation.description ? firstSentence(operation.description.replace(/<\/?[a-z][^<>]*>/gi, "")) : "";
 }
 
 /** The effective operation view: merged parameters, resolved request body and responses, effective security. */

@@ -1,5 +1,6 @@
 import { normalizeTerm, type SearchableOperation, tokenize } from "oapi-mcp-gen-runtime/operation-index";
 import type { LoadedApi } from "../loaded-api.js";
+import { operationBrief } from "../views.js";
 
 /** How much of a description is searched in the database (the first words say what an operation does). */
 const DESCRIPTION_CHARS = 2000;
@@ -104,7 +105,7 @@ export async function documentRows(api: LoadedApi): Promise<{ columns: Operation
     columns.method.push(operation.method);
     columns.path.push(operation.path);
     columns.operationId.push(operation.operationId ?? null);
-    columns.summary.push(operation.summary ?? "");
+    columns.summary.push(operationBrief(operation));
     columns.tags.push([...operation.tags]);
     columns.tagsLower.push(operation.tags.map((tag) => tag.toLowerCase()));
     columns.searchable.push(searchableOf(written, RERANKED_DESCRIPTION_CHARS));

@@ -206,6 +206,25 @@ describe("search server tools over a real MCP client", () => {
     expect(all.structured).toMatchObject({ count: 20, total: 73, next_cursor: "20" });
   });
 
+  it("shows the first sentence of an operation's description where it has no summary (as Stripe writes them), in searches and tag lists", async () => {
+    const path = new URL("../fixtures/search/described-only.yaml", import.meta.url).pathname;
+    await callTool(client, "load_openapi", { name: "described", url: path });
+    const found = await callTool(client, "search_endpoints", { name: "described", keyword: "refund", limit: 5 });
+    const summaries = Object.fromEntries(
+      (found.structured.results as { operationId: string; summary: string }[]).map((row) => [row.operationId, row.summary]),
+    );
+    expect(summaries).toMatchObject({
+      PostRefunds: "When you create a new refund, you must specify a Charge or a PaymentIntent object on which to create it.",
+      GetRefunds: "List all refunds",
+    });
+    const tagged = await callTool(client, "get_endpoints_by_tag", { name: "described", tag: "Refunds" });
+    expect((tagged.structured.endpoints as { summary: string }[]).every((row) => row.summary.length > 0)).toBe(true);
+    // An operation with neither keeps an empty summary.
+    const bare = await callTool(client, "get_endpoints_by_tag", { name: "described", tag: "Charges" });
+    expect((bare.structured.endpoints as { summary: string }[])[0]?.summary).toBe("");
+    await callTool(client, "unload_api", { name: "described" });
+  });
+
   it("exports Markdown", async () => {
     const markdown = await callTool(client, "get_operation_by_id", {
       name: "memos",
