@@ -6,6 +6,7 @@ import type { ToolView } from "../../templates/tool-view.js";
 import { UserError } from "../base/errors.js";
 import type { AnnotationOverride, OperationOverride } from "../config/config.js";
 import { type DefinitionMemo, SchemaConverter } from "../schema/json-schema.js";
+import { type OperationAction, operationAction } from "./operation-action.js";
 import { bindParameters, checkPathParameters, type ParameterBinding, type ParameterGlobals, parameterSchema } from "./parameters.js";
 import { type BodyBinding, bodyProperty } from "./request-body.js";
 import { outputOf, type ResponseBinding } from "./response-output.js";
@@ -99,7 +100,7 @@ export function operationToTool(
     outputSchema: output.schema,
     outputValidation: override.output?.validate ?? outputValidation,
     publishOutputSchema: override.output?.schema !== false,
-    annotations: { title, ...annotationsFor(operation.method, override.annotations) },
+    annotations: { title, ...annotationsFor(operation.method, override.annotations, operationAction(operation)) },
     parameters: parameters.map(({ binding }) => binding),
     undeclaredParameters: parameters.filter(({ parameter }) => parameter.synthesized).map(({ binding }) => binding.argument),
     ...(body ? { body: body.binding } : {}),
@@ -122,14 +123,25 @@ function withReadOnlyNote(description: string, readOnly: readonly string[] | und
   return description ? `${description}\n\n${note}` : note;
 }
 
-/** Default hints by HTTP method, then the config's corrections. */
-export function annotationsFor(method: HttpMethod, override: AnnotationOverride = {}): Omit<ToolAnnotations, "title"> {
+/**
+ * Hints by the operation's meaning as well as its method, then the config's corrections: a create sent with PUT is not
+ * destructive, a delete or cancel sent with POST is, a replace overwrites, a send reaches the world outside the API.
+ */
+export function annotationsFor(
+  method: HttpMethod,
+  override: AnnotationOverride = {},
+  action?: OperationAction,
+): Omit<ToolAnnotations, "title"> {
   const safe = method === "get" || method === "head" || method === "options" || method === "trace";
+  const removes = action === "delete" || action === "cancel";
+  const readOnly = safe && !removes && action !== "send";
+  const byMethod = method === "delete" || method === "put";
+  const destructive = !readOnly && (removes || action === "replace" || (byMethod && action !== "create"));
   const hints = {
-    readOnlyHint: safe,
-    destructiveHint: method === "delete" || method === "put",
-    idempotentHint: safe || method === "put" || method === "delete",
-    openWorldHint: false,
+    readOnlyHint: readOnly,
+    destructiveHint: destructive,
+    idempotentHint: readOnly || ((method === "put" || method === "delete") && action !== "send"),
+    openWorldHint: action === "send",
   };
   return { ...hints, ...override };
 }

@@ -1,0 +1,55 @@
+import { words } from "oapi-mcp-gen-runtime";
+import type { OperationModel } from "../../openapi/model.js";
+
+/** What an operation does, by the words its document uses: the meaning its hints follow besides its method. */
+export type OperationAction = "create" | "replace" | "update" | "delete" | "cancel" | "send";
+
+/** Verbs by the action they name (HTTP method names are left out: `PostRefunds` says nothing the method does not). */
+const VERBS: ReadonlyMap<string, OperationAction> = new Map([
+  ...["create", "add", "insert", "register", "upload"].map((verb) => [verb, "create"] as const),
+  ...["replace", "set", "overwrite"].map((verb) => [verb, "replace"] as const),
+  ...["update", "edit", "modify", "change", "rename"].map((verb) => [verb, "update"] as const),
+  ...["delete", "remove", "destroy", "purge", "erase", "drop", "detach", "unsubscribe"].map((verb) => [verb, "delete"] as const),
+  ...["cancel", "revoke", "terminate", "void", "abort"].map((verb) => [verb, "cancel"] as const),
+  ...["send", "notify", "publish", "broadcast"].map((verb) => [verb, "send"] as const),
+]);
+
+/** Verbs that read: an operationId starting with one names no change, whatever words follow. */
+const READ_VERBS: ReadonlySet<string> = new Set([
+  "get",
+  "list",
+  "search",
+  "find",
+  "read",
+  "fetch",
+  "retrieve",
+  "show",
+  "check",
+  "count",
+  "describe",
+  "query",
+  "head",
+  "options",
+]);
+
+/**
+ * The action an operation's summary names by its first word, else the first verb among its operationId's words
+ * (`MemoService_DeleteMemo`, `PostPaymentIntentsIntentCancel`; `chat.postMessage` and `getSendStatus` name none); undefined when neither names one.
+ */
+export function operationAction(operation: Pick<OperationModel, "summary" | "operationId">): OperationAction | undefined {
+  const first = words(operation.summary ?? "")[0];
+  const named = first === undefined ? undefined : verbOf(first);
+  if (named) return named;
+  for (const word of words(operation.operationId ?? "")) {
+    // `getSendStatus` and `listChanges` read: a read verb ends the search; a method name (`PostRefunds`) is passed over.
+    if (READ_VERBS.has(word)) return undefined;
+    const action = verbOf(word);
+    if (action) return action;
+  }
+  return undefined;
+}
+
+/** A verb as written, or in its third person (`Terminates a call`, `Creates a customer`). */
+function verbOf(word: string): OperationAction | undefined {
+  return VERBS.get(word) ?? (word.endsWith("s") ? (VERBS.get(word.slice(0, -1)) ?? VERBS.get(word.slice(0, -2))) : undefined);
+}
