@@ -3,8 +3,9 @@
 export { buildTools } from "./build-tools.js";
 export { alwaysListedTools, discoveryData, type ServingMode, servingMode } from "./discovery.js";
 export { lexiconFor } from "./lexicon.js";
+export { type OperationAction, operationAction } from "./operation-action.js";
 export { securitySchemes } from "./security.js";
 export { upstreamDefaults } from "./servers.js";
-export { operationToTool, type ToolModel } from "./tool-model.js";
+export { annotationsFor, operationToTool, type ToolModel } from "./tool-model.js";
 export { toolNameFromOperationId, toolNameFromRoute, uniqueNames } from "./tool-name.js";
 export { budgetWarning, checkBudget, discoveryListSize, type ToolsListSize, toolsListSize, toolsModeListSize } from "./tools-list.js";

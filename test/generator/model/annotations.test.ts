@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { operationAction } from "../../../generator/model/operation-action.js";
-import { annotationsFor } from "../../../generator/model/tool-model.js";
+import { annotationsFor, operationAction } from "../../../generator/model/index.js";
 
 describe("tool annotations by meaning as well as method", () => {
   it("reads the action from the summary's first word, else the operationId's first verb", () => {
