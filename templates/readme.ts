@@ -201,7 +201,7 @@ export function readmeSource(facts: ReadmeFacts): ReadmeSource {
     "",
     ...(credentials.length > 0
       ? [
-          "> **Warning:** without `AUTH_MODE=resource`, `/mcp` has no authentication of its own. When this server holds an API credential (the variables under *Credentials*), anyone who can reach its port calls the API with it: keep it on loopback, have callers sign in (*Deploy*), or put it behind a proxy that authenticates them.",
+          "> **Warning:** without `AUTH_MODE=resource` or `proxy`, `/mcp` has no authentication of its own. When this server holds an API credential (the variables under *Credentials*), anyone who can reach its port calls the API with it: keep it on loopback, have callers sign in (*Deploy*), or put it behind a proxy that authenticates them.",
           "",
         ]
       : []),
@@ -355,10 +355,18 @@ export function readmeSource(facts: ReadmeFacts): ReadmeSource {
     "```",
     "",
     "`AUTH_SCOPES` names the scope your authorization server grants for this server (clients ask for the scopes it publishes; some authorization servers refuse a sign-in that asks for none). MCP clients then sign their users in from the URL alone (`/.well-known/oauth-protected-resource/mcp` names the authorization server); a request without a valid token gets 401, one without an operation's scope 403 naming it; the upstream never sees a user's MCP token (`AUTH_UPSTREAM=exchange` gets each user an upstream token of their own).",
+    "",
+    "**Each user's own account at the API** (an API whose own OAuth provider lets no MCP client register, as GitHub's or Slack's): with `AUTH_MODE=proxy` this server is the authorization server your team's clients see. Register an app with the provider whose callback URL is `https://mcp.example.com/oauth/callback`, make a key with `openssl rand -base64 32` (the same on every replica), then",
+    "",
+    "```sh",
+    `docker run -e AUTH_MODE=proxy -e PUBLIC_URL=https://mcp.example.com -e API_BASE_URL=https://api.example.com -e AUTH_CLIENT_ID=<app id> -e AUTH_CLIENT_SECRET=<app secret> -e AUTH_KEY=<key> -p 3000:3000 ${imageName(facts.name)}`,
+    "```",
+    "",
+    "Clients register with the server, the user allows them on its consent page and signs in at the provider (its endpoints: the config's `auth.provider`, the document's oauth2 authorization-code flow, or `AUTH_PROVIDER_AUTHORIZATION_URL` and `AUTH_PROVIDER_TOKEN_URL`), and every call of theirs carries their own provider token, which the client never sees. `PUBLIC_URL` must be https (http only on loopback) and `API_BASE_URL` must be set: users' tokens go only to an upstream you name.",
     ...(credentials.length > 0
       ? [
           "",
-          "Without `AUTH_MODE=resource`, `/mcp` has no authentication of its own: with a server-held credential set, put the service behind a proxy that authenticates callers.",
+          "Without `AUTH_MODE=resource` or `proxy`, `/mcp` has no authentication of its own: with a server-held credential set, put the service behind a proxy that authenticates callers.",
         ]
       : []),
     "",

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "../base/logger.js";
 import { sendJson } from "../http/json-response.js";
@@ -146,12 +147,19 @@ export class OAuthProxy {
     if (typeof claims.sub !== "string" || typeof claims.upstream !== "string") throw new InvalidToken("the token cannot be read");
     return {
       subject: claims.sub,
-      ...(typeof claims.client_id === "string" ? { client: claims.client_id } : {}),
+      ...(typeof claims.client_id === "string" ? { client: clientLabel(claims.client_id) } : {}),
       scopes: new Set(typeof claims.scope === "string" ? claims.scope.split(" ").filter(Boolean) : []),
       expiresAt: typeof claims.exp === "number" ? claims.exp * 1000 : Date.now(),
       upstreamAuthorization: `Bearer ${claims.upstream}`,
     };
   }
+}
+
+/** A client as logs name it: a metadata document's URL, or a registered client's short digest (its id is a long sealed record). */
+function clientLabel(clientId: string): string {
+  return clientId.startsWith("https://")
+    ? clientId
+    : `registered-${createHash("sha256").update(clientId).digest("base64url").slice(0, 10)}`;
 }
 
 function preflight(res: ServerResponse): void {

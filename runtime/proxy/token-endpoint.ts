@@ -99,7 +99,7 @@ export class TokenEndpoint {
       throw new TokenError("invalid_target", "the code is for this server only");
     const verifier = form.get("code_verifier") ?? "";
     if (!/^[A-Za-z0-9._~-]{43,128}$/.test(verifier) || !sameText(challengeOf(verifier), String(request.code_challenge)))
-      throw new TokenError("invalid_grant", "the code_verifier does not match the code_challenge (PKCE)");
+      throw new TokenError("invalid_grant", "the code_verifier does not match the code_challenge (PKCE); the code is spent, sign in again");
     const grant = await this.provider.redeem(String(claims.upstream_code), this.place.callback.href, String(claims.upstream_verifier));
     const scope = grant.scopes ?? (Array.isArray(request.scope) ? request.scope.map(String) : []);
     const subject = grant.subject ?? `session-${randomBytes(12).toString("base64url")}`;

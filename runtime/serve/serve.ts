@@ -153,8 +153,16 @@ function proxySettings(options: ServeOptions, resource: URL | undefined): ProxyS
     given?.proxy.authorizationUrl ??
     (registered ? providerUrl(registered.authorizationUrl, "auth.provider.authorizationUrl", problems) : undefined);
   const tokenUrl = given?.proxy.tokenUrl ?? (registered ? providerUrl(registered.tokenUrl, "auth.provider.tokenUrl", problems) : undefined);
+  const env = options.environment;
+  const clearText = resource && resource.protocol !== "https:" && !isLoopbackAddress(resource.hostname.replace(/^\[|\]$/g, ""));
   problems.push(
     ...(resource ? [] : ["PUBLIC_URL (or AUTH_RESOURCE) is required in proxy mode: it is where users and clients reach this server"]),
+    ...(clearText ? ["PUBLIC_URL must be https in proxy mode (http only on loopback): sign-in pages, codes and tokens cross it"] : []),
+    ...(env.upstreamConfigured === false
+      ? [
+          "API_BASE_URL is required in proxy mode: users' provider tokens go only to an upstream the operator names, never to one the document alone names",
+        ]
+      : []),
     ...(given?.proxy.key ? [] : ["AUTH_KEY is required in proxy mode: 32 random bytes that seal its tokens (openssl rand -base64 32)"]),
     ...(given?.client
       ? []

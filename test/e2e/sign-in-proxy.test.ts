@@ -6,7 +6,11 @@ import { SealingKeys } from "../../runtime/proxy/sealed.js";
 import { readServerEnvironment } from "../../runtime/serve/env.js";
 import { startServer } from "../../runtime/serve/serve.js";
 import { tools as kitchenTools } from "../fixtures/kitchen-sink/generated/index.js";
-import { auth as kitchenAuth, serverIdentity as kitchenIdentity } from "../fixtures/kitchen-sink/generated/server-settings.js";
+import {
+  auth as kitchenAuth,
+  serverIdentity as kitchenIdentity,
+  upstream as kitchenUpstream,
+} from "../fixtures/kitchen-sink/generated/server-settings.js";
 import { authorize, type CookieJar } from "../helpers/authorization-server.js";
 import { freePort, signedInClient, TestOAuthProvider } from "../helpers/oauth-client.js";
 import { newKey, OPERATOR_APP, startProxyStack, tokenSubject } from "../helpers/proxy-stack.js";
@@ -290,16 +294,21 @@ describe("proxy mode refuses, each with its own reason", () => {
     expect(again.status).toBe(400);
     expect(again.body.error).toBe("invalid_grant");
     stack.signInAs("alice");
-    const fresh = await authorize(authorizationUrl(clientId), REDIRECT);
-    const wrong = await token({
-      grant_type: "authorization_code",
-      code: fresh.get("code") ?? "",
-      code_verifier: pkce().verifier,
-      client_id: clientId,
-      redirect_uri: REDIRECT,
-    });
+    const right = pkce();
+    const fresh = await authorize(authorizationUrl(clientId, { code_challenge: right.challenge }), REDIRECT);
+    const redeem = (codeVerifier: string) =>
+      token({
+        grant_type: "authorization_code",
+        code: fresh.get("code") ?? "",
+        code_verifier: codeVerifier,
+        client_id: clientId,
+        redirect_uri: REDIRECT,
+      });
+    const wrong = await redeem(pkce().verifier);
     expect(wrong.status).toBe(400);
     expect(wrong.body.error_description).toContain("PKCE");
+    // The code is spent: whoever tried a wrong verifier had one try, and the right one comes too late.
+    expect((await redeem(right.verifier)).body.error).toBe("invalid_grant");
   });
 
   it("a mismatched state: one altered, and one brought back by another browser", async () => {
@@ -540,6 +549,21 @@ describe("proxy mode's start-up", () => {
       /AUTH_KEY is required[\s\S]*AUTH_CLIENT_ID and AUTH_CLIENT_SECRET are required[\s\S]*AUTH_PROVIDER_AUTHORIZATION_URL and AUTH_PROVIDER_TOKEN_URL are required/,
     );
     expect(() => readServerEnvironment({ ...base(port), AUTH_KEY: "too-short" })).toThrow(/AUTH_KEY: must be 32 random bytes/);
+    // Users' tokens go only to an upstream the operator names, over a public URL that is https beyond loopback.
+    const complete = { AUTH_KEY: newKey(), AUTH_CLIENT_ID: "app", AUTH_CLIENT_SECRET: "secret" };
+    const { API_BASE_URL: _, ...noUpstream } = base(port);
+    const start = (variables: Record<string, string>) =>
+      startServer({
+        identity: kitchenIdentity,
+        tools: kitchenTools,
+        auth: kitchenAuth,
+        environment: readServerEnvironment(variables, kitchenUpstream),
+        log: silentLogger,
+      });
+    await expect(start({ ...noUpstream, ...complete })).rejects.toThrow(/API_BASE_URL is required in proxy mode/);
+    await expect(start({ ...base(port), ...complete, PUBLIC_URL: "http://mcp.example.com" })).rejects.toThrow(
+      /PUBLIC_URL must be https in proxy mode/,
+    );
     expect(() => readServerEnvironment({ ...base(port), AUTH_MODE: "proxi" })).toThrow(/must be passthrough, resource or proxy/);
   });
 });
