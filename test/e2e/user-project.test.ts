@@ -1,15 +1,15 @@
-import { type ChildProcess, exec as execCallback, execFile as execFileCallback, execFileSync, spawn } from "node:child_process";
+import { type ChildProcess, exec as execCallback, execFile as execFileCallback, spawn } from "node:child_process";
 import { chmod, copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectClient } from "../../scripts/mcp-client.js";
-import { ROOT, runCli } from "../helpers/cli.js";
+import { ROOT } from "../helpers/cli.js";
 import { buildDockerfile } from "../helpers/dockerfile.js";
 import { type LocalRegistry, startLocalRegistry } from "../helpers/local-registry.js";
 import { sendJson, startUpstream } from "../helpers/upstream.js";
+import { accountIds, freePort } from "../helpers/user-project.js";
 
 const exec = promisify(execCallback);
 const execFile = promisify(execFileCallback);
@@ -26,14 +26,6 @@ async function readmeCommands(): Promise<string[]> {
     .split("\n")
     .map((line) => line.replace(/\s+#.*$/, "").trim())
     .filter(Boolean);
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 /** Bytes of every file under a folder. */
@@ -269,150 +261,3 @@ describe("in a user's own project, from the packed tarballs", () => {
     expect(image.healthcheck).toContain("/health");
   }, 600_000);
 });
-
-describe("a vendored runtime: the generated folder installs with no package of ours on any registry", () => {
-  it("--runtime vendor, in a project whose .gitignore holds dist/ and build/: commits whole, passes --check in a clean clone, builds there", async () => {
-    const scratch = await mkdtemp(join(tmpdir(), "oapi-vendor-"));
-    await chmod(scratch, 0o755);
-    // npm's own registry, where oapi-mcp-gen-runtime is not published: only the vendored copy can satisfy it.
-    const env = npmEnvironment();
-    const upstream = await startUpstream((_, res) => sendJson(res, 200, { memos: [], nextPageToken: "" }));
-    const git = (args: string[], cwd: string) =>
-      execFileSync("git", ["-c", "user.name=Test", "-c", "user.email=test@example.com", ...args], { cwd, encoding: "utf8" });
-    try {
-      // A TypeScript project's usual ignore rules: the vendored runtime's dist/ would fall under the first.
-      const project = join(scratch, "project");
-      await mkdir(project);
-      git(["init", "-q"], project);
-      await writeFile(join(project, ".gitignore"), "node_modules/\ndist/\nbuild/\n*.tgz\n");
-      const args = (out: string) => [
-        join(ROOT, "examples/memos/openapi.yaml"),
-        "--config",
-        join(ROOT, "examples/memos/oapi-mcp.config.yaml"),
-        "--out",
-        out,
-      ];
-      const result = runCli([...args("generated"), "--runtime", "vendor"], project);
-      expect(result.status, result.stderr).toBe(0);
-      expect(result.stderr).not.toContain("git ignores");
-      const generated = join(project, "generated");
-      const manifest = JSON.parse(await readFile(join(generated, "package.json"), "utf8"));
-      expect(manifest.dependencies).toEqual({ "oapi-mcp-gen-runtime": "file:vendor/oapi-mcp-gen-runtime" });
-      expect(await readFile(join(generated, ".npmrc"), "utf8")).toContain("install-links=true");
-      // The generated README's deploy steps, with no `npm install` before them: no lockfile exists.
-      expect(await readdir(generated)).not.toContain("package-lock.json");
-      git(["add", "-A"], project);
-      git(["commit", "-q", "-m", "generated"], project);
-      const tracked = git(["ls-files", "generated/vendor"], project).split("\n");
-      expect(tracked).toContain("generated/vendor/oapi-mcp-gen-runtime/dist/index.js");
-      // A clean clone has everything: --check passes there (no --runtime needed), and the Dockerfile's steps build.
-      const clone = join(scratch, "clone");
-      git(["clone", "-q", project, clone], scratch);
-      const check = runCli([...args("generated"), "--check"], clone);
-      expect(check.status, check.stderr).toBe(0);
-      const image = await buildDockerfile(
-        join(clone, "generated/deploy/Dockerfile"),
-        join(clone, "generated"),
-        join(scratch, "docker"),
-        env,
-      );
-      expect(await readdir(join(image.workdir, "node_modules"))).toContain("oapi-mcp-gen-runtime");
-      expect(await readdir(join(image.workdir, "node_modules"))).not.toContain("typescript");
-      expect((await callImage(image, env, upstream.url)).isError).toBeFalsy();
-      // A rule that wins over the folder's own (a file of it ignored by name) is named by the run.
-      await writeFile(join(clone, ".git/info/exclude"), "generated/README.md\n");
-      const named = runCli([...args("generated"), "--check"], clone);
-      expect(named.stderr).toContain(
-        "warning: git ignores 1 generated file, so a clone will lack it and --check there fails: generated/README.md (.git/info/exclude:1: generated/README.md)",
-      );
-      // Regenerating leaves it as it is; the registry mode, asked for, drops the vendored copy again.
-      expect(runCli([...args("generated"), "--runtime", "vendor", "--check"], project).status).toBe(0);
-      expect(runCli([...args("generated"), "--runtime", "registry"], project).status).toBe(0);
-      expect(await readdir(join(generated, "vendor/oapi-mcp-gen-runtime")).catch(() => [])).toEqual([]);
-    } finally {
-      await upstream.close();
-      await rm(scratch, { recursive: true, force: true });
-    }
-  }, 600_000);
-});
-
-describe("the runtime's packed tarball beside the generated package: no package of ours on any registry", () => {
-  it("--runtime tarball generates a folder whose Dockerfile steps install the tarball put there, without a lockfile, then serve", async () => {
-    const scratch = await mkdtemp(join(tmpdir(), "oapi-tarball-"));
-    await chmod(scratch, 0o755);
-    const env = npmEnvironment();
-    const upstream = await startUpstream((_, res) => sendJson(res, 200, { memos: [], nextPageToken: "" }));
-    try {
-      const generated = join(scratch, "generated");
-      const memos = [
-        join(ROOT, "examples/memos/openapi.yaml"),
-        "--config",
-        join(ROOT, "examples/memos/oapi-mcp.config.yaml"),
-        "--out",
-        generated,
-      ];
-      const result = runCli([...memos, "--runtime", "tarball"], scratch);
-      expect(result.status, result.stderr).toBe(0);
-      const version = JSON.parse(await readFile(join(ROOT, "runtime/package.json"), "utf8")).version as string;
-      const tarball = `oapi-mcp-gen-runtime-${version}.tgz`;
-      expect(JSON.parse(await readFile(join(generated, "package.json"), "utf8")).dependencies).toEqual({
-        "oapi-mcp-gen-runtime": `file:${tarball}`,
-      });
-      expect(await readFile(join(generated, "README.md"), "utf8")).toContain(
-        `put \`${tarball}\` (\`npm pack\` of the runtime) in this folder`,
-      );
-      expect(result.stderr).toContain(
-        `warning: --runtime tarball: ${join(generated, tarball)} is not there yet; put the runtime's packed tarball there (the ${tarball} you installed the generator with`,
-      );
-      // What the generated README says: the runtime's `npm pack` in this folder (`npm test` has just built it).
-      await execFile("npm", ["pack", "--ignore-scripts", "--pack-destination", generated, "--workspace", "oapi-mcp-gen-runtime"], {
-        cwd: ROOT,
-      });
-      const image = await buildDockerfile(join(generated, "deploy/Dockerfile"), generated, join(scratch, "docker"), env);
-      expect(await readdir(join(image.workdir, "node_modules/oapi-mcp-gen-runtime/dist"))).toContain("index.js");
-      expect((await callImage(image, env, upstream.url)).isError).toBeFalsy();
-      // The tarball is the user's file: regenerating and --check leave it, and need no --runtime to stay in this mode.
-      const check = runCli([...memos, "--check"], scratch);
-      expect(check.status).toBe(0);
-      expect(check.stderr).not.toContain("is not there yet");
-      expect(await readdir(generated)).toContain(tarball);
-    } finally {
-      await upstream.close();
-      await rm(scratch, { recursive: true, force: true });
-    }
-  }, 600_000);
-});
-
-/** This process's environment for npm commands a user would run: npm's own registry, quiet, no test run's variables. */
-function npmEnvironment(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, npm_config_audit: "false", npm_config_fund: "false", npm_config_loglevel: "error" };
-  for (const key of Object.keys(env)) if (/^(npm_(package|lifecycle)_|INIT_CWD|VITEST)/.test(key)) delete env[key];
-  return env;
-}
-
-/** Starts an image's CMD (its stage built without Docker) on a free loopback port and calls memo_list_memos once. */
-async function callImage(image: Awaited<ReturnType<typeof buildDockerfile>>, env: NodeJS.ProcessEnv, upstream: URL) {
-  const port = await freePort();
-  const child = spawn(process.execPath, image.cmd.slice(1), {
-    cwd: image.workdir,
-    env: { ...env, ...image.env, HOST: "127.0.0.1", PORT: String(port), API_BASE_URL: upstream.href },
-    stdio: "ignore",
-  });
-  try {
-    const base = `http://127.0.0.1:${port}`;
-    for (let tries = 0; tries < 100 && !(await fetch(`${base}/health`).catch(() => undefined))?.ok; tries++)
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    const client = await connectClient(new URL(`${base}/mcp`));
-    const called = await client.callTool({ name: "memo_list_memos", arguments: {} });
-    await client.close();
-    return called;
-  } finally {
-    child.kill("SIGTERM");
-  }
-}
-
-/** The uid and gid of a local account. */
-function accountIds(name: string): { uid: number; gid: number } {
-  const id = (flag: string) => Number(execFileSync("id", [flag, name], { encoding: "utf8" }).trim());
-  return { uid: id("-u"), gid: id("-g") };
-}
