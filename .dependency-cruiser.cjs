@@ -153,6 +153,21 @@ module.exports = {
       to: { path: "^runtime/(discovery|serve)/|^runtime/(index|sdk)\\.ts$" },
     },
     {
+      name: "runtime-proxy-between-http-and-serve",
+      severity: "error",
+      comment:
+        "runtime/proxy/ (proxy mode's authorization server) stands on http/ and base/ and under serve/: it imports nothing of schema, result, call, tools, discovery, protocol, code or serve.",
+      from: { path: "^runtime/proxy/" },
+      to: { path: "^runtime/(schema|result|call|tools|discovery|protocol|code|serve)/|^runtime/(index|sdk)\\.ts$" },
+    },
+    {
+      name: "runtime-proxy-reached-from-serve",
+      severity: "error",
+      comment: "Only serve/ starts proxy mode: no layer under it reaches runtime/proxy/ (http/sign-in.ts takes it by its interface).",
+      from: { path: "^runtime/", pathNot: "^runtime/(proxy|serve)/" },
+      to: { path: "^runtime/proxy/" },
+    },
+    {
       name: "runtime-code-below-what-stands-on-it",
       severity: "error",
       comment: "runtime/code/ stands beside discovery/, above tools/: it imports nothing of discovery, protocol, http or serve.",
