@@ -1,16 +1,9 @@
 import { execFileSync, spawn } from "node:child_process";
-import { createServer } from "node:net";
 import { connectClient } from "../../scripts/mcp-client.js";
 import type { buildDockerfile } from "./dockerfile.js";
+import { freePort } from "./oauth-client.js";
 
-/** A free loopback port. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+export { freePort };
 
 /** This process's environment for npm commands a user would run: npm's own registry, quiet, no test run's variables. */
 export function npmEnvironment(): NodeJS.ProcessEnv {
