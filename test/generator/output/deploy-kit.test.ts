@@ -95,7 +95,7 @@ describe("deploy kit and tools/list budget", () => {
     expect(readme).toContain("`https://eu.api.example.com/v1`");
     for (const client of ["claude_desktop_config.json", "claude mcp add", ".cursor/mcp.json", ".vscode/mcp.json", "inspector"])
       expect(readme).toContain(client);
-    expect(readme).toContain("**Warning:** without `AUTH_MODE=resource`, `/mcp` has no authentication of its own");
+    expect(readme).toContain("**Warning:** without `AUTH_MODE=resource` or `proxy`, `/mcp` has no authentication of its own");
     expect(readme).toContain("`AUTH_ISSUER` / `AUTH_RESOURCE`");
     expect(readme).toContain('"BEARER_AUTH_TOKEN": "<token>"');
     // What each value is, so nobody writes `Bearer ` where the server adds it; and whose credential a call carries.
