@@ -399,13 +399,27 @@ function hitOf(tool: ToolDefinition): Hit {
   };
 }
 
-/** `owner: string, repo: string, page?: integer`: the arguments on one line, at most 300 characters. */
+/**
+ * `owner: string, repo: string, page?: integer`: the arguments on one line, required ones first, at most 300
+ * characters; a list that does not fit ends after its last whole argument, saying how many more there are.
+ */
 export function synopsis(schema: JsonSchema): string {
   const properties = isRecord(schema.properties) ? schema.properties : {};
   const required = new Set(Array.isArray(schema.required) ? schema.required.filter((name) => typeof name === "string") : []);
-  const parts = Object.entries(properties).map(([name, property]) => `${name}${required.has(name) ? "" : "?"}: ${typeLabel(property)}`);
-  const text = parts.join(", ");
-  return text.length > 300 ? `${text.slice(0, 299)}…` : text;
+  const entries = Object.entries(properties);
+  const ordered = [...entries.filter(([name]) => required.has(name)), ...entries.filter(([name]) => !required.has(name))];
+  const parts = ordered.map(([name, property]) => `${name}${required.has(name) ? "" : "?"}: ${typeLabel(property)}`);
+  const kept: string[] = [];
+  for (const [index, part] of parts.entries()) {
+    const rest = parts.length - index - 1;
+    const tail = rest > 0 ? `, … (${rest} more)` : "";
+    const text = [...kept, part].join(", ");
+    if ((text + tail).length > 300) break;
+    kept.push(part);
+  }
+  if (kept.length === parts.length) return kept.join(", ");
+  const more = `… (${parts.length - kept.length} more)`;
+  return kept.length > 0 ? `${kept.join(", ")}, ${more}` : more;
 }
 
 /** A short type label for a schema: `string`, `integer[]`, `"a" | "b"`, `object`. */
