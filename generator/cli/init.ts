@@ -118,19 +118,53 @@ function configText(model: ApiModel, spec: string, configPath: string, listed: L
 const CREDENTIAL_PARAMETER =
   /^(?:(?:access|auth|api|bearer|bot|user|app|session)[_-]?token|token|api[_-]?key|apikey|x[_-]api[_-]key|key|client[_-]secret|secret)$/i;
 
+/** A parameter nearly every operation needs (an account or tenant): declared by this share of operations, at least. */
+const EVERY_CALL_SHARE = 0.8;
+const EVERY_CALL_MIN_OPERATIONS = 5;
+
+/** How many operations declare a parameter, and how many of them are selected. */
+interface Declared {
+  declared: number;
+  selected: number;
+  why: "credential" | "every call";
+}
+
 /**
- * A `parameters` block for parameters the document declares in query, header or cookie under a credential's name
- * (Slack's `token`): each read from an environment variable, so no tool asks the model for it. A name only unselected
- * operations declare is shown commented out, so the config asks the operator for no setting its selection never uses.
+ * The parameters the server should supply: those the document declares in query, header or cookie under a
+ * credential's name (Slack's `token`), and those nearly every operation requires, in any place (Twilio's `AccountSid`,
+ * Xero's `xero-tenant-id`): an account or tenant the operator knows and the model does not.
  */
-function credentialParameterLines(listed: readonly Listed[], serverName: string): string[] {
-  const counts = new Map<string, { declared: number; selected: number }>();
+function serverSuppliedParameters(listed: readonly Listed[]): Map<string, Declared> {
+  const found = new Map<string, Declared>();
+  const count = (name: string, selected: boolean, why: Declared["why"]) => {
+    const known = found.get(name) ?? { declared: 0, selected: 0, why };
+    found.set(name, { declared: known.declared + 1, selected: known.selected + (selected ? 1 : 0), why: known.why });
+  };
   for (const { entry, selected } of listed)
     for (const parameter of entry.parameters)
-      if (parameter.in !== "path" && CREDENTIAL_PARAMETER.test(parameter.name)) {
-        const count = counts.get(parameter.name) ?? { declared: 0, selected: 0 };
-        counts.set(parameter.name, { declared: count.declared + 1, selected: count.selected + (selected ? 1 : 0) });
-      }
+      if (parameter.in !== "path" && CREDENTIAL_PARAMETER.test(parameter.name)) count(parameter.name, selected, "credential");
+  const operations = listed.filter((item) => item.entry.operationId !== undefined);
+  const required = new Map<string, { declared: number; selected: number }>();
+  for (const { entry, selected } of operations)
+    for (const name of new Set(
+      entry.parameters.filter((parameter) => parameter.required && !parameter.synthesized).map((parameter) => parameter.name),
+    )) {
+      const known = required.get(name) ?? { declared: 0, selected: 0 };
+      required.set(name, { declared: known.declared + 1, selected: known.selected + (selected ? 1 : 0) });
+    }
+  for (const [name, counted] of required)
+    if (!found.has(name) && counted.declared >= EVERY_CALL_MIN_OPERATIONS && counted.declared >= operations.length * EVERY_CALL_SHARE)
+      found.set(name, { ...counted, why: "every call" });
+  return found;
+}
+
+/**
+ * A `parameters` block for the parameters the server should supply (see `serverSuppliedParameters`): each read from an
+ * environment variable, so no tool asks the model for it. A name only unselected operations declare is shown commented
+ * out, so the config asks the operator for no setting its selection never uses.
+ */
+function credentialParameterLines(listed: readonly Listed[], serverName: string): string[] {
+  const counts = serverSuppliedParameters(listed);
   if (counts.size === 0) return [];
   const prefix = serverName
     .toUpperCase()
@@ -139,15 +173,16 @@ function credentialParameterLines(listed: readonly Listed[], serverName: string)
   const used = [...counts].filter(([, count]) => count.selected > 0);
   const lines = [
     "",
-    "# Parameters that carry a credential: the server sends them from its environment, and no tool asks the model for",
-    "# them (`value: …` fixes one, `hide: true` drops an optional one; per operation under overrides.<id>.parameters).",
+    "# Parameters the server sends from its environment, so no tool asks the model for them: those that carry a",
+    "# credential, and those nearly every operation needs (an account or tenant id). `value: …` fixes one, `hide: true`",
+    "# drops an optional one; per operation under overrides.<id>.parameters.",
     used.length > 0 ? "parameters:" : "# parameters:  (no selected operation declares one; uncomment with the operations that do)",
   ];
-  for (const [name, { declared, selected }] of counts) {
+  for (const [name, { declared, selected, why }] of counts) {
     const variable = `${prefix ? `${prefix}_` : ""}${name.toUpperCase().replace(/[^A-Z0-9]+/g, "_")}`.replace(/^(?=[0-9])/, "_");
-    const operations = `${declared} operation${declared === 1 ? "" : "s"}`;
-    if (selected > 0) lines.push(`  ${JSON.stringify(name)}:  # declared by ${operations}, ${selected} selected`, `    env: ${variable}`);
-    else lines.push(`  # ${JSON.stringify(name)}:  # declared by ${operations}, none selected`, `  #   env: ${variable}`);
+    const operations = `${why === "every call" ? "required by" : "declared by"} ${declared} operation${declared === 1 ? "" : "s"}`;
+    if (selected > 0) lines.push(`  ${JSON.stringify(name)}:  # ${operations}, ${selected} selected`, `    env: ${variable}`);
+    else lines.push(`  # ${JSON.stringify(name)}:  # ${operations}, none selected`, `  #   env: ${variable}`);
   }
   return lines;
 }
