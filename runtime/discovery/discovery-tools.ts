@@ -69,6 +69,30 @@ export function codeBeside(code: { readonly replacesCall?: boolean } | undefined
   return code.replacesCall ? "instead" : "beside";
 }
 
+/** A required argument nearly every operation takes (an account or tenant id): that share of operations, at least. */
+const EVERY_CALL_SHARE = 0.8;
+const EVERY_CALL_MIN_OPERATIONS = 5;
+
+/**
+ * Where nearly every operation requires the same argument (Twilio's `AccountSid`, Xero's `xero-tenant-id`) and the
+ * server does not supply it, a sentence telling the model so, and where it comes from; else nothing.
+ */
+export function everyCallSentence(operations: readonly ToolDefinition[]): string {
+  if (operations.length < EVERY_CALL_MIN_OPERATIONS) return "";
+  const counts = new Map<string, number>();
+  for (const tool of operations) {
+    const required = Array.isArray(tool.inputSchema.required) ? tool.inputSchema.required : [];
+    for (const name of new Set(required.filter((name): name is string => typeof name === "string")))
+      counts.set(name, (counts.get(name) ?? 0) + 1);
+  }
+  // A request body differs from call to call, whatever its name.
+  counts.delete("body");
+  const names = [...counts].filter(([, count]) => count >= operations.length * EVERY_CALL_SHARE).map(([name]) => `\`${name}\``);
+  if (names.length === 0 || names.length > 3) return "";
+  const list = names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+  return ` Nearly every operation needs ${list}: the same value${names.length === 1 ? "" : "s"} for every call (an account or tenant the user works in), which the user gives or an earlier result names; ask the user when you have none.`;
+}
+
 /**
  * The three discovery tools, their schemas and annotations; `apiTitle` names the API in their descriptions, and the
  * search tool's names its `parts` (tags), so a model asks in the API's own words. When `run_code` takes the place of
@@ -97,7 +121,8 @@ export function discoveryToolDefinitions(
         (parts.length > 0 ? `${partsSentence(parts)} ` : "") +
         "Each result names the operation, its method and path, what it needs as arguments and whether it changes data. " +
         `It matches words, not meaning: choose by the summaries, and when none fits ask for more (limit up to ${MAX_SEARCH_LIMIT})${parts.length > 0 ? " or within a part" : ""}. ` +
-        `Read one with ${DISCOVERY_TOOLS.describe} and ${run}.`,
+        `Read one with ${DISCOVERY_TOOLS.describe} and ${run}.` +
+        everyCallSentence(all),
       inputSchema: {
         type: "object",
         properties: {
