@@ -1,6 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import { dirname, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { neededOnEveryCall } from "oapi-mcp-gen-runtime/discovery";
 import { buildApiModel } from "../../openapi/build-model.js";
 import { bundleExternalRefs } from "../../openapi/bundle.js";
 import { readDocumentSource } from "../../openapi/load.js";
@@ -118,10 +119,6 @@ function configText(model: ApiModel, spec: string, configPath: string, listed: L
 const CREDENTIAL_PARAMETER =
   /^(?:(?:access|auth|api|bearer|bot|user|app|session)[_-]?token|token|api[_-]?key|apikey|x[_-]api[_-]key|key|client[_-]secret|secret)$/i;
 
-/** A parameter nearly every operation needs (an account or tenant): declared by this share of operations, at least. */
-const EVERY_CALL_SHARE = 0.8;
-const EVERY_CALL_MIN_OPERATIONS = 5;
-
 /** How many operations declare a parameter, and how many of them are selected. */
 interface Declared {
   declared: number;
@@ -153,8 +150,7 @@ function serverSuppliedParameters(listed: readonly Listed[]): Map<string, Declar
       required.set(name, { declared: known.declared + 1, selected: known.selected + (selected ? 1 : 0) });
     }
   for (const [name, counted] of required)
-    if (!found.has(name) && counted.declared >= EVERY_CALL_MIN_OPERATIONS && counted.declared >= operations.length * EVERY_CALL_SHARE)
-      found.set(name, { ...counted, why: "every call" });
+    if (!found.has(name) && neededOnEveryCall(counted.declared, operations.length)) found.set(name, { ...counted, why: "every call" });
   return found;
 }
 

@@ -1,3 +1,4 @@
+import { clientBasic } from "../base/client-basic.js";
 import { EnvironmentError } from "../base/environment-error.js";
 import { setOwn } from "../base/own-property.js";
 import { requestScope, type SignedInCaller } from "../base/request-scope.js";
@@ -280,12 +281,11 @@ export class CredentialStore {
     const { tokenUrl } = grant;
     const body = new URLSearchParams({ grant_type: "client_credentials" });
     if (scopes.length > 0) body.set("scope", scopes.join(" "));
-    const basic = Buffer.from(`${encodeURIComponent(grant.clientId)}:${encodeURIComponent(grant.clientSecret)}`).toString("base64");
     let response: Response;
     try {
       response = await (this.options.fetch ?? fetch)(tokenUrl, {
         method: "POST",
-        headers: { authorization: `Basic ${basic}`, accept: "application/json" },
+        headers: { authorization: clientBasic(grant.clientId, grant.clientSecret), accept: "application/json" },
         body,
         redirect: "error",
         signal: AbortSignal.timeout(this.options.timeoutMs),

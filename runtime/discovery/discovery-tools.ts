@@ -69,16 +69,19 @@ export function codeBeside(code: { readonly replacesCall?: boolean } | undefined
   return code.replacesCall ? "instead" : "beside";
 }
 
-/** A required argument nearly every operation takes (an account or tenant id): that share of operations, at least. */
-const EVERY_CALL_SHARE = 0.8;
-const EVERY_CALL_MIN_OPERATIONS = 5;
+/**
+ * Whether a parameter `count` of `total` operations require is one nearly every operation needs (an account or tenant
+ * id): at least 80% of them, and at least five. `init` proposes such parameters as the server's to supply.
+ */
+export function neededOnEveryCall(count: number, total: number): boolean {
+  return count >= 5 && count >= total * 0.8;
+}
 
 /**
  * Where nearly every operation requires the same argument (Twilio's `AccountSid`, Xero's `xero-tenant-id`) and the
  * server does not supply it, a sentence telling the model so, and where it comes from; else nothing.
  */
 export function everyCallSentence(operations: readonly ToolDefinition[]): string {
-  if (operations.length < EVERY_CALL_MIN_OPERATIONS) return "";
   const counts = new Map<string, number>();
   for (const tool of operations) {
     const required = Array.isArray(tool.inputSchema.required) ? tool.inputSchema.required : [];
@@ -87,7 +90,7 @@ export function everyCallSentence(operations: readonly ToolDefinition[]): string
   }
   // A request body differs from call to call, whatever its name.
   counts.delete("body");
-  const names = [...counts].filter(([, count]) => count >= operations.length * EVERY_CALL_SHARE).map(([name]) => `\`${name}\``);
+  const names = [...counts].filter(([, count]) => neededOnEveryCall(count, operations.length)).map(([name]) => `\`${name}\``);
   if (names.length === 0 || names.length > 3) return "";
   const list = names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
   return ` Nearly every operation needs ${list}: the same value${names.length === 1 ? "" : "s"} for every call (an account or tenant the user works in), which the user gives or an earlier result names; ask the user when you have none.`;

@@ -10,7 +10,14 @@ import type { CodeBeside } from "./discovery-tools.js";
 
 export { type ApiPart, apiParts, partsSentence } from "./api-parts.js";
 export { type DiscoveryData, DiscoveryService, searchableOperation, synopsis } from "./discovery.js";
-export { type CodeBeside, codeBeside, DISCOVERY_TOOLS, discoveryToolDefinitions, mostCautious } from "./discovery-tools.js";
+export {
+  type CodeBeside,
+  codeBeside,
+  DISCOVERY_TOOLS,
+  discoveryToolDefinitions,
+  mostCautious,
+  neededOnEveryCall,
+} from "./discovery-tools.js";
 
 /** The runtime's discovery tools over the generated data, for `createToolRuntime({ discovery })`; `code` as code mode stands. */
 export function discoveryOf(data: DiscoveryData, code: CodeBeside = "none"): DiscoveryFactory {

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { createRemoteJWKSet, type JWTPayload, errors as joseErrors, jwtVerify } from "jose";
+import { clientBasic } from "../base/client-basic.js";
 import { ExpiringCache } from "../base/expiring-cache.js";
 
 /** What resource mode needs to check a token: whose tokens, for which resource, and how to ask about opaque ones. */
@@ -202,10 +203,13 @@ export class TokenVerifier implements TokenCheck {
 
   /** A form POST as this server's client (HTTP Basic), answered with a JSON object. */
   private async post(endpoint: string, body: URLSearchParams, client: { id: string; secret: string }): Promise<Record<string, unknown>> {
-    const basic = Buffer.from(`${encodeURIComponent(client.id)}:${encodeURIComponent(client.secret)}`).toString("base64");
     const response = await this.fetchFn(endpoint, {
       method: "POST",
-      headers: { authorization: `Basic ${basic}`, accept: "application/json", "content-type": "application/x-www-form-urlencoded" },
+      headers: {
+        authorization: clientBasic(client.id, client.secret),
+        accept: "application/json",
+        "content-type": "application/x-www-form-urlencoded",
+      },
       body,
       redirect: "error",
       signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),

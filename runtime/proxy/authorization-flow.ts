@@ -6,7 +6,7 @@ import { readRequestBody } from "../http/request-body.js";
 import { type ClientDirectory, type ClientRecord, ClientRefused } from "./client-directory.js";
 import { sendConsentPage, sendErrorPage } from "./consent-page.js";
 import type { ProxyPlace } from "./proxy-place.js";
-import { type SealingKeys, SealRefused } from "./sealed.js";
+import type { SealingKeys } from "./sealed.js";
 import type { UpstreamProvider } from "./upstream-provider.js";
 
 /** An authorization request as checked: who asks, where the answer goes, and what it binds. */
@@ -93,14 +93,8 @@ export class AuthorizationFlow {
       return sendErrorPage(res, 403, "Consent can only be given on this server's own page.");
     const body = await readRequestBody(req, 16_384);
     const form = new URLSearchParams(body ?? "");
-    let sealed: { request: CheckedRequest; nonce: string };
-    try {
-      sealed = consentClaims(await this.keys.open("consent", form.get("request") ?? ""));
-    } catch (error) {
-      if (error instanceof SealRefused)
-        return sendErrorPage(res, 400, "This consent form is not valid any more; start the sign-in again from your client.");
-      throw error;
-    }
+    const sealed = flowClaims(await this.keys.tryOpen("consent", form.get("request") ?? ""));
+    if (!sealed) return sendErrorPage(res, 400, "This consent form is not valid any more; start the sign-in again from your client.");
     if (this.browserNonce(req, sealed.nonce) !== sealed.nonce)
       return sendErrorPage(res, 400, "This consent form was not shown in this browser; start the sign-in again from your client.");
     const { request, nonce } = sealed;
@@ -127,15 +121,8 @@ export class AuthorizationFlow {
   /** GET /oauth/callback: the provider's answer; its code (not yet redeemed) goes into this server's own short-lived code. */
   async callback(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const query = new URL(req.url ?? "/", this.place.issuer).searchParams;
-    let sealed: { request: CheckedRequest; nonce: string; verifier: string };
-    try {
-      const claims = await this.keys.open("upstream-state", query.get("state") ?? "");
-      sealed = { ...consentClaims(claims), verifier: String(claims.verifier) };
-    } catch (error) {
-      if (error instanceof SealRefused)
-        return sendErrorPage(res, 400, "The sign-in's state does not match; start the sign-in again from your client.");
-      throw error;
-    }
+    const sealed = flowClaims(await this.keys.tryOpen("upstream-state", query.get("state") ?? ""));
+    if (!sealed?.verifier) return sendErrorPage(res, 400, "The sign-in's state does not match; start the sign-in again from your client.");
     if (this.browserNonce(req, sealed.nonce) !== sealed.nonce)
       return sendErrorPage(res, 400, "The sign-in's state does not match this browser; start the sign-in again from your client.");
     res.setHeader("set-cookie", this.flowCookie(sealed.nonce, 0));
@@ -186,10 +173,12 @@ export class AuthorizationFlow {
   }
 }
 
-/** The sealed request and nonce of a consent form or an upstream state. */
-function consentClaims(claims: Record<string, unknown>): { request: CheckedRequest; nonce: string } {
-  const { request, nonce } = claims;
-  if (typeof nonce !== "string" || !isRecord(request)) throw new SealRefused("incomplete");
+/** The sealed request and nonce of a consent form (and an upstream state's PKCE verifier); undefined when incomplete. */
+function flowClaims(
+  claims: Record<string, unknown> | undefined,
+): { request: CheckedRequest; nonce: string; verifier?: string } | undefined {
+  const { request, nonce, verifier } = claims ?? {};
+  if (typeof nonce !== "string" || !isRecord(request)) return undefined;
   const { client_id, redirect_uri, state, code_challenge, scope, resource } = request;
   if (
     typeof client_id !== "string" ||
@@ -197,11 +186,12 @@ function consentClaims(claims: Record<string, unknown>): { request: CheckedReque
     typeof code_challenge !== "string" ||
     typeof resource !== "string"
   )
-    throw new SealRefused("incomplete");
+    return undefined;
   const scopes = Array.isArray(scope) ? scope.map(String) : [];
   return {
     request: { client_id, redirect_uri, ...(typeof state === "string" ? { state } : {}), code_challenge, scope: scopes, resource },
     nonce,
+    ...(typeof verifier === "string" ? { verifier } : {}),
   };
 }
 

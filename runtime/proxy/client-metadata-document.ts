@@ -51,10 +51,9 @@ export class ClientMetadataFetcher {
 
   private download(url: URL): Promise<unknown> {
     const { policy } = this;
-    const port = Number(url.port || 443);
-    const allowed = policy.allowedHosts.has(`${url.hostname.replace(/^\[|\]$/g, "")}:${port}`);
-    const literal = url.hostname.replace(/^\[|\]$/g, "");
-    if (!allowed && isIP(literal) !== 0 && isRefusedAddress(literal)) throw privateAddress(url.hostname);
+    const host = url.hostname.replace(/^\[|\]$/g, "");
+    const allowed = policy.allowedHosts.has(`${host}:${Number(url.port || 443)}`);
+    if (!allowed && isIP(host) !== 0 && isRefusedAddress(host)) throw privateAddress(url.hostname);
     return new Promise((resolve, reject) => {
       const req = request(url, {
         method: "GET",

@@ -43,11 +43,13 @@ export class OAuthProxy {
   private readonly clients: ClientDirectory;
   private readonly flow: AuthorizationFlow;
   private readonly tokens: TokenEndpoint;
-  private scopes: readonly string[] = [];
-
+  /**
+   * @param scopesSupported the scopes the MCP server publishes (its resource metadata's), which clients may ask for.
+   */
   constructor(
     private readonly settings: ProxySettings,
     private readonly log: Logger,
+    private readonly scopesSupported: () => readonly string[],
     fetchFn?: typeof fetch,
   ) {
     this.place = proxyPlace(settings.resource, settings.serverName);
@@ -60,11 +62,6 @@ export class OAuthProxy {
   /** Where users sign in: the provider's authorization endpoint. */
   get provider(): URL {
     return this.settings.provider.authorizationUrl;
-  }
-
-  /** The scopes the MCP server publishes, which clients may ask for. */
-  publishScopes(scopes: readonly string[]): void {
-    this.scopes = scopes;
   }
 
   /** Answers a request for one of the proxy's endpoints (true), or leaves it (false). */
@@ -107,7 +104,7 @@ export class OAuthProxy {
       grant_types_supported: ["authorization_code", "refresh_token"],
       token_endpoint_auth_methods_supported: ["none"],
       code_challenge_methods_supported: ["S256"],
-      scopes_supported: this.scopes,
+      scopes_supported: this.scopesSupported(),
       client_id_metadata_document_supported: true,
       authorization_response_iss_parameter_supported: true,
     };

@@ -39,6 +39,14 @@ export class SealingKeys {
       .encrypt(this.current.bytes);
   }
 
+  /** The claims of a sealed value as `open` gives them, or undefined where `open` refuses it. */
+  async tryOpen(kind: SealedKind, sealed: string): Promise<JWTPayload | undefined> {
+    return this.open(kind, sealed).catch((error: unknown) => {
+      if (error instanceof SealRefused) return undefined;
+      throw error;
+    });
+  }
+
   /** The claims of a value sealed as `kind` by a key this server holds, unexpired; SealRefused otherwise. */
   async open(kind: SealedKind, sealed: string): Promise<JWTPayload> {
     if (sealed.length > 32_768 || sealed.split(".").length !== 5) throw new SealRefused(`the ${kind} was not issued by this server`);

@@ -7,7 +7,7 @@ import { sendJson } from "../http/json-response.js";
 import { readRequestBody } from "../http/request-body.js";
 import { sameResource } from "./authorization-flow.js";
 import type { ProxyPlace } from "./proxy-place.js";
-import { type SealingKeys, SealRefused } from "./sealed.js";
+import type { SealingKeys } from "./sealed.js";
 import { type ProviderGrant, ProviderRefused, type UpstreamProvider } from "./upstream-provider.js";
 
 /** What a refresh token carries: who, for which client, and the provider's tokens for that user. */
@@ -163,12 +163,9 @@ export class TokenEndpoint {
   }
 
   private async opened(kind: "code" | "refresh", value: string | null, message: string) {
-    try {
-      return await this.keys.open(kind, value ?? "");
-    } catch (error) {
-      if (error instanceof SealRefused) throw new TokenError("invalid_grant", message);
-      throw error;
-    }
+    const claims = await this.keys.tryOpen(kind, value ?? "");
+    if (!claims) throw new TokenError("invalid_grant", message);
+    return claims;
   }
 }
 

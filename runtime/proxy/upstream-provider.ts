@@ -1,3 +1,4 @@
+import { clientBasic } from "../base/client-basic.js";
 import { isRecord } from "../base/own-property.js";
 
 /** The API's own sign-in (the upstream OAuth provider) and the operator's app registered with it. */
@@ -77,7 +78,7 @@ export class UpstreamProvider {
       body.set("client_id", client.id);
       body.set("client_secret", client.secret);
     } else {
-      headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(client.id)}:${encodeURIComponent(client.secret)}`).toString("base64")}`;
+      headers.authorization = clientBasic(client.id, client.secret);
     }
     let status: number;
     let answer: Record<string, unknown>;

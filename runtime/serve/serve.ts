@@ -28,7 +28,7 @@ import { createToolRuntime, type ServerIdentity, type ToolRuntime } from "../too
 import { scopeAlternatives } from "../tools/tool-scopes.js";
 import { readServerEnvironment, type ServerEnvironment, type UpstreamDefaults } from "./env.js";
 import { endWithLauncher } from "./parent-watch.js";
-import { providerUrl } from "./sign-in-env.js";
+import { authUrl, isSecureUrl } from "./sign-in-env.js";
 import { parseServerArguments, serverUsage } from "./usage.js";
 
 /** The tools, or how to load them: a generated server imports its tool modules once it listens. */
@@ -113,14 +113,18 @@ async function sessionHandler(runtime: ToolRuntime, policy: HttpPolicy, limits: 
  * server needs its authorization server (`AUTH_ISSUER`) and its own canonical URI (`PUBLIC_URL`); a proxy, its URI, its
  * key and the provider's app.
  */
-function signInSettings(options: ServeOptions, log: Logger): { settings: SignInSettings; proxy?: OAuthProxy } | undefined {
+function signInSettings(
+  options: ServeOptions,
+  log: Logger,
+  scopesPublished: () => readonly string[],
+): { settings: SignInSettings; proxy?: OAuthProxy } | undefined {
   const { environment: env, auth } = options;
   const given = env.signIn;
   const mode = given?.mode ?? auth?.mode ?? "passthrough";
   if (mode === "passthrough") return undefined;
   const resource = given?.resource;
   if (mode === "proxy") {
-    const proxy = new OAuthProxy(proxySettings(options, resource), log, options.fetch);
+    const proxy = new OAuthProxy(proxySettings(options, resource), log, scopesPublished, options.fetch);
     const settings = { issuer: proxy.place.issuer, resource: proxy.place.resource, requiredScopes: given?.requiredScopes ?? [] };
     return { settings: { ...settings, listAllTools: given?.listAllTools ?? false, proxy }, proxy };
   }
@@ -151,10 +155,10 @@ function proxySettings(options: ServeOptions, resource: URL | undefined): ProxyS
   const problems: string[] = [];
   const authorizationUrl =
     given?.proxy.authorizationUrl ??
-    (registered ? providerUrl(registered.authorizationUrl, "auth.provider.authorizationUrl", problems) : undefined);
-  const tokenUrl = given?.proxy.tokenUrl ?? (registered ? providerUrl(registered.tokenUrl, "auth.provider.tokenUrl", problems) : undefined);
+    (registered ? authUrl(registered.authorizationUrl, "auth.provider.authorizationUrl", problems) : undefined);
+  const tokenUrl = given?.proxy.tokenUrl ?? (registered ? authUrl(registered.tokenUrl, "auth.provider.tokenUrl", problems) : undefined);
   const env = options.environment;
-  const clearText = resource && resource.protocol !== "https:" && !isLoopbackAddress(resource.hostname.replace(/^\[|\]$/g, ""));
+  const clearText = resource !== undefined && !isSecureUrl(resource);
   problems.push(
     ...(resource ? [] : ["PUBLIC_URL (or AUTH_RESOURCE) is required in proxy mode: it is where users and clients reach this server"]),
     ...(clearText ? ["PUBLIC_URL must be https in proxy mode (http only on loopback): sign-in pages, codes and tokens cross it"] : []),
@@ -229,7 +233,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const { environment: env } = options;
   const log = options.log ?? stderrLogger;
   const allowedHosts = await hostAllowList(env.host, env.publicUrl);
-  const signIn = signInSettings(options, log);
+  // The proxy's metadata publishes the scopes the guard publishes (known once the tools are loaded).
+  const signIn = signInSettings(options, log, () => guard?.scopesPublished ?? []);
   const guard = signIn ? new SignInGuard(signIn.settings, options.fetch) : undefined;
   const policy: HttpPolicy = {
     allowedOrigins: env.allowedOrigins,
@@ -239,7 +244,6 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   };
   const loaded = runtimeFor(options, log, guard).then(async (runtime) => {
     guard?.publishScopes(scopesNamed(runtime));
-    signIn?.proxy?.publishScopes(guard?.scopesPublished ?? []);
     const sessions = env.sessions ? await sessionHandler(runtime, policy, env.sessions, log) : undefined;
     return { runtime, sessions, handle: sessions ? sessions.handle : createRequestHandler(runtime, policy) };
   });

@@ -53,7 +53,7 @@ export function readSignInEnvironment(
   const listAll = text("AUTH_LIST_ALL_TOOLS") ?? "off";
   if (listAll !== "on" && listAll !== "off") problems.push(`AUTH_LIST_ALL_TOOLS: "${listAll}" must be on or off`);
   const exchangeAudience = text("AUTH_EXCHANGE_AUDIENCE");
-  const requiredScopes = (text("AUTH_SCOPES") ?? "").split(/[\s,]+/).filter(Boolean);
+  const requiredScopes = listOf(text("AUTH_SCOPES"));
   const proxy = readProxyEnvironment(text, problems);
   const anything = mode ?? issuer ?? id ?? text("AUTH_SCOPES") ?? text("AUTH_UPSTREAM") ?? text("AUTH_KEY");
   if (anything === undefined) return undefined;
@@ -87,7 +87,7 @@ function readProxyEnvironment(text: (name: string) => string | undefined, proble
   if (clientAuth !== undefined && clientAuth !== "basic" && clientAuth !== "post")
     problems.push(`AUTH_PROVIDER_CLIENT_AUTH: "${clientAuth}" must be basic or post`);
   const scopes = text("AUTH_PROVIDER_SCOPES");
-  const hosts = (text("AUTH_CLIENT_METADATA_HOSTS") ?? "").split(/[\s,]+/).filter(Boolean);
+  const hosts = listOf(text("AUTH_CLIENT_METADATA_HOSTS"));
   for (const host of hosts)
     if (!/^(\[[0-9a-f:.]+\]|[^\s:/[\]]+):\d{1,5}$/i.test(host)) problems.push(`AUTH_CLIENT_METADATA_HOSTS: "${host}" must be HOST:PORT`);
   return {
@@ -95,15 +95,20 @@ function readProxyEnvironment(text: (name: string) => string | undefined, proble
     ...(previous ? { previousKey: previous } : {}),
     ...(authorizationUrl ? { authorizationUrl } : {}),
     ...(tokenUrl ? { tokenUrl } : {}),
-    ...(scopes !== undefined ? { scopes: scopes.split(/[\s,]+/).filter(Boolean) } : {}),
+    ...(scopes !== undefined ? { scopes: listOf(scopes) } : {}),
     ...(clientAuth === "basic" || clientAuth === "post" ? { clientAuth } : {}),
     clientMetadataHosts: hosts.map((host) => host.toLowerCase().replace(/^\[|\](?=:)/g, "")),
   };
 }
 
-/** A provider endpoint the registry names, held to the same rule as the environment's: https, or http on loopback. */
-export function providerUrl(value: string, name: string, problems: string[]): URL | undefined {
-  return authUrl(value, name, problems);
+/** The entries of a list variable, separated by commas or spaces. */
+function listOf(text: string | undefined): string[] {
+  return (text ?? "").split(/[\s,]+/).filter(Boolean);
+}
+
+/** Whether sign-in may run over a URL: https, or http on loopback (for tests and local servers). */
+export function isSecureUrl(url: URL): boolean {
+  return url.protocol === "https:" || (url.protocol === "http:" && isLoopbackAddress(url.hostname.replace(/^\[|\]$/g, "")));
 }
 
 /** The MCP server's canonical URI from where clients reach it: `PUBLIC_URL` with `mcp` appended to its path. */
@@ -116,12 +121,12 @@ export function canonicalUri(publicUrl: URL): URL {
   return new URL("mcp", base);
 }
 
-/** An https URL (http only on loopback, for tests and local servers). */
-function authUrl(value: string | undefined, name: string, problems: string[]): URL | undefined {
+/** An https URL (http only on loopback, for tests and local servers); the registry's provider endpoints are held to it too. */
+export function authUrl(value: string | undefined, name: string, problems: string[]): URL | undefined {
   if (value === undefined) return undefined;
   try {
     const url = new URL(value);
-    if (url.protocol === "https:" || (url.protocol === "http:" && isLoopbackAddress(url.hostname))) return url;
+    if (isSecureUrl(url)) return url;
   } catch {}
   problems.push(`${name}: "${value}" must be an https URL (http only on loopback)`);
   return undefined;
