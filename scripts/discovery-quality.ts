@@ -10,13 +10,13 @@ import { DiscoveryService } from "../runtime/discovery/discovery.js";
 import { DISCOVERY_TOOLS } from "../runtime/discovery/discovery-tools.js";
 import type { AskModel, CallingClient, ToolRuntime } from "../runtime/tools/tool-runtime-contract.js";
 import { toolDefinition } from "../templates/tool-module.js";
-import { labelledQueries, qualityDocument, type RankQuality, ROOT, rankQuality } from "./rank-quality.js";
+import { labelledQueries, qualityDocument, type RankQuality, ROOT, rankQuality, SCORED_RESULTS } from "./rank-quality.js";
 
 /** How well `search_operations` finds the labelled operations. */
 export type DiscoveryQuality = RankQuality;
 
 /** A discovery server's search over every operation of a document, built as the generator builds it. */
-async function discoveryFor(name: string): Promise<{
+export async function discoveryFor(name: string): Promise<{
   service: DiscoveryService;
   operationIds: Map<string, string>;
   tags: Map<string, string>;
@@ -55,6 +55,9 @@ export const TUNED_SET = "discovery.json";
 export const UNSEEN_SET = "unseen.json";
 /** The held-out set over three more APIs, written before the ranking changes it measures (one weight was chosen since with it in view). */
 export const HOLDOUT_SET = "holdout.json";
+
+/** Requests over Asana, Telnyx and SendGrid, written blind from the documents before any search over them (test/fixtures/queries/blind.json). */
+export const BLIND_SET = "blind.json";
 
 /** Stripe requests written by a helper from the document alone (test/fixtures/queries/stripe.json); tuned on since. */
 export const STRIPE_SET = "stripe.json";
@@ -133,16 +136,17 @@ export async function discoveryQuality(
     : undefined;
   const servers = new Map<string, Awaited<ReturnType<typeof discoveryFor>>>();
   const queries = await labelledQueries(new URL(`test/fixtures/queries/${set}`, ROOT));
-  const topFive = async (api: string, query: string, answers: readonly string[]) => {
+  const topTen = async (api: string, query: string, answers: readonly string[]) => {
     const server = servers.get(api) ?? (await discoveryFor(api));
     servers.set(api, server);
     const known = new Set(server.operationIds.values());
     const missing = answers.find((answer) => !known.has(answer));
     if (missing !== undefined) throw new Error(`${api} has no operation ${missing}`);
-    if (!narrowed && !recorded) return (await server.service.rank(query)).slice(0, 5).map((tool) => server.operationIds.get(tool.name));
+    if (!narrowed && !recorded)
+      return (await server.service.rank(query)).slice(0, SCORED_RESULTS).map((tool) => server.operationIds.get(tool.name));
     const tag = narrowed ? server.tags.get(answers[0] ?? "") : undefined;
     const client = recorded ? replayingClient(recordedChoice(recorded, api, query), server.operationIdAt) : {};
-    const args = { query, limit: 5, ...(tag ? { tag } : {}) };
+    const args = { query, limit: SCORED_RESULTS, ...(tag ? { tag } : {}) };
     const found = await server.service.call(noRuntime, DISCOVERY_TOOLS.search, args, noCaller, client);
     const rows = (found?.structuredContent as { results?: { name: string }[] } | undefined)?.results ?? [];
     return rows.map((row) => server.operationIds.get(row.name));
@@ -153,11 +157,11 @@ export async function discoveryQuality(
       api,
       await rankQuality(
         queries.filter(([name]) => name === api),
-        topFive,
+        topTen,
       ),
     );
   }
-  return { all: await rankQuality(queries, topFive), byApi };
+  return { all: await rankQuality(queries, topTen), byApi };
 }
 
 /** search_operations reads neither the runtime nor the caller: it only ranks. */
@@ -170,7 +174,7 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
   const { all, byApi } = await discoveryQuality(process.argv[2], process.argv.includes("--narrowed"), picks);
   for (const [api, quality] of [...byApi, ["all", all] as const]) {
     console.log(
-      `${api}: ${quality.queries} queries, hit@1 ${quality.hitAt1.toFixed(2)}, hit@5 ${quality.hitAt5.toFixed(2)}, MRR ${quality.mrr.toFixed(2)}`,
+      `${api}: ${quality.queries} queries, hit@1 ${quality.hitAt1.toFixed(2)}, hit@5 ${quality.hitAt5.toFixed(2)}, hit@10 ${quality.hitAt10.toFixed(2)}, MRR ${quality.mrr.toFixed(2)}`,
     );
   }
   if (process.argv.includes("--misses")) for (const miss of all.misses) console.log(`  ${miss}`);

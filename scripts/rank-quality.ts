@@ -21,6 +21,9 @@ export const QUALITY_DOCUMENTS: Readonly<Record<string, string>> = {
   jira: fileURLToPath(new URL("test/fixtures/holdout/jira.json", ROOT)),
   vimeo: fileURLToPath(new URL("test/fixtures/holdout/vimeo.json", ROOT)),
   stripe: fileURLToPath(new URL("test/fixtures/stripe/stripe.com.json", ROOT)),
+  asana: fileURLToPath(new URL("test/fixtures/blind/asana.json", ROOT)),
+  telnyx: fileURLToPath(new URL("test/fixtures/blind/telnyx.json", ROOT)),
+  sendgrid: fileURLToPath(new URL("test/fixtures/blind/sendgrid.json", ROOT)),
 };
 
 /** One of those documents, read and normalised. */
@@ -31,11 +34,12 @@ export async function qualityDocument(name: string): Promise<NormalizedDocument>
   return normalizeDocument(document, name);
 }
 
-/** How well a search ranks labelled queries: hits at 1 and 5, mean reciprocal rank, and each query missed at rank 1. */
+/** How well a search ranks labelled queries: hits at 1, 5 and 10, mean reciprocal rank, and each query missed at rank 1. */
 export interface RankQuality {
   queries: number;
   hitAt1: number;
   hitAt5: number;
+  hitAt10: number;
   mrr: number;
   misses: string[];
 }
@@ -49,28 +53,35 @@ export async function labelledQueries(file: URL): Promise<LabelledQuery[]> {
   return queries.map(([api, query, answers]) => [api, query, typeof answers === "string" ? [answers] : answers]);
 }
 
+/** How many results a search is scored on (hit@10); MRR counts the first ten. */
+export const SCORED_RESULTS = 10;
+
 /**
- * Scores a search on labelled queries. `topFive` answers with the operationIds of its first five results; it throws
- * when the API has no operation with the expected id (the set would be wrong, not the search).
+ * Scores a search on labelled queries. `topTen` answers with the operationIds of its first results (ten, or five
+ * where only five are asked for); it throws when the API has no operation with the expected id (the set would be
+ * wrong, not the search).
  */
 export async function rankQuality(
   queries: readonly LabelledQuery[],
-  topFive: (api: string, query: string, answers: readonly string[]) => Promise<(string | undefined)[]>,
+  topTen: (api: string, query: string, answers: readonly string[]) => Promise<(string | undefined)[]>,
 ): Promise<RankQuality> {
   let hitAt1 = 0;
   let hitAt5 = 0;
+  let hitAt10 = 0;
   let reciprocal = 0;
   const misses: string[] = [];
   for (const [api, query, answers] of queries) {
-    const ranked = await topFive(api, query, answers);
+    const ranked = (await topTen(api, query, answers)).slice(0, SCORED_RESULTS);
     const rank = ranked.findIndex((operationId) => operationId !== undefined && answers.includes(operationId)) + 1;
     if (rank === 1) hitAt1++;
+    if (rank > 0 && rank <= 5) hitAt5++;
     if (rank > 0) {
-      hitAt5++;
+      hitAt10++;
       reciprocal += 1 / rank;
     }
-    if (rank !== 1) misses.push(`${api}: "${query}" → ${answers.join(" or ")} at ${rank || ">5"} (got ${ranked.join(", ")})`);
+    if (rank !== 1)
+      misses.push(`${api}: "${query}" → ${answers.join(" or ")} at ${rank || `>${ranked.length}`} (got ${ranked.slice(0, 5).join(", ")})`);
   }
   const count = queries.length;
-  return { queries: count, hitAt1: hitAt1 / count, hitAt5: hitAt5 / count, mrr: reciprocal / count, misses };
+  return { queries: count, hitAt1: hitAt1 / count, hitAt5: hitAt5 / count, hitAt10: hitAt10 / count, mrr: reciprocal / count, misses };
 }

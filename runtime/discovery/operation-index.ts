@@ -1,6 +1,8 @@
 import { distance } from "fastest-levenshtein";
 import MiniSearch from "minisearch";
 import { words } from "../base/words.js";
+import { plainActions, SLANG } from "./action-words.js";
+import { HINTED, withoutValues } from "./request-values.js";
 
 /** The searchable text of one operation. */
 export interface SearchableOperation {
@@ -185,7 +187,9 @@ let meanings: Map<string, string[]> | undefined;
 
 /** What a word, as the user wrote it (lower-cased), means besides itself: SYNONYMS, normalised once. */
 function meaningsOf(word: string): string[] {
-  meanings ??= new Map(Object.entries(SYNONYMS).map(([said, meant]) => [said, meant.map((item) => normalizeTerm(item) ?? item)]));
+  meanings ??= new Map(
+    Object.entries({ ...SYNONYMS, ...SLANG }).map(([said, meant]) => [said, meant.map((item) => normalizeTerm(item) ?? item)]),
+  );
   // A plural means what its singular does (`tickets`, `datacenters`).
   return meanings.get(word) ?? (word.length > 3 && word.endsWith("s") ? meanings.get(word.slice(0, -1)) : undefined) ?? [];
 }
@@ -213,8 +217,12 @@ function queryTermGroups(
 ): string[][] {
   // An object's id says which, not what: `cus_Na6dX7aXxi11N4` is read as its prefix, a UUID or a long token as nothing.
   // An acronym's plural is the acronym (`VMs`, `IPs`): neither split (`V Ms`) nor taken for a name.
-  const withoutIds = query.replace(OPAQUE_ID, (_id, prefix: string | undefined) => prefix ?? " ").replace(/\b([A-Z]{2,})s\b/g, "$1");
-  const rewritten = withoutIds
+  // Values (phone numbers, e-mails, amounts, dates, quoted text) say which, not what: only their kind stays, as a hint.
+  const { text: withoutIds, hints } = withoutValues(
+    query.replace(OPAQUE_ID, (_id, prefix: string | undefined) => prefix ?? " ").replace(/\b([A-Z]{2,})s\b/g, "$1"),
+    (word) => known(normalizeTerm(word) ?? word),
+  );
+  const rewritten = plainActions(withoutIds)
     .replace(/\blog\s*(?:in|on)\b/gi, "sign in")
     .replace(/\b(?:signed|logged)[\s-]+in\b/gi, "authenticated")
     .replace(/\bPRs?\b/g, "pull request")
@@ -234,6 +242,15 @@ function queryTermGroups(
     if (phraseMeaning !== undefined) {
       joined.add(at + 1);
       return [[phraseMeaning, ...phraseOthers, ...meaningsOf(phraseMeaning)]];
+    }
+    // Two words the API writes as one (`data center` → datacenter, `single send` → singlesend): the one word is said
+    // when the first is not the API's own; else it is meant besides the two.
+    const next = said[at + 1];
+    const compound = next === undefined || word.length < 3 || next.length < 3 ? null : normalizeTerm(`${word}${next}`);
+    const together = compound !== null && known(compound) ? compound : undefined;
+    if (together !== undefined && !known(normalizeTerm(word) ?? "")) {
+      joined.add(at + 1);
+      return [[together]];
     }
     const lower = word.toLowerCase();
     // `show me…`, `give me…`: the one the answer goes to, not what it is about.
@@ -257,8 +274,9 @@ function queryTermGroups(
     const meanings = meaningsOf(lower);
     // A word known to mean something (`start`, `archive`) is no misspelling of the API's (`star`, `archived`).
     const knownWord = meanings.length > 0 || relatives.length > 0 || changingVerbSet().has(term) || READING_VERBS.has(term);
-    return [[knownWord ? term : correct(term, lower), ...meanings, ...relatives]];
+    return [[knownWord ? term : correct(term, lower), ...meanings, ...relatives, ...(together ? [together] : [])]];
   });
+  for (const hint of hints) groups.push(["", ...HINTED[hint]]);
   const first = groups[0];
   // `new issue` asks to create one; `any new voicemails?` does not.
   if (first !== undefined && said[0]?.toLowerCase() === "new") first.push(CREATE);
@@ -516,6 +534,13 @@ const CHANGING_VERB_WORDS = [
   "end",
   "upgrade",
   "downgrade",
+  "buy",
+  "purchase",
+  "order",
+  "ring",
+  "dial",
+  "text",
+  "email",
 ];
 let changingVerbs: ReadonlySet<string> | undefined;
 
@@ -733,6 +758,28 @@ function termSet(text: string): Set<string> {
   );
 }
 
+/** How much of a description stands for an operation whose summary only repeats its name. */
+const GIST_CHARS = 300;
+/** Where the gist is among an operation's names (after its operationId and summary), and what a match in it weighs. */
+const GIST_NAME = 2;
+const GIST_WEIGHT = 0.75;
+
+/**
+ * What an operation does in the words of its description, where its summary says nothing its name does not (Twilio's
+ * "Update call": "Initiates a call redirect or terminates a call"): the description's first sentences; else nothing.
+ */
+function gistOf(operation: SearchableOperation): string {
+  const name = termSet(withoutNamespace(operation.operationId));
+  if ([...termSet(operation.summary)].some((term) => !name.has(term))) return "";
+  const text = operation.description.trim();
+  if (text === "" || text === operation.summary.trim()) return "";
+  // Whole sentences within the limit, at least the first part of one.
+  const cut = text.slice(0, GIST_CHARS);
+  const ends = [...cut.matchAll(/[.!?](?=\s|$)/g)];
+  const last = ends.at(-1)?.index;
+  return last === undefined ? cut : cut.slice(0, last + 1);
+}
+
 const INDEX_OPTIONS = { fields: [...FIELDS], idField: "id", tokenize, processTerm: normalizeTerm };
 
 /**
@@ -797,7 +844,13 @@ export class OperationSearchIndex {
 
   private remember(operations: readonly SearchableOperation[]): void {
     for (const operation of operations) {
-      this.names.set(operation.id, [termSet(withoutNamespace(operation.operationId)), termSet(operation.summary)]);
+      // Where the summary only repeats the name, the description's first sentences name the operation too.
+      const gist = gistOf(operation);
+      this.names.set(operation.id, [
+        termSet(withoutNamespace(operation.operationId)),
+        termSet(operation.summary),
+        ...(gist === "" ? [] : [termSet(gist)]),
+      ]);
       this.methods.set(operation.id, operation.method.toLowerCase());
       this.paths.set(operation.id, operation.path);
       const object = objectOf(operation.path);
@@ -912,8 +965,8 @@ export class OperationSearchIndex {
   }
 
   /**
-   * The best, over operationId and summary, of (share of the name matched) × (share of the query's words matched), a
-   * word matching by itself or by what it means.
+   * The best, over operationId, summary and gist, of (share of the name matched) × (share of the query's words
+   * matched), a word matching by itself or by what it means.
    */
   private coverage(id: number, groups: readonly string[][]): number {
     if (groups.length === 0) return 0;
@@ -924,13 +977,15 @@ export class OperationSearchIndex {
     // A name word the query misspelt (one edit) or began counts half as much as the word said.
     const weight = (term: string) => exactWeight(term) || (nearlySaid(term, said) ? 0.5 : 0);
     let best = 0;
-    for (const name of this.names.get(id) ?? []) {
+    for (const [at, name] of (this.names.get(id) ?? []).entries()) {
       if (name.size === 0) continue;
+      // A match in the description's words counts less than one in the operation's own name or summary.
+      const scale = at === GIST_NAME ? GIST_WEIGHT : 1;
       let matchedName = 0;
       for (const term of name) matchedName += weight(term);
       let matchedQuery = 0;
       for (const group of groups) matchedQuery += Math.max(0, ...group.map((term) => (name.has(term) ? weight(term) : 0)));
-      best = Math.max(best, (matchedName / name.size) * (matchedQuery / groups.length));
+      best = Math.max(best, scale * (matchedName / name.size) * (matchedQuery / groups.length));
     }
     return best;
   }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  BLIND_SET,
   discoveryQuality,
   HOLDOUT_MODEL_PICKS,
   HOLDOUT_SET,
@@ -40,11 +41,25 @@ describe("search_operations over GitHub's and Memos' documents (every operation)
         `within the answer's tag: hit@1 ${narrowed.all.hitAt1.toFixed(2)}, hit@5 ${narrowed.all.hitAt5.toFixed(2)}`,
     );
     expect(plain.all.queries).toBe(77);
-    expect(plain.all.hitAt5).toBeGreaterThanOrEqual(0.76);
-    expect(plain.all.hitAt1).toBeGreaterThanOrEqual(0.55);
+    expect(plain.all.hitAt5).toBeGreaterThanOrEqual(0.77);
+    expect(plain.all.hitAt10).toBeGreaterThanOrEqual(0.87);
+    expect(plain.all.hitAt1).toBeGreaterThanOrEqual(0.56);
     // Narrowed by the tag the search tool names, the ranking within a part.
     expect(narrowed.all.hitAt5).toBeGreaterThanOrEqual(0.95);
     expect(narrowed.all.hitAt1).toBeGreaterThanOrEqual(0.74);
+  }, 180_000);
+
+  it("finds the operation in the top 5 for >= 80% and the top 10 for >= 90% of 90 requests written blind over Asana, Telnyx and SendGrid", async () => {
+    // Written from the documents before any search over them ran; first measured at hit@5 0.59, hit@10 0.67.
+    const { all, byApi } = await discoveryQuality(BLIND_SET);
+    console.log(
+      [...byApi, ["all", all] as const]
+        .map(([api, each]) => `${api}: hit@1 ${each.hitAt1.toFixed(2)}, hit@5 ${each.hitAt5.toFixed(2)}, hit@10 ${each.hitAt10.toFixed(2)}`)
+        .join("\n"),
+    );
+    expect(all.queries).toBe(90);
+    expect(all.hitAt5).toBeGreaterThanOrEqual(0.8);
+    expect(all.hitAt10).toBeGreaterThanOrEqual(0.9);
   }, 180_000);
 
   it("keeps its level on 40 Stripe requests a helper wrote from the document (ids and everyday words included): a floor", async () => {
@@ -53,8 +68,8 @@ describe("search_operations over GitHub's and Memos' documents (every operation)
       `stripe: hit@1 ${all.hitAt1.toFixed(2)}, hit@5 ${all.hitAt5.toFixed(2)}, MRR ${all.mrr.toFixed(2)}\n  ${all.misses.join("\n  ")}`,
     );
     expect(all.queries).toBe(40);
-    expect(all.hitAt5).toBeGreaterThanOrEqual(0.72);
-    expect(all.hitAt1).toBeGreaterThanOrEqual(0.65);
+    expect(all.hitAt5).toBeGreaterThanOrEqual(0.77);
+    expect(all.hitAt1).toBeGreaterThanOrEqual(0.7);
   }, 180_000);
 
   it("meets hit@1 >= 0.80 and hit@5 >= 0.95 on both unseen sets when the client's model chooses (recorded answers, replayed)", async () => {

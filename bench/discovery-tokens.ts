@@ -1,0 +1,45 @@
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
+import type { CallerCredentials } from "../runtime/call/credentials.js";
+import { DISCOVERY_TOOLS } from "../runtime/discovery/discovery-tools.js";
+import type { ToolRuntime } from "../runtime/tools/tool-runtime-contract.js";
+import { discoveryFor } from "../scripts/discovery-quality.js";
+import { table } from "./stats.js";
+
+/** One search and one describe, as a model reads them, on one API. */
+const READS = [
+  { api: "github", query: "list open pull requests in a repository", describe: "pulls/create" },
+  { api: "stripe", query: "refund a payment", describe: "PostCustomers" },
+] as const;
+
+/** Tokens (o200k_base) of a result's text blocks and of its structuredContent as JSON. */
+function tokensOf(result: CallToolResult | undefined): { text: number; structured: number } {
+  const text = (result?.content ?? []).map((block) => (block.type === "text" ? block.text : "")).join("\n");
+  const structured = result?.structuredContent === undefined ? "" : JSON.stringify(result.structuredContent);
+  return { text: countTokens(text), structured: structured === "" ? 0 : countTokens(structured) };
+}
+
+/** Tokens a model reads for one 10-result `search_operations` and one `describe_operation`, on GitHub and Stripe. */
+export async function benchDiscoveryTokens(): Promise<string> {
+  const rows: string[][] = [];
+  for (const read of READS) {
+    const { service } = await discoveryFor(read.api);
+    const search = await service.call(noRuntime, DISCOVERY_TOOLS.search, { query: read.query, limit: 10 }, noCaller);
+    const describe = await service.call(noRuntime, DISCOVERY_TOOLS.describe, { name: read.describe }, noCaller);
+    for (const [what, result] of [
+      [`search "${read.query}" (10 results)`, search],
+      [`describe ${read.describe}`, describe],
+    ] as const) {
+      const { text, structured } = tokensOf(result);
+      rows.push([read.api, what, String(text), String(structured), String(text + structured)]);
+    }
+  }
+  return `### Tokens a model reads from the discovery tools (o200k_base)\n\n${table(
+    ["API", "call", "text block", "structuredContent", "both (a client passing both)"],
+    rows,
+  )}`;
+}
+
+/** The discovery tools' search and describe read neither the runtime nor the caller. */
+const noRuntime = undefined as unknown as ToolRuntime;
+const noCaller = {} as CallerCredentials;

@@ -1,0 +1,73 @@
+/**
+ * The words people use for what APIs do, where a lexical database does not help: phrasal verbs (`hang up`, `loop in`)
+ * and everyday slang (`nuke`, `text`). Query side only; the document's own words still count first.
+ */
+
+/** Phrasal verbs and idioms, rewritten into the words APIs use for them (the object between them stays). */
+const PHRASES: readonly [RegExp, string][] = [
+  [/\bhang\s*up\b/gi, "hangup end"],
+  [/\bpick\s+up\s+(?=(?:the\s+|an?\s+|this\s+|that\s+)?(?:incoming\s+|inbound\s+)?(?:call|phone))/gi, "answer "],
+  [/\bloop\s+(.{1,60}?)\s+in\b/gi, "add follower $1"],
+  [/\bloop\s+in\b/gi, "add follower"],
+  [/\bbump\s+(.{1,60}?\s+)?up\b/gi, "increase update upgrade $1"],
+  [/\bknock\s+(.{1,60}?\s+)?down\b/gi, "decrease reduce discount $1"],
+  [/\bgive\s+(.{1,60}?\s+)?back\b/gi, "refund return $1"],
+  [/\b(?:shut|switch|turn)\s+(.{1,60}?\s+)?off\b/gi, "disable deactivate stop $1"],
+  [/\b(?:switch|turn)\s+(.{1,60}?\s+)?on\b/gi, "enable activate start $1"],
+  [/\b(?:take|pull|kick)\s+(.{1,60}?\s+)?(?:off|out\s+of)\b/gi, "remove $1 from"],
+  [/\bspin\s+(.{1,60}?\s+)?up\b/gi, "create $1"],
+  [/\bsign\s+(.{1,60}?\s+)?up\b/gi, "create register $1"],
+  [/\bset\s+(.{1,60}?\s+)?up\b/gi, "create configure $1"],
+  [/\bget\s+rid\s+of\b/gi, "delete"],
+  [/\bgive\s+(\w+\s+)?access\b/gi, "add member $1access"],
+  // `drop a comment`, `drop me a line`: leave one, not delete it.
+  [/\b(?:drop|leave|post)\s+(?:me\s+)?(?:a|an)\s+(comment|note|line|message|reply|review)\b/gi, "$1"],
+  // A request that begins `email …` or `text …` sends one.
+  [/^\s*e-?mail\b/i, "send mail email"],
+  [/^\s*text\b/i, "send message text"],
+  [/\bhow\s+(?:did|does|is|are|was|were)\s+(.{1,80}?\s+)?(?:do|doing|perform(?:ing)?)\b/gi, "stats metrics $1"],
+  [/\bcheck\s+(?:if|whether)\b/gi, "validate verify check"],
+  // `have the bot say…`: what the bot is to do is the request.
+  [/^\s*(?:have|make|let|get)\s+(?:the\s+|our\s+|my\s+)?(?:bot|agent|assistant|system|it|them)\s+/i, ""],
+  // What holds a task up is what it depends on.
+  [/\b(?:holding\s+(.{0,40}?\s*)up|blocking|blocked\s+by)\b/gi, "dependency blocker $1"],
+  [/\b(?:can't|cannot|can\s+not)\s+start\s+until\b/gi, "dependency depends on"],
+  [/\b(?:subtask|child)\s+of\b/gi, "parent"],
+  [/\bmark\s+(.{1,60}?\s+)?(?:as\s+)?(?:done|finished|complete)\b/gi, "complete update $1"],
+];
+
+/** Single words people use for an API's action or thing: what they say → what APIs call it. */
+export const SLANG: Readonly<Record<string, readonly string[]>> = {
+  nuke: ["delete"],
+  kill: ["cancel", "delete", "stop"],
+  ditch: ["delete"],
+  scrap: ["delete"],
+  axe: ["delete"],
+  wipe: ["delete"],
+  trash: ["delete"],
+  text: ["message", "sms"],
+  sms: ["message"],
+  ring: ["call", "dial"],
+  dial: ["call"],
+  phone: ["call"],
+  ping: ["message", "notify"],
+  clone: ["duplicate", "copy"],
+  buy: ["order", "purchase"],
+  purchase: ["order"],
+  credit: ["balance"],
+  finish: ["complete"],
+  done: ["complete"],
+  valid: ["validat", "verify"],
+  connect: ["bridge", "link"],
+  say: ["speak"],
+  everything: ["global", "all"],
+  everywhere: ["global", "all"],
+  real: ["valid", "validat", "verify"],
+};
+
+/** The request with its phrasal verbs said in the words APIs use. */
+export function plainActions(request: string): string {
+  let text = request;
+  for (const [pattern, replacement] of PHRASES) text = text.replace(pattern, replacement);
+  return text;
+}
