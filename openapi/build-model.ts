@@ -59,6 +59,17 @@ function assemble(document: OpenApiDocument, operations: OperationModel[]): ApiM
   };
 }
 
+/**
+ * Whether a document marks an operation deprecated: `deprecated: true`, a vendor's mark (Square's `x-release-status:
+ * DEPRECATED`, `x-deprecated`, `x-is-deprecated`), or a summary or description that begins by saying so.
+ */
+function isDeprecated(operation: JsonObject): boolean {
+  if (operation.deprecated === true || operation["x-deprecated"] === true || operation["x-is-deprecated"] === true) return true;
+  const status = operation["x-release-status"] ?? operation["x-status"] ?? operation["x-lifecycle"];
+  if (typeof status === "string" && /^deprecated$/i.test(status.trim())) return true;
+  return [operation.summary, operation.description].some((said) => typeof said === "string" && /^\W{0,4}deprecated\b/i.test(said.trim()));
+}
+
 function text(value: JsonValue | undefined): string | undefined {
   return typeof value === "string" ? value : undefined;
 }
@@ -75,7 +86,7 @@ function operationModel(document: OpenApiDocument, entry: OperationEntry, index:
     ...(typeof operation.summary === "string" ? { summary: operation.summary } : {}),
     ...(typeof operation.description === "string" ? { description: operation.description } : {}),
     tags: Array.isArray(operation.tags) ? operation.tags.filter((tag) => typeof tag === "string") : [],
-    deprecated: operation.deprecated === true,
+    deprecated: isDeprecated(operation),
     parameters,
     security: securityOf(operation.security, document.security),
     warnings,

@@ -97,6 +97,7 @@ export class LoadedApi {
         ...operation.parameters.filter((parameter) => !parameter.synthesized).map((parameter) => parameter.name),
         ...(graphqlField(operation)?.arguments ?? []),
       ].join(" "),
+      ...(operation.deprecated ? { deprecated: true } : {}),
     }));
   }
 }

@@ -99,7 +99,12 @@ export function toolDefinition(tool: ToolView): ToolDefinition {
     ...(tool.publishOutputSchema ? { outputSchema: tool.outputSchema } : {}),
     ...(tool.outputValidation !== "warn" ? { outputValidation: tool.outputValidation } : {}),
     annotations: tool.annotations,
-    _meta: { ...(tool.operationId ? { operationId: tool.operationId } : {}), method: tool.method.toUpperCase(), path: tool.path },
+    _meta: {
+      ...(tool.operationId ? { operationId: tool.operationId } : {}),
+      method: tool.method.toUpperCase(),
+      path: tool.path,
+      ...(tool.deprecated ? { deprecated: true } : {}),
+    },
     http: {
       method: HTTP_METHOD_NAMES[tool.method],
       path: tool.path,

@@ -18,6 +18,8 @@ export interface ToolView {
   title: string;
   description: string;
   operationId: string | undefined;
+  /** The document marks the operation deprecated (`deprecated: true`, or a vendor's own mark). */
+  deprecated?: boolean;
   method: HttpMethod;
   path: string;
   inputSchema: JsonSchema;

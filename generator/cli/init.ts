@@ -7,6 +7,7 @@ import { bundleExternalRefs } from "../../openapi/bundle.js";
 import { readDocumentSource } from "../../openapi/load.js";
 import type { ApiModel, OperationModel } from "../../openapi/model.js";
 import { normalizeDocument } from "../../openapi/normalize.js";
+import { isJsonObject, type JsonObject } from "../../openapi/types.js";
 import { oneLine } from "../../templates/literal.js";
 import { toolDefinition } from "../../templates/tool-module.js";
 import { UserError } from "../base/errors.js";
@@ -28,6 +29,8 @@ interface Listed {
   tag: string;
   tool?: string;
   tokens?: number;
+  /** The names of its arguments, a body's properties included: what the first selection counts as mentions. */
+  arguments?: string[];
   problem?: string;
   selected: boolean;
 }
@@ -79,8 +82,17 @@ function listOperationsWithTools(model: ApiModel): Listed[] {
     if (tool === undefined) return;
     item.tool = tool.name;
     item.tokens = toolsListSize([toolDefinition(tool)]).tokens;
+    item.arguments = argumentNames(tool.inputSchema);
   });
   return items;
+}
+
+/** The names of a tool's arguments and of its body's properties. */
+function argumentNames(schema: JsonObject): string[] {
+  const properties = isJsonObject(schema.properties) ? schema.properties : {};
+  const body = properties.body;
+  const inner = isJsonObject(body) && isJsonObject(body.properties) ? Object.keys(body.properties) : [];
+  return [...Object.keys(properties).filter((name) => name !== "body"), ...inner];
 }
 
 /** The YAML text: header, server, and the operations grouped by tag in document order. */
@@ -95,7 +107,8 @@ function configText(model: ApiModel, spec: string, configPath: string, listed: L
     `# oapi-mcp-gen config for ${comment(title ? `"${title}" (${spec})` : spec)}, written by \`oapi-mcp-gen init\`.`,
     "# Each operation becomes one MCP tool. Uncomment a line to expose it; each says the tool's name, its route and",
     `# its share of tools/list in tokens. Selected: the list, read, create and update operations of the most central`,
-    `# resources, up to ${DEFAULT_MAX_TOOLS} tools or ${DEFAULT_MAX_TOKENS} tokens (models choose best among few tools; nothing that deletes).`,
+    `# resources, up to ${DEFAULT_MAX_TOOLS} tools or ${DEFAULT_MAX_TOKENS} tokens (models choose best among few tools; nothing that deletes or`,
+    "# cancels, nothing deprecated, nothing for administrators or tests).",
     "# Overrides, path prefixes, auth and budgets: see the README.",
     "server:",
     `  name: ${server.name}`,

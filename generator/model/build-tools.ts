@@ -67,6 +67,37 @@ function fitSchemas(tool: ToolModel, maxBytes: number): boolean {
 }
 
 /** One line for all trimmed tools, naming a few. */
+/** A tool name from the operationId; else from a summary that is an identifier (Square's `ListPayments`); else the route. */
+function derivedName(entry: OperationModel): string {
+  if (entry.operationId) return toolNameFromOperationId(entry.operationId);
+  const summary = entry.summary?.trim() ?? "";
+  return IDENTIFIER.test(summary) ? toolNameFromOperationId(summary) : toolNameFromRoute(entry.method, entry.path);
+}
+
+/** A summary written as an operationId: one word in camel or Pascal case, or with underscores. */
+const IDENTIFIER = /^(?=[A-Za-z]*[a-z])(?=[A-Za-z0-9_]*(?:[a-z][A-Z]|_))[A-Za-z][A-Za-z0-9_]{2,63}$/;
+
+/**
+ * Where operations would share a derived name: if one is current and the rest deprecated, the current one keeps it and
+ * the rest take `<name>_deprecated`; a name taken from a summary gives way to its route. `derived` is changed in place.
+ */
+function giveNamesToCurrent(entries: readonly OperationModel[], derived: string[], explicit: readonly (string | undefined)[]): void {
+  const holders = new Map<string, number[]>();
+  derived.forEach((name, index) => {
+    holders.set(name, [...(holders.get(name) ?? []), index]);
+  });
+  for (const [name, indexes] of holders) {
+    if (indexes.length < 2) continue;
+    const current = indexes.filter((index) => entries[index]?.deprecated !== true);
+    for (const index of indexes) {
+      const entry = entries[index];
+      if (entry === undefined || explicit[index] !== undefined) continue;
+      if (current.length === 1 && entry.deprecated) derived[index] = toolNameFromOperationId(`${name}_deprecated`);
+      else if (current.length !== 1 && !entry.operationId) derived[index] = toolNameFromRoute(entry.method, entry.path);
+    }
+  }
+}
+
 function trimmedWarning(names: readonly string[], maxBytes: number): string {
   const shown = names.slice(0, 3).join(", ");
   const more = names.length > 3 ? ` and ${names.length - 3} more` : "";
@@ -76,13 +107,14 @@ function trimmedWarning(names: readonly string[], maxBytes: number): string {
   );
 }
 
-/** Derived names are made unique; an explicit name that clashes with another tool is an error. */
+/**
+ * Derived names are made unique; an explicit name that clashes with another tool is an error. Where a current
+ * operation and deprecated ones would take one name, the current one takes it and the others end in `_deprecated`.
+ */
 function assignNames(entries: readonly OperationModel[], config: ResolvedConfig): string[] {
   const explicit = entries.map((entry) => overrideFor(config, entry.operationId)?.name);
-  const derived = entries.map(
-    (entry, index) =>
-      explicit[index] ?? (entry.operationId ? toolNameFromOperationId(entry.operationId) : toolNameFromRoute(entry.method, entry.path)),
-  );
+  const derived = entries.map((entry, index) => explicit[index] ?? derivedName(entry));
+  giveNamesToCurrent(entries, derived, explicit);
   const problems: string[] = [];
   explicit.forEach((name, index) => {
     if (name === undefined) return;

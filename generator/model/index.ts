@@ -1,9 +1,9 @@
 /** Each selected operation as a tool: names, parameters, bodies, results, credentials, servers, and the mode and search data. */
 
+export { type OperationAction, operationAction } from "../base/operation-action.js";
 export { buildTools } from "./build-tools.js";
 export { alwaysListedTools, discoveryData, type ServingMode, servingMode } from "./discovery.js";
 export { lexiconFor } from "./lexicon.js";
-export { type OperationAction, operationAction } from "./operation-action.js";
 export { securitySchemes } from "./security.js";
 export { upstreamDefaults } from "./servers.js";
 export { annotationsFor, operationToTool, type ToolModel } from "./tool-model.js";

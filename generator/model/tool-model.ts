@@ -4,9 +4,9 @@ import type { ApiModel, OperationModel } from "../../openapi/model.js";
 import type { HttpMethod, JsonObject } from "../../openapi/types.js";
 import type { ToolView } from "../../templates/tool-view.js";
 import { UserError } from "../base/errors.js";
+import { type OperationAction, operationAction } from "../base/operation-action.js";
 import type { AnnotationOverride, OperationOverride } from "../config/config.js";
 import { type DefinitionMemo, SchemaConverter } from "../schema/json-schema.js";
-import { type OperationAction, operationAction } from "./operation-action.js";
 import { bindParameters, checkPathParameters, type ParameterBinding, type ParameterGlobals, parameterSchema } from "./parameters.js";
 import { type BodyBinding, bodyProperty } from "./request-body.js";
 import { outputOf, type ResponseBinding } from "./response-output.js";
@@ -94,6 +94,7 @@ export function operationToTool(
     title,
     description: withReadOnlyNote(override.description ?? descriptionOf(operation), body?.binding.readOnly),
     operationId: operation.operationId,
+    ...(operation.deprecated ? { deprecated: true } : {}),
     method: operation.method,
     path: operation.path,
     inputSchema,

@@ -1,11 +1,12 @@
 import type { OperationModel } from "../../openapi/model.js";
+import { operationAction } from "../base/operation-action.js";
 
-/** One resource of an API: its collection path (`/v1/customers`), the item path under it, and how central it is. */
+/** One resource of an API: the operations its core verbs find, by how central it is. */
 interface Resource {
   name: string;
-  collection: string;
-  item: string;
   weight: number;
+  /** Its core operations (indexes of the usable ones), in the order they are taken: list, read, create, update. */
+  core: readonly number[];
 }
 
 /** What a first selection may take: whichever limit comes first. */
@@ -14,36 +15,74 @@ export interface SelectionLimits {
   tokens: number;
 }
 
+/** One operation as the selection sees it: its model, its size, and the names its arguments use (a body's included). */
+export interface Selectable {
+  entry: OperationModel;
+  tokens?: number;
+  arguments?: readonly string[];
+}
+
 /**
- * A useful first selection for an API: the core operations (list, read, create, update; never delete) of its most
- * central resources, most central first, within the limits. A resource is central when many operations lie under its
- * path or name it in a parameter (`customer` in Stripe's charges, invoices, payment intents…).
+ * A useful first selection for an API: the everyday operations (list, read, create, update; nothing deprecated, nothing
+ * that deletes or cancels, nothing for administrators or tests) of its most central resources, most central first,
+ * within the limits. A resource is central when many operations lie under its path or name it in an argument
+ * (`customer` in Stripe's charges, invoices, payment intents…). An API of RPC methods (`/chat.postMessage`) has its
+ * namespaces for resources and the methods' verbs for actions.
  */
-export function firstSelection<T extends { entry: OperationModel; tokens?: number }>(
+export function firstSelection<T extends Selectable>(
   listed: readonly T[],
   limits: SelectionLimits,
 ): { selected: T[]; resources: string[] } {
-  const usable = listed.filter((item) => item.entry.operationId !== undefined && item.tokens !== undefined);
-  const byRoute = new Map(usable.map((item) => [`${item.entry.method} ${shapeOf(item.entry.path)}`, item]));
+  const usable = listed.filter((item) => item.entry.operationId !== undefined && item.tokens !== undefined && everyday(item.entry));
   const selected: T[] = [];
   const resources: string[] = [];
   let tokens = 0;
-  for (const resource of resourcesOf(usable.map((item) => item.entry))) {
-    const core = [
-      byRoute.get(`get ${resource.collection}`),
-      byRoute.get(`get ${resource.item}`),
-      byRoute.get(`post ${resource.collection}`),
-      byRoute.get(`patch ${resource.item}`) ?? byRoute.get(`put ${resource.item}`) ?? byRoute.get(`post ${resource.item}`),
-    ].filter((item): item is T => item !== undefined && !selected.includes(item));
-    if (core.length === 0) continue;
-    const size = core.reduce((sum, item) => sum + (item.tokens ?? 0), 0);
-    // A resource too large for what is left is passed over: a smaller one after it may still fit.
-    if (selected.length + core.length > limits.tools || tokens + size > limits.tokens) continue;
-    selected.push(...core);
+  const found = rpcStyle(usable.map((item) => item.entry)) ? rpcResources(usable) : restResources(usable);
+  const fits = (item: T, more: number) => selected.length + more + 1 <= limits.tools && tokens + (item.tokens ?? 0) <= limits.tokens;
+  // Two passes, so more resources fit: each resource's first three (list, read, create), then the rest (its update).
+  const later: T[] = [];
+  for (const resource of found) {
+    const core = resource.core.flatMap((index) => usable[index] ?? []).filter((item) => !selected.includes(item));
+    const [first, ...others] = core;
+    // A resource whose list or read does not fit is passed over: a smaller one after it may fit.
+    if (first === undefined || !fits(first, 0)) continue;
+    selected.push(first);
+    tokens += first.tokens ?? 0;
     resources.push(resource.name);
-    tokens += size;
+    let size = first.tokens ?? 0;
+    for (const [at, item] of others.entries()) {
+      // A resource whose tools are large (Stripe's creates) takes its list and read first, and the rest only later.
+      const share = at === 0 || size + (item.tokens ?? 0) <= limits.tokens / RESOURCE_SHARE;
+      if (at >= 2 || !share) later.push(item);
+      else if (fits(item, 0)) {
+        selected.push(item);
+        tokens += item.tokens ?? 0;
+        size += item.tokens ?? 0;
+      }
+    }
+  }
+  for (const item of later) {
+    if (!fits(item, 0)) continue;
+    selected.push(item);
+    tokens += item.tokens ?? 0;
   }
   return { selected, resources };
+}
+
+/** In the first pass, one resource takes at most this share (1/N) of the token budget beyond its list and read. */
+const RESOURCE_SHARE = 5;
+
+/** Path segments and names of what only administrators, tests or internal tools use. */
+const NOT_EVERYDAY = /^(?:admin|admins|administration|test_?helpers?|internal|enterprises?|enterprise-admin)$/i;
+
+/** Whether an operation belongs to an API's everyday use: current, not deleting or cancelling, not for admins or tests. */
+function everyday(entry: OperationModel): boolean {
+  if (entry.deprecated || entry.method === "delete") return false;
+  const action = operationAction(entry);
+  if (action === "delete" || action === "cancel") return false;
+  const segments = entry.path.split(/[/.]/).filter((segment) => segment !== "");
+  const named = [...segments, ...entry.tags, ...(entry.operationId?.split(/[/._]/).slice(0, 1) ?? [])];
+  return !named.some((segment) => NOT_EVERYDAY.test(segment));
 }
 
 /** A path with its parameters named alike (`/v1/customers/{customer}` → `/v1/customers/{}`), so routes compare. */
@@ -51,42 +90,132 @@ function shapeOf(path: string): string {
   return path.replace(/\{[^}]*\}/g, "{}").replace(/\/+$/, "");
 }
 
-/** The API's resources, most central first (ties in document order). */
-function resourcesOf(operations: readonly OperationModel[]): Resource[] {
-  const shapes = operations.map((operation) => shapeOf(operation.path));
-  const found = new Map<string, Resource>();
+/** `/chat.postMessage`: one segment naming a namespace and a method. */
+const RPC_PATH = /^\/[A-Za-z][\w-]*(?:\.[A-Za-z][\w-]*)+$/;
+
+/** Whether most of the API's paths are RPC methods (Slack's Web API). */
+function rpcStyle(operations: readonly OperationModel[]): boolean {
+  return operations.length > 0 && operations.filter((operation) => RPC_PATH.test(operation.path)).length >= operations.length * 0.6;
+}
+
+/** The verbs of RPC methods for each core action, in the order they are taken (list, read, create, update). */
+const RPC_VERBS: readonly RegExp[] = [
+  /^(?:list|history|replies)/i,
+  /^(?:info|get|lookup)/i,
+  /^(?:create|post|send|add|invite)/i,
+  /^(?:update|set|edit)/i,
+];
+
+/** Each namespace of an RPC API (`conversations`, `chat`), weighted by its methods, with its core methods. */
+function rpcResources(usable: readonly Selectable[]): Resource[] {
+  const byNamespace = new Map<string, number[]>();
+  usable.forEach((item, index) => {
+    if (!RPC_PATH.test(item.entry.path)) return;
+    const parts = item.entry.path.slice(1).split(".");
+    const namespace = parts.slice(0, -1).join(".");
+    byNamespace.set(namespace, [...(byNamespace.get(namespace) ?? []), index]);
+  });
+  const verbOf = (index: number) => usable[index]?.entry.path.split(".").at(-1) ?? "";
+  return [...byNamespace]
+    .map(([name, members]) => ({
+      name,
+      weight: members.length / Math.sqrt(name.split(".").length),
+      // Up to two methods per action (`chat.postMessage` and `chat.postEphemeral`): a namespace's everyday methods.
+      core: RPC_VERBS.flatMap((verb) => members.filter((index) => verb.test(verbOf(index))).slice(0, 2)),
+    }))
+    .sort((a, b) => b.weight - a.weight);
+}
+
+/** The API's resources by path, most central first (ties in document order), with their core routes. */
+function restResources(usable: readonly Selectable[]): Resource[] {
+  const shapes = usable.map((item) => shapeOf(item.entry.path));
+  const byRoute = new Map(usable.map((item, index) => [`${item.entry.method} ${shapes[index]}`, index]));
+  const found = new Map<string, { name: string; collection: string; weight: number }>();
   for (const shape of shapes) {
     const segments = shape.split("/");
     segments.forEach((segment, index) => {
       if (segment === "" || segment === "{}" || /^v\d+(\.\d+)?$|^api$/i.test(segment)) return;
       const collection = segments.slice(0, index + 1).join("/");
-      if (!found.has(collection)) found.set(collection, { name: segment, collection, item: `${collection}/{}`, weight: 0 });
+      if (!found.has(collection)) found.set(collection, { name: segment, collection, weight: 0 });
     });
   }
-  // The names operations take outside their path: `customer` as a filter of charges is a mention; `{customer}` is not.
-  const named = operations.map(
-    (operation) =>
+  // The names operations take outside their path: `customer` as a filter of charges or a field of a refund is a
+  // mention; `{customer}` is not.
+  const named = usable.map(
+    (item) =>
       new Set(
-        operation.parameters.filter((parameter) => parameter.in !== "path").map((parameter) => singular(parameter.name.toLowerCase())),
+        [
+          ...item.entry.parameters.filter((parameter) => parameter.in !== "path").map((parameter) => parameter.name),
+          ...(item.arguments ?? []),
+        ]
+          .map((name) => singular(name.toLowerCase()))
+          .filter((name) => !PAGING.has(name)),
       ),
   );
   for (const resource of found.values()) {
     const noun = singular(resource.name.toLowerCase());
     const inside = (shape: string) => shape === resource.collection || shape.startsWith(`${resource.collection}/`);
     const under = shapes.filter(inside).length;
-    const mentions = named.filter(
-      (names, index) => !inside(shapes[index] ?? "") && (names.has(noun) || names.has(`${noun}_id`) || names.has(`${noun}id`)),
-    ).length;
+    // A mention: an argument that names it, or a path of another resource that goes through it (`/charges/{}/refunds`).
+    const mentions = named.filter((names, index) => {
+      const shape = shapes[index] ?? "";
+      if (inside(shape)) return false;
+      if (names.has(noun) || names.has(`${noun}_id`) || names.has(`${noun}id`)) return true;
+      return shape.split("/").some((segment) => singular(segment.toLowerCase()) === noun);
+    }).length;
     // Nested collections (`/repos/{}/{}/issues`) count a little less than top-level ones: they belong to another.
-    const depth = resource.collection.split("/").filter((segment) => segment !== "" && segment !== "{}").length;
-    resource.weight = (under + mentions) / Math.sqrt(depth);
+    const depth = depthOf(resource.collection);
+    // What lies under it counts half: a sub-API (Stripe's connected accounts) is not for that the centre of everyday use.
+    resource.weight = (under / 2 + mentions) / Math.sqrt(depth);
   }
-  // One resource per name: the most central (`/v1/customers`, not `/v1/test_helpers/customers`).
-  const byName = new Map<string, Resource>();
-  for (const resource of [...found.values()].sort((a, b) => b.weight - a.weight))
-    if (!byName.has(resource.name)) byName.set(resource.name, resource);
-  return [...byName.values()];
+  // One resource per name (`issues` of a repository and of the caller).
+  const route = (method: string, path: string) => byRoute.get(`${method} ${path}`);
+  const coreOf = (collection: string) => {
+    // An item is one parameter under its collection, or two (`/repos/{owner}/{repo}`).
+    const item = route("get", `${collection}/{}`) !== undefined ? `${collection}/{}` : `${collection}/{}/{}`;
+    const list = route("get", collection);
+    const create = route("post", collection);
+    const core = [list, route("get", item), create, route("patch", item) ?? route("put", item) ?? route("post", item)];
+    return { core: core.filter((index): index is number => index !== undefined), full: list !== undefined && create !== undefined };
+  };
+  // Of a name's collections, the most central, or a less central one that is listed and created there
+  // (`/repos/{}/{}/issues` over `/issues`, which only lists); the name weighs what its most central collection does.
+  const byName = new Map<string, { name: string; weight: number; core: number[]; full: boolean }>();
+  for (const resource of [...found.values()].sort((a, b) => b.weight - a.weight)) {
+    const key = resource.name;
+    const { core, full } = coreOf(resource.collection);
+    const held = byName.get(key);
+    if (held === undefined) byName.set(key, { name: resource.name, weight: resource.weight, core, full });
+    else if (!held.full && full && resource.weight >= held.weight / 4 && depthOf(resource.collection) <= 2)
+      Object.assign(held, { core, full });
+  }
+  // The main resources are those one lists and creates: they come first, then the rest, each most central first.
+  const ranked = [...byName.values()].sort((a, b) => Number(b.full) - Number(a.full) || b.weight - a.weight);
+  return ranked;
 }
+
+/** How many named segments a collection's path has, a version (`v1`) or `api` not counted. */
+function depthOf(collection: string): number {
+  return collection.split("/").filter((segment) => segment !== "" && segment !== "{}" && !/^v\d+(\.\d+)?$|^api$/i.test(segment)).length;
+}
+
+/** Arguments that page, sort or shape a list: a `page` argument is no mention of GitHub Pages. */
+const PAGING = new Set([
+  "page",
+  "per_page",
+  "limit",
+  "offset",
+  "cursor",
+  "sort",
+  "direction",
+  "order",
+  "field",
+  "expand",
+  "include",
+  "q",
+  "query",
+  "format",
+]);
 
 function singular(word: string): string {
   if (word.endsWith("ies")) return `${word.slice(0, -3)}y`;

@@ -108,7 +108,8 @@ export interface ToolDefinition {
    */
   readonly outputValidation?: OutputValidation;
   readonly annotations: ToolAnnotations;
-  readonly _meta: { readonly operationId?: string; readonly method: string; readonly path: string };
+  /** The document's operationId, method and path; `deprecated` where the document marks the operation so. */
+  readonly _meta: { readonly operationId?: string; readonly method: string; readonly path: string; readonly deprecated?: boolean };
   readonly http: HttpBinding;
   /** Security requirement alternatives of the operation (scheme name → scopes); absent when the document has none. */
   readonly security?: readonly Readonly<Record<string, readonly string[]>>[];

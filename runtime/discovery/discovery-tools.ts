@@ -154,6 +154,7 @@ export function discoveryToolDefinitions(
                 arguments: { type: "string", description: "The arguments, `name: type`, optional ones marked `?`." },
                 readOnly: { type: "boolean" },
                 destructive: { type: "boolean" },
+                deprecated: { type: "boolean", description: "The document marks it deprecated: prefer a current one." },
               },
               required: ["name", "method", "path", "summary", "arguments", "readOnly", "destructive"],
             },

@@ -14,6 +14,7 @@ import { type ApiPart, apiParts } from "./api-parts.js";
 import { type CodeBeside, DISCOVERY_TOOLS, discoveryToolDefinitions, MAX_SEARCH_LIMIT, METHODS } from "./discovery-tools.js";
 import { type ChoiceContext, chooseWithModel, MODEL_CHOICE, type ModelChoice, NOTHING_MATCHED } from "./model-choice.js";
 import type { OperationSearchIndex, SearchableOperation, SearchLexicon } from "./operation-index.js";
+import { type Hit, type SearchPage, searchText } from "./search-text.js";
 
 /** What the generator writes for a discovery-mode server (`discovery.ts` beside the registry). */
 export interface DiscoveryData {
@@ -47,6 +48,7 @@ export function searchableOperation(
     // A tag's own description says what its operations act on ("A Droplet is a DigitalOcean virtual machine").
     tags: [...tags, ...tags.map((tag) => tagNotes.get(tag) ?? "")].join(" ").trim(),
     parameters: properties.join(" "),
+    ...(tool._meta.deprecated ? { deprecated: true } : {}),
   };
 }
 
@@ -77,19 +79,6 @@ function argumentWords(schema: JsonSchema): string[] {
   };
   read(schema.properties, 0);
   return found;
-}
-
-/** One search hit as `search_operations` shows it. */
-interface Hit {
-  name: string;
-  /** The document's operationId, where the name differs from it (the API's own docs use it). */
-  operationId?: string;
-  method: string;
-  path: string;
-  summary: string;
-  arguments: string;
-  readOnly: boolean;
-  destructive: boolean;
 }
 
 /**
@@ -203,12 +192,13 @@ export class DiscoveryService implements DiscoveryTools {
     const picks = [...new Set(paged ?? chosen?.picks ?? [])].filter(kept);
     if (picks.length > 0) matching = followedByTheRest(picks, matching);
     const note = notes.length > 0 ? notes.join(" ") : undefined;
-    const page = matching.slice(offset, offset + limit).flatMap((id) => {
-      const tool = this.order[id];
-      return tool ? [hitOf(tool)] : [];
-    });
+    const tools = matching.slice(offset, offset + limit).flatMap((id) => this.order[id] ?? []);
+    const page = tools.map(hitOf);
     const next = offset + limit < matching.length ? { nextCursor: cursorOf(offset + limit, picks, searched) } : {};
-    return successResult({ results: page, total: matching.length, ...next, ...(note ? { note } : {}) });
+    const answer: SearchPage = { results: page, total: matching.length, ...next, ...(note ? { note } : {}) };
+    // The model reads the compact text; the JSON the output schema describes is the structured content.
+    const brief = tools.map((tool) => briefArguments(tool.inputSchema));
+    return { content: [{ type: "text", text: searchText(answer, offset, brief) }], structuredContent: { ...answer } };
   }
 
   /** The client's model's choice among the matches (see `chooseWithModel`); a failure leaves the index's order. */
@@ -396,6 +386,7 @@ function hitOf(tool: ToolDefinition): Hit {
     arguments: synopsis(tool.inputSchema),
     readOnly: readOnlyHint === true,
     destructive: readOnlyHint !== true && destructiveHint !== false,
+    ...(tool._meta.deprecated ? { deprecated: true } : {}),
   };
 }
 
@@ -420,6 +411,43 @@ export function synopsis(schema: JsonSchema): string {
   if (kept.length === parts.length) return kept.join(", ");
   const more = `… (${parts.length - kept.length} more)`;
   return kept.length > 0 ? `${kept.join(", ")}, ${more}` : more;
+}
+
+/**
+ * The arguments as the search text shows them: the required ones (typed where not strings), then the optional ones by
+ * name, within about 50 characters; a body's own properties count as arguments. `describe_operation` shows them all.
+ */
+export function briefArguments(schema: JsonSchema): string {
+  const { required, optional } = argumentNames(schema);
+  const needed = required.length > 0 ? `needs ${required.join(", ")}` : "needs nothing";
+  const shown: string[] = [];
+  for (const name of optional) {
+    if ([...shown, name].join(", ").length > 48) break;
+    shown.push(name);
+  }
+  const rest = optional.length - shown.length;
+  return optional.length === 0 ? needed : `${needed}; optional ${shown.join(", ")}${rest > 0 ? ` +${rest}` : ""}`;
+}
+
+/** The required arguments (`name: type` where the type is not a string) and the optional ones' names, a body's opened. */
+function argumentNames(schema: JsonSchema, within = ""): { required: string[]; optional: string[] } {
+  const properties = isRecord(schema.properties) ? schema.properties : {};
+  const needed = new Set(Array.isArray(schema.required) ? schema.required.filter((name) => typeof name === "string") : []);
+  const required: string[] = [];
+  const optional: string[] = [];
+  for (const [name, property] of Object.entries(properties)) {
+    // The body's properties are what a caller fills (Stripe's `body` holds every argument of a create).
+    if (within === "" && name === "body" && isRecord(property) && isRecord(property.properties)) {
+      const inner = argumentNames(property, " ");
+      required.push(...inner.required);
+      optional.push(...inner.optional);
+      continue;
+    }
+    const type = typeLabel(property);
+    if (needed.has(name)) required.push(type === "string" ? name : `${name}: ${type}`);
+    else optional.push(name);
+  }
+  return { required, optional };
 }
 
 /** A short type label for a schema: `string`, `integer[]`, `"a" | "b"`, `object`. */

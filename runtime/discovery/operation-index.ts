@@ -14,6 +14,8 @@ export interface SearchableOperation {
   description: string;
   tags: string;
   parameters: string;
+  /** The document marks it deprecated: it ranks after current operations that match as well. */
+  deprecated?: boolean;
 }
 
 /**
@@ -332,6 +334,9 @@ function namedWords(query: string): Set<string> {
 
 /** How many of the best text-score hits are re-ranked (a catalogue of many documents can match thousands). */
 const MAX_RERANKED = 500;
+
+/** What a deprecated operation weighs: it comes after the current ones that match about as well. */
+const DEPRECATED_WEIGHT = 0.5;
 
 /** Hits scoring under this share of the best one are cut off. */
 const RELEVANCE_FLOOR = 0.05;
@@ -800,6 +805,8 @@ export class OperationSearchIndex {
   private readonly objects = new Map<number, string | undefined>();
   /** How many operations act on each object term. */
   private readonly objectCounts = new Map<string, number>();
+  /** The operations the document marks deprecated. */
+  private readonly deprecated = new Set<number>();
   /** What each operation does, by the first word of its summary and of its operationId (`Create folder` → creat). */
   private readonly actions = new Map<number, ReadonlySet<string>>();
 
@@ -838,6 +845,7 @@ export class OperationSearchIndex {
       this.paths.delete(id);
       this.count(this.objects.get(id), -1);
       this.objects.delete(id);
+      this.deprecated.delete(id);
       this.actions.delete(id);
     }
   }
@@ -857,6 +865,7 @@ export class OperationSearchIndex {
       this.objects.set(operation.id, object);
       this.count(object, 1);
       this.actions.set(operation.id, actionsOf(operation));
+      if (operation.deprecated) this.deprecated.add(operation.id);
       for (const field of FIELDS) {
         for (const word of tokenize(operation[field])) {
           const term = normalizeTerm(word);
@@ -929,7 +938,8 @@ export class OperationSearchIndex {
           methodFactor(this.methods.get(id) ?? "", this.paths.get(id) ?? "", wanted, plural) *
           objectFactor(this.objects.get(id), groups, thing) *
           actionFactor(this.actions.get(id), groups[0]) *
-          parentsFactor(this.paths.get(id) ?? "", terms);
+          parentsFactor(this.paths.get(id) ?? "", terms) *
+          (this.deprecated.has(id) ? DEPRECATED_WEIGHT : 1);
         return { id, score: Math.sqrt(result.score) * factors };
       })
       .sort((a, b) => b.score - a.score || a.id - b.id);

@@ -17,13 +17,14 @@ export const DESCRIBE_OPERATION = "describe_operation";
 export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
 /** Bytes of JSON each part of a description may take: an answer stays about 16 KB whatever the operation. */
-export const DESCRIBE_LIMITS = { arguments: 7_000, result: 5_000, part: 12_000 };
+export const DESCRIBE_LIMITS = { arguments: 4_000, result: 5_000, part: 12_000 };
 
 /**
- * `describe_operation`'s answer: the operation's whole description, method, path, annotations and credentials, and the
- * JSON Schemas of its arguments and result, each fitted to its size (deeper parts become notes naming their `at`).
- * With `at` (`arguments.body.shipping`, `result.data`), the schema of that part alone. One JSON text: said once. With
- * code mode, also the operation as a program calls it (`api.name(args): Promise<result>`).
+ * `describe_operation`'s answer: the JSON Schema of the operation's arguments first, then its whole description,
+ * method, path, annotations and credentials; the result's schema with `at: "result"`. Each schema is fitted to its size
+ * (deeper parts become notes naming their `at`). With `at` (`arguments.body.shipping`, `result.data`), the schema of
+ * that part alone. One JSON text: said once. With code mode, also the operation as a program calls it
+ * (`api.name(args): Promise<result>`).
  */
 export function describeOperation(tool: ToolDefinition, at: unknown, withSignature = false): CallToolResult {
   if (at !== undefined && (typeof at !== "string" || at.length > 500))
@@ -32,17 +33,21 @@ export function describeOperation(tool: ToolDefinition, at: unknown, withSignatu
   const warning = tool.annotations.destructiveHint !== false && tool.annotations.readOnlyHint !== true;
   const fitted = (schema: JsonSchema, where: "arguments" | "result", maxBytes: number) =>
     fitSchema(schema, { maxBytes, at: where, keepRequired: where === "arguments" }).schema;
+  const result = at === "result";
+  // Arguments first, what it does next; the result's schema only when asked for (most calls need only the arguments).
   const answer = {
     name: tool.name,
     title: tool.title,
     method: tool._meta.method,
     path: tool._meta.path,
     ...(withSignature ? { signature: apiSignature(tool) } : {}),
+    ...(!result ? { arguments: fitted(listedInputSchema(tool.inputSchema), "arguments", DESCRIBE_LIMITS.arguments) } : {}),
     description: warning ? `${tool.description}\n\nThis operation changes or deletes data: call it only when asked to.` : tool.description,
     annotations: tool.annotations,
+    ...(tool._meta.deprecated ? { deprecated: true } : {}),
     ...(tool.security ? { security: tool.security } : {}),
-    ...(at !== "result" ? { arguments: fitted(listedInputSchema(tool.inputSchema), "arguments", DESCRIBE_LIMITS.arguments) } : {}),
-    ...(tool.outputSchema && at !== "arguments" ? { result: fitted(briefly(tool.outputSchema), "result", DESCRIBE_LIMITS.result) } : {}),
+    ...(tool.outputSchema && result ? { result: fitted(briefly(tool.outputSchema), "result", DESCRIBE_LIMITS.result) } : {}),
+    ...(tool.outputSchema && at === undefined ? { resultSchema: 'Not shown: pass at "result" to read it.' } : {}),
   };
   return { content: [{ type: "text", text: JSON.stringify(answer) }] };
 }
@@ -130,8 +135,8 @@ export function describeToolDefinition(api: string, finder?: string): ServedTool
     name: DESCRIBE_OPERATION,
     title: "Describe an operation",
     description:
-      `An operation of ${api} in full: its whole description, method and path, the JSON Schema of its arguments and ` +
-      "of its result, its annotations and the credentials it needs. Parts too large to show at once become notes naming " +
+      `An operation of ${api} in full: the JSON Schema of its arguments, its whole description, method and path, its ` +
+      'annotations and the credentials it needs; the schema of its result with at "result". Parts too large to show at once become notes naming ' +
       `the \`at\` that shows them (e.g. "arguments.body.shipping"). ${finder ? `Pass the name ${finder} gave.` : "Pass a tool's name."}`,
     inputSchema: {
       type: "object",
