@@ -5,8 +5,9 @@ import { operationAction } from "../base/operation-action.js";
 interface Resource {
   name: string;
   weight: number;
-  /** Its core operations (indexes of the usable ones), in the order they are taken: list, read, create, update. */
-  core: readonly number[];
+  /** Its core operations (indexes of the usable ones): its list and read, and its create and update. */
+  reads: readonly number[];
+  changes: readonly number[];
 }
 
 /** What a first selection may take: whichever limit comes first. */
@@ -38,39 +39,35 @@ export function firstSelection<T extends Selectable>(
   const resources: string[] = [];
   let tokens = 0;
   const found = rpcStyle(usable.map((item) => item.entry)) ? rpcResources(usable) : restResources(usable);
-  const fits = (item: T, more: number) => selected.length + more + 1 <= limits.tools && tokens + (item.tokens ?? 0) <= limits.tokens;
-  // Two passes, so more resources fit: each resource's first three (list, read, create), then the rest (its update).
-  const later: T[] = [];
-  for (const resource of found) {
-    const core = resource.core.flatMap((index) => usable[index] ?? []).filter((item) => !selected.includes(item));
-    const [first, ...others] = core;
-    // A resource whose list or read does not fit is passed over: a smaller one after it may fit.
-    if (first === undefined || !fits(first, 0)) continue;
-    selected.push(first);
-    tokens += first.tokens ?? 0;
-    resources.push(resource.name);
-    let size = first.tokens ?? 0;
-    for (const [at, item] of others.entries()) {
-      // A resource whose tools are large (Stripe's creates) takes its list and read first, and the rest only later.
-      const share = at === 0 || size + (item.tokens ?? 0) <= limits.tokens / RESOURCE_SHARE;
-      if (at >= 2 || !share) later.push(item);
-      else if (fits(item, 0)) {
-        selected.push(item);
-        tokens += item.tokens ?? 0;
-        size += item.tokens ?? 0;
-      }
-    }
-  }
-  for (const item of later) {
-    if (!fits(item, 0)) continue;
+  const fits = (item: T, share = 1) => selected.length + 1 <= limits.tools && tokens + (item.tokens ?? 0) <= limits.tokens * share;
+  const take = (item: T) => {
     selected.push(item);
     tokens += item.tokens ?? 0;
+  };
+  // The main resources all fit before any grows: first each one's list and read, within a share of the budget.
+  const of = (indexes: readonly number[]) => indexes.flatMap((index) => usable[index] ?? []);
+  const chosen: Resource[] = [];
+  for (const resource of found) {
+    const reads = of(resource.reads).filter((item) => !selected.includes(item));
+    const [first] = reads;
+    // A resource whose list or read does not fit is passed over: a smaller one after it may fit.
+    if (first === undefined || !fits(first, READ_SHARE)) continue;
+    for (const item of reads) if (fits(item, READ_SHARE)) take(item);
+    chosen.push(resource);
+    resources.push(resource.name);
   }
+  // Then the changes: the most central third's creates and updates, then the others' creates, then their updates.
+  const central = Math.ceil(chosen.length / 3);
+  const changes = [
+    ...chosen.slice(0, central).flatMap((resource) => of(resource.changes)),
+    ...[0, 1, 2, 3].flatMap((pass) => chosen.slice(central).flatMap((resource) => of(resource.changes)[pass] ?? [])),
+  ];
+  for (const item of changes) if (!selected.includes(item) && fits(item)) take(item);
   return { selected, resources };
 }
 
-/** In the first pass, one resource takes at most this share (1/N) of the token budget beyond its list and read. */
-const RESOURCE_SHARE = 5;
+/** The share of the token budget the first pass (each resource's list and read) may take. */
+const READ_SHARE = 0.6;
 
 /** Path segments and names of what only administrators, tests or internal tools use. */
 const NOT_EVERYDAY = /^(?:admin|admins|administration|test_?helpers?|internal|enterprises?|enterprise-admin)$/i;
@@ -99,12 +96,8 @@ function rpcStyle(operations: readonly OperationModel[]): boolean {
 }
 
 /** The verbs of RPC methods for each core action, in the order they are taken (list, read, create, update). */
-const RPC_VERBS: readonly RegExp[] = [
-  /^(?:list|history|replies)/i,
-  /^(?:info|get|lookup)/i,
-  /^(?:create|post|send|add|invite)/i,
-  /^(?:update|set|edit)/i,
-];
+const RPC_READS: readonly RegExp[] = [/^(?:list|history|replies)/i, /^(?:info|get|lookup)/i];
+const RPC_CHANGES: readonly RegExp[] = [/^(?:create|post|send|add|invite)/i, /^(?:update|set|edit)/i];
 
 /** Each namespace of an RPC API (`conversations`, `chat`), weighted by its methods, with its core methods. */
 function rpcResources(usable: readonly Selectable[]): Resource[] {
@@ -121,7 +114,8 @@ function rpcResources(usable: readonly Selectable[]): Resource[] {
       name,
       weight: members.length / Math.sqrt(name.split(".").length),
       // Up to two methods per action (`chat.postMessage` and `chat.postEphemeral`): a namespace's everyday methods.
-      core: RPC_VERBS.flatMap((verb) => members.filter((index) => verb.test(verbOf(index))).slice(0, 2)),
+      reads: RPC_READS.flatMap((verb) => members.filter((index) => verb.test(verbOf(index))).slice(0, 2)),
+      changes: RPC_CHANGES.flatMap((verb) => members.filter((index) => verb.test(verbOf(index))).slice(0, 2)),
     }))
     .sort((a, b) => b.weight - a.weight);
 }
@@ -175,19 +169,22 @@ function restResources(usable: readonly Selectable[]): Resource[] {
     const item = route("get", `${collection}/{}`) !== undefined ? `${collection}/{}` : `${collection}/{}/{}`;
     const list = route("get", collection);
     const create = route("post", collection);
-    const core = [list, route("get", item), create, route("patch", item) ?? route("put", item) ?? route("post", item)];
-    return { core: core.filter((index): index is number => index !== undefined), full: list !== undefined && create !== undefined };
+    const present = (indexes: (number | undefined)[]) => indexes.filter((index): index is number => index !== undefined);
+    return {
+      reads: present([list, route("get", item)]),
+      changes: present([create, route("patch", item) ?? route("put", item) ?? route("post", item)]),
+      full: list !== undefined && create !== undefined,
+    };
   };
   // Of a name's collections, the most central, or a less central one that is listed and created there
   // (`/repos/{}/{}/issues` over `/issues`, which only lists); the name weighs what its most central collection does.
-  const byName = new Map<string, { name: string; weight: number; core: number[]; full: boolean }>();
+  const byName = new Map<string, Resource & { full: boolean }>();
   for (const resource of [...found.values()].sort((a, b) => b.weight - a.weight)) {
     const key = resource.name;
-    const { core, full } = coreOf(resource.collection);
+    const core = coreOf(resource.collection);
     const held = byName.get(key);
-    if (held === undefined) byName.set(key, { name: resource.name, weight: resource.weight, core, full });
-    else if (!held.full && full && resource.weight >= held.weight / 4 && depthOf(resource.collection) <= 2)
-      Object.assign(held, { core, full });
+    if (held === undefined) byName.set(key, { name: resource.name, weight: resource.weight, ...core });
+    else if (!held.full && core.full && resource.weight >= held.weight / 4 && depthOf(resource.collection) <= 2) Object.assign(held, core);
   }
   // The main resources are those one lists and creates: they come first, then the rest, each most central first.
   const ranked = [...byName.values()].sort((a, b) => Number(b.full) - Number(a.full) || b.weight - a.weight);

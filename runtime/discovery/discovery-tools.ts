@@ -122,7 +122,7 @@ export function discoveryToolDefinitions(
       description:
         `Finds operations of ${api} by what they do${searchExamples(all, parts[0])}, best first. ` +
         (parts.length > 0 ? `${partsSentence(parts)} ` : "") +
-        "Each result names the operation, its method and path, what it needs as arguments and whether it changes data. " +
+        "Each result names the operation, what it does, its method, the arguments it needs and whether it changes data. " +
         `It matches words, not meaning: choose by the summaries, and when none fits ask for more (limit up to ${MAX_SEARCH_LIMIT})${parts.length > 0 ? " or within a part" : ""}. ` +
         `Read one with ${DISCOVERY_TOOLS.describe} and ${run}.` +
         everyCallSentence(all),
