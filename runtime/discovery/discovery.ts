@@ -6,7 +6,7 @@ import { excerpt, nearest } from "../base/suggest.js";
 import type { JsonSchema, ToolDefinition } from "../base/tool.js";
 import { words } from "../base/words.js";
 import type { CallerCredentials } from "../call/credentials.js";
-import { errorResult, successResult } from "../result/result.js";
+import { errorResult } from "../result/result.js";
 import { callOperation } from "../tools/call-operation.js";
 import { describeOperation } from "../tools/describe-operation.js";
 import type { AskModel, CallingClient, DiscoveryTools, ServedTool, ToolRuntime } from "../tools/tool-runtime-contract.js";
@@ -14,7 +14,7 @@ import { type ApiPart, apiParts } from "./api-parts.js";
 import { type CodeBeside, DISCOVERY_TOOLS, discoveryToolDefinitions, MAX_SEARCH_LIMIT, METHODS } from "./discovery-tools.js";
 import { type ChoiceContext, chooseWithModel, MODEL_CHOICE, type ModelChoice, NOTHING_MATCHED } from "./model-choice.js";
 import type { OperationSearchIndex, SearchableOperation, SearchLexicon } from "./operation-index.js";
-import { type Hit, type SearchPage, searchText } from "./search-text.js";
+import { briefArguments, type Hit, type SearchPage, searchText, synopsis } from "./search-text.js";
 
 /** What the generator writes for a discovery-mode server (`discovery.ts` beside the registry). */
 export interface DiscoveryData {
@@ -388,76 +388,4 @@ function hitOf(tool: ToolDefinition): Hit {
     destructive: readOnlyHint !== true && destructiveHint !== false,
     ...(tool._meta.deprecated ? { deprecated: true } : {}),
   };
-}
-
-/**
- * `owner: string, repo: string, page?: integer`: the arguments on one line, required ones first, at most 300
- * characters; a list that does not fit ends after its last whole argument, saying how many more there are.
- */
-export function synopsis(schema: JsonSchema): string {
-  const properties = isRecord(schema.properties) ? schema.properties : {};
-  const required = new Set(Array.isArray(schema.required) ? schema.required.filter((name) => typeof name === "string") : []);
-  const entries = Object.entries(properties);
-  const ordered = [...entries.filter(([name]) => required.has(name)), ...entries.filter(([name]) => !required.has(name))];
-  const parts = ordered.map(([name, property]) => `${name}${required.has(name) ? "" : "?"}: ${typeLabel(property)}`);
-  const kept: string[] = [];
-  for (const [index, part] of parts.entries()) {
-    const rest = parts.length - index - 1;
-    const tail = rest > 0 ? `, … (${rest} more)` : "";
-    const text = [...kept, part].join(", ");
-    if ((text + tail).length > 300) break;
-    kept.push(part);
-  }
-  if (kept.length === parts.length) return kept.join(", ");
-  const more = `… (${parts.length - kept.length} more)`;
-  return kept.length > 0 ? `${kept.join(", ")}, ${more}` : more;
-}
-
-/**
- * The arguments as the search text shows them: the required ones (typed where not strings), then the optional ones by
- * name, within about 50 characters; a body's own properties count as arguments. `describe_operation` shows them all.
- */
-export function briefArguments(schema: JsonSchema): string {
-  const { required, optional } = argumentNames(schema);
-  const needed = required.length > 0 ? `needs ${required.join(", ")}` : "needs nothing";
-  const shown: string[] = [];
-  for (const name of optional) {
-    if ([...shown, name].join(", ").length > 48) break;
-    shown.push(name);
-  }
-  const rest = optional.length - shown.length;
-  return optional.length === 0 ? needed : `${needed}; optional ${shown.join(", ")}${rest > 0 ? ` +${rest}` : ""}`;
-}
-
-/** The required arguments (`name: type` where the type is not a string) and the optional ones' names, a body's opened. */
-function argumentNames(schema: JsonSchema, within = ""): { required: string[]; optional: string[] } {
-  const properties = isRecord(schema.properties) ? schema.properties : {};
-  const needed = new Set(Array.isArray(schema.required) ? schema.required.filter((name) => typeof name === "string") : []);
-  const required: string[] = [];
-  const optional: string[] = [];
-  for (const [name, property] of Object.entries(properties)) {
-    // The body's properties are what a caller fills (Stripe's `body` holds every argument of a create).
-    if (within === "" && name === "body" && isRecord(property) && isRecord(property.properties)) {
-      const inner = argumentNames(property, " ");
-      required.push(...inner.required);
-      optional.push(...inner.optional);
-      continue;
-    }
-    const type = typeLabel(property);
-    if (needed.has(name)) required.push(type === "string" ? name : `${name}: ${type}`);
-    else optional.push(name);
-  }
-  return { required, optional };
-}
-
-/** A short type label for a schema: `string`, `integer[]`, `"a" | "b"`, `object`. */
-function typeLabel(schema: unknown): string {
-  if (!isRecord(schema)) return "any";
-  if (Array.isArray(schema.enum) && schema.enum.length > 0 && schema.enum.length <= 4) {
-    return schema.enum.map((value) => JSON.stringify(value)).join(" | ");
-  }
-  const type = Array.isArray(schema.type) ? schema.type.filter((entry) => entry !== "null").join(" | ") : schema.type;
-  if (type === "array") return `${typeLabel(schema.items)}[]`;
-  if (typeof type === "string" && type !== "") return type;
-  return "$ref" in schema || "properties" in schema ? "object" : "any";
 }

@@ -9,7 +9,7 @@ import { type DiscoveryData, DiscoveryService } from "./discovery.js";
 import type { CodeBeside } from "./discovery-tools.js";
 
 export { type ApiPart, apiParts, partsSentence } from "./api-parts.js";
-export { type DiscoveryData, DiscoveryService, searchableOperation, synopsis } from "./discovery.js";
+export { type DiscoveryData, DiscoveryService, searchableOperation } from "./discovery.js";
 export {
   type CodeBeside,
   codeBeside,
@@ -18,6 +18,7 @@ export {
   mostCautious,
   neededOnEveryCall,
 } from "./discovery-tools.js";
+export { synopsis } from "./search-text.js";
 
 /** The runtime's discovery tools over the generated data, for `createToolRuntime({ discovery })`; `code` as code mode stands. */
 export function discoveryOf(data: DiscoveryData, code: CodeBeside = "none"): DiscoveryFactory {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { synopsis } from "../../../runtime/discovery/discovery.js";
+import { synopsis } from "../../../runtime/discovery/search-text.js";
 
 describe("a search result's argument synopsis", () => {
   it("lists the required arguments first, then the optional ones", () => {
