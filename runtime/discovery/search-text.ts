@@ -88,7 +88,10 @@ export function synopsis(schema: JsonSchema): string {
  * name, within about 50 characters; a body's own properties count as arguments. `describe_operation` shows them all.
  */
 export function briefArguments(schema: JsonSchema): string {
-  const { required, optional } = argumentNames(schema);
+  // A body property named as a parameter (Telnyx's `call_control_id` in the path and the body) is shown once.
+  const names = argumentNames(schema);
+  const required = [...new Set(names.required)];
+  const optional = [...new Set(names.optional)].filter((name) => !required.some((each) => each.split(":")[0] === name));
   const needed = required.length > 0 ? `needs ${required.join(", ")}` : "needs nothing";
   const shown: string[] = [];
   for (const name of optional) {

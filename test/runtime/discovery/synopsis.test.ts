@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { synopsis } from "../../../runtime/discovery/search-text.js";
+import { briefArguments, synopsis } from "../../../runtime/discovery/search-text.js";
 
 describe("a search result's argument synopsis", () => {
   it("lists the required arguments first, then the optional ones", () => {
@@ -20,5 +20,24 @@ describe("a search result's argument synopsis", () => {
     const shown = text.split(", ").filter((part) => part.includes(": "));
     expect(shown.every((part) => /^argument_number_\d+\??: string$/.test(part))).toBe(true);
     expect(shown.length + Number(more)).toBe(40);
+  });
+});
+
+describe("a search result's brief argument line", () => {
+  it("names the required arguments (typed where not strings), then the optional ones, each once, a body's opened", () => {
+    const schema = {
+      type: "object",
+      required: ["call_control_id", "body"],
+      properties: {
+        call_control_id: { type: "string" },
+        body: {
+          type: "object",
+          required: ["call_control_id", "count"],
+          properties: { call_control_id: { type: "string" }, count: { type: "integer" }, client_state: { type: "string" } },
+        },
+      },
+    };
+    expect(briefArguments(schema)).toBe("needs call_control_id, count: integer; optional client_state");
+    expect(briefArguments({ type: "object", properties: {} })).toBe("needs nothing");
   });
 });
