@@ -26,9 +26,10 @@ export interface Selectable {
 /**
  * A useful first selection for an API: the everyday operations (list, read, create, update; nothing deprecated, nothing
  * that deletes or cancels, nothing for administrators or tests) of its most central resources, most central first,
- * within the limits. A resource is central when many operations lie under its path or name it in an argument
- * (`customer` in Stripe's charges, invoices, payment intents…). An API of RPC methods (`/chat.postMessage`) has its
- * namespaces for resources and the methods' verbs for actions.
+ * within the limits. Resources one lists and creates come first; a resource is central when many operations lie under
+ * its path (counted half), name it in an argument (`customer` in Stripe's charges, invoices, payment intents…) or go
+ * through it (`/charges/{}/refunds`). An API of RPC methods (`/chat.postMessage`) has its namespaces for resources and
+ * the methods' verbs for actions.
  */
 export function firstSelection<T extends Selectable>(
   listed: readonly T[],
