@@ -2,7 +2,7 @@ import { words } from "oapi-mcp-gen-runtime";
 import type { OperationModel } from "../../openapi/model.js";
 
 /** What an operation does, by the words its document uses: the meaning its hints follow besides its method. */
-export type OperationAction = "create" | "replace" | "update" | "delete" | "cancel" | "send";
+export type OperationAction = "create" | "replace" | "update" | "delete" | "cancel" | "send" | "read";
 
 /** Verbs by the action they name (HTTP method names are left out: `PostRefunds` says nothing the method does not). */
 const VERBS: ReadonlyMap<string, OperationAction> = new Map([
@@ -32,14 +32,21 @@ const READ_VERBS: ReadonlySet<string> = new Set([
   "options",
 ]);
 
+/** First words of a summary that say the operation only reads. */
+const SUMMARY_READS: ReadonlySet<string> = new Set(["get", "list", "search", "find", "fetch", "retrieve", "query", "lookup", "count", "validate"]);
+
 /**
  * The action an operation's summary names by its first word, else the first verb among its operationId's words
  * (`MemoService_DeleteMemo`, `PostPaymentIntentsIntentCancel`; `chat.postMessage` and `getSendStatus` name none); undefined when neither names one.
  */
 export function operationAction(operation: Pick<OperationModel, "summary" | "operationId">): OperationAction | undefined {
-  const first = words(operation.summary ?? "")[0];
+  const said = words(operation.summary ?? "");
+  const first = said[0];
   const named = first === undefined ? undefined : verbOf(first);
   if (named) return named;
+  // A summary that begins by reading (`Search contacts`, `Get Contacts by Emails`, `Validate an email`) and names no
+  // change besides (`Get or create a session`) reads, whatever its method.
+  if (first !== undefined && SUMMARY_READS.has(first) && !said.some((word) => verbOf(word) !== undefined)) return "read";
   for (const word of words(operation.operationId ?? "")) {
     // `getSendStatus` and `listChanges` read: a read verb ends the search; a method name (`PostRefunds`) is passed over.
     if (READ_VERBS.has(word)) return undefined;

@@ -12,6 +12,8 @@ describe("tool annotations by meaning as well as method", () => {
     expect(operationAction({ summary: "constructor", operationId: "toString" })).toBeUndefined();
     expect(operationAction({ operationId: "getSendStatus" })).toBeUndefined();
     expect(operationAction({ operationId: "listChanges" })).toBeUndefined();
+    expect(operationAction({ summary: "Search contacts", operationId: "POST_marketing-contacts-search" })).toBe("read");
+    expect(operationAction({ summary: "Get or create a session", operationId: "PostSessions" })).toBeUndefined();
   });
 
   it("a create sent with PUT is not destructive; a delete or cancel sent with POST is; a replace is; a send reaches the open world", () => {
@@ -21,6 +23,9 @@ describe("tool annotations by meaning as well as method", () => {
     expect(annotationsFor("patch", {}, "replace")).toMatchObject({ destructiveHint: true });
     expect(annotationsFor("patch", {}, "update")).toMatchObject({ destructiveHint: false });
     expect(annotationsFor("post", {}, "send")).toMatchObject({ destructiveHint: false, idempotentHint: false, openWorldHint: true });
+    // A POST that only reads by its words (a search, a validation) is read-only; a PUT that says it reads is not.
+    expect(annotationsFor("post", {}, "read")).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true });
+    expect(annotationsFor("put", {}, "read")).toMatchObject({ readOnlyHint: false });
     // A GET that deletes (some RPC-style APIs) is neither read-only nor harmless.
     expect(annotationsFor("get", {}, "delete")).toMatchObject({ readOnlyHint: false, destructiveHint: true });
   });
