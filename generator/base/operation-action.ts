@@ -33,7 +33,18 @@ const READ_VERBS: ReadonlySet<string> = new Set([
 ]);
 
 /** First words of a summary that say the operation only reads. */
-const SUMMARY_READS: ReadonlySet<string> = new Set(["get", "list", "search", "find", "fetch", "retrieve", "query", "lookup", "count", "validate"]);
+const SUMMARY_READS: ReadonlySet<string> = new Set([
+  "get",
+  "list",
+  "search",
+  "find",
+  "fetch",
+  "retrieve",
+  "query",
+  "lookup",
+  "count",
+  "validate",
+]);
 
 /**
  * The action an operation's summary names by its first word, else the first verb among its operationId's words

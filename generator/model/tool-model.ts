@@ -134,7 +134,8 @@ export function annotationsFor(
   action?: OperationAction,
 ): Omit<ToolAnnotations, "title"> {
   // A POST that only reads by its words (a search, a validation) is as safe as a GET.
-  const safe = method === "get" || method === "head" || method === "options" || method === "trace" || (action === "read" && method === "post");
+  const safe =
+    method === "get" || method === "head" || method === "options" || method === "trace" || (action === "read" && method === "post");
   const removes = action === "delete" || action === "cancel";
   const readOnly = safe && !removes && action !== "send";
   const byMethod = method === "delete" || method === "put";
