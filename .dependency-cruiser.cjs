@@ -1,3 +1,14 @@
+/** Rules that keep a house's folders in order: each imports none of the folders after it. */
+function layers(house, order) {
+  return order.slice(0, -1).map((folder, index) => ({
+    name: `${house}-${folder}-below-${order.slice(index + 1).join("-")}`,
+    severity: "error",
+    comment: `${house}/ runs ${order.join(" → ")}: ${folder}/ imports none of the folders after it.`,
+    from: { path: `^${house}/${folder}/` },
+    to: { path: `^${house}/(${order.slice(index + 1).join("|")})/` },
+  }));
+}
+
 /** The architecture's import rules (`npm run lint` runs them): which layer may import which, and no circles. */
 module.exports = {
   forbidden: [
@@ -81,6 +92,23 @@ module.exports = {
       from: { path: "^generator/layout/" },
       to: { path: "^generator/(output|threads|model|select)/" },
     },
+    {
+      name: "openapi-and-search-folders-by-their-faces",
+      severity: "error",
+      comment:
+        "A folder of openapi/ or search/ is reached through its index.ts face: files of one folder import each other, every other file (tests too) imports the face.",
+      from: { path: "^(openapi|search|openapi/[a-z]+|search/[a-z]+|search/[a-z]+/[a-z]+)/[^/]+$" },
+      to: { path: "^(?:openapi|search)/.+/[^/]+$", pathNot: ["^$1/[^/]+$", "/index\\.ts$"] },
+    },
+    {
+      name: "openapi-and-search-faces-from-outside",
+      severity: "error",
+      comment: "Code outside openapi/ and search/ reaches their folders through the faces too.",
+      from: { pathNot: "^(openapi|search)/" },
+      to: { path: "^(?:openapi|search)/.+/[^/]+$", pathNot: "/index\\.ts$" },
+    },
+    ...layers("openapi", ["fetch", "document", "references", "model", "typing"]),
+    ...layers("search", ["documents", "views", "catalogue", "requests", "tools"]),
     {
       name: "search-is-not-the-generator",
       severity: "error",

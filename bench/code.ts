@@ -13,7 +13,7 @@ import { tools as memosTools } from "../generated/index.js";
 import { resolveConfig } from "../generator/config/index.js";
 import { buildTools, discoveryData } from "../generator/model/index.js";
 import { selectOperations } from "../generator/select/index.js";
-import { buildApiModel } from "../openapi/build-model.js";
+import { buildApiModel } from "../openapi/model/index.js";
 import { qualityDocument } from "../scripts/rank-quality.js";
 import { toolDefinition } from "../templates/tool-module.js";
 import { fmt, median, percentile, table } from "./stats.js";

@@ -1,8 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { silentLogger } from "oapi-mcp-gen-runtime";
-import { ApiCatalog } from "../search/catalog.js";
-import { DocumentParser } from "../search/document-parser.js";
-import type { LoadedApi } from "../search/loaded-api.js";
+import { MemoryCatalogue } from "../search/catalogue/index.js";
+import { DocumentParser, type LoadedApi } from "../search/documents/index.js";
 import { GITHUB } from "./generation.js";
 import { fmt, median, percentile, table, timeRuns } from "./stats.js";
 
@@ -43,8 +42,8 @@ export async function benchSearch(): Promise<string> {
   // One parser (one worker thread), as a running search server has.
   const parser = new DocumentParser({ maxOperations: 50_000, maxParseMemoryMb: 2048, parseTimeoutMs: 120_000, maxQueuedLoads: 4 });
   const load = await timeRuns(5, async () => {
-    const catalog = new ApiCatalog(policy, undefined, silentLogger, parser, { maxApis: 10, maxTotalBytes: 1e9 });
-    api = (await catalog.load("github", GITHUB, { trusted: true })).api;
+    const catalogue = new MemoryCatalogue(policy, undefined, silentLogger, parser, { maxApis: 10, maxTotalBytes: 1e9 });
+    api = (await catalogue.load("github", GITHUB, { trusted: true })).api;
     api.index();
   });
   const loaded = api as LoadedApi;

@@ -1,13 +1,8 @@
 import { firstSentence, headerRefusal, type SignInProvider } from "oapi-mcp-gen-runtime";
 import { apiParts } from "oapi-mcp-gen-runtime/discovery";
-import { buildApiModel } from "../openapi/build-model.js";
-import { bundleExternalRefs } from "../openapi/bundle.js";
-import type { ExternalRefPolicy } from "../openapi/external-refs.js";
-import { readDocumentSource } from "../openapi/load.js";
-import type { ApiModel } from "../openapi/model.js";
-import { normalizeDocument } from "../openapi/normalize.js";
-import { pruneDocument } from "../openapi/prune.js";
-import type { OpenApiDocument } from "../openapi/types.js";
+import { normalizeDocument, type OpenApiDocument, readDocumentSource } from "../openapi/document/index.js";
+import { type ApiModel, buildApiModel, pruneDocument } from "../openapi/model/index.js";
+import { bundleExternalRefs, type ExternalRefPolicy } from "../openapi/references/index.js";
 import { clientModule } from "../templates/client-module.js";
 import { ciWorkflowText, DEFAULT_PATHS, dockerfileText, dockerignoreText, type GenerationPaths } from "../templates/deploy.js";
 import { DISCOVERY_MODULE, discoveryModule } from "../templates/discovery-module.js";

@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { createRequestHandler, createToolRuntime, silentLogger, type ToolDefinition } from "oapi-mcp-gen-runtime";
 import { UserError } from "../generator/base/index.js";
 import { generateFromFile } from "../generator/generate.js";
-import { DocumentParseError } from "../openapi/load.js";
+import { DocumentParseError } from "../openapi/document/index.js";
 import { toolDefinition } from "../templates/tool-module.js";
 import { dialectProblems, distinctSchemas } from "../test/helpers/schema-dialects.js";
 import { connectClient } from "./mcp-client.js";

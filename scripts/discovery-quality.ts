@@ -4,7 +4,7 @@ import { firstSentence } from "oapi-mcp-gen-runtime";
 import { resolveConfig } from "../generator/config/index.js";
 import { buildTools, discoveryData } from "../generator/model/index.js";
 import { selectOperations } from "../generator/select/index.js";
-import { buildApiModel } from "../openapi/build-model.js";
+import { buildApiModel } from "../openapi/model/index.js";
 import type { CallerCredentials } from "../runtime/call/credentials.js";
 import { DiscoveryService } from "../runtime/discovery/discovery.js";
 import { DISCOVERY_TOOLS } from "../runtime/discovery/discovery-tools.js";

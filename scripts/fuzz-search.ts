@@ -5,7 +5,7 @@
  */
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { SEARCH_TOOLS } from "../search/tools.js";
+import { SEARCH_TOOLS } from "../search/tools/index.js";
 import { connectClient } from "./mcp-client.js";
 import { freePort } from "./prism.js";
 

@@ -4,9 +4,8 @@ import { readConfigFile, resolveConfig } from "../generator/config/index.js";
 import { defaultConfigFor } from "../generator/generate.js";
 import { buildTools } from "../generator/model/index.js";
 import { selectOperations } from "../generator/select/index.js";
-import { buildApiModel } from "../openapi/build-model.js";
-import { readDocumentFile } from "../openapi/load.js";
-import { normalizeDocument } from "../openapi/normalize.js";
+import { normalizeDocument, readDocumentFile } from "../openapi/document/index.js";
+import { buildApiModel } from "../openapi/model/index.js";
 import { toolDefinition } from "../templates/tool-module.js";
 
 const [spec, configPath, out] = process.argv.slice(2);

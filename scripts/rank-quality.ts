@@ -1,8 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
-import { readDocumentSource } from "../openapi/load.js";
-import { type NormalizedDocument, normalizeDocument } from "../openapi/normalize.js";
+import { type NormalizedDocument, normalizeDocument, readDocumentSource } from "../openapi/document/index.js";
 
 /** The repository root, from the source (scripts/) or the build (dist/scripts/). */
 export const ROOT = new URL(import.meta.url.includes("/dist/scripts/") ? "../../" : "../", import.meta.url);

@@ -1,5 +1,5 @@
 import { fileURLToPath } from "node:url";
-import { LoadedApi } from "../search/loaded-api.js";
+import { LoadedApi } from "../search/documents/index.js";
 import { labelledQueries, qualityDocument, type RankQuality, ROOT, rankQuality } from "./rank-quality.js";
 
 /** How well `search_endpoints` finds the labelled operations, and over how many documents. */

@@ -4,18 +4,12 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { bindsLoopback, endWithLauncher, hostAllowList, type Logger, listen, normalizeOrigin, stderrLogger } from "oapi-mcp-gen-runtime";
 import { SessionHttpHandler, serveModernOnStdio } from "oapi-mcp-gen-runtime/sdk";
-import { allowedHostsFrom, parseAllowedHost } from "../openapi/address-policy.js";
-import { errorCode, errorMessage } from "../openapi/error-detail.js";
-import { ApiCatalog } from "./catalog.js";
-import type { Catalogue } from "./catalogue.js";
-import { DocumentParser } from "./document-parser.js";
-import { type CallPolicy, readCallCredentials } from "./endpoint-call.js";
-import type { SourcePolicy } from "./load-source.js";
+import { allowedHostsFrom, errorCode, errorMessage, parseAllowedHost } from "../openapi/fetch/index.js";
+import { type Catalogue, MemoryCatalogue, refusedForCatalogue, type SearchSignIn, searchSignIn } from "./catalogue/index.js";
+import { DirectoryStore, DocumentParser, defaultStorePath, type SourcePolicy, ToolFailure } from "./documents/index.js";
 import { createSearchServer, searchModernHost } from "./mcp-server.js";
-import { refusedForCatalogue, type SearchSignIn, searchSignIn } from "./sign-in.js";
-import { DirectoryStore, defaultStorePath } from "./store.js";
-import { ToolFailure } from "./tool-failure.js";
-import type { ToolContext } from "./tools.js";
+import { type CallPolicy, readCallCredentials } from "./requests/index.js";
+import type { ToolContext } from "./tools/index.js";
 
 /** Search arguments are capped at a few KiB each; a request needs no more than this. */
 const MAX_REQUEST_BYTES = 1024 * 1024;
@@ -189,8 +183,8 @@ export function fileFolders(options: Pick<SearchOptions, "files" | "filesRoot">,
   return localOnly ? [process.cwd()] : [];
 }
 
-/** The shared catalog with stored and `--load`ed documents in it. */
-async function openCatalog(options: SearchOptions, log: Logger) {
+/** The shared catalogue with stored and `--load`ed documents in it. */
+async function openCatalogue(options: SearchOptions, log: Logger) {
   const localOnly = options.stdio || (await bindsLoopback(options.host));
   const roots = await Promise.all(fileFolders(options, localOnly).map((dir) => realpath(dir)));
   const policy: SourcePolicy = {
@@ -206,34 +200,34 @@ async function openCatalog(options: SearchOptions, log: Logger) {
   });
   const budget = { maxApis: options.maxApis, maxTotalBytes: options.maxTotalBytes };
   const url = databaseUrl(options);
-  let catalog: Catalogue;
+  let catalogue: Catalogue;
   if (url !== undefined) {
     const cacheBytes = options.storeCacheMb * 1024 * 1024;
     // Loaded only for a database: a server on a folder or in memory never loads the PostgreSQL client.
-    const { PostgresCatalogue } = await import("./postgres/postgres-catalogue.js");
+    const { PostgresCatalogue } = await import("./catalogue/postgres/index.js");
     if (options.store === undefined)
       log.info("keeping the catalogue in the database DATABASE_URL names (--memory or --store DIR to keep it elsewhere)");
     const waitMs = options.storeWaitSeconds * 1000;
-    catalog = await PostgresCatalogue.open({ url, policy, parser, budget, cacheBytes, waitMs, log }).catch(async (error: unknown) => {
+    catalogue = await PostgresCatalogue.open({ url, policy, parser, budget, cacheBytes, waitMs, log }).catch(async (error: unknown) => {
       await parser.close();
       throw new InvalidArgumentError(errorMessage(error));
     });
   } else {
     const store = options.memory ? undefined : new DirectoryStore(options.store ?? defaultStorePath());
-    catalog = new ApiCatalog(policy, store, log, parser, budget);
+    catalogue = new MemoryCatalogue(policy, store, log, parser, budget);
   }
   const signIn = options.stdio ? undefined : signInOf(options);
-  const context: ToolContext = { catalog, ...(await callPolicy(options)), ...(signIn ? { signIn } : {}) };
-  const restored = catalog.startRestore();
+  const context: ToolContext = { catalogue, ...(await callPolicy(options)), ...(signIn ? { signIn } : {}) };
+  const restored = catalogue.startRestore();
   for (const { name, source } of options.load) {
-    const { api, replaced } = await catalog.load(name, source, { trusted: true });
+    const { api, replaced } = await catalogue.load(name, source, { trusted: true });
     log.info(replaced ? "reloaded document" : "loaded document", {
       name,
       operations: api.operations.length,
       warnings: api.warnings.length,
     });
   }
-  return { catalog, context, restored, parser };
+  return { catalogue, context, restored, parser };
 }
 
 /** Resource mode's guard and scopes, from the options and the environment; a bad setting is the command line's error. */
@@ -268,27 +262,27 @@ async function callPolicy(options: SearchOptions): Promise<{ calls?: CallPolicy 
 
 /** Serves the search tools over stdio (`--stdio`), for clients that launch servers as processes. */
 export async function startSearchStdio(options: SearchOptions, log: Logger = stderrLogger) {
-  const { catalog, context, parser } = await openCatalog(options, log);
+  const { catalogue, context, parser } = await openCatalogue(options, log);
   const server = createSearchServer(context, log);
   const transport = new StdioServerTransport();
   await server.connect(transport);
   const modern = searchModernHost(context, log);
   serveModernOnStdio(transport, modern);
-  log.info("OpenAPI search MCP server on stdio", { apis: catalog.size, store: catalog.location });
+  log.info("OpenAPI search MCP server on stdio", { apis: catalogue.size, store: catalogue.location });
   return {
-    catalog,
+    catalogue,
     close: async () => {
       await server.close();
       await modern.close();
       await parser.close();
-      await catalog.close();
+      await catalogue.close();
     },
   };
 }
 
 /** Starts the search server over HTTP; resolves with a stop function once it listens. */
 export async function startSearchServer(options: SearchOptions, log: Logger = stderrLogger) {
-  const { catalog, context, restored, parser } = await openCatalog(options, log);
+  const { catalogue, context, restored, parser } = await openCatalogue(options, log);
   const origins = new Set<string>();
   for (const origin of [...options.allowedOrigin, ...(options.publicUrl ? [options.publicUrl] : [])]) {
     const normalized = normalizeOrigin(origin);
@@ -302,8 +296,8 @@ export async function startSearchServer(options: SearchOptions, log: Logger = st
     () => createSearchServer(context, log),
     // A replica whose database does not answer says so (503), so that a load balancer passes it by.
     () => ({
-      apis: catalog.size,
-      ...(catalog.healthy ? {} : { status: "unavailable", reason: "the catalogue's database does not answer" }),
+      apis: catalogue.size,
+      ...(catalogue.healthy ? {} : { status: "unavailable", reason: "the catalogue's database does not answer" }),
     }),
     {
       allowedOrigins: origins,
@@ -319,24 +313,24 @@ export async function startSearchServer(options: SearchOptions, log: Logger = st
   const running = await listen(handler.handle, options.host, options.port, (error) =>
     log.error("request failed", { error: String(error) }),
   );
-  log.info("OpenAPI search MCP server listening", { url: running.url.href, store: catalog.location });
+  log.info("OpenAPI search MCP server listening", { url: running.url.href, store: catalogue.location });
   if (signIn) {
     const { settings } = signIn.guard;
     log.info("callers sign in (resource mode)", { issuer: settings.issuer.href, resource: settings.resource.href, scopes: signIn.scopes });
   }
-  if (catalog instanceof ApiCatalog)
-    void restored.then((count) => log.info("stored documents restored", { restored: count, apis: catalog.size }));
-  else log.info("catalogue in the database", { apis: catalog.size });
+  if (catalogue instanceof MemoryCatalogue)
+    void restored.then((count) => log.info("stored documents restored", { restored: count, apis: catalogue.size }));
+  else log.info("catalogue in the database", { apis: catalogue.size });
   return {
     url: running.url,
-    catalog,
+    catalogue,
     handler,
     close: async () => {
       await handler.close();
       await modern.close();
       await running.close();
       await parser.close();
-      await catalog.close();
+      await catalogue.close();
     },
   };
 }

@@ -1,8 +1,7 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { type CallToolResult, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
-import type { Logger } from "oapi-mcp-gen-runtime";
-import { describeErrors, invalidParams } from "oapi-mcp-gen-runtime";
+import { describeErrors, invalidParams, type Logger } from "oapi-mcp-gen-runtime";
 import {
   type ClosableModernHost,
   checkArgumentDepth,
@@ -10,11 +9,11 @@ import {
   LooseCallToolRequestSchema,
   sdkModernHost,
 } from "oapi-mcp-gen-runtime/sdk";
-import { DocumentParseError } from "../openapi/parse-error.js";
-import { boundObject } from "./bounded.js";
-import { CHANGING_TOOLS, mayLoad } from "./sign-in.js";
-import { ToolFailure } from "./tool-failure.js";
-import { MAX_ANSWER_CHARS, SEARCH_TOOLS, type SearchTool, type ToolContext } from "./tools.js";
+import { DocumentParseError } from "../openapi/document/index.js";
+import { CHANGING_TOOLS, mayLoad } from "./catalogue/index.js";
+import { ToolFailure } from "./documents/index.js";
+import { MAX_ANSWER_CHARS, SEARCH_TOOLS, type SearchTool, type ToolContext } from "./tools/index.js";
+import { boundObject } from "./views/index.js";
 
 const ajv = new Ajv2020({ allErrors: true, strict: false, logger: false, useDefaults: true, ownProperties: true });
 const validators = new Map<SearchTool, ValidateFunction>(SEARCH_TOOLS.map((tool) => [tool, ajv.compile(tool.inputSchema)]));
@@ -45,7 +44,7 @@ export function searchModernHost(context: ToolContext, log: Logger): ClosableMod
   return sdkModernHost(() => createSearchServer(context, log), { ...SEARCH_SERVER_INFO, instructions: SEARCH_INSTRUCTIONS });
 }
 
-/** An SDK low-level server exposing the search tools over one shared catalog. */
+/** An SDK low-level server exposing the search tools over one shared catalogue. */
 export function createSearchServer(context: ToolContext, log: Logger): Server {
   const server = new Server(SEARCH_SERVER_INFO, {
     capabilities: { tools: { listChanged: false } },
@@ -77,7 +76,7 @@ export async function callSearchTool(
   const validate = validators.get(tool) ?? ajv.compile(tool.inputSchema);
   if (!validate(args)) return failure(`Invalid arguments for ${tool.name}: ${describeErrors(validate.errors)}`);
   try {
-    await context.catalog.ready;
+    await context.catalogue.ready;
     const answer = await tool.handler(args, context);
     if (answer.markdown !== undefined) {
       const markdown =

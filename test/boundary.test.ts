@@ -110,6 +110,20 @@ describe("package boundaries", () => {
       }
     }
   });
+  it("no folder of product code holds more than 15 files: each is one concern, its face (index.ts) the way in", async () => {
+    const crowded: string[] = [];
+    for (const folder of ["generator", "runtime", "openapi", "search", "templates"]) {
+      const counts = new Map<string, number>();
+      for (const entry of await readdir(join(ROOT, folder), { recursive: true, withFileTypes: true })) {
+        if (!entry.isFile() || !entry.name.endsWith(".ts") || /[/\\](dist|node_modules)([/\\]|$)/.test(entry.parentPath)) continue;
+        counts.set(entry.parentPath, (counts.get(entry.parentPath) ?? 0) + 1);
+      }
+      expect(counts.size).toBeGreaterThan(0);
+      for (const [path, count] of counts) if (count > 15) crowded.push(`${relative(ROOT, path)}: ${count}`);
+    }
+    expect(crowded).toEqual([]);
+  });
+
   it("product code holds at most 30 type assertions (`as const` aside): types are narrowed by checks, not asserted", async () => {
     const found: string[] = [];
     for (const folder of ["generator", "runtime", "openapi", "search", "templates"]) {

@@ -1,5 +1,5 @@
 import { words } from "oapi-mcp-gen-runtime";
-import type { OperationModel } from "../../openapi/model.js";
+import type { OperationModel } from "../../openapi/model/index.js";
 
 /** What an operation does, by the words its document uses: the meaning its hints follow besides its method. */
 export type OperationAction = "create" | "replace" | "update" | "delete" | "cancel" | "send" | "read";

@@ -1,8 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
 import { didYouMean } from "oapi-mcp-gen-runtime";
-import { errorCode } from "../../openapi/error-detail.js";
-import { detectFormat, parseDocumentText } from "../../openapi/load.js";
+import { detectFormat, parseDocumentText } from "../../openapi/document/index.js";
+import { errorCode } from "../../openapi/fetch/index.js";
 import { ConfigShapeError, UserError } from "../base/errors.js";
 import configSchema from "../config.schema.json" with { type: "json" };
 import type { GeneratorConfig, OperationOverride, ResolvedConfig } from "./config-types.js";

@@ -1,6 +1,6 @@
 import { didYouMean } from "oapi-mcp-gen-runtime";
-import type { ApiModel, OperationModel } from "../../openapi/model.js";
-import { DocumentParseError } from "../../openapi/parse-error.js";
+import { DocumentParseError } from "../../openapi/document/index.js";
+import type { ApiModel, OperationModel } from "../../openapi/model/index.js";
 import { UserError } from "../base/errors.js";
 import { overrideFor, type ResolvedConfig } from "../config/config.js";
 import { DefinitionMemo } from "../schema/json-schema.js";

@@ -1,5 +1,5 @@
 import type { BodyBinding } from "oapi-mcp-gen-runtime";
-import type { MediaTypeModel } from "../../openapi/model.js";
+import type { MediaTypeModel } from "../../openapi/model/index.js";
 
 /** How a request or response body travels. */
 export type BodyKind = BodyBinding["kind"];

@@ -6,8 +6,8 @@ import {
   type ParameterBinding,
   type ParameterSource,
 } from "oapi-mcp-gen-runtime";
-import type { OperationModel, ParameterLocation, ParameterModel } from "../../openapi/model.js";
-import type { JsonObject } from "../../openapi/types.js";
+import type { JsonObject } from "../../openapi/document/index.js";
+import type { OperationModel, ParameterLocation, ParameterModel } from "../../openapi/model/index.js";
 import { UserError } from "../base/errors.js";
 import type { OperationOverride } from "../config/config.js";
 import type { ParameterSources, PathPrefixes } from "../config/config-types.js";

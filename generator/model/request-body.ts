@@ -6,10 +6,8 @@ import {
   type BodyBinding as RuntimeBodyBinding,
   setOwn,
 } from "oapi-mcp-gen-runtime";
-import type { MediaTypeModel, OperationModel } from "../../openapi/model.js";
-import type { SchemaObject } from "../../openapi/schema.js";
-import type { SchemaCatalog } from "../../openapi/schema-catalog.js";
-import type { JsonObject } from "../../openapi/types.js";
+import type { JsonObject } from "../../openapi/document/index.js";
+import type { MediaTypeModel, OperationModel, SchemaCatalog, SchemaObject } from "../../openapi/model/index.js";
 import { UserError } from "../base/errors.js";
 import type { OperationOverride } from "../config/config.js";
 import type { ParameterSources } from "../config/config-types.js";

@@ -1,7 +1,6 @@
 import type { HttpBinding } from "oapi-mcp-gen-runtime";
-import type { OperationModel } from "../../openapi/model.js";
-import type { SchemaCatalog } from "../../openapi/schema-catalog.js";
-import type { JsonObject } from "../../openapi/types.js";
+import type { JsonObject } from "../../openapi/document/index.js";
+import type { OperationModel, SchemaCatalog } from "../../openapi/model/index.js";
 import { type DefinitionMemo, SchemaConverter } from "../schema/json-schema.js";
 import { preferredMediaType } from "./media-types.js";
 

@@ -1,10 +1,10 @@
 import { type SecuritySchemeDefinition, setOwn, words } from "oapi-mcp-gen-runtime";
-import type { ApiModel, SecuritySchemeModel } from "../../openapi/model.js";
+import type { ApiModel, SecuritySchemeModel } from "../../openapi/model/index.js";
 
 /** One security scheme as the runtime applies it (the runtime owns the type). */
 export type SchemeModel = SecuritySchemeDefinition;
 
-export type { SecurityRequirement } from "../../openapi/model.js";
+export type { SecurityRequirement } from "../../openapi/model/index.js";
 
 /** Where a scheme's credential goes and which environment variables hold it. */
 function schemeBinding(scheme: SecuritySchemeModel, stem: string): Omit<SchemeModel, "type" | "description"> {

@@ -1,5 +1,5 @@
 import type { UpstreamDefaults } from "oapi-mcp-gen-runtime";
-import type { ApiModel } from "../../openapi/model.js";
+import type { ApiModel } from "../../openapi/model/index.js";
 
 export type { UpstreamDefaults };
 

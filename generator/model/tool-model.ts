@@ -1,7 +1,6 @@
 import { didYouMean, type OutputValidation, type ToolAnnotations as RuntimeToolAnnotations, setOwn, words } from "oapi-mcp-gen-runtime";
-import { markdownText } from "../../openapi/markdown-text.js";
-import type { ApiModel, OperationModel } from "../../openapi/model.js";
-import type { HttpMethod, JsonObject } from "../../openapi/types.js";
+import type { HttpMethod, JsonObject } from "../../openapi/document/index.js";
+import { type ApiModel, markdownText, type OperationModel } from "../../openapi/model/index.js";
 import type { ToolView } from "../../templates/tool-view.js";
 import { UserError } from "../base/errors.js";
 import { type OperationAction, operationAction } from "../base/operation-action.js";

@@ -1,8 +1,7 @@
 import { setOwn } from "oapi-mcp-gen-runtime";
-import { refName } from "../../openapi/refs.js";
-import { type Schema, type SchemaObject, withoutKeyword } from "../../openapi/schema.js";
-import type { SchemaCatalog } from "../../openapi/schema-catalog.js";
-import type { JsonObject } from "../../openapi/types.js";
+import type { JsonObject } from "../../openapi/document/index.js";
+import { type Schema, type SchemaCatalog, type SchemaObject, withoutKeyword } from "../../openapi/model/index.js";
+import { refName } from "../../openapi/references/index.js";
 import { UserError } from "../base/errors.js";
 import { copyKeywords } from "./schema-copy.js";
 import { declareObjectKeywords } from "./schema-keywords.js";

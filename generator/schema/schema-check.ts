@@ -1,7 +1,7 @@
 import { Ajv, type ErrorObject } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { jsonText } from "oapi-mcp-gen-runtime";
-import { isJsonObject } from "../../openapi/types.js";
+import { isJsonObject } from "../../openapi/document/index.js";
 import type { ToolSchemas } from "./json-schema.js";
 import { defsKey, schemaRefs } from "./schema-refs.js";
 

@@ -1,8 +1,7 @@
 import { unenforcedReason } from "oapi-mcp-gen-runtime";
-import { enumValuesOfType } from "../../openapi/enum-types.js";
-import { markdownText } from "../../openapi/markdown-text.js";
-import { isReferenceObject, type SchemaObject } from "../../openapi/schema.js";
-import type { JsonObject, JsonValue } from "../../openapi/types.js";
+import type { JsonObject, JsonValue } from "../../openapi/document/index.js";
+import { isReferenceObject, markdownText, type SchemaObject } from "../../openapi/model/index.js";
+import { enumValuesOfType } from "../../openapi/typing/index.js";
 import { UserError } from "../base/errors.js";
 import { fitValueDepth, moveFormatToHint } from "./schema-keywords.js";
 

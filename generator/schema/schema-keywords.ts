@@ -1,5 +1,5 @@
 import { setOwn } from "oapi-mcp-gen-runtime";
-import { isJsonObject, type JsonObject } from "../../openapi/types.js";
+import { isJsonObject, type JsonObject } from "../../openapi/document/index.js";
 
 /** The formats JSON Schema itself defines (draft 2020-12, a superset of draft-07's); validators know these. */
 const JSON_SCHEMA_FORMATS = new Set([

@@ -1,4 +1,4 @@
-import { isJsonObject, type JsonObject } from "../../openapi/types.js";
+import { isJsonObject, type JsonObject } from "../../openapi/document/index.js";
 
 /** Keywords whose values are data, not schemas: a `$ref` key inside them is not a reference. */
 const DATA_KEYWORDS = new Set(["examples", "default", "const", "enum", "example"]);

@@ -1,5 +1,5 @@
 import { jsonText } from "oapi-mcp-gen-runtime";
-import { isJsonObject, type JsonObject, type JsonValue } from "../../openapi/types.js";
+import { isJsonObject, type JsonObject, type JsonValue } from "../../openapi/document/index.js";
 import { defsKey, schemaRefs } from "./schema-refs.js";
 
 /** A schema cut down to the limit, and how much of its `$defs` it lost. */

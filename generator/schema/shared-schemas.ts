@@ -1,5 +1,5 @@
 import { jsonText, words } from "oapi-mcp-gen-runtime";
-import type { JsonObject } from "../../openapi/types.js";
+import type { JsonObject } from "../../openapi/document/index.js";
 import { camelIdentifier } from "../../templates/literal.js";
 import type { SharedSchemas } from "../../templates/tool-view.js";
 import type { ToolSchemas } from "./json-schema.js";

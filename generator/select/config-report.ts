@@ -1,8 +1,7 @@
 import { isRecord } from "oapi-mcp-gen-runtime";
-import { buildApiModel } from "../../openapi/build-model.js";
-import { bundleExternalRefs } from "../../openapi/bundle.js";
-import { readDocumentSource } from "../../openapi/load.js";
-import { normalizeDocument } from "../../openapi/normalize.js";
+import { normalizeDocument, readDocumentSource } from "../../openapi/document/index.js";
+import { buildApiModel } from "../../openapi/model/index.js";
+import { bundleExternalRefs } from "../../openapi/references/index.js";
 import { type ConfigShapeError, SelectionError, UserError } from "../base/errors.js";
 import type { GeneratorConfig, OperationFilter } from "../config/config.js";
 import { selectOperations } from "./select.js";

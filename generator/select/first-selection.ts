@@ -1,4 +1,4 @@
-import type { OperationModel } from "../../openapi/model.js";
+import type { OperationModel } from "../../openapi/model/index.js";
 import { operationAction } from "../base/operation-action.js";
 
 /** One resource of an API: the operations its core verbs find, by how central it is. */

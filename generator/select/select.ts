@@ -1,6 +1,6 @@
 import { closest, didYouMean } from "oapi-mcp-gen-runtime";
 import picomatch from "picomatch";
-import type { ApiModel, OperationModel } from "../../openapi/model.js";
+import type { ApiModel, OperationModel } from "../../openapi/model/index.js";
 import { SelectionError } from "../base/errors.js";
 import type { GeneratorConfig, OperationFilter } from "../config/config.js";
 

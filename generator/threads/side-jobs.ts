@@ -1,5 +1,5 @@
 /** Work that runs beside the module rendering: the types module and the README, each from plain data. */
-import { isOpenApiDocument, type OpenApiDocument } from "../../openapi/types.js";
+import { isOpenApiDocument, type OpenApiDocument } from "../../openapi/document/index.js";
 import { GENERATED_HEADER } from "../../templates/header.js";
 import type { ReadmeSource } from "../../templates/readme.js";
 import { formatTypeScriptInParts } from "../layout/format.js";

@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import type { GlobalContext, OpenAPI3 } from "openapi-typescript";
-import type { OpenApiDocument } from "../../openapi/types.js";
-import { typingInput } from "../../openapi/typing-input.js";
+import type { OpenApiDocument } from "../../openapi/document/index.js";
+import { typingInput } from "../../openapi/typing/index.js";
 import { UserError } from "../base/errors.js";
 
 /**

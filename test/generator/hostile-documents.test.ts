@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { parseConfig } from "../../generator/config/index.js";
 import { generateFromFile } from "../../generator/generate.js";
-import { readDocumentFile } from "../../openapi/load.js";
+import { readDocumentFile } from "../../openapi/document/index.js";
 import { ROOT, runCli } from "../helpers/cli.js";
 import { clientLimitProblems } from "../helpers/client-limits.js";
 import { writeAndTypecheck } from "../helpers/generated-tree.js";

@@ -1,12 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { UserError } from "../../generator/base/index.js";
 import type { GeneratorConfig, ResolvedConfig } from "../../generator/config/index.js";
-import type { ToolModel } from "../../generator/model/index.js";
-import { buildTools } from "../../generator/model/index.js";
+import { buildTools, type ToolModel } from "../../generator/model/index.js";
 import { selectOperations } from "../../generator/select/index.js";
-import { buildApiModel, buildApiModelInSlices } from "../../openapi/build-model.js";
-import type { ApiModel } from "../../openapi/model.js";
-import type { JsonObject } from "../../openapi/types.js";
+import type { JsonObject } from "../../openapi/document/index.js";
+import { type ApiModel, buildApiModel, buildApiModelInSlices } from "../../openapi/model/index.js";
 import { loadMemos } from "../helpers/memos-model.js";
 
 /** Operation categories the Memos server must never expose, by operationId or path. */

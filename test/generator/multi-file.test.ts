@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UserError } from "../../generator/base/index.js";
 import { generateFromFile } from "../../generator/generate.js";
-import { DocumentParseError } from "../../openapi/load.js";
+import { DocumentParseError } from "../../openapi/document/index.js";
 import { startUpstream } from "../helpers/upstream.js";
 
 const THING = "type: object\nproperties:\n  id: {type: string}\n  owner: {$ref: './person.yaml'}\n";

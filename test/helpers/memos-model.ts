@@ -1,7 +1,6 @@
 import { readConfigFile } from "../../generator/config/index.js";
-import { buildApiModel } from "../../openapi/build-model.js";
-import { readDocumentFile } from "../../openapi/load.js";
-import { normalizeDocument } from "../../openapi/normalize.js";
+import { normalizeDocument, readDocumentFile } from "../../openapi/document/index.js";
+import { buildApiModel } from "../../openapi/model/index.js";
 
 export const MEMOS_SPEC = new URL("../../examples/memos/openapi.yaml", import.meta.url).pathname;
 export const MEMOS_CONFIG = new URL("../../examples/memos/oapi-mcp.config.yaml", import.meta.url).pathname;

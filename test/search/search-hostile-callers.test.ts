@@ -300,8 +300,8 @@ describe("document budgets", () => {
     await writeFile(join(store, "bomb.json"), JSON.stringify({ ...stored, name: "bomb", format: "yaml", text: "a: &a [*a]" }));
     const second = await startSearch(["--store", store]);
     try {
-      await second.catalog.ready;
-      expect((await second.catalog.listings()).map((api) => api.name)).toEqual(["museum"]);
+      await second.catalogue.ready;
+      expect((await second.catalogue.listings()).map((api) => api.name)).toEqual(["museum"]);
     } finally {
       await second.close();
     }

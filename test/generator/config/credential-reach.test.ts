@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { generateFromDocument } from "../../../generator/generate.js";
-import type { OpenApiDocument } from "../../../openapi/types.js";
+import type { OpenApiDocument } from "../../../openapi/document/index.js";
 
 /** A document shaped like Directus's: a query key (`access_token`) the document declares on a few operations only. */
 function keyedDocument(declaredOn: number, global = false): OpenApiDocument {

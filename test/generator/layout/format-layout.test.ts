@@ -12,9 +12,8 @@ import {
   statementsOf,
 } from "../../../generator/layout/index.js";
 import { operationTypes } from "../../../generator/types/index.js";
-import { bundleExternalRefs } from "../../../openapi/bundle.js";
-import { readDocumentSource } from "../../../openapi/load.js";
-import { normalizeDocument } from "../../../openapi/normalize.js";
+import { normalizeDocument, readDocumentSource } from "../../../openapi/document/index.js";
+import { bundleExternalRefs } from "../../../openapi/references/index.js";
 import { GENERATED_HEADER } from "../../../templates/header.js";
 import { Identifier } from "../../../templates/literal.js";
 import { LiteralSlots } from "../../../templates/literal-slots.js";

@@ -3,11 +3,9 @@ import { describe, expect, it } from "vitest";
 import { resolveConfig } from "../../../generator/config/index.js";
 import { buildTools, operationToTool, type ToolModel } from "../../../generator/model/index.js";
 import { selectOperations } from "../../../generator/select/index.js";
-import { buildApiModel } from "../../../openapi/build-model.js";
-import { bundleExternalRefs } from "../../../openapi/bundle.js";
-import { readDocumentSource } from "../../../openapi/load.js";
-import { normalizeDocument } from "../../../openapi/normalize.js";
-import type { JsonObject, OpenApiDocument } from "../../../openapi/types.js";
+import { type JsonObject, normalizeDocument, type OpenApiDocument, readDocumentSource } from "../../../openapi/document/index.js";
+import { buildApiModel } from "../../../openapi/model/index.js";
+import { bundleExternalRefs } from "../../../openapi/references/index.js";
 
 const ROOT = join(import.meta.dirname, "../../..");
 

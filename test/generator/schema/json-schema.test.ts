@@ -1,9 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { generateFromDocument } from "../../../generator/generate.js";
 import { SchemaConverter, type SchemaDirection } from "../../../generator/schema/index.js";
-import { readSchema } from "../../../openapi/schema.js";
-import { SchemaCatalog } from "../../../openapi/schema-catalog.js";
-import type { JsonObject, OpenApiDocument } from "../../../openapi/types.js";
+import type { JsonObject, OpenApiDocument } from "../../../openapi/document/index.js";
+import { readSchema, SchemaCatalog } from "../../../openapi/model/index.js";
 
 /** A converter over a document's schemas that reads each root as written. */
 function converterFor(document: OpenApiDocument, direction: SchemaDirection, where: string) {

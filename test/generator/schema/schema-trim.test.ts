@@ -2,7 +2,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { generateFromDocument } from "../../../generator/generate.js";
 import { type TrimmedSchema, trimSchema } from "../../../generator/schema/index.js";
-import type { JsonObject, OpenApiDocument } from "../../../openapi/types.js";
+import type { JsonObject, OpenApiDocument } from "../../../openapi/document/index.js";
 import { dialectProblems } from "../../helpers/schema-dialects.js";
 
 const note = "x".repeat(2_000);

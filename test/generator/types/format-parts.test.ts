@@ -2,8 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { RenderCache } from "../../../generator/cache/index.js";
 import { formatTypeScript, formatTypeScriptInParts, topLevelParts } from "../../../generator/layout/index.js";
 import { operationTypes } from "../../../generator/types/index.js";
-import { readDocumentFile } from "../../../openapi/load.js";
-import { normalizeDocument } from "../../../openapi/normalize.js";
+import { normalizeDocument, readDocumentFile } from "../../../openapi/document/index.js";
 
 const DOCUMENTS = ["examples/memos/openapi.yaml", "test/fixtures/docker-engine/swagger.yaml", "test/fixtures/scalar-galaxy/openapi.yaml"];
 

@@ -4,7 +4,7 @@ import { OperationSearchIndex } from "oapi-mcp-gen-runtime/operation-index";
 import { describe, expect, it } from "vitest";
 import { resolveConfig } from "../../../generator/config/index.js";
 import { buildTools } from "../../../generator/model/index.js";
-import { buildApiModel } from "../../../openapi/build-model.js";
+import { buildApiModel } from "../../../openapi/model/index.js";
 import { toolDefinition } from "../../../templates/tool-module.js";
 
 const ok = {

@@ -1,0 +1,13 @@
+/** Reading a document: its JSON types, parsing YAML or JSON within budget, and normalising Swagger 2.0 and 3.1. */
+export { type DocumentFormat, detectFormat, parseDocumentText, readDocumentFile, readDocumentSource } from "./load.js";
+export { type NormalizedDocument, normalizeDocument } from "./normalize.js";
+export { DocumentParseError } from "./parse-error.js";
+export {
+  HTTP_METHODS,
+  type HttpMethod,
+  isJsonObject,
+  isOpenApiDocument,
+  type JsonObject,
+  type JsonValue,
+  type OpenApiDocument,
+} from "./types.js";
