@@ -25,6 +25,8 @@ export default defineConfig({
     include: ["test/**/*.test.ts"],
     // Opt-in suites over large documents run with `npm run test:scale`.
     exclude: ["test/scale/**", "**/node_modules/**"],
+    // Many files wait on child processes (npm, tsc, servers): a third worker on two cores keeps both busy.
+    maxWorkers: 3,
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

@@ -9,7 +9,7 @@ import { ROOT } from "../helpers/cli.js";
 import { buildDockerfile } from "../helpers/dockerfile.js";
 import { type LocalRegistry, startLocalRegistry } from "../helpers/local-registry.js";
 import { sendJson, startUpstream } from "../helpers/upstream.js";
-import { accountIds, freePort } from "../helpers/user-project.js";
+import { accountIds, freePort, npmEnvironment } from "../helpers/user-project.js";
 
 const exec = promisify(execCallback);
 const execFile = promisify(execFileCallback);
@@ -113,15 +113,7 @@ describe("in a user's own project, from the packed tarballs", () => {
       await execFile("npm", ["pack", "--ignore-scripts", "--pack-destination", tarballs, ...workspace], { cwd: ROOT });
     }
     registry = await startLocalRegistry((await readdir(tarballs)).map((file) => join(tarballs, file)));
-    env = {
-      ...process.env,
-      npm_config_registry: registry.url,
-      npm_config_audit: "false",
-      npm_config_fund: "false",
-      npm_config_update_notifier: "false",
-      npm_config_loglevel: "error",
-    };
-    for (const key of Object.keys(env)) if (/^(npm_(package|lifecycle)_|INIT_CWD|VITEST)/.test(key)) delete env[key];
+    env = { ...npmEnvironment(), npm_config_registry: registry.url };
     project = join(scratch, "app");
     await mkdir(project);
     await sh("npm init -y");

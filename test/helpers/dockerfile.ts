@@ -50,9 +50,23 @@ async function ignored(context: string): Promise<Set<string>> {
 }
 
 /**
+ * The image's own npm cache, so `npm cache clean` in a RUN clears it and never the user's: a snapshot of the user's
+ * (the index copied, the content hard-linked, as cacache never writes a content file in place).
+ */
+async function imageNpmCache(scratch: string): Promise<string> {
+  const own = join(scratch, "npm-cache");
+  await mkdir(join(own, "_cacache"), { recursive: true });
+  const user = join((await execFile("npm", ["config", "get", "cache"], { encoding: "utf8" })).stdout.trim(), "_cacache");
+  if ((await readdir(user).catch(() => [])).length === 0) return own;
+  await execFile("cp", ["-r", join(user, "index-v5"), join(own, "_cacache")]).catch(() => undefined);
+  await execFile("cp", ["-al", join(user, "content-v2"), join(own, "_cacache")]).catch(() => undefined);
+  return own;
+}
+
+/**
  * Carries out FROM, WORKDIR, ENV, COPY (from the context or an earlier stage), RUN, USER, CMD and HEALTHCHECK in
  * scratch folders, one per stage; RUN commands run with `sh -c` in the stage's working directory with `runEnv`
- * added (the base image's Node is this machine's). Throws when a RUN fails, as `docker build` would.
+ * added (the base image's Node is this machine's) and an npm cache of the image's own. Throws when a RUN fails, as `docker build` would.
  */
 export async function buildDockerfile(
   dockerfile: string,
@@ -62,6 +76,7 @@ export async function buildDockerfile(
 ): Promise<BuiltStage> {
   const stages: Stage[] = [];
   const log: string[] = [];
+  const npmCache = await imageNpmCache(scratch);
   const skip = await ignored(context);
   const at = (stage: Stage, path: string) => join(stage.root, posix.resolve(stage.workdir, path));
   for (const line of instructions(await readFile(dockerfile, "utf8"))) {
@@ -118,7 +133,7 @@ export async function buildDockerfile(
     } else if (keyword === "RUN") {
       await execFile("sh", ["-c", args], {
         cwd: join(stage.root, stage.workdir),
-        env: { ...runEnv, ...stage.env },
+        env: { ...runEnv, npm_config_cache: npmCache, ...stage.env },
         maxBuffer: 64 * 1024 * 1024,
       }).catch((error: { stderr?: string }) => {
         throw new Error(`${line} failed:\n${error.stderr ?? ""}`);

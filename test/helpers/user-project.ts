@@ -5,9 +5,19 @@ import { freePort } from "./oauth-client.js";
 
 export { freePort };
 
-/** This process's environment for npm commands a user would run: npm's own registry, quiet, no test run's variables. */
+/**
+ * This process's environment for npm commands a user would run: npm's own registry, quiet, no test run's variables;
+ * what npm has cached is used without asking the registry again (`prefer-offline`: the same packages, fewer round trips).
+ */
 export function npmEnvironment(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, npm_config_audit: "false", npm_config_fund: "false", npm_config_loglevel: "error" };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    npm_config_audit: "false",
+    npm_config_fund: "false",
+    npm_config_loglevel: "error",
+    npm_config_prefer_offline: "true",
+    npm_config_update_notifier: "false",
+  };
   for (const key of Object.keys(env)) if (/^(npm_(package|lifecycle)_|INIT_CWD|VITEST)/.test(key)) delete env[key];
   return env;
 }
