@@ -144,7 +144,12 @@ async function generateBeside(
   const definitions = await clock.time("tool definitions", () => tools.map(toolDefinition));
   const { name, version, title, instructions } = config.server;
   const code = codeSettings(config, tools);
-  const allListed = await clock.time("tools/list size", () => toolsModeListSize(definitions, title ?? name, code));
+  // The whole list in tools mode, measured only when the mode needs it (auto mode's count alone may decide).
+  let measured: ReturnType<typeof toolsModeListSize> | undefined;
+  const allListed = () => {
+    measured ??= clock.timeSync("tools/list size", () => toolsModeListSize(definitions, title ?? name, code));
+    return measured;
+  };
   const mode = servingMode(config, tools.length, allListed);
   // Discovery and code mode both find operations by search: the generated server carries the search index.
   const searches = mode !== "tools";
@@ -158,7 +163,7 @@ async function generateBeside(
         definitions.map((definition) => definition._meta.path),
       )
     : [];
-  const toolsList = searches ? discoveryListSize(title ?? name, definitions, alwaysList, code, parts) : allListed;
+  const toolsList = searches ? discoveryListSize(title ?? name, definitions, alwaysList, code, parts) : allListed();
   checkBudget(toolsList, config.budget);
   const structures = new Map<string, ModuleSource>();
   await clock.time("module structures", () => {
@@ -195,7 +200,7 @@ async function generateBeside(
     ...(auth.mode === "resource" || auth.mode === "proxy" ? { signInMode: auth.mode } : {}),
     paths,
     ...(mode === "discovery" ? { discovery: { alwaysList } } : {}),
-    ...(mode === "tools" && allListed.describes ? { describes: true } : {}),
+    ...(mode === "tools" && allListed().describes ? { describes: true } : {}),
     ...(code ? { code: codeFacts(code, definitions) } : {}),
     ...(runtime !== "registry" ? { runtime: { source: runtime, tarball: runtimeTarball(RUNTIME_VERSION) } } : {}),
   };

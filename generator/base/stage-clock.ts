@@ -20,6 +20,16 @@ export class StageClock {
     }
   }
 
+  /** Runs synchronous `work` as the stage `name` and records how long it took. */
+  timeSync<T>(name: string, work: () => T): T {
+    const start = performance.now();
+    try {
+      return work();
+    } finally {
+      this.stages.push({ name, ms: performance.now() - start });
+    }
+  }
+
   /** The stages in the order they finished, then the run's wall time and CPU time (every thread). */
   report(): string {
     const cpu = process.cpuUsage(this.cpuAtStart);
@@ -37,7 +47,8 @@ export class StageClock {
 /** Times nothing: what a run without `--timings` uses. */
 export const NO_CLOCK = {
   time: <T>(_name: string, work: () => T | Promise<T>): Promise<T> => Promise.resolve(work()),
+  timeSync: <T>(_name: string, work: () => T): T => work(),
 };
 
 /** What the pipeline needs of a clock. */
-export type Clock = Pick<StageClock, "time">;
+export type Clock = Pick<StageClock, "time" | "timeSync">;

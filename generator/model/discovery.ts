@@ -11,7 +11,7 @@ import { overBudget, type ToolsListSize } from "./tools-list.js";
 export type ServingMode = "tools" | "discovery" | "code";
 
 /** The mode a run serves in: the configured one, or under `auto` discovery when the tools would pass the budget. */
-export function servingMode(config: ResolvedConfig, toolCount: number, size: ToolsListSize): ServingMode {
+export function servingMode(config: ResolvedConfig, toolCount: number, size: () => ToolsListSize): ServingMode {
   if (config.mode !== "auto") return config.mode;
   return overBudget(toolCount, size, config.budget) ? "discovery" : "tools";
 }

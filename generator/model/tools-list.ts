@@ -54,10 +54,13 @@ export const DEFAULT_WARN_TOOLS = 100;
 export const DEFAULT_WARN_TOKENS = 50_000;
 
 /** Whether a list passes the config's budget, or the default thresholds when the config set none. */
-export function overBudget(toolCount: number, size: ToolsListSize, budget: GeneratorConfig["budget"]): boolean {
+export function overBudget(toolCount: number, size: ToolsListSize | (() => ToolsListSize), budget: GeneratorConfig["budget"]): boolean {
   const { maxBytes, maxTokens } = budget ?? {};
-  if (maxBytes === undefined && maxTokens === undefined) return toolCount > DEFAULT_WARN_TOOLS || size.tokens > DEFAULT_WARN_TOKENS;
-  return (maxBytes !== undefined && size.bytes > maxBytes) || (maxTokens !== undefined && size.tokens > maxTokens);
+  // Measured only when the count alone does not decide (the list of a large API is costly to build).
+  const measured = () => (typeof size === "function" ? size() : size);
+  if (maxBytes === undefined && maxTokens === undefined) return toolCount > DEFAULT_WARN_TOOLS || measured().tokens > DEFAULT_WARN_TOKENS;
+  const { bytes, tokens } = measured();
+  return (maxBytes !== undefined && bytes > maxBytes) || (maxTokens !== undefined && tokens > maxTokens);
 }
 
 /** A warning when the list passes the default budget and the config set none of its own. */

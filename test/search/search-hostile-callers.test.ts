@@ -228,7 +228,9 @@ describe("schema inlining has a node budget", () => {
       expect(value.isError).toBe(false);
       expect(value.structured.inline_note).toMatch(/inlining stopped after 20000 nodes/);
       expect(value.text.length).toBeLessThan(50_000);
-      expect(ms).toBeLessThan(5_000);
+      // Bounded, not timed: a walk per operation over the shared graph (2,000 × 1,000 nodes) takes minutes; the
+      // comparison takes about a second. The bound is loose so that a busy machine does not fail it.
+      expect(ms).toBeLessThan(30_000);
     } finally {
       await client.close();
       await server.close();
@@ -347,7 +349,9 @@ describe("compare_apis", () => {
     try {
       const { ms, value } = await timed(() => callTool(client, "compare_apis", { base: "g1", target: "g2", limit: 5 }));
       expect(value.structured).toMatchObject({ changed: { total: 2_000 } });
-      expect(ms).toBeLessThan(5_000);
+      // Bounded, not timed: a walk per operation over the shared graph (2,000 × 1,000 nodes) takes minutes; the
+      // comparison takes about a second. The bound is loose so that a busy machine does not fail it.
+      expect(ms).toBeLessThan(30_000);
     } finally {
       await client.close();
       await server.close();
