@@ -23,9 +23,9 @@ module.exports = {
       name: "openapi-is-the-base",
       severity: "error",
       comment:
-        "openapi/ is the shared OpenAPI layer: it imports no generator, search or templates code, and of the runtime only its face (the address check both use).",
+        "openapi/ is the shared OpenAPI layer: it imports no generator, search or templates code, and of the runtime only its face and the address check both use (`oapi-mcp-gen-runtime/address`).",
       from: { path: "^openapi/" },
-      to: { path: "^(generator|runtime|search|templates)/", pathNot: "^runtime/index\\.ts$" },
+      to: { path: "^(generator|runtime|search|templates)/", pathNot: "^runtime/(index|base/public-address)\\.ts$" },
     },
     {
       name: "runtime-stands-alone",

@@ -42,6 +42,10 @@ export default defineConfig({
         replacement: fileURLToPath(new URL("./runtime/discovery/index.ts", import.meta.url)),
       },
       {
+        find: /^oapi-mcp-gen-runtime\/address$/,
+        replacement: fileURLToPath(new URL("./runtime/base/public-address.ts", import.meta.url)),
+      },
+      {
         find: /^oapi-mcp-gen-runtime\/operation-index$/,
         replacement: fileURLToPath(new URL("./runtime/discovery/operation-index.ts", import.meta.url)),
       },

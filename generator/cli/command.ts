@@ -11,8 +11,7 @@ import { packageVersion } from "../base/package-version.js";
 import { Progress } from "../base/progress.js";
 import { NO_CLOCK, StageClock } from "../base/stage-clock.js";
 import { RenderCache } from "../cache/render-cache.js";
-import { type GeneratorConfig, readConfigFile } from "../config/config.js";
-import { budgetWarning } from "../model/tools-list.js";
+import type { GeneratorConfig } from "../config/config.js";
 import { ignoredFiles } from "../output/git-ignored.js";
 import { checkOutputFolder, compareOutput, foreignFiles, writeOutput } from "../output/output.js";
 import { isGeneratedFile, pathKind } from "../output/output-files.js";
@@ -257,6 +256,27 @@ function asTyped(path: string, root: string): string {
   return shown === "" ? "." : shown;
 }
 
+/**
+ * Whether document bytes may hold an external `$ref`, read around each `$ref` alone (a large document is not decoded
+ * whole). Read as latin1: the pattern is ASCII, and no byte of a multi-byte UTF-8 character is.
+ */
+function bytesMayHaveExternalRefs(bytes: Buffer): boolean {
+  for (let at = bytes.indexOf("$ref"); at >= 0; at = bytes.indexOf("$ref", at + 4)) {
+    if (mayHaveExternalRefs(bytes.subarray(at, at + 4096).toString("latin1"))) return true;
+  }
+  return false;
+}
+
+/** The config file, parsed and checked; a config of the wrong shape is reported with every problem the document shows. */
+async function readConfig(configPath: string, spec: string): Promise<GeneratorConfig> {
+  const { readConfigFile } = await import("../config/config.js");
+  return readConfigFile(configPath).catch(async (error: unknown) => {
+    if (!(error instanceof ConfigShapeError)) throw error;
+    const { allConfigProblems } = await import("../select/config-report.js");
+    throw await allConfigProblems(error, spec, configPath);
+  });
+}
+
 async function generate(options: GenerateOptions): Promise<number> {
   const clock = options.timings ? new StageClock() : undefined;
   try {
@@ -271,13 +291,8 @@ async function generateTimed(given: GenerateOptions, clock: StageClock | undefin
   // Without --runtime, a folder that vendors its runtime keeps doing so (its --check and regeneration stay as they were).
   const options: GenerateOptions = { ...given, runtime: given.runtime ?? runtimeSourceOf(given.out) };
   const configPath = options.config ?? (pathKind(DEFAULT_CONFIG) === "file" ? DEFAULT_CONFIG : undefined);
-  const config: GeneratorConfig | undefined = configPath
-    ? await readConfigFile(configPath).catch(async (error: unknown) => {
-        if (!(error instanceof ConfigShapeError)) throw error;
-        const { allConfigProblems } = await import("../select/config-report.js");
-        throw await allConfigProblems(error, options.spec, configPath);
-      })
-    : undefined;
+  // The config's bytes key the run; it is parsed and checked only when the run generates (its last run did, with them).
+  const configBytes = configPath ? await readFile(configPath).catch(() => undefined) : undefined;
   const root = projectRoot();
   const paths: GenerationPaths = {
     spec: asTyped(options.spec, root),
@@ -289,9 +304,14 @@ async function generateTimed(given: GenerateOptions, clock: StageClock | undefin
   const manifest = await timed.time("hash the inputs", async () => {
     const documentBytes = /^https?:\/\//i.test(options.spec) ? undefined : await readFile(options.spec).catch(() => undefined);
     // A multi-file document may change in a file the manifest never saw: such runs always generate.
-    const multiFile = documentBytes !== undefined && mayHaveExternalRefs(documentBytes.toString("utf8"));
+    const multiFile = documentBytes !== undefined && bytesMayHaveExternalRefs(documentBytes);
     return documentBytes && !multiFile
-      ? await RunManifest.open(options.out, documentBytes, { config: config ?? "all", paths, runtimeVersion, runtime: options.runtime })
+      ? await RunManifest.open(options.out, documentBytes, {
+          config: configBytes ? configBytes.toString("base64") : configPath ? "unreadable" : "all",
+          paths,
+          runtimeVersion,
+          runtime: options.runtime,
+        })
       : undefined;
   });
   const unchanged = manifest !== undefined && (await timed.time("compare inputs with the last run", () => manifest.isCurrent(options.out)));
@@ -299,6 +319,7 @@ async function generateTimed(given: GenerateOptions, clock: StageClock | undefin
     process.stdout.write(`${options.out} is up to date (unchanged inputs${options.check ? "" : "; 0 files changed"})\n`);
     return 0;
   }
+  const config = configPath ? await readConfig(configPath, options.spec) : undefined;
   const cache = await timed.time("open the render cache", () => RenderCache.open(options.out));
   const { defaultConfigFor, generateFromFile } = await timed.time("load the generator", () => import("../generate.js"));
   const result = await generateFromFile(options.spec, config ?? defaultConfigFor, {
@@ -320,6 +341,7 @@ async function generateTimed(given: GenerateOptions, clock: StageClock | undefin
   const mode = result.mode === "tools" ? "" : `${result.mode} mode, `;
   const size = `${mode}tools/list ${Math.round(result.toolsList.bytes / 1024)} KiB, about ${result.toolsList.tokens} tokens`;
   // A discovery server lists three tools whatever the selection: advice to list fewer does not apply to it.
+  const { budgetWarning } = await import("../model/tools-list.js");
   const listWarnings = result.mode !== "tools" ? [] : budgetWarning(result.tools.length, result.toolsList, config?.budget);
   const warnings = [...result.warnings, ...listWarnings, ...outsideProject(paths, root), ...missingTarball(options)];
   // Document text reaches warnings: control characters (terminal escape codes) are shown as `?`.

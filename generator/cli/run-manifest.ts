@@ -43,8 +43,9 @@ export class RunManifest {
     const hash = createHash("sha256");
     for (const folder of code) {
       // Every file below too: the generator's code lives in subfolders (model/, schema/, …).
+      // Synchronous reads, as in isCurrent: a few hundred small files.
       for (const name of (await readdir(folder, { recursive: true }).catch((): string[] => [])).sort()) {
-        if (/\.(js|ts|json)$/.test(name) && !name.endsWith(".d.ts")) hash.update(name).update(await readFile(join(folder, name)));
+        if (/\.(js|ts|json)$/.test(name) && !name.endsWith(".d.ts")) hash.update(name).update(readFileSync(join(folder, name)));
       }
     }
     hash.update(JSON.stringify(config)).update("\u0000").update(documentBytes);

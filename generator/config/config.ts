@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
+import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import { didYouMean } from "oapi-mcp-gen-runtime";
 import { detectFormat, parseDocumentText } from "../../openapi/document/index.js";
 import { errorCode } from "../../openapi/fetch/index.js";
@@ -21,9 +21,20 @@ export function overrideFor(config: GeneratorConfig, operationId: string | undef
   return operationId !== undefined && overrides !== undefined && Object.hasOwn(overrides, operationId) ? overrides[operationId] : undefined;
 }
 
-const ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true, validateFormats: false, useDefaults: true });
 /** Checks a config and fills in every default the schema declares: the one place defaults are applied. */
-const validateShape = ajv.compile<ResolvedConfig>(configSchema);
+let shapeCheck: ValidateFunction<ResolvedConfig> | undefined;
+
+/** The config schema's validator, compiled on first use (an unchanged run never needs it). */
+function validateShape(value: unknown): value is ResolvedConfig {
+  shapeCheck ??= new Ajv2020({
+    allErrors: true,
+    strict: true,
+    verbose: true,
+    validateFormats: false,
+    useDefaults: true,
+  }).compile<ResolvedConfig>(configSchema);
+  return shapeCheck(value);
+}
 
 /** Validates a parsed config value (filling in its defaults), reporting every problem at once. */
 export function parseConfig(value: unknown, source = "config"): ResolvedConfig {
@@ -32,7 +43,7 @@ export function parseConfig(value: unknown, source = "config"): ResolvedConfig {
       throw new UserError(`${source}: top level: needs "operations" (an allowlist of operationIds) or "select"`);
     return value;
   }
-  const problems = (validateShape.errors ?? []).filter(isReportable).map((error) => `${source}: ${describe(error)}`);
+  const problems = (shapeCheck?.errors ?? []).filter(isReportable).map((error) => `${source}: ${describe(error)}`);
   throw new ConfigShapeError([...new Set(problems)], value);
 }
 

@@ -1,7 +1,7 @@
 import { mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve, sep } from "node:path";
+import { codePointCompare } from "../base/code-point-order.js";
 import { UserError } from "../base/errors.js";
-import { codePointCompare } from "../schema/json-schema.js";
 import { generatedFilesIn, isGeneratedFile, pathKind } from "./output-files.js";
 
 /** What `--check` found, or what a write changed. */

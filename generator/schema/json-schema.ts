@@ -2,6 +2,7 @@ import { setOwn } from "oapi-mcp-gen-runtime";
 import type { JsonObject } from "../../openapi/document/index.js";
 import { type Schema, type SchemaCatalog, type SchemaObject, withoutKeyword } from "../../openapi/model/index.js";
 import { refName } from "../../openapi/references/index.js";
+import { codePointCompare } from "../base/code-point-order.js";
 import { UserError } from "../base/errors.js";
 import { copyKeywords } from "./schema-copy.js";
 import { declareObjectKeywords } from "./schema-keywords.js";
@@ -290,9 +291,4 @@ function makeNullable(schema: JsonObject): JsonObject {
   if (typeof schema.type === "string") return { ...schema, type: [schema.type, "null"] };
   if (Array.isArray(schema.type)) return schema.type.includes("null") ? schema : { ...schema, type: [...schema.type, "null"] };
   return { anyOf: [schema, { type: "null" }] };
-}
-
-/** Orders strings by UTF-16 code unit, the same on every machine and locale. */
-export function codePointCompare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

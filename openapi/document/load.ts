@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { parse as parseYaml, YAMLError } from "yaml";
+import { createRequire } from "node:module";
 import { errorCode } from "../fetch/index.js";
 import { checkDocumentShape } from "./document-shape.js";
 import { DocumentParseError } from "./parse-error.js";
@@ -33,11 +33,11 @@ export function parseDocumentText(text: string, format: DocumentFormat, source =
   let yaml = format === "yaml";
   try {
     // YAML is a superset of JSON, so a JSON document with a stray YAML-ism still loads.
-    value = yaml ? parseYaml(text, YAML_OPTIONS) : JSON.parse(text);
+    value = yaml ? parseYaml(text) : JSON.parse(text);
   } catch (error) {
     if (yaml) throw new DocumentParseError(`${source}: invalid YAML: ${yamlProblem(error)}`);
     try {
-      value = parseYaml(text, YAML_OPTIONS);
+      value = parseYaml(text);
       yaml = true;
     } catch {
       throw new DocumentParseError(`${source}: invalid JSON: ${jsonProblem(error)}`);
@@ -49,6 +49,21 @@ export function parseDocumentText(text: string, format: DocumentFormat, source =
 }
 
 const YAML_OPTIONS = { maxAliasCount: MAX_ALIASES, merge: true, uniqueKeys: false } as const;
+
+/** The YAML parser, loaded on first use (a run that reads only JSON, or nothing, never needs it). */
+let yamlModule: typeof import("yaml") | undefined;
+function yamlParser(): typeof import("yaml") {
+  if (yamlModule === undefined) {
+    const loaded: typeof import("yaml") = createRequire(import.meta.url)("yaml");
+    yamlModule = loaded;
+  }
+  return yamlModule;
+}
+
+/** Parses YAML text with the document limits. */
+function parseYaml(text: string): unknown {
+  return yamlParser().parse(text, YAML_OPTIONS);
+}
 
 /** What JSON.parse objected to, and where, without the text it quotes. */
 function jsonProblem(error: unknown): string {
@@ -63,7 +78,7 @@ function jsonProblem(error: unknown): string {
 /** What the YAML parser objected to and where, without the text it quotes (anything after `: ` may be the document's). */
 function yamlProblem(error: unknown): string {
   if (error instanceof RangeError) return "nested too deep";
-  const detail = error instanceof YAMLError ? error : undefined;
+  const detail = error instanceof yamlParser().YAMLError ? error : undefined;
   const kind = (error instanceof Error ? error.message : "")
     .split("\n")[0]
     ?.replace(/ at line \d+.*$/, "")

@@ -1,5 +1,5 @@
 import { isIP } from "node:net";
-import { canonicalHost, isRefusedAddress } from "oapi-mcp-gen-runtime";
+import { canonicalHost, isRefusedAddress } from "oapi-mcp-gen-runtime/address";
 
 export { isRefusedAddress };
 

@@ -1,7 +1,7 @@
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { isIP, type LookupFunction } from "node:net";
-import { checkedLookup } from "oapi-mcp-gen-runtime";
+import { checkedLookup } from "oapi-mcp-gen-runtime/address";
 import { type AddressPolicy, mayConnect, urlPort } from "./address-policy.js";
 import { errorCode, errorMessage } from "./error-detail.js";
 
