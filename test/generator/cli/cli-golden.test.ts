@@ -111,6 +111,48 @@ describe("oapi-mcp-gen CLI", () => {
     expect(await readFile(target, "utf8")).toBe(text);
   });
 
+  it("generates again when the config's bytes change, and names a broken config rather than calling the tree current", async () => {
+    const out = join(scratch, "config-bytes");
+    const config = join(scratch, "config-bytes.yaml");
+    const text = await readFile(CONFIG, "utf8");
+    await writeFile(config, text);
+    expect(runCli([SPEC, "--config", config, "--out", out]).status).toBe(0);
+    expect(runCli([SPEC, "--config", config, "--out", out]).stdout).toMatch(/unchanged inputs/);
+    await writeFile(config, `${text}# a comment\n`);
+    const commented = runCli([SPEC, "--config", config, "--out", out]);
+    expect(commented.stdout).not.toMatch(/unchanged inputs/);
+    expect(commented.stdout).toMatch(/\(0 files changed, 0 removed;/);
+    await writeFile(config, `${text}not_a_setting: true\n`);
+    const broken = runCli([SPEC, "--config", config, "--out", out]);
+    expect(broken.status).toBe(1);
+    expect(broken.stderr).toContain("not_a_setting");
+  });
+
+  it("generates every time from a document that references other files: the run's key never saw them", async () => {
+    const folder = join(scratch, "split");
+    await mkdir(folder, { recursive: true });
+    const document = (schema: string) =>
+      [
+        "openapi: 3.0.3",
+        'info: {title: split, version: "1"}',
+        "paths:",
+        "  /things:",
+        "    get:",
+        "      operationId: getThing",
+        "      responses:",
+        `        "200": {description: ok, content: {application/json: {schema: {$ref: "${schema}"}}}}`,
+        "",
+      ].join("\n");
+    await writeFile(join(folder, "openapi.yaml"), document("./thing.yaml"));
+    await writeFile(join(folder, "thing.yaml"), "type: object\nproperties:\n  id: {type: string}\n");
+    const out = join(folder, "generated");
+    expect(runCli([join(folder, "openapi.yaml"), "--out", out]).status).toBe(0);
+    expect(runCli([join(folder, "openapi.yaml"), "--out", out]).stdout).not.toMatch(/unchanged inputs/);
+    await writeFile(join(folder, "thing.yaml"), "type: object\nproperties:\n  id: {type: string}\n  size: {type: integer}\n");
+    expect(runCli([join(folder, "openapi.yaml"), "--out", out]).stdout).not.toMatch(/\(0 files changed/);
+    expect(await readFile(join(out, "api-types.ts"), "utf8")).toContain("size?: number");
+  });
+
   it("--check exits 0 on a current tree and 1 naming the file after any byte changes", async () => {
     const out = join(scratch, "check");
     runCli([SPEC, "--config", CONFIG, "--out", out]);
