@@ -257,24 +257,18 @@ function asTyped(path: string, root: string): string {
 }
 
 /**
- * Whether document bytes may hold an external `$ref`, read around each `$ref` alone (a large document is not decoded
- * whole). Read as latin1: the pattern is ASCII, and no byte of a multi-byte UTF-8 character is.
+ * The config, parsed and checked from the bytes that keyed the run (a file that could not be read is read again, for
+ * its error); a config of the wrong shape is reported with every problem the document shows.
  */
-function bytesMayHaveExternalRefs(bytes: Buffer): boolean {
-  for (let at = bytes.indexOf("$ref"); at >= 0; at = bytes.indexOf("$ref", at + 4)) {
-    if (mayHaveExternalRefs(bytes.subarray(at, at + 4096).toString("latin1"))) return true;
-  }
-  return false;
-}
-
-/** The config file, parsed and checked; a config of the wrong shape is reported with every problem the document shows. */
-async function readConfig(configPath: string, spec: string): Promise<GeneratorConfig> {
-  const { readConfigFile } = await import("../config/config.js");
-  return readConfigFile(configPath).catch(async (error: unknown) => {
+async function readConfig(configPath: string, bytes: Buffer | undefined, spec: string): Promise<GeneratorConfig> {
+  const { configFromText, readConfigFile } = await import("../config/config.js");
+  try {
+    return bytes ? configFromText(bytes.toString("utf8"), configPath) : await readConfigFile(configPath);
+  } catch (error) {
     if (!(error instanceof ConfigShapeError)) throw error;
     const { allConfigProblems } = await import("../select/config-report.js");
     throw await allConfigProblems(error, spec, configPath);
-  });
+  }
 }
 
 async function generate(options: GenerateOptions): Promise<number> {
@@ -304,7 +298,7 @@ async function generateTimed(given: GenerateOptions, clock: StageClock | undefin
   const manifest = await timed.time("hash the inputs", async () => {
     const documentBytes = /^https?:\/\//i.test(options.spec) ? undefined : await readFile(options.spec).catch(() => undefined);
     // A multi-file document may change in a file the manifest never saw: such runs always generate.
-    const multiFile = documentBytes !== undefined && bytesMayHaveExternalRefs(documentBytes);
+    const multiFile = documentBytes !== undefined && mayHaveExternalRefs(documentBytes);
     return documentBytes && !multiFile
       ? await RunManifest.open(options.out, documentBytes, {
           config: configBytes ? configBytes.toString("base64") : configPath ? "unreadable" : "all",
@@ -319,7 +313,7 @@ async function generateTimed(given: GenerateOptions, clock: StageClock | undefin
     process.stdout.write(`${options.out} is up to date (unchanged inputs${options.check ? "" : "; 0 files changed"})\n`);
     return 0;
   }
-  const config = configPath ? await readConfig(configPath, options.spec) : undefined;
+  const config = configPath ? await readConfig(configPath, configBytes, options.spec) : undefined;
   const cache = await timed.time("open the render cache", () => RenderCache.open(options.out));
   const { defaultConfigFor, generateFromFile } = await timed.time("load the generator", () => import("../generate.js"));
   const result = await generateFromFile(options.spec, config ?? defaultConfigFor, {

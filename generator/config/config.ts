@@ -61,6 +61,11 @@ export async function readConfigFile(path: string): Promise<ResolvedConfig> {
     const code = errorCode(error);
     throw new UserError(`${path}: cannot read config (${code ?? String(error)})${code === "ENOENT" ? "; pass --config PATH" : ""}`);
   }
+  return configFromText(text, path);
+}
+
+/** Parses and checks a config file's text (JSON or YAML, by its name and content). */
+export function configFromText(text: string, path: string): ResolvedConfig {
   try {
     return parseConfig(parseDocumentText(text, detectFormat(text, { fileName: path }), path), path);
   } catch (error) {

@@ -54,10 +54,9 @@ export const DEFAULT_WARN_TOOLS = 100;
 export const DEFAULT_WARN_TOKENS = 50_000;
 
 /** Whether a list passes the config's budget, or the default thresholds when the config set none. */
-export function overBudget(toolCount: number, size: ToolsListSize | (() => ToolsListSize), budget: GeneratorConfig["budget"]): boolean {
+export function overBudget(toolCount: number, measured: () => ToolsListSize, budget: GeneratorConfig["budget"]): boolean {
   const { maxBytes, maxTokens } = budget ?? {};
   // Measured only when the count alone does not decide (the list of a large API is costly to build).
-  const measured = () => (typeof size === "function" ? size() : size);
   if (maxBytes === undefined && maxTokens === undefined) return toolCount > DEFAULT_WARN_TOOLS || measured().tokens > DEFAULT_WARN_TOKENS;
   const { bytes, tokens } = measured();
   return (maxBytes !== undefined && bytes > maxBytes) || (maxTokens !== undefined && tokens > maxTokens);
@@ -66,7 +65,7 @@ export function overBudget(toolCount: number, size: ToolsListSize | (() => Tools
 /** A warning when the list passes the default budget and the config set none of its own. */
 export function budgetWarning(toolCount: number, size: ToolsListSize, budget: GeneratorConfig["budget"]): string[] {
   if (budget?.maxBytes !== undefined || budget?.maxTokens !== undefined) return [];
-  if (!overBudget(toolCount, size, budget)) return [];
+  if (!overBudget(toolCount, () => size, budget)) return [];
   return [
     `tools/list has ${toolCount} tools and about ${size.tokens} tokens (over ${DEFAULT_WARN_TOOLS} tools or ${DEFAULT_WARN_TOKENS} tokens, more than most clients and models use well); select fewer operations in the config (\`oapi-mcp-gen init\` lists them with their sizes), serve them through three search tools (\`mode: auto\`, the default, or \`discovery\`), or set budget.maxTokens to make this an error`,
   ];

@@ -23,9 +23,13 @@ export function hasExternalRefs(document: JsonValue): boolean {
 }
 
 /**
- * A cheap look at a document's text: false only when no `$ref` in it can point outside the document, so a caller may
- * skip parsing (the run manifest, which hashes only the document's own bytes, relies on it).
+ * A cheap look at a document's bytes: false only when no `$ref` in them can point outside the document, so a caller
+ * may skip parsing (the run manifest, which hashes only the document's own bytes, relies on it). Only the text after
+ * each `$ref` is read, as latin1: the pattern is ASCII, and no byte of a multi-byte UTF-8 character is.
  */
-export function mayHaveExternalRefs(text: string): boolean {
-  return /["']?\$ref["']?\s*:\s*["']?(?!#)[^\s"'#]/.test(text);
+export function mayHaveExternalRefs(bytes: Buffer): boolean {
+  for (let at = bytes.indexOf("$ref"); at >= 0; at = bytes.indexOf("$ref", at + 4)) {
+    if (/^\$ref["']?\s*:\s*["']?(?!#)[^\s"'#]/.test(bytes.subarray(at, at + 4096).toString("latin1"))) return true;
+  }
+  return false;
 }
