@@ -148,7 +148,8 @@ describe("a document of prototype-member names, exponential patterns and deep li
   it("matches a document's exponential pattern in linear time", async () => {
     const started = performance.now();
     const result = await call("constructor", { path_constructor: "x", toString: `${"a".repeat(40)}b` });
-    expect(performance.now() - started).toBeLessThan(1_000);
+    // Backtracking would take 2^40 steps: hours, not the seconds a loaded machine may add.
+    expect(performance.now() - started).toBeLessThan(3_000);
     expect(result.isError).toBe(true);
     expect(JSON.stringify(result.content)).toContain("must match pattern");
     expect((await call("constructor", { path_constructor: "x", toString: "a".repeat(40) })).isError).toBeFalsy();

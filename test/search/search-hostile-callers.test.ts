@@ -180,7 +180,8 @@ describe("search arguments are bounded", () => {
   it("splits words in linear time (an all-capitals run backtracked quadratically), as before", () => {
     const started = performance.now();
     expect(words("A".repeat(100_000))).toHaveLength(1);
-    expect(performance.now() - started).toBeLessThan(1_000);
+    // Quadratic backtracking over 100,000 capitals is minutes; a loaded machine adds seconds at most.
+    expect(performance.now() - started).toBeLessThan(3_000);
     const before = (text: string) =>
       text
         .replace(/([a-z0-9])([A-Z])/g, "$1 $2")

@@ -184,11 +184,15 @@ describe("run_code: a program against the Memos tools, through the SDK client", 
   });
 
   it("ends a runaway loop at its budget while the server goes on answering other callers", async () => {
-    const started = Date.now();
     const loop = reader.callTool({ name: "run_code", arguments: { code: "while (true) {}" } });
+    let loopEnded = false;
+    void loop.then(() => {
+      loopEnded = true;
+    });
     const meanwhile = await writer.callTool({ name: "memo_list_memo_comments", arguments: { memo: "memos/1" } });
     expect(meanwhile.isError).toBeFalsy();
-    expect(Date.now() - started).toBeLessThan(1_000);
+    // The other caller was answered while the loop still ran.
+    expect(loopEnded).toBe(false);
     const ended = await loop;
     expect(ended.isError).toBe(true);
     expect(errorText(ended)).toContain("the run passed its time budget");
