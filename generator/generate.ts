@@ -132,6 +132,7 @@ async function generateBeside(
   const cache = prettierOnly ? undefined : options.cache;
   progress("selecting operations");
   const entries = await clock.time("select operations", () => selectOperations(model, config));
+  side.sizeFor(entries.length);
   const pruned = await clock.time("prune document for types", () => pruneDocument(model.document, entries));
   const types = later(
     clock.time("‖ types: openapi-typescript + layout", () => {

@@ -5,6 +5,8 @@ import { compileCacheEnabled } from "../cache/compile-cache.js";
 import type { SideJob } from "./side-jobs.js";
 
 const WORKER = new URL("./side-worker.js", import.meta.url);
+/** Below this many operations, a worker's start-up (a second TypeScript and prettier) costs more CPU than the overlap saves wall time. */
+const MIN_OPERATIONS = 64;
 
 /** What a waiting job is settled with. */
 interface Waiting {
@@ -14,17 +16,23 @@ interface Waiting {
 
 /**
  * One worker thread for the types module and the README, started on the first job, so they are made on a second core
- * while this thread renders the tool modules. Without a compiled worker (tests run the TypeScript) or with
- * `OAPI_MCP_GEN_WORKERS=0`, jobs run on this thread.
+ * while this thread renders the tool modules. For a small selection, without a compiled worker (tests run the
+ * TypeScript) or with `OAPI_MCP_GEN_WORKERS=0`, jobs run on this thread.
  */
 export class SideThread {
   private worker: Worker | undefined;
   private nextId = 0;
   private readonly waiting = new Map<number, Waiting>();
+  private here = false;
+
+  /** Sizes the thread to the selection: a small one's jobs run on this thread. */
+  sizeFor(operations: number): void {
+    this.here = operations < MIN_OPERATIONS;
+  }
 
   /** Runs a job on the side thread. */
   async run(job: SideJob): Promise<string> {
-    if (process.env.OAPI_MCP_GEN_WORKERS === "0" || !existsSync(fileURLToPath(WORKER))) {
+    if (this.here || process.env.OAPI_MCP_GEN_WORKERS === "0" || !existsSync(fileURLToPath(WORKER))) {
       const { runSideJob } = await import("./side-jobs.js");
       return runSideJob(job);
     }
