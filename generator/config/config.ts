@@ -1,10 +1,10 @@
 import { readFile } from "node:fs/promises";
-import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import type { ErrorObject } from "ajv";
 import { didYouMean } from "oapi-mcp-gen-runtime";
 import { detectFormat, parseDocumentText } from "../../openapi/document/index.js";
 import { errorCode } from "../../openapi/fetch/index.js";
 import { ConfigShapeError, UserError } from "../base/errors.js";
-import configSchema from "../config.schema.json" with { type: "json" };
+import { configProblems } from "./config-check.js";
 import type { GeneratorConfig, OperationOverride, ResolvedConfig } from "./config-types.js";
 
 export type { GeneratorConfig, OperationOverride, ResolvedConfig } from "./config-types.js";
@@ -21,19 +21,14 @@ export function overrideFor(config: GeneratorConfig, operationId: string | undef
   return operationId !== undefined && overrides !== undefined && Object.hasOwn(overrides, operationId) ? overrides[operationId] : undefined;
 }
 
-/** Checks a config and fills in every default the schema declares: the one place defaults are applied. */
-let shapeCheck: ValidateFunction<ResolvedConfig> | undefined;
+/** The problems the config schema finds (none when valid); it fills in every default: the one place defaults are applied. */
+let shapeProblems: ErrorObject[] = [];
 
-/** The config schema's validator, compiled on first use (an unchanged run never needs it). */
+/** Checks a config's shape with the validator compiled from its schema ahead of time (generator/config/config-check.ts). */
 function validateShape(value: unknown): value is ResolvedConfig {
-  shapeCheck ??= new Ajv2020({
-    allErrors: true,
-    strict: true,
-    verbose: true,
-    validateFormats: false,
-    useDefaults: true,
-  }).compile<ResolvedConfig>(configSchema);
-  return shapeCheck(value);
+  const problems = configProblems(value);
+  shapeProblems = problems ?? [];
+  return problems === null;
 }
 
 /** Validates a parsed config value (filling in its defaults), reporting every problem at once. */
@@ -43,7 +38,7 @@ export function parseConfig(value: unknown, source = "config"): ResolvedConfig {
       throw new UserError(`${source}: top level: needs "operations" (an allowlist of operationIds) or "select"`);
     return value;
   }
-  const problems = (shapeCheck?.errors ?? []).filter(isReportable).map((error) => `${source}: ${describe(error)}`);
+  const problems = shapeProblems.filter(isReportable).map((error) => `${source}: ${describe(error)}`);
   throw new ConfigShapeError([...new Set(problems)], value);
 }
 

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { UserError } from "../../../generator/base/index.js";
 import { parseConfig, readConfigFile, resolveConfig } from "../../../generator/config/index.js";
-import { CONFIG_TYPES, configTypesText } from "../../../scripts/config-types.js";
+import { CONFIG_CHECK, CONFIG_TYPES, configCheckText, configTypesText } from "../../../scripts/config-types.js";
 
 function problemsOf(value: unknown): readonly string[] {
   try {
@@ -41,6 +41,10 @@ describe("config validation", () => {
 
   it("keeps its TypeScript types derived from the schema (npm run generate:config-types rewrites them)", async () => {
     expect(await configTypesText()).toBe(await readFile(CONFIG_TYPES, "utf8"));
+  });
+
+  it("keeps its validator compiled from the schema by this Ajv (npm run generate:config-types rewrites it)", async () => {
+    expect(await configCheckText()).toBe(await readFile(CONFIG_CHECK, "utf8"));
   });
 
   it("reports every problem at once, with suggestions for unknown keys", () => {
