@@ -1,7 +1,5 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { Ajv2020 } from "ajv/dist/2020.js";
-import standalone from "ajv/dist/standalone/index.js";
 import { compile, type JSONSchema } from "json-schema-to-typescript";
 import { format } from "prettier";
 
@@ -10,18 +8,6 @@ const ROOT = new URL(import.meta.url.includes("/dist/scripts/") ? "../../" : "..
 const SCHEMA = fileURLToPath(new URL("generator/config.schema.json", ROOT));
 /** The committed declarations of the config, derived from its schema (a test checks they are current). */
 export const CONFIG_TYPES = fileURLToPath(new URL("generator/config/config-types.ts", ROOT));
-/** The committed validator of the config, compiled from its schema by Ajv ahead of time (a test checks it is current). */
-export const CONFIG_CHECK = fileURLToPath(new URL("generator/config/config-check.ts", ROOT));
-
-/** The validator's settings: every problem at once, defaults filled in, formats left to the generator. */
-export const CONFIG_CHECK_OPTIONS = {
-  allErrors: true,
-  strict: true,
-  verbose: true,
-  validateFormats: false,
-  useDefaults: true,
-} as const;
-
 const HEADER = `/**
  * The generator config's types, derived from generator/config.schema.json by json-schema-to-typescript.
  * Do not edit: run \`npm run generate:config-types\` after changing the schema (a test fails while they differ).
@@ -77,36 +63,7 @@ export async function configTypesText(): Promise<string> {
   return format(`${HEADER}${written}\n${resolved}`, { parser: "typescript", printWidth: 140 });
 }
 
-/**
- * The text of generator/config/config-check.ts: Ajv's standalone code for the schema (compiling it on every run took a
- * seventh of a small document's generation), with a typed entry point. Not type-checked: it is Ajv's own output.
- */
-export async function configCheckText(): Promise<string> {
-  const schema: object = JSON.parse(await readFile(SCHEMA, "utf8"));
-  const ajv = new Ajv2020({ ...CONFIG_CHECK_OPTIONS, code: { source: true, esm: true } });
-  const code = standalone.default(ajv, ajv.compile(schema)).replace(/^"use strict";/, "");
-  return [
-    "// @ts-nocheck",
-    "/**",
-    " * The generator config's validator, Ajv's standalone code for generator/config.schema.json (scripts/config-types.ts).",
-    " * Do not edit: run `npm run generate:config-types` after changing the schema (a test fails while they differ).",
-    " */",
-    'import { createRequire } from "node:module";',
-    'import type { ErrorObject } from "ajv";',
-    "",
-    "const require = createRequire(import.meta.url);",
-    code,
-    "",
-    "/** Checks a config (filling in its defaults): null when it is valid, else every problem. */",
-    "export function configProblems(value: unknown): ErrorObject[] | null {",
-    "  return validate(value) ? null : (validate.errors ?? []);",
-    "}",
-    "",
-  ].join("\n");
-}
-
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   await writeFile(CONFIG_TYPES, await configTypesText());
-  await writeFile(CONFIG_CHECK, await configCheckText());
-  process.stdout.write(`wrote ${CONFIG_TYPES} and ${CONFIG_CHECK}\n`);
+  process.stdout.write(`wrote ${CONFIG_TYPES}\n`);
 }

@@ -1,7 +1,7 @@
 // @ts-nocheck
 /**
- * The generator config's validator, Ajv's standalone code for generator/config.schema.json (scripts/config-types.ts).
- * Do not edit: run `npm run generate:config-types` after changing the schema (a test fails while they differ).
+ * The generator config's validator, for generator/config.schema.json: Ajv's standalone code, written by scripts/validators.ts.
+ * Do not edit: run `npm run generate:validators` after changing a schema or Ajv (a test fails while they differ).
  */
 import { createRequire } from "node:module";
 import type { ErrorObject } from "ajv";

@@ -1,15 +1,29 @@
-import { Ajv, type ErrorObject } from "ajv";
-import { Ajv2020 } from "ajv/dist/2020.js";
+import type { ErrorObject } from "ajv";
 import { jsonText } from "oapi-mcp-gen-runtime";
 import { isJsonObject } from "../../openapi/document/index.js";
 import type { ToolSchemas } from "./json-schema.js";
+import { metaSchemaErrors as draft2020Errors } from "./meta-2020-12.js";
+import { metaSchemaErrors as draft07Errors } from "./meta-draft-07.js";
 import { defsKey, schemaRefs } from "./schema-refs.js";
 
-/** Strict clients validate with either dialect, so every tool schema must satisfy both meta-schemas. */
-const dialects = [
-  { dialect: "draft-07", ajv: new Ajv({ strict: false, logger: false }) },
-  { dialect: "2020-12", ajv: new Ajv2020({ strict: false, logger: false }) },
+/** Checks a schema against a dialect's meta-schema: the errors found, or undefined when it is valid. */
+type MetaCheck = (schema: unknown) => ErrorObject[] | undefined;
+
+/**
+ * Strict clients validate with either dialect, so every tool schema must satisfy both meta-schemas: checked by their
+ * validators compiled ahead of time (scripts/validators.ts). A tool schema carries no `$schema` (the builder leaves it
+ * out), so each dialect's own meta-schema is the one, as a client validating with that dialect reads it.
+ */
+const dialects: { dialect: string; check: MetaCheck }[] = [
+  { dialect: "draft-07", check: draft07Errors },
+  { dialect: "2020-12", check: draft2020Errors },
 ];
+
+/** Errors as one line, as Ajv's `errorsText` writes them. */
+function errorsText(errors: readonly ErrorObject[], separator: string, dataVar = "data"): string {
+  if (errors.length === 0) return "No errors";
+  return errors.map((error) => `${dataVar}${error.instancePath} ${error.message}`).join(separator);
+}
 
 /**
  * What a meta-schema check found for each schema already checked, by dialect and JSON: tools share most definitions,
@@ -38,14 +52,14 @@ export function toolSchemaProblems(tool: ToolSchemas, checked: SchemaChecks = ne
     const { $defs, ...root } = schema;
     const defs = isJsonObject($defs) ? $defs : {};
     const rootText = JSON.stringify(root);
-    for (const { dialect, ajv } of dialects) {
-      const errors = schemaErrors(ajv, `${dialect}\u0000${rootText}`, root, checked);
-      const found = errors ? [ajv.errorsText(errors, { separator: "; " })] : [];
+    for (const { dialect, check } of dialects) {
+      const errors = schemaErrors(check, `${dialect}\u0000${rootText}`, root, checked);
+      const found = errors ? [errorsText(errors, "; ")] : [];
       if (dialect === "2020-12") {
         if ($defs !== undefined && !isJsonObject($defs)) found.push("data/$defs must be object");
         for (const [key, def] of Object.entries(defs)) {
-          const errors = schemaErrors(ajv, `$defs\u0000${jsonText(def)}`, def, checked);
-          if (errors) found.push(ajv.errorsText(errors, { separator: "; ", dataVar: `data/$defs/${key}` }));
+          const errors = schemaErrors(check, `$defs\u0000${jsonText(def)}`, def, checked);
+          if (errors) found.push(errorsText(errors, "; ", `data/$defs/${key}`));
         }
       }
       if (found.length > 0) problems.push(`${where}: the ${kind} schema is not valid JSON Schema ${dialect}: ${found.join("; ")}`);
@@ -60,7 +74,7 @@ export function toolSchemaProblems(tool: ToolSchemas, checked: SchemaChecks = ne
 }
 
 /** What a meta-schema finds wrong with a schema, checked once per distinct `key` (its dialect and JSON); undefined when valid. */
-function schemaErrors(ajv: Ajv | Ajv2020, key: string, schema: unknown, checked: SchemaChecks): ErrorObject[] | undefined {
-  if (!checked.has(key)) checked.set(key, ajv.validateSchema(schema as object) ? undefined : [...(ajv.errors ?? [])]);
+function schemaErrors(check: MetaCheck, key: string, schema: unknown, checked: SchemaChecks): ErrorObject[] | undefined {
+  if (!checked.has(key)) checked.set(key, check(schema));
   return checked.get(key);
 }
