@@ -21,24 +21,23 @@ export function overrideFor(config: GeneratorConfig, operationId: string | undef
   return operationId !== undefined && overrides !== undefined && Object.hasOwn(overrides, operationId) ? overrides[operationId] : undefined;
 }
 
-/** The problems the config schema finds (none when valid); it fills in every default: the one place defaults are applied. */
-let shapeProblems: ErrorObject[] = [];
-
-/** Checks a config's shape with the validator compiled from its schema ahead of time (generator/config/config-check.ts). */
-function validateShape(value: unknown): value is ResolvedConfig {
-  const problems = configProblems(value);
-  shapeProblems = problems ?? [];
+/**
+ * Whether the config schema found nothing: the value is then a resolved config, its defaults filled in by the check
+ * (generator/config/config-check.ts, compiled from the schema ahead of time): the one place defaults are applied.
+ */
+function isResolved(value: unknown, problems: readonly ErrorObject[] | null): value is ResolvedConfig {
   return problems === null;
 }
 
 /** Validates a parsed config value (filling in its defaults), reporting every problem at once. */
 export function parseConfig(value: unknown, source = "config"): ResolvedConfig {
-  if (validateShape(value)) {
+  const found = configProblems(value);
+  if (isResolved(value, found)) {
     if (!value.operations && !value.select)
       throw new UserError(`${source}: top level: needs "operations" (an allowlist of operationIds) or "select"`);
     return value;
   }
-  const problems = shapeProblems.filter(isReportable).map((error) => `${source}: ${describe(error)}`);
+  const problems = (found ?? []).filter(isReportable).map((error) => `${source}: ${describe(error)}`);
   throw new ConfigShapeError([...new Set(problems)], value);
 }
 

@@ -44,6 +44,12 @@ export async function startUpstream(responder: Responder = (_, res) => sendJson(
   return {
     url: new URL(`http://127.0.0.1:${port}`),
     requests,
+    /** Waits (up to `ms`) until this many requests have arrived in all: a call still on its way is waited for, not raced. */
+    async received(count: number, ms = 10_000): Promise<void> {
+      for (const deadline = Date.now() + ms; requests.length < count && Date.now() < deadline; ) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
     /** Replaces the responder for the next requests. */
     respondWith(next: Responder) {
       respond = next;

@@ -315,9 +315,7 @@ describe("run_code: a program against the Memos tools, through the SDK client", 
     const calls = (unawaited.structuredContent as { calls: { name: string }[] }).calls;
     expect(calls.map((call) => call.name)).toEqual(["memo_list_memo_comments", "memo_list_memo_comments", "memo_list_memo_comments"]);
     // The calls go on after the run: they reach the upstream (waited for, a loaded machine may take a while).
-    for (let waited = 0; upstream.requests.length - before < 3 && waited < 5_000; waited += 20) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await upstream.received(before + 3);
     expect(upstream.requests.length - before).toBe(3);
     const arrays = await writer.callTool({
       name: "run_code",

@@ -82,9 +82,7 @@ describe("shutdown of the generated server", () => {
         body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "memo_get_memo", arguments: { memo: "a1" } } }),
       });
       // In flight: the upstream has the call (a fixed pause raced a loaded machine, where the request was not yet read).
-      for (let waited = 0; slow.requests.length === 0 && waited < 10_000; waited += 20) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      await slow.received(1);
       expect(slow.requests).toHaveLength(1);
       run.child.kill("SIGTERM");
       const response = await call;
