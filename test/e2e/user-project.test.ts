@@ -199,6 +199,23 @@ describe("in a user's own project, from the packed tarballs", () => {
     }
   }, 120_000);
 
+  it("the generated Dockerfile's steps build from the lockfile, and the image starts as an unprivileged user", async () => {
+    // The README's `npm install` (the first test) wrote the lockfile the build stage installs from.
+    const generated = join(project, "generated");
+    expect(await readdir(generated)).toContain("package-lock.json");
+    const image = await buildDockerfile(join(generated, "deploy/Dockerfile"), generated, join(scratch, "docker"), env);
+    expect(image.user).toBe("node");
+    expect(image.cmd).toEqual(["node", "dist/server.js"]);
+    const production = await readdir(join(image.workdir, "node_modules"));
+    expect(production).not.toContain("typescript");
+    expect(await folderBytes(join(image.workdir, "node_modules"))).toBeLessThan(MAX_PRODUCTION_BYTES);
+    // No Docker engine here: the image's user `node` becomes an unprivileged account of this machine.
+    const unprivileged = userInfo().uid === 0 ? accountIds("nobody") : {};
+    const { result } = await serveAndCall([process.execPath, ...image.cmd.slice(1)], image.workdir, image.env, unprivileged);
+    expect(result.isError).toBeFalsy();
+    expect(image.healthcheck).toContain("/health");
+  }, 600_000);
+
   it("--version, the design's command, and a production install under 40 MB that builds and serves", async () => {
     expect((await sh("npx oapi-mcp-gen --version")).trim()).toBe(JSON.parse(await readFile(join(ROOT, "package.json"), "utf8")).version);
     await rm(join(project, "generated"), { recursive: true, force: true });
@@ -236,20 +253,4 @@ describe("in a user's own project, from the packed tarballs", () => {
     expect(await readFile(join(project, "README.md"), "utf8")).toBe("# My app\n");
     expect((await readdir(join(project, "node_modules"), { recursive: true })).sort()).toEqual(before);
   }, 60_000);
-
-  it("the generated Dockerfile's steps build from the lockfile, and the image starts as an unprivileged user", async () => {
-    const generated = join(project, "generated");
-    await sh("npm install", generated);
-    const image = await buildDockerfile(join(generated, "deploy/Dockerfile"), generated, join(scratch, "docker"), env);
-    expect(image.user).toBe("node");
-    expect(image.cmd).toEqual(["node", "dist/server.js"]);
-    const production = await readdir(join(image.workdir, "node_modules"));
-    expect(production).not.toContain("typescript");
-    expect(await folderBytes(join(image.workdir, "node_modules"))).toBeLessThan(MAX_PRODUCTION_BYTES);
-    // No Docker engine here: the image's user `node` becomes an unprivileged account of this machine.
-    const unprivileged = userInfo().uid === 0 ? accountIds("nobody") : {};
-    const { result } = await serveAndCall([process.execPath, ...image.cmd.slice(1)], image.workdir, image.env, unprivileged);
-    expect(result.isError).toBeFalsy();
-    expect(image.healthcheck).toContain("/health");
-  }, 600_000);
 });

@@ -1,7 +1,8 @@
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import {
   BLIND_SET,
   discoveryQuality,
+  forgetDiscoveryServers,
   HOLDOUT_MODEL_PICKS,
   HOLDOUT_SET,
   STRIPE_SET,
@@ -10,6 +11,8 @@ import {
 } from "../../../scripts/discovery-quality.js";
 
 describe("search_operations over GitHub's and Memos' documents (every operation)", () => {
+  afterAll(forgetDiscoveryServers);
+
   it("finds the labelled operation in the top 5 for >= 90% of 76 user-phrased queries, first for >= 70%", async () => {
     const { all: quality } = await discoveryQuality();
     console.log(
