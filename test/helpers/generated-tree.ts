@@ -49,8 +49,16 @@ export async function writeAndTypecheck(folder: string, files: Parameters<typeof
       include: ["generated"],
     }),
   );
-  const config = ts.getParsedCommandLineOfConfigFile(configPath, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
-  if (!config) return `${configPath}: cannot be read\n`;
+  const unreadable: ts.Diagnostic[] = [];
+  const config = ts.getParsedCommandLineOfConfigFile(
+    configPath,
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (diagnostic) => unreadable.push(diagnostic),
+    },
+  );
+  if (!config) return ts.formatDiagnostics(unreadable, formatHost);
   const program = ts.createProgram({
     rootNames: config.fileNames,
     options: config.options,
@@ -58,9 +66,12 @@ export async function writeAndTypecheck(folder: string, files: Parameters<typeof
     configFileParsingDiagnostics: config.errors,
   });
   const diagnostics = [...ts.getPreEmitDiagnostics(program), ...program.emit(undefined, () => {}).diagnostics];
-  return ts.formatDiagnostics(ts.sortAndDeduplicateDiagnostics(diagnostics), {
-    getCanonicalFileName: (name) => name,
-    getCurrentDirectory: () => process.cwd(),
-    getNewLine: () => "\n",
-  });
+  return ts.formatDiagnostics(ts.sortAndDeduplicateDiagnostics(diagnostics), formatHost);
 }
+
+/** Diagnostics written as tsc writes them to a pipe: paths from the working folder, one per line. */
+const formatHost: ts.FormatDiagnosticsHost = {
+  getCanonicalFileName: (name) => name,
+  getCurrentDirectory: () => process.cwd(),
+  getNewLine: () => "\n",
+};
