@@ -137,16 +137,10 @@ export async function discoveryQuality(
   const queries = await labelledQueries(new URL(`test/fixtures/queries/${set}`, ROOT));
   const ranked = new Map<string, Promise<(string | undefined)[]>>();
   // Each query is ranked once: the per-API figures and the overall one read the same answers.
-  const topTen = (api: string, query: string, answers: readonly string[]) => {
-    const key = JSON.stringify([api, query]);
-    const known = ranked.get(key);
-    if (known) return known;
-    const answer = rankOnce(api, query, answers);
-    ranked.set(key, answer);
-    return answer;
-  };
+  const topTen = (api: string, query: string, answers: readonly string[]) =>
+    remembered(ranked, JSON.stringify([api, query]), () => rankOnce(api, query, answers));
   const rankOnce = async (api: string, query: string, answers: readonly string[]) => {
-    const server = await servedDiscovery(api);
+    const server = await remembered(servers, api, () => discoveryFor(api));
     const known = new Set(server.operationIds.values());
     const missing = answers.find((answer) => !known.has(answer));
     if (missing !== undefined) throw new Error(`${api} has no operation ${missing}`);
@@ -175,13 +169,10 @@ export async function discoveryQuality(
 /** Each API's discovery server, built once per process: every labelled set and mode asks the same servers. */
 const servers = new Map<string, ReturnType<typeof discoveryFor>>();
 
-/** The discovery server of an API, built on first use. */
-function servedDiscovery(api: string): ReturnType<typeof discoveryFor> {
-  const known = servers.get(api);
-  if (known) return known;
-  const server = discoveryFor(api);
-  servers.set(api, server);
-  return server;
+/** What `map` holds for `key`, made and kept there on first use. */
+function remembered<T>(map: Map<string, T>, key: string, make: () => T): T {
+  if (!map.has(key)) map.set(key, make());
+  return map.get(key) as T;
 }
 
 /** Lets go of the servers built so far (a long-lived process done with them). */
