@@ -21,7 +21,7 @@ import { type GeneratorConfig, type ResolvedConfig, resolveConfig } from "./conf
 import { FORMAT_FINGERPRINT } from "./layout/format.js";
 import { buildTools } from "./model/build-tools.js";
 import { codeFacts, codeSettings } from "./model/code-mode.js";
-import { alwaysListedTools, discoveryData, type ServingMode, servingMode, usedTagNotes } from "./model/discovery.js";
+import { alwaysListedTools, type ServingMode, searchableOperations, servingMode, usedTagNotes } from "./model/discovery.js";
 import { securitySchemes } from "./model/security.js";
 import { upstreamDefaults } from "./model/servers.js";
 import type { ToolModel } from "./model/tool-model.js";
@@ -75,6 +75,8 @@ export interface GenerationOptions {
   prettierOnly?: boolean;
   /** Where the generated package gets its runtime: the registry (default), or a copy in `vendor/` (`--runtime vendor`). */
   runtime?: RuntimeSource;
+  /** A side thread started before the run (the CLI warms one while it reads a large document); its starter closes it. */
+  side?: SideThread;
 }
 
 /** A config for a run without a config file: every operation, the server named after the document's title. */
@@ -105,11 +107,11 @@ export async function generateFromModel(
   given: GeneratorConfig,
   options: GenerationOptions = {},
 ): Promise<GenerationResult> {
-  const side = new SideThread();
+  const side = options.side ?? new SideThread();
   try {
     return await generateBeside(side, model, given, options);
   } finally {
-    side.close();
+    if (options.side === undefined) side.close();
   }
 }
 
@@ -137,7 +139,7 @@ async function generateBeside(
   const types = later(
     clock.time("‖ types: openapi-typescript + layout", () => {
       const document = JSON.stringify(pruned);
-      return cachedText(cache, contentKey(TYPES_FINGERPRINT, document), () => side.run({ kind: "types", document, prettierOnly }));
+      return cachedText(cache, contentKey(TYPES_FINGERPRINT, document), () => side.text({ kind: "types", document, prettierOnly }));
     }),
   );
   progress(`building ${entries.length} tool${entries.length === 1 ? "" : "s"}`);
@@ -166,6 +168,14 @@ async function generateBeside(
     : [];
   const toolsList = searches ? discoveryListSize(title ?? name, definitions, alwaysList, code, parts) : allListed();
   checkBudget(toolsList, config.budget);
+  // The search index is built on the side thread while this one builds and renders the tool modules.
+  const discovery = searches
+    ? later(
+        clock.time("‖ discovery search index", () =>
+          side.discovery({ operations: searchableOperations(definitions, tags, tagNotes), tags, alwaysList, tagNotes: [...tagNotes] }),
+        ),
+      )
+    : undefined;
   const structures = new Map<string, ModuleSource>();
   await clock.time("module structures", () => {
     const shared = shareSchemas(tools);
@@ -175,10 +185,6 @@ async function generateBeside(
     });
     if (shared.constants.length > 0) structures.set("schemas.ts", schemasModule(shared));
   });
-  if (searches) {
-    const data = await clock.time("discovery search index", () => discoveryData(definitions, tags, alwaysList, tagNotes));
-    structures.set(`${DISCOVERY_MODULE}.ts`, discoveryModule(data));
-  }
   const identity = { name, version, ...(title ? { title } : {}), ...(instructions ? { instructions } : {}) };
   const upstream = upstreamDefaults(model, config.baseUrl, documentUrl);
   const auth = registryAuth(model, tools, config);
@@ -187,7 +193,7 @@ async function generateBeside(
   structures.set("index.ts", { structure: registryModule(tools), literals: [] });
   structures.set("client.ts", { structure: clientModule(tools), literals: [] });
   structures.set("server.ts", { structure: serverEntryModule(searches, code !== undefined), literals: [] });
-  progress(`rendering types and ${structures.size} modules`);
+  progress(`rendering types and ${structures.size + (discovery ? 1 : 0)} modules`);
   const facts = {
     name,
     version,
@@ -209,14 +215,21 @@ async function generateBeside(
   const formattedReadme = later(
     clock.time("‖ README", () =>
       cachedText(cache, contentKey(README_FINGERPRINT, JSON.stringify(readme)), () =>
-        side.run({ kind: "readme", source: readme, prettierOnly }),
+        side.text({ kind: "readme", source: readme, prettierOnly }),
       ),
     ),
   );
-  // This thread (and worker threads, on more cores) render the modules meanwhile.
+  // This thread (and worker threads, on more cores) render the modules meanwhile; the discovery module once its data comes.
   const modules = await clock.time(`‖ modules: ts-morph + prettier + layout (${structures.size})`, () =>
     renderModules(structures, cache, prettierOnly),
   );
+  if (discovery) {
+    const data = await discovery;
+    const rendered = await clock.time("discovery module", () =>
+      renderModules(new Map([[`${DISCOVERY_MODULE}.ts`, discoveryModule(data)]]), cache, prettierOnly),
+    );
+    for (const [path, text] of rendered) modules.set(path, text);
+  }
   const files = new Map<string, string>([
     [TYPES_FILE, await types],
     ["README.md", await formattedReadme],

@@ -16,9 +16,12 @@ import { ignoredFiles } from "../output/git-ignored.js";
 import { checkOutputFolder, compareOutput, foreignFiles, writeOutput } from "../output/output.js";
 import { isGeneratedFile, pathKind } from "../output/output-files.js";
 import { type RuntimeSource, runtimeTarball, VENDOR_FOLDER } from "../output/vendor-runtime.js";
+import { SideThread } from "../threads/side-thread.js";
 import { RunManifest } from "./run-manifest.js";
 import { warningLines } from "./warning-lines.js";
 
+/** A document this large (a few hundred operations) has its side thread started before it is read. */
+const WARM_SIDE_THREAD_BYTES = 512 * 1024;
 /** The config file a run reads when `--config` is not given. */
 export const DEFAULT_CONFIG = "oapi-mcp.config.yaml";
 
@@ -271,6 +274,33 @@ async function readConfig(configPath: string, bytes: Buffer | undefined, spec: s
   }
 }
 
+/** Reads the config and the document and generates from them, with a side thread the caller started and closes. */
+async function readAndGenerate(
+  options: GenerateOptions,
+  configPath: string | undefined,
+  configBytes: Buffer | undefined,
+  paths: GenerationPaths,
+  progress: Progress,
+  side: SideThread,
+  clock: StageClock | undefined,
+) {
+  const timed = clock ?? NO_CLOCK;
+  const config = configPath ? await readConfig(configPath, configBytes, options.spec) : undefined;
+  const cache = await timed.time("open the render cache", () => RenderCache.open(options.out));
+  const { defaultConfigFor, generateFromFile } = await timed.time("load the generator", () => import("../generate.js"));
+  const result = await generateFromFile(options.spec, config ?? defaultConfigFor, {
+    cache,
+    paths,
+    side,
+    ...(options.runtime ? { runtime: options.runtime } : {}),
+    progress: (stage) => progress.stage(stage),
+    ...(clock ? { clock } : {}),
+  }).catch((error: unknown) => {
+    throw error instanceof SelectionError && configPath ? selectionProblem(error, configPath, options.config === undefined) : error;
+  });
+  return { result, config, cache };
+}
+
 async function generate(options: GenerateOptions): Promise<number> {
   const clock = options.timings ? new StageClock() : undefined;
   try {
@@ -295,8 +325,10 @@ async function generateTimed(given: GenerateOptions, clock: StageClock | undefin
   };
   const progress = new Progress(process.stderr, !options.quiet);
   const timed = clock ?? NO_CLOCK;
+  let documentSize = 0;
   const manifest = await timed.time("hash the inputs", async () => {
     const documentBytes = /^https?:\/\//i.test(options.spec) ? undefined : await readFile(options.spec).catch(() => undefined);
+    documentSize = documentBytes?.length ?? 0;
     // A multi-file document may change in a file the manifest never saw: such runs always generate.
     const multiFile = documentBytes !== undefined && mayHaveExternalRefs(documentBytes);
     return documentBytes && !multiFile
@@ -313,18 +345,12 @@ async function generateTimed(given: GenerateOptions, clock: StageClock | undefin
     process.stdout.write(`${options.out} is up to date (unchanged inputs${options.check ? "" : "; 0 files changed"})\n`);
     return 0;
   }
-  const config = configPath ? await readConfig(configPath, configBytes, options.spec) : undefined;
-  const cache = await timed.time("open the render cache", () => RenderCache.open(options.out));
-  const { defaultConfigFor, generateFromFile } = await timed.time("load the generator", () => import("../generate.js"));
-  const result = await generateFromFile(options.spec, config ?? defaultConfigFor, {
-    cache,
-    paths,
-    ...(options.runtime ? { runtime: options.runtime } : {}),
-    progress: (stage) => progress.stage(stage),
-    ...(clock ? { clock } : {}),
-  }).catch((error: unknown) => {
-    throw error instanceof SelectionError && configPath ? selectionProblem(error, configPath, options.config === undefined) : error;
-  });
+  // A large document's side thread starts now, loading TypeScript and prettier while this thread reads the document.
+  const side = new SideThread();
+  if (documentSize >= WARM_SIDE_THREAD_BYTES) side.warm();
+  const { result, config, cache } = await readAndGenerate(options, configPath, configBytes, paths, progress, side, clock).finally(() =>
+    side.close(),
+  );
   progress.done();
   await timed.time("save the render cache", () => cache.save());
   if (!config) {

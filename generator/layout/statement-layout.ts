@@ -128,12 +128,17 @@ export function stableStatement(lines: readonly string[]): string | undefined {
   const text = lines.join("\n");
   if (isComment(lines)) return text;
   if (lines[0] === CLIENT_HEAD) return clientLayout(lines);
+  // A type literal a member a line: its comments may hold any characters (memberLayout checks each member).
+  const [first = "", ...rest] = lines;
+  if (/^(?:export )?type [A-Za-z_$][\w$]* = \{$/.test(first) && rest.at(-1)?.trim() === "};") {
+    const laidOut = rest.slice(0, -1).map((line) => memberLayout(line.trim()));
+    return laidOut.every((member) => member !== undefined) ? [first, ...laidOut, "};"].join("\n") : undefined;
+  }
   if (/[^\u0000-\u007f]/.test(text)) return undefined;
   const definition = DEFINITION.exec(text);
   if (definition) return definitionLayout(definition[1] ?? "", definition[2] ?? "", definition[3] ?? "", definition[4] ?? "");
   const schema = SCHEMA.exec(text);
   if (schema) return schemaLayout(schema[1] ?? "", schema[2] ?? "");
-  const [first = "", ...rest] = lines;
   if (rest.length === 0) {
     const named = NAMED.exec(first);
     if (named && (named[1]?.startsWith("export") || named[3] !== ";")) return namedLayout(named[1] ?? "", named[2] ?? "", named[3] ?? "");
@@ -145,14 +150,26 @@ export function stableStatement(lines: readonly string[]): string | undefined {
     const alias = ALIAS.exec(first)?.[1];
     if (alias !== undefined) return aliasLayout(first, alias);
   }
-  // A type alias whose literal has a member a line: prettier keeps it broken.
-  if (/^(?:export )?type [A-Za-z_$][\w$]* = \{$/.test(first) && rest.at(-1)?.trim() === "};") {
-    const members = rest.slice(0, -1).map((line) => line.trim());
-    // One-line members only: a member spanning lines would need its own indents.
-    const plain = (member: string) => isPlainMember(member) && isStableLine(member, 1);
-    if (members.every(plain)) {
-      return [first, ...members.map((member) => `  ${member}`), "};"].join("\n");
-    }
-  }
   return undefined;
+}
+
+/** A method of the client's type: a tool's name, its argument type and the promise of its result. */
+const METHOD_SIGNATURE = /^([A-Za-z_$][\w$]*)\(args: ([A-Za-z_$][\w$]*)\): (Promise<[A-Za-z_$][\w$]*>);$/;
+
+/**
+ * A one-line member of a type literal (prettier keeps such a literal broken) as prettier lays it out two columns in: a
+ * comment, a plain member that fits, or a method signature (on one line when it fits, else its parameter on a line of its own). Undefined otherwise: a member
+ * spanning lines would need its own indents.
+ */
+function memberLayout(member: string): string | undefined {
+  // Prettier keeps a comment as it is written, whatever characters it holds.
+  if (/^\/\*\*.*\*\/$/.test(member) && !member.slice(3, -2).includes("*/")) return `  ${member}`;
+  if (/[^\u0000-\u007f]/.test(member)) return undefined;
+  if (isPlainMember(member) && isStableLine(member, 1)) return `  ${member}`;
+  const method = METHOD_SIGNATURE.exec(member);
+  if (!method) return undefined;
+  const [, key, type, result] = method;
+  if (`  ${member}`.length <= PRINT_WIDTH) return `  ${member}`;
+  const lines = [`  ${key}(`, `    args: ${type},`, `  ): ${result};`];
+  return lines.every((line) => line.length <= PRINT_WIDTH) ? lines.join("\n") : undefined;
 }

