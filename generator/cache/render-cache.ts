@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
+import { threadId } from "node:worker_threads";
 
 /**
  * The generator's cache folder: `node_modules/.cache/oapi-mcp-gen` in the nearest folder, from `cwd` up, that has
@@ -49,17 +50,33 @@ export class RenderCache {
     this.used.set(key, text);
   }
 
+  /** What a save writes: the cache's file and what this run used; undefined where there is no cache folder. */
+  contents(): CacheContents | undefined {
+    return this.file === undefined ? undefined : { file: this.file, entries: [...this.used] };
+  }
+
   /** Writes what this run used (atomically); a failure only costs the next run its speed. */
   async save(): Promise<void> {
-    if (this.file === undefined) return;
-    try {
-      await mkdir(dirname(this.file), { recursive: true });
-      const temporary = `${this.file}.${process.pid}.tmp`;
-      await writeFile(temporary, JSON.stringify(Object.fromEntries(this.used)));
-      await rename(temporary, this.file);
-    } catch {
-      // The cache is an optimisation; the output is already written.
-    }
+    const contents = this.contents();
+    if (contents) await writeCacheFile(contents);
+  }
+}
+
+/** A render cache's file and its entries (key, text), as plain data another thread can write. */
+export interface CacheContents {
+  file: string;
+  entries: [string, string][];
+}
+
+/** Writes a render cache's file whole or not at all; a failure only costs the next run its speed. */
+export async function writeCacheFile({ file, entries }: CacheContents): Promise<void> {
+  try {
+    await mkdir(dirname(file), { recursive: true });
+    const temporary = `${file}.${process.pid}.${threadId}.tmp`;
+    await writeFile(temporary, JSON.stringify(Object.fromEntries(entries)));
+    await rename(temporary, file);
+  } catch {
+    // The cache is an optimisation; the output is written apart from it.
   }
 }
 

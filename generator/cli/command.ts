@@ -348,11 +348,34 @@ async function generateTimed(given: GenerateOptions, clock: StageClock | undefin
   // A large document's side thread starts now, loading TypeScript and prettier while this thread reads the document.
   const side = new SideThread();
   if (documentSize >= WARM_SIDE_THREAD_BYTES) side.warm();
-  const { result, config, cache } = await readAndGenerate(options, configPath, configBytes, paths, progress, side, clock).finally(() =>
-    side.close(),
-  );
-  progress.done();
-  await timed.time("save the render cache", () => cache.save());
+  try {
+    const { result, config, cache } = await readAndGenerate(options, configPath, configBytes, paths, progress, side, clock);
+    progress.done();
+    // The side thread saves the render cache while this one writes the output.
+    const saved = timed.time("‖ save the render cache", () => side.saveCache(cache));
+    try {
+      return await report(options, { result, config, manifest, paths, root }, clock);
+    } finally {
+      await saved;
+    }
+  } finally {
+    side.close();
+  }
+}
+
+/** What a run made and read, for its report. */
+interface RunOutcome {
+  result: Awaited<ReturnType<typeof readAndGenerate>>["result"];
+  config: GeneratorConfig | undefined;
+  manifest: RunManifest | undefined;
+  paths: GenerationPaths;
+  root: string;
+}
+
+/** Says what the run made: its warnings, then `--check`'s comparison, or the output written and the run recorded. */
+async function report(options: GenerateOptions, outcome: RunOutcome, clock: StageClock | undefined): Promise<number> {
+  const { result, config, manifest, paths, root } = outcome;
+  const timed = clock ?? NO_CLOCK;
   if (!config) {
     process.stderr.write(
       `note: no ${DEFAULT_CONFIG}: every operation is selected and the server is named "${result.config.server.name}"; run \`oapi-mcp-gen init ${shellWord(options.spec)}\` to choose\n`,
@@ -374,12 +397,12 @@ async function generateTimed(given: GenerateOptions, clock: StageClock | undefin
   };
   if (options.check) {
     sayIgnored();
-    const report = await (clock ?? NO_CLOCK).time("compare with the output folder", () => compareOutput(options.out, result.files));
-    const foreign = new Set(foreignFiles(options.out, report));
+    const compared = await timed.time("compare with the output folder", () => compareOutput(options.out, result.files));
+    const foreign = new Set(foreignFiles(options.out, compared));
     const lines = [
-      ...report.changed.map((p) => (foreign.has(p) ? `not generated, in the way: ${p}` : `changed: ${p}`)),
-      ...report.added.map((p) => `missing: ${p}`),
-      ...report.stale.map((p) => `stale: ${p}`),
+      ...compared.changed.map((p) => (foreign.has(p) ? `not generated, in the way: ${p}` : `changed: ${p}`)),
+      ...compared.added.map((p) => `missing: ${p}`),
+      ...compared.stale.map((p) => `stale: ${p}`),
     ];
     if (lines.length === 0) {
       await manifest?.record(result.files);
@@ -397,12 +420,12 @@ async function generateTimed(given: GenerateOptions, clock: StageClock | undefin
     process.stderr.write(`${options.out} is out of date; run \`${again}\`:\n${lines.map((l) => `  ${l}`).join("\n")}\n`);
     return 1;
   }
-  const report = await timed.time("write the output folder", () => writeOutput(options.out, result.files));
+  const written = await timed.time("write the output folder", () => writeOutput(options.out, result.files));
   sayIgnored();
   await timed.time("record the run", () => manifest?.record(result.files));
-  const changed = report.changed.length + report.added.length;
+  const changed = written.changed.length + written.added.length;
   process.stdout.write(
-    `wrote ${tools} to ${options.out} (${changed} file${changed === 1 ? "" : "s"} changed, ${report.stale.length} removed; ${size})\n`,
+    `wrote ${tools} to ${options.out} (${changed} file${changed === 1 ? "" : "s"} changed, ${written.stale.length} removed; ${size})\n`,
   );
   return 0;
 }
