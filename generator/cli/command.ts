@@ -13,7 +13,7 @@ import { NO_CLOCK, StageClock } from "../base/stage-clock.js";
 import { RenderCache } from "../cache/render-cache.js";
 import type { GeneratorConfig } from "../config/config.js";
 import { ignoredFiles } from "../output/git-ignored.js";
-import { checkOutputFolder, compareOutput, foreignFiles, writeOutput } from "../output/output.js";
+import { checkOutputFolder, compareOutput, encodedFiles, foreignFiles, writeOutput } from "../output/output.js";
 import { isGeneratedFile, pathKind } from "../output/output-files.js";
 import { type RuntimeSource, runtimeTarball, VENDOR_FOLDER } from "../output/vendor-runtime.js";
 import { SideThread } from "../threads/side-thread.js";
@@ -420,9 +420,11 @@ async function report(options: GenerateOptions, outcome: RunOutcome, clock: Stag
     process.stderr.write(`${options.out} is out of date; run \`${again}\`:\n${lines.map((l) => `  ${l}`).join("\n")}\n`);
     return 1;
   }
-  const written = await timed.time("write the output folder", () => writeOutput(options.out, result.files));
+  // Encoded once: the same bytes are written and recorded.
+  const bytes = encodedFiles(result.files);
+  const written = await timed.time("write the output folder", () => writeOutput(options.out, bytes));
   sayIgnored();
-  await timed.time("record the run", () => manifest?.record(result.files));
+  await timed.time("record the run", () => manifest?.record(bytes));
   const changed = written.changed.length + written.added.length;
   process.stdout.write(
     `wrote ${tools} to ${options.out} (${changed} file${changed === 1 ? "" : "s"} changed, ${written.stale.length} removed; ${size})\n`,

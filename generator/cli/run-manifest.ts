@@ -75,11 +75,11 @@ export class RunManifest {
   }
 
   /** Records the output of a successful run. */
-  async record(files: ReadonlyMap<string, string>): Promise<void> {
+  async record(files: ReadonlyMap<string, string | Uint8Array>): Promise<void> {
     if (!this.file) return;
     const manifest: Manifest = {
       inputKey: this.inputKey,
-      files: Object.fromEntries([...files].map(([path, text]) => [path, sha256(Buffer.from(text))])),
+      files: Object.fromEntries([...files].map(([path, content]) => [path, sha256(content)])),
     };
     try {
       await mkdir(dirname(this.file), { recursive: true });
@@ -101,6 +101,6 @@ function manifestOf(value: unknown): Manifest | undefined {
   return { inputKey, files: hashes };
 }
 
-function sha256(bytes: Buffer): string {
+function sha256(bytes: string | Uint8Array): string {
   return createHash("sha256").update(bytes).digest("hex");
 }
