@@ -139,7 +139,12 @@ async function generateBeside(
   const types = later(
     clock.time("‖ types: openapi-typescript + layout", () => {
       const document = JSON.stringify(pruned);
-      return cachedText(cache, contentKey(TYPES_FINGERPRINT, document), () => side.text({ kind: "types", document, prettierOnly }));
+      return cachedText(
+        cache,
+        contentKey(TYPES_FINGERPRINT, document),
+        () => side.text({ kind: "types", document, prettierOnly }),
+        TYPES_FILE,
+      );
     }),
   );
   progress(`building ${entries.length} tool${entries.length === 1 ? "" : "s"}`);
@@ -214,8 +219,11 @@ async function generateBeside(
   const readme = readmeSource(facts);
   const formattedReadme = later(
     clock.time("‖ README", () =>
-      cachedText(cache, contentKey(README_FINGERPRINT, JSON.stringify(readme)), () =>
-        side.text({ kind: "readme", source: readme, prettierOnly }),
+      cachedText(
+        cache,
+        contentKey(README_FINGERPRINT, JSON.stringify(readme)),
+        () => side.text({ kind: "readme", source: readme, prettierOnly }),
+        "README.md",
       ),
     ),
   );

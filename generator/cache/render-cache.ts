@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
-import { dirname, join, resolve } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import { threadId } from "node:worker_threads";
 
 /**
@@ -17,42 +17,58 @@ export function cacheFolder(cwd = process.cwd()): string | undefined {
 
 /**
  * Rendered modules of earlier runs, by render key, kept in the cache folder (one file per output directory). Only what
- * the last run used is kept, so it never grows past one generated tree.
+ * the last run used is kept, so it never grows past one generated tree. A text the run wrote as an output file is kept
+ * as that file's path and digest, and read back from the output folder while the file still holds it; other texts
+ * (parts of a module) are kept whole.
  */
 export class RenderCache {
-  private readonly used = new Map<string, string>();
+  private readonly used = new Map<string, CachedText>();
 
   private constructor(
     private readonly file: string | undefined,
-    private readonly previous: Map<string, string>,
+    private readonly outDir: string,
+    private readonly previous: Map<string, CacheEntry>,
   ) {}
 
   /** Opens the cache of an output directory; an unreadable cache is an empty one. */
   static async open(outDir: string, cwd = process.cwd()): Promise<RenderCache> {
     const folder = cacheFolder(cwd);
-    if (!folder) return new RenderCache(undefined, new Map());
+    if (!folder) return new RenderCache(undefined, resolve(outDir), new Map());
     const id = createHash("sha256").update(resolve(outDir)).digest("hex").slice(0, 16);
     const file = join(folder, `${id}.json`);
     const entries = await readFile(file, "utf8").then(
-      (text) => textsOf(JSON.parse(text)),
-      () => new Map<string, string>(),
+      (text) => entriesOf(JSON.parse(text)),
+      () => new Map<string, CacheEntry>(),
     );
-    return new RenderCache(file, entries);
+    return new RenderCache(file, resolve(outDir), entries);
   }
 
-  get(key: string): string | undefined {
-    const hit = this.previous.get(key) ?? this.used.get(key);
-    if (hit !== undefined) this.used.set(key, hit);
-    return hit;
+  /** The text kept under `key`, if any; kept for the next run too, with the output `file` this run writes it to. */
+  get(key: string, file?: string): string | undefined {
+    const used = this.used.get(key);
+    if (used !== undefined) return used.text;
+    const entry = this.previous.get(key);
+    const text = entry === undefined ? undefined : "text" in entry ? entry.text : this.fileText(entry);
+    if (text !== undefined) this.set(key, text, file);
+    return text;
   }
 
-  set(key: string, text: string): void {
-    this.used.set(key, text);
+  /** Keeps a rendered text; `file`: the output file (relative to the output folder) the run writes it to. */
+  set(key: string, text: string, file?: string): void {
+    this.used.set(key, { text, ...(file !== undefined ? { file } : {}) });
   }
 
-  /** What a save writes: the cache's file and what this run used; undefined where there is no cache folder. */
-  contents(): CacheContents | undefined {
-    return this.file === undefined ? undefined : { file: this.file, entries: [...this.used] };
+  /**
+   * What a save writes: the cache's file and what this run used; undefined where there is no cache folder. `whole`:
+   * every text kept whole, for a run that does not write the output files (`--check`).
+   */
+  contents(whole = false): CacheContents | undefined {
+    if (this.file === undefined) return undefined;
+    const entries = [...this.used].map(([key, { text, file }]): [string, CachedText] => [
+      key,
+      whole || file === undefined ? { text } : { text, file },
+    ]);
+    return { file: this.file, entries };
   }
 
   /** Writes what this run used (atomically); a failure only costs the next run its speed. */
@@ -60,32 +76,77 @@ export class RenderCache {
     const contents = this.contents();
     if (contents) await writeCacheFile(contents);
   }
+
+  /** An output file's text, when the file still holds what the cache recorded (its digest); else undefined. */
+  private fileText({ file, sha256 }: { file: string; sha256: string }): string | undefined {
+    try {
+      const bytes = readFileSync(join(this.outDir, file));
+      return digest(bytes) === sha256 ? bytes.toString("utf8") : undefined;
+    } catch {
+      return undefined;
+    }
+  }
 }
 
-/** A render cache's file and its entries (key, text), as plain data another thread can write. */
+/** A text this run rendered, and the output file it is written to, if any. */
+interface CachedText {
+  text: string;
+  file?: string;
+}
+
+/** A cache file's entry: a text kept whole, or an output file and the digest of the text it held. */
+type CacheEntry = { text: string } | { file: string; sha256: string };
+
+/** A render cache's file and its entries, as plain data another thread can write. */
 export interface CacheContents {
   file: string;
-  entries: [string, string][];
+  entries: [string, CachedText][];
 }
+
+/** The cache file's format: a version, then its entries by key. */
+const FORMAT = 2;
 
 /** Writes a render cache's file whole or not at all; a failure only costs the next run its speed. */
 export async function writeCacheFile({ file, entries }: CacheContents): Promise<void> {
   try {
+    const stored = Object.fromEntries(
+      entries.map(([key, { text, file }]): [string, CacheEntry] => [key, file === undefined ? { text } : { file, sha256: digest(text) }]),
+    );
     await mkdir(dirname(file), { recursive: true });
     const temporary = `${file}.${process.pid}.${threadId}.tmp`;
-    await writeFile(temporary, JSON.stringify(Object.fromEntries(entries)));
+    await writeFile(temporary, JSON.stringify({ format: FORMAT, entries: stored }));
     await rename(temporary, file);
   } catch {
     // The cache is an optimisation; the output is written apart from it.
   }
 }
 
-/** The cached texts of a parsed cache file (entries that are not text are ignored). */
-function textsOf(value: unknown): Map<string, string> {
-  const texts = new Map<string, string>();
-  if (typeof value !== "object" || value === null) return texts;
-  for (const [key, text] of Object.entries(value)) if (typeof text === "string") texts.set(key, text);
-  return texts;
+/** SHA-256 of a text (as UTF-8) or bytes, in hex. */
+function digest(content: string | Uint8Array): string {
+  return createHash("sha256").update(content).digest("hex");
+}
+
+/** A relative path inside the output folder, with no way out of it. */
+function isInsidePath(path: string): boolean {
+  return path !== "" && !isAbsolute(path) && !path.split(/[\\/]/).includes("..");
+}
+
+/** The entries of a parsed cache file (anything not of the current format, or not of an entry's shape, is ignored). */
+function entriesOf(value: unknown): Map<string, CacheEntry> {
+  const entries = new Map<string, CacheEntry>();
+  if (!isRecord(value) || value.format !== FORMAT || !isRecord(value.entries)) return entries;
+  for (const [key, entry] of Object.entries(value.entries)) {
+    if (!isRecord(entry)) continue;
+    if (typeof entry.text === "string") entries.set(key, { text: entry.text });
+    else if (typeof entry.file === "string" && typeof entry.sha256 === "string" && isInsidePath(entry.file))
+      entries.set(key, { file: entry.file, sha256: entry.sha256 });
+  }
+  return entries;
+}
+
+/** Whether a value is a plain object. */
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** A cache key: what decides a rendering (tool versions and settings), then the content rendered. */
@@ -93,11 +154,16 @@ export function contentKey(settings: string, content: string): string {
   return createHash("sha256").update(`${settings}\u0000${content}`).digest("hex");
 }
 
-/** The text the cache holds under `key`, else what `render` makes, kept under the key for the next run. */
-export async function cachedText(cache: RenderCache | undefined, key: string, render: () => Promise<string>): Promise<string> {
-  const hit = cache?.get(key);
+/** The text the cache holds under `key`, else what `render` makes, kept under the key (and the output `file` it is written to) for the next run. */
+export async function cachedText(
+  cache: RenderCache | undefined,
+  key: string,
+  render: () => Promise<string>,
+  file?: string,
+): Promise<string> {
+  const hit = cache?.get(key, file);
   if (hit !== undefined) return hit;
   const text = await render();
-  cache?.set(key, text);
+  cache?.set(key, text, file);
   return text;
 }

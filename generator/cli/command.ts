@@ -352,7 +352,7 @@ async function generateTimed(given: GenerateOptions, clock: StageClock | undefin
     const { result, config, cache } = await readAndGenerate(options, configPath, configBytes, paths, progress, side, clock);
     progress.done();
     // The side thread saves the render cache while this one writes the output.
-    const saved = timed.time("‖ save the render cache", () => side.saveCache(cache));
+    const saved = timed.time("‖ save the render cache", () => side.saveCache(cache, options.check === true));
     try {
       return await report(options, { result, config, manifest, paths, root }, clock);
     } finally {

@@ -41,7 +41,7 @@ export async function renderModules(
   const misses: [string, ModuleSource, string][] = [];
   for (const [path, structure] of structures) {
     const key = renderKey(structure);
-    const hit = cache?.get(key);
+    const hit = cache?.get(key, path);
     if (hit !== undefined) rendered.set(path, hit);
     else misses.push([path, structure, key]);
   }
@@ -52,7 +52,7 @@ export async function renderModules(
     const text = fresh.get(path);
     if (text === undefined) throw new Error(`internal: ${path} was not rendered`);
     rendered.set(path, text);
-    cache?.set(key, text);
+    cache?.set(key, text, path);
   }
   return new Map([...structures.keys()].map((path) => [path, rendered.get(path) ?? ""]));
 }

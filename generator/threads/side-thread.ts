@@ -57,9 +57,12 @@ export class SideThread {
     return result.data;
   }
 
-  /** Saves a render cache: on the side thread where one runs (this thread writes the output meanwhile), else here. */
-  async saveCache(cache: RenderCache): Promise<void> {
-    const contents = cache.contents();
+  /**
+   * Saves a render cache: on the side thread where one runs (this thread writes the output meanwhile), else here.
+   * `whole`: for a run that writes no output files, every text is kept whole.
+   */
+  async saveCache(cache: RenderCache, whole = false): Promise<void> {
+    const contents = cache.contents(whole);
     if (contents === undefined) return;
     if (this.worker === undefined) return writeCacheFile(contents);
     // Only the next run's speed depends on it.
