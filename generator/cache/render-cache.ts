@@ -59,21 +59,23 @@ export class RenderCache {
   }
 
   /**
-   * What a save writes: the cache's file and what this run used; undefined where there is no cache folder. `whole`:
-   * every text kept whole, for a run that does not write the output files (`--check`).
+   * What a save writes: the cache's file and what this run used; undefined where there is no cache folder. A text
+   * the output folder holds as a file (`written`: those files' texts and digests) is kept as that file; any other,
+   * whole.
    */
-  contents(whole = false): CacheContents | undefined {
+  contents(written?: WrittenOutput): CacheContents | undefined {
     if (this.file === undefined) return undefined;
-    const entries = [...this.used].map(([key, { text, file }]): [string, CachedText] => [
-      key,
-      whole || file === undefined ? { text } : { text, file },
-    ]);
+    const entries = [...this.used].map(([key, { text, file }]): [string, CacheEntry] => {
+      const sha256 = file === undefined ? undefined : written?.digests.get(file);
+      // Kept as the file only where the file was written with this very text.
+      return file !== undefined && sha256 !== undefined && written?.texts.get(file) === text ? [key, { file, sha256 }] : [key, { text }];
+    });
     return { file: this.file, entries };
   }
 
   /** Writes what this run used (atomically); a failure only costs the next run its speed. */
-  async save(): Promise<void> {
-    const contents = this.contents();
+  async save(written?: WrittenOutput): Promise<void> {
+    const contents = this.contents(written);
     if (contents) await writeCacheFile(contents);
   }
 
@@ -97,32 +99,35 @@ interface CachedText {
 /** A cache file's entry: a text kept whole, or an output file and the digest of the text it held. */
 type CacheEntry = { text: string } | { file: string; sha256: string };
 
-/** A render cache's file and its entries, as plain data another thread can write. */
+/** The output files as a run wrote them: each file's text, and the SHA-256 of its bytes in hex. */
+export interface WrittenOutput {
+  texts: ReadonlyMap<string, string>;
+  digests: ReadonlyMap<string, string>;
+}
+
+/** A render cache's file and its entries. */
 export interface CacheContents {
   file: string;
-  entries: [string, CachedText][];
+  entries: [string, CacheEntry][];
 }
 
 /** The cache file's format: a version, then its entries by key. */
 const FORMAT = 2;
 
 /** Writes a render cache's file whole or not at all; a failure only costs the next run its speed. */
-export async function writeCacheFile({ file, entries }: CacheContents): Promise<void> {
+async function writeCacheFile({ file, entries }: CacheContents): Promise<void> {
   try {
-    const stored = Object.fromEntries(
-      entries.map(([key, { text, file }]): [string, CacheEntry] => [key, file === undefined ? { text } : { file, sha256: digest(text) }]),
-    );
     await mkdir(dirname(file), { recursive: true });
     const temporary = `${file}.${process.pid}.${threadId}.tmp`;
-    await writeFile(temporary, JSON.stringify({ format: FORMAT, entries: stored }));
+    await writeFile(temporary, JSON.stringify({ format: FORMAT, entries: Object.fromEntries(entries) }));
     await rename(temporary, file);
   } catch {
     // The cache is an optimisation; the output is written apart from it.
   }
 }
 
-/** SHA-256 of a text (as UTF-8) or bytes, in hex. */
-function digest(content: string | Uint8Array): string {
+/** SHA-256 of bytes, in hex. */
+function digest(content: Uint8Array): string {
   return createHash("sha256").update(content).digest("hex");
 }
 

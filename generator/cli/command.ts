@@ -13,7 +13,7 @@ import { NO_CLOCK, StageClock } from "../base/stage-clock.js";
 import { RenderCache } from "../cache/render-cache.js";
 import type { GeneratorConfig } from "../config/config.js";
 import { ignoredFiles } from "../output/git-ignored.js";
-import { checkOutputFolder, compareOutput, encodedFiles, foreignFiles, writeOutput } from "../output/output.js";
+import { checkOutputFolder, compareOutput, encodedFiles, fileDigests, foreignFiles, writeOutput } from "../output/output.js";
 import { isGeneratedFile, pathKind } from "../output/output-files.js";
 import { type RuntimeSource, runtimeTarball, VENDOR_FOLDER } from "../output/vendor-runtime.js";
 import { SideThread } from "../threads/side-thread.js";
@@ -351,13 +351,7 @@ async function generateTimed(given: GenerateOptions, clock: StageClock | undefin
   try {
     const { result, config, cache } = await readAndGenerate(options, configPath, configBytes, paths, progress, side, clock);
     progress.done();
-    // The side thread saves the render cache while this one writes the output.
-    const saved = timed.time("‖ save the render cache", () => side.saveCache(cache, options.check === true));
-    try {
-      return await report(options, { result, config, manifest, paths, root }, clock);
-    } finally {
-      await saved;
-    }
+    return await report(options, { result, config, manifest, paths, root, cache }, clock);
   } finally {
     side.close();
   }
@@ -370,11 +364,12 @@ interface RunOutcome {
   manifest: RunManifest | undefined;
   paths: GenerationPaths;
   root: string;
+  cache: RenderCache;
 }
 
 /** Says what the run made: its warnings, then `--check`'s comparison, or the output written and the run recorded. */
 async function report(options: GenerateOptions, outcome: RunOutcome, clock: StageClock | undefined): Promise<number> {
-  const { result, config, manifest, paths, root } = outcome;
+  const { result, config, manifest, paths, root, cache } = outcome;
   const timed = clock ?? NO_CLOCK;
   if (!config) {
     process.stderr.write(
@@ -395,39 +390,55 @@ async function report(options: GenerateOptions, outcome: RunOutcome, clock: Stag
     for (const warning of gitIgnoredWarning(options.out, [...result.files.keys()]))
       process.stderr.write(`warning: ${oneLine(warning, "?")}\n`);
   };
-  if (options.check) {
-    sayIgnored();
-    const compared = await timed.time("compare with the output folder", () => compareOutput(options.out, result.files));
-    const foreign = new Set(foreignFiles(options.out, compared));
-    const lines = [
-      ...compared.changed.map((p) => (foreign.has(p) ? `not generated, in the way: ${p}` : `changed: ${p}`)),
-      ...compared.added.map((p) => `missing: ${p}`),
-      ...compared.stale.map((p) => `stale: ${p}`),
-    ];
-    if (lines.length === 0) {
-      await manifest?.record(result.files);
-      process.stdout.write(`${options.out} is up to date (${tools}; ${size})\n`);
-      return 0;
-    }
-    const again = [
-      "oapi-mcp-gen",
-      paths.spec,
-      ...(paths.config ? ["--config", paths.config] : []),
-      "--out",
-      paths.out,
-      ...(options.runtime && options.runtime !== "registry" ? ["--runtime", options.runtime] : []),
-    ].join(" ");
-    process.stderr.write(`${options.out} is out of date; run \`${again}\`:\n${lines.map((l) => `  ${l}`).join("\n")}\n`);
-    return 1;
-  }
-  // Encoded once: the same bytes are written and recorded.
+  if (options.check) return reportCheck(options, outcome, { tools, size, sayIgnored }, clock);
+  // Encoded and digested once: the same bytes are written, recorded and named by the render cache.
   const bytes = encodedFiles(result.files);
   const written = await timed.time("write the output folder", () => writeOutput(options.out, bytes));
   sayIgnored();
-  await timed.time("record the run", () => manifest?.record(bytes));
+  const digests = fileDigests(bytes);
+  await timed.time("record the run", () => manifest?.record(digests));
+  await timed.time("save the render cache", () => cache.save({ texts: result.files, digests }));
   const changed = written.changed.length + written.added.length;
   process.stdout.write(
     `wrote ${tools} to ${options.out} (${changed} file${changed === 1 ? "" : "s"} changed, ${written.stale.length} removed; ${size})\n`,
   );
   return 0;
+}
+
+/** `--check`'s report: the tree is current (0), or what differs and the command that mends it (1). */
+async function reportCheck(
+  options: GenerateOptions,
+  { result, manifest, paths, cache }: RunOutcome,
+  { tools, size, sayIgnored }: { tools: string; size: string; sayIgnored: () => void },
+  clock: StageClock | undefined,
+): Promise<number> {
+  const timed = clock ?? NO_CLOCK;
+  sayIgnored();
+  const compared = await timed.time("compare with the output folder", () => compareOutput(options.out, result.files));
+  const foreign = new Set(foreignFiles(options.out, compared));
+  const lines = [
+    ...compared.changed.map((p) => (foreign.has(p) ? `not generated, in the way: ${p}` : `changed: ${p}`)),
+    ...compared.added.map((p) => `missing: ${p}`),
+    ...compared.stale.map((p) => `stale: ${p}`),
+  ];
+  // The files on disk that hold what this run made: the render cache names them rather than keeping their texts.
+  const differs = new Set([...compared.changed, ...compared.added]);
+  const texts = new Map([...result.files].filter(([path]) => !differs.has(path)));
+  const digests = fileDigests(texts);
+  await timed.time("save the render cache", () => cache.save({ texts, digests }));
+  if (lines.length === 0) {
+    await manifest?.record(digests);
+    process.stdout.write(`${options.out} is up to date (${tools}; ${size})\n`);
+    return 0;
+  }
+  const again = [
+    "oapi-mcp-gen",
+    paths.spec,
+    ...(paths.config ? ["--config", paths.config] : []),
+    "--out",
+    paths.out,
+    ...(options.runtime && options.runtime !== "registry" ? ["--runtime", options.runtime] : []),
+  ].join(" ");
+  process.stderr.write(`${options.out} is out of date; run \`${again}\`:\n${lines.map((l) => `  ${l}`).join("\n")}\n`);
+  return 1;
 }

@@ -74,13 +74,10 @@ export class RunManifest {
     return generated === Object.keys(manifest.files).length;
   }
 
-  /** Records the output of a successful run. */
-  async record(files: ReadonlyMap<string, string | Uint8Array>): Promise<void> {
+  /** Records the output of a successful run: the SHA-256 of each file's bytes. */
+  async record(digests: ReadonlyMap<string, string>): Promise<void> {
     if (!this.file) return;
-    const manifest: Manifest = {
-      inputKey: this.inputKey,
-      files: Object.fromEntries([...files].map(([path, content]) => [path, sha256(content)])),
-    };
+    const manifest: Manifest = { inputKey: this.inputKey, files: Object.fromEntries(digests) };
     try {
       await mkdir(dirname(this.file), { recursive: true });
       await writeFile(`${this.file}.tmp`, JSON.stringify(manifest));
@@ -101,6 +98,6 @@ function manifestOf(value: unknown): Manifest | undefined {
   return { inputKey, files: hashes };
 }
 
-function sha256(bytes: string | Uint8Array): string {
+function sha256(bytes: Uint8Array): string {
   return createHash("sha256").update(bytes).digest("hex");
 }

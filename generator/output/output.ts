@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve, sep } from "node:path";
 import { codePointCompare } from "../base/code-point-order.js";
@@ -44,6 +45,11 @@ export type FileContent = string | Uint8Array;
 /** The files' texts as the bytes they are written as. */
 export function encodedFiles(files: ReadonlyMap<string, string>): Map<string, Uint8Array> {
   return new Map([...files].map(([path, text]) => [path, Buffer.from(text)]));
+}
+
+/** The SHA-256 of each file's bytes, in hex (the run manifest and the render cache record them). */
+export function fileDigests(files: ReadonlyMap<string, FileContent>): Map<string, string> {
+  return new Map([...files].map(([path, content]) => [path, createHash("sha256").update(content).digest("hex")]));
 }
 
 /** Compares the output with the directory: changed, added and stale generated files. */

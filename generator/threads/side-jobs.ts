@@ -3,7 +3,6 @@ import type { DiscoveryData } from "oapi-mcp-gen-runtime";
 import { isOpenApiDocument, type OpenApiDocument } from "../../openapi/document/index.js";
 import { GENERATED_HEADER } from "../../templates/header.js";
 import type { ReadmeSource } from "../../templates/readme.js";
-import { type CacheContents, writeCacheFile } from "../cache/render-cache.js";
 import { formatDocument, formatTypeScript, formatTypeScriptInParts } from "../layout/format.js";
 import { formatReadme } from "../layout/readme-layout.js";
 import { formatTypesByMembers } from "../layout/types-layout.js";
@@ -14,11 +13,10 @@ import { loadTypingFunctions, operationTypes } from "../types/operation-types.js
 export type SideJob =
   | { kind: "types"; document: string; prettierOnly?: boolean }
   | { kind: "readme"; source: ReadmeSource; prettierOnly?: boolean }
-  | { kind: "discovery"; input: DiscoveryInput }
-  | { kind: "save-cache"; contents: CacheContents };
+  | { kind: "discovery"; input: DiscoveryInput };
 
 /** What a job makes: a file's text, or the search data a discovery server loads. */
-export type SideResult = { kind: "text"; text: string } | { kind: "discovery"; data: DiscoveryData } | { kind: "saved" };
+export type SideResult = { kind: "text"; text: string } | { kind: "discovery"; data: DiscoveryData };
 
 /** The pruned document a types job carries, as the thread that sent it wrote it. */
 function documentOf(text: string): OpenApiDocument {
@@ -30,10 +28,6 @@ function documentOf(text: string): OpenApiDocument {
 /** Runs a job: openapi-typescript's module of a pruned document, formatted; the search data; or the README, formatted. */
 export async function runSideJob(job: SideJob): Promise<SideResult> {
   if (job.kind === "discovery") return { kind: "discovery", data: discoveryDataOf(job.input) };
-  if (job.kind === "save-cache") {
-    await writeCacheFile(job.contents);
-    return { kind: "saved" };
-  }
   if (job.kind === "readme") return { kind: "text", text: await formatReadme(job.source, job.prettierOnly) };
   const printed = `${GENERATED_HEADER}${await operationTypes(documentOf(job.document), job.document)}`;
   const text = (job.prettierOnly ? undefined : await formatTypesByMembers(printed)) ?? (await formatTypeScriptInParts(printed));

@@ -4,7 +4,6 @@ import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { DiscoveryData } from "oapi-mcp-gen-runtime";
 import { compileCacheEnabled } from "../cache/compile-cache.js";
-import { type RenderCache, writeCacheFile } from "../cache/render-cache.js";
 import type { DiscoveryInput } from "../model/discovery.js";
 import type { SideJob, SideResult } from "./side-jobs.js";
 
@@ -55,18 +54,6 @@ export class SideThread {
     const result = await this.run({ kind: "discovery", input });
     if (result.kind !== "discovery") throw new Error("internal: a discovery job made no search data");
     return result.data;
-  }
-
-  /**
-   * Saves a render cache: on the side thread where one runs (this thread writes the output meanwhile), else here.
-   * `whole`: for a run that writes no output files, every text is kept whole.
-   */
-  async saveCache(cache: RenderCache, whole = false): Promise<void> {
-    const contents = cache.contents(whole);
-    if (contents === undefined) return;
-    if (this.worker === undefined) return writeCacheFile(contents);
-    // Only the next run's speed depends on it.
-    await this.run({ kind: "save-cache", contents }).catch(() => {});
   }
 
   /** Stops the worker: an idle one is asked to end (so its compile cache is saved), a busy one is terminated and its jobs fail. */

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { RenderCache } from "../../../generator/cache/index.js";
+import { fileDigests } from "../../../generator/output/index.js";
 
 describe("the render cache", () => {
   let project: string;
@@ -25,8 +26,9 @@ describe("the render cache", () => {
     const cache = await RenderCache.open(out(), project);
     cache.set("module", "export const a = 1;\n", "tools/a.ts");
     cache.set("part", "type B = 2;\n");
+    const texts = new Map([["tools/a.ts", "export const a = 1;\n"]]);
     await writeFile(join(out(), "tools/a.ts"), "export const a = 1;\n");
-    await cache.save();
+    await cache.save({ texts, digests: fileDigests(texts) });
     const { entries } = await stored();
     expect(entries.module).toEqual({ file: "tools/a.ts", sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
     expect(entries.part).toEqual({ text: "type B = 2;\n" });
@@ -38,17 +40,20 @@ describe("the render cache", () => {
     expect((await RenderCache.open(out(), project)).get("module")).toBeUndefined();
   });
 
-  it("keeps every text whole for a run that writes no output (--check)", async () => {
+  it("keeps a text whole for a run that writes no output (--check), or where the file was written otherwise", async () => {
     const cache = await RenderCache.open(out(), project);
     cache.set("module", "export const a = 1;\n", "tools/a.ts");
-    const contents = cache.contents(true);
-    expect(contents?.entries).toEqual([["module", { text: "export const a = 1;\n" }]]);
+    expect(cache.contents()?.entries).toEqual([["module", { text: "export const a = 1;\n" }]]);
+    const digests = new Map([["tools/a.ts", "0".repeat(64)]]);
+    const other = { texts: new Map([["tools/a.ts", "export const a = 2;\n"]]), digests };
+    expect(cache.contents(other)?.entries).toEqual([["module", { text: "export const a = 1;\n" }]]);
   });
 
   it("ignores an entry that points outside the output folder, and a cache of another format", async () => {
     const cache = await RenderCache.open(out(), project);
     cache.set("module", "secret\n", "tools/a.ts");
-    await cache.save();
+    const texts = new Map([["tools/a.ts", "secret\n"]]);
+    await cache.save({ texts, digests: fileDigests(texts) });
     const folder = join(project, "node_modules/.cache/oapi-mcp-gen");
     const [file = ""] = (await readdir(folder)).filter((name) => !name.includes("manifest"));
     await writeFile(join(project, "secret.txt"), "secret\n");

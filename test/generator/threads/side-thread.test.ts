@@ -1,9 +1,6 @@
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { RenderCache } from "../../../generator/cache/index.js";
 import { generateFromFile } from "../../../generator/generate.js";
 import { ROOT } from "../../helpers/cli.js";
 import { MEMOS_SPEC } from "../../helpers/memos-model.js";
@@ -25,14 +22,6 @@ describe("the side thread", () => {
       expect([...beside.files.keys()]).toEqual([...here.files.keys()]);
       for (const [path, text] of here.files) expect(beside.files.get(path), path).toBe(text);
       expect(here.files.get("discovery.ts")).toContain("export const discovery");
-      // The render cache is saved on the side thread too, and read back whole.
-      const project = await mkdtemp(join(tmpdir(), "side-cache-"));
-      await mkdir(join(project, "node_modules"));
-      const cache = await RenderCache.open("generated", project);
-      cache.set("a key", here.files.get("README.md") ?? "");
-      await side.saveCache(cache);
-      expect((await RenderCache.open("generated", project)).get("a key")).toBe(here.files.get("README.md"));
-      await rm(project, { recursive: true, force: true });
     } finally {
       side.close();
     }
