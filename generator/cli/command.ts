@@ -348,13 +348,11 @@ async function generateTimed(given: GenerateOptions, clock: StageClock | undefin
   // A large document's side thread starts now, loading TypeScript and prettier while this thread reads the document.
   const side = new SideThread();
   if (documentSize >= WARM_SIDE_THREAD_BYTES) side.warm();
-  try {
-    const { result, config, cache } = await readAndGenerate(options, configPath, configBytes, paths, progress, side, clock);
-    progress.done();
-    return await report(options, { result, config, manifest, paths, root, cache }, clock);
-  } finally {
-    side.close();
-  }
+  const { result, config, cache } = await readAndGenerate(options, configPath, configBytes, paths, progress, side, clock).finally(() =>
+    side.close(),
+  );
+  progress.done();
+  return report(options, { result, config, manifest, paths, root, cache }, clock);
 }
 
 /** What a run made and read, for its report. */
