@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { dirname, isAbsolute, join, resolve } from "node:path";
-import { threadId } from "node:worker_threads";
+import { sha256Hex } from "../base/digest.js";
 
 /**
  * The generator's cache folder: `node_modules/.cache/oapi-mcp-gen` in the nearest folder, from `cwd` up, that has
@@ -83,7 +83,7 @@ export class RenderCache {
   private fileText({ file, sha256 }: { file: string; sha256: string }): string | undefined {
     try {
       const bytes = readFileSync(join(this.outDir, file));
-      return digest(bytes) === sha256 ? bytes.toString("utf8") : undefined;
+      return sha256Hex(bytes) === sha256 ? bytes.toString("utf8") : undefined;
     } catch {
       return undefined;
     }
@@ -118,17 +118,12 @@ const FORMAT = 2;
 async function writeCacheFile({ file, entries }: CacheContents): Promise<void> {
   try {
     await mkdir(dirname(file), { recursive: true });
-    const temporary = `${file}.${process.pid}.${threadId}.tmp`;
+    const temporary = `${file}.${process.pid}.tmp`;
     await writeFile(temporary, JSON.stringify({ format: FORMAT, entries: Object.fromEntries(entries) }));
     await rename(temporary, file);
   } catch {
     // The cache is an optimisation; the output is written apart from it.
   }
-}
-
-/** SHA-256 of bytes, in hex. */
-function digest(content: Uint8Array): string {
-  return createHash("sha256").update(content).digest("hex");
 }
 
 /** A relative path inside the output folder, with no way out of it. */

@@ -12,6 +12,7 @@ import { Progress } from "../base/progress.js";
 import { NO_CLOCK, StageClock } from "../base/stage-clock.js";
 import { RenderCache } from "../cache/render-cache.js";
 import type { GeneratorConfig } from "../config/config.js";
+import type { GenerationResult } from "../generate.js";
 import { ignoredFiles } from "../output/git-ignored.js";
 import { checkOutputFolder, compareOutput, encodedFiles, fileDigests, foreignFiles, writeOutput } from "../output/output.js";
 import { isGeneratedFile, pathKind } from "../output/output-files.js";
@@ -357,7 +358,7 @@ async function generateTimed(given: GenerateOptions, clock: StageClock | undefin
 
 /** What a run made and read, for its report. */
 interface RunOutcome {
-  result: Awaited<ReturnType<typeof readAndGenerate>>["result"];
+  result: GenerationResult;
   config: GeneratorConfig | undefined;
   manifest: RunManifest | undefined;
   paths: GenerationPaths;
@@ -412,7 +413,9 @@ async function reportCheck(
 ): Promise<number> {
   const timed = clock ?? NO_CLOCK;
   sayIgnored();
-  const compared = await timed.time("compare with the output folder", () => compareOutput(options.out, result.files));
+  // Encoded once: the same bytes are compared and, for the files that hold them, digested.
+  const bytes = encodedFiles(result.files);
+  const compared = await timed.time("compare with the output folder", () => compareOutput(options.out, bytes));
   const foreign = new Set(foreignFiles(options.out, compared));
   const lines = [
     ...compared.changed.map((p) => (foreign.has(p) ? `not generated, in the way: ${p}` : `changed: ${p}`)),
@@ -422,7 +425,7 @@ async function reportCheck(
   // The files on disk that hold what this run made: the render cache names them rather than keeping their texts.
   const differs = new Set([...compared.changed, ...compared.added]);
   const texts = new Map([...result.files].filter(([path]) => !differs.has(path)));
-  const digests = fileDigests(texts);
+  const digests = fileDigests(new Map([...bytes].filter(([path]) => !differs.has(path))));
   await timed.time("save the render cache", () => cache.save({ texts, digests }));
   if (lines.length === 0) {
     await manifest?.record(digests);

@@ -4,6 +4,7 @@ import { mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isGeneratedText } from "../../templates/header.js";
+import { sha256Hex } from "../base/digest.js";
 import { cacheFolder } from "../cache/render-cache.js";
 import { outputFiles } from "../output/output-files.js";
 
@@ -69,7 +70,7 @@ export class RunManifest {
       const bytes = readFileSync(join(outDir, path));
       if (!isGeneratedText(bytes.subarray(0, 400).toString("utf8"))) continue;
       generated++;
-      if (manifest.files[path] !== sha256(bytes)) return false;
+      if (manifest.files[path] !== sha256Hex(bytes)) return false;
     }
     return generated === Object.keys(manifest.files).length;
   }
@@ -96,8 +97,4 @@ function manifestOf(value: unknown): Manifest | undefined {
   const hashes: Record<string, string> = {};
   for (const [path, hash] of Object.entries(files)) if (typeof hash === "string") hashes[path] = hash;
   return { inputKey, files: hashes };
-}
-
-function sha256(bytes: Uint8Array): string {
-  return createHash("sha256").update(bytes).digest("hex");
 }

@@ -20,6 +20,11 @@ export function statementsOf(text: string): string[][] {
   return statements;
 }
 
+/** A one-line doc comment, closed once: prettier keeps it as it is written, whatever characters it holds. */
+function isDocComment(line: string): boolean {
+  return /^\/\*\*.*\*\/$/.test(line) && !line.slice(3, -2).includes("*/");
+}
+
 /** Whether a statement is a line comment or a one-line block comment. */
 function isComment(lines: readonly string[]): boolean {
   const [line] = lines;
@@ -96,8 +101,7 @@ function clientLayout(lines: readonly string[]): string | undefined {
   if (open.join("\n") !== CLIENT_OPEN.join("\n") || close.join("\n") !== CLIENT_CLOSE.join("\n")) return undefined;
   const out = [CLIENT_HEAD, ...CLIENT_OPEN.map((line) => `  ${line}`)];
   for (const line of body.slice(CLIENT_OPEN.length, body.length - CLIENT_CLOSE.length)) {
-    // Prettier keeps a comment as it is written, whatever characters it holds.
-    if (/^\/\*\*.*\*\/$/.test(line)) {
+    if (isDocComment(line)) {
       out.push(`    ${line}`);
       continue;
     }
@@ -162,8 +166,7 @@ const METHOD_SIGNATURE = /^([A-Za-z_$][\w$]*)\(args: ([A-Za-z_$][\w$]*)\): (Prom
  * spanning lines would need its own indents.
  */
 function memberLayout(member: string): string | undefined {
-  // Prettier keeps a comment as it is written, whatever characters it holds.
-  if (/^\/\*\*.*\*\/$/.test(member) && !member.slice(3, -2).includes("*/")) return `  ${member}`;
+  if (isDocComment(member)) return `  ${member}`;
   if (/[^\u0000-\u007f]/.test(member)) return undefined;
   if (isPlainMember(member) && isStableLine(member, 1)) return `  ${member}`;
   const method = METHOD_SIGNATURE.exec(member);

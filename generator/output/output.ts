@@ -1,7 +1,7 @@
-import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve, sep } from "node:path";
 import { codePointCompare } from "../base/code-point-order.js";
+import { sha256Hex } from "../base/digest.js";
 import { UserError } from "../base/errors.js";
 import { generatedFilesIn, isGeneratedFile, pathKind } from "./output-files.js";
 
@@ -49,7 +49,7 @@ export function encodedFiles(files: ReadonlyMap<string, string>): Map<string, Ui
 
 /** The SHA-256 of each file's bytes, in hex (the run manifest and the render cache record them). */
 export function fileDigests(files: ReadonlyMap<string, FileContent>): Map<string, string> {
-  return new Map([...files].map(([path, content]) => [path, createHash("sha256").update(content).digest("hex")]));
+  return new Map([...files].map(([path, content]) => [path, sha256Hex(content)]));
 }
 
 /** Compares the output with the directory: changed, added and stale generated files. */

@@ -187,6 +187,8 @@ describe("statement layouts", () => {
     `/** GET /${key} (${key}): ${key} */`,
     `${key}: (args: ${type}) => call(${constant}, args),`,
   ];
+  /** A statement of a head line, body lines two columns in, and a closing line. */
+  const block = (head: string, body: readonly string[], close = "};") => [head, ...body.map((line) => `  ${line}`), close].join("\n");
   const statements = [
     `import { ${names(3, "a").join(", ")} } from "./short.js";`,
     `import { ${names(12, "someLongerBindingName").join(", ")} } from "./long.js";`,
@@ -201,35 +203,27 @@ describe("statement layouts", () => {
     'export type SomeRatherLongOperationNameForTheResultOfATool = Operation["responses"]["200"]["content"]["application/json"];',
     `export const shortName = defineTool<ShortArgs, ShortResult>({ __oapiMcpGenSlot0__: "${"x".repeat(100)}" });`,
     `export const aVeryLongToolConstantNameIndeed = defineTool<AVeryLongToolConstantNameIndeedArgs, AVeryLongToolConstantNameIndeedResult>({ __oapiMcpGenSlot0__: "${"x".repeat(100)}" });`,
-    [
-      "export const createClient = (options: ClientOptions = {}): ApiClient => {",
-      ...[
-        "const call = toolCaller({ identity: serverIdentity, tools, upstream, auth }, options);",
-        "return {",
-        ...method("short", "ShortArgs", "short"),
-        ...method("a_tool_name_of_medium_length_for_the_arrow", "AToolNameOfMediumLengthForTheArrowArgs", "aToolNameOfMediumLength"),
-        ...method("a_tool_name_so_long_that_even_its_signature_does_not_fit", "AToolNameSoLongThatEvenItsSignatureDoesNotFitArgs", "x"),
-        ...method('"quoted-name"', "QuotedNameArgs", "quotedName"),
-        // A summary cut short, and one in another script: prettier keeps comments as they are.
-        `/** GET /x (x): ${"a".repeat(120)}… */`,
-        "/** GET /y (y): 取得する ✓ */",
-        "short_two: (args: ShortArgs) => call(shortTwo, args),",
-        "};",
-      ].map((line) => `  ${line}`),
+    block("export const createClient = (options: ClientOptions = {}): ApiClient => {", [
+      "const call = toolCaller({ identity: serverIdentity, tools, upstream, auth }, options);",
+      "return {",
+      ...method("short", "ShortArgs", "short"),
+      ...method("a_tool_name_of_medium_length_for_the_arrow", "AToolNameOfMediumLengthForTheArrowArgs", "aToolNameOfMediumLength"),
+      ...method("a_tool_name_so_long_that_even_its_signature_does_not_fit", "AToolNameSoLongThatEvenItsSignatureDoesNotFitArgs", "x"),
+      ...method('"quoted-name"', "QuotedNameArgs", "quotedName"),
+      // A summary cut short, and one in another script: prettier keeps comments as they are.
+      `/** GET /x (x): ${"a".repeat(120)}… */`,
+      "/** GET /y (y): 取得する ✓ */",
+      "short_two: (args: ShortArgs) => call(shortTwo, args),",
       "};",
-    ].join("\n"),
-    [
-      "export type ApiClient = {",
-      ...[
-        "/** GET /short (short): short */",
-        "short(args: ShortArgs): Promise<ShortResult>;",
-        `/** GET /x (x): ${"a".repeat(120)}… */`,
-        "a_tool_name_too_long_for_one_line(args: AToolNameTooLongForOneLineArgs): Promise<AToolNameTooLongForOneLineResult>;",
-        "/** GET /y (y): 取得する ✓ */",
-        "plain_member: string;",
-      ].map((line) => `  ${line}`),
-      "};",
-    ].join("\n"),
+    ]),
+    block("export type ApiClient = {", [
+      "/** GET /short (short): short */",
+      "short(args: ShortArgs): Promise<ShortResult>;",
+      `/** GET /x (x): ${"a".repeat(120)}… */`,
+      "a_tool_name_too_long_for_one_line(args: AToolNameTooLongForOneLineArgs): Promise<AToolNameTooLongForOneLineResult>;",
+      "/** GET /y (y): 取得する ✓ */",
+      "plain_member: string;",
+    ]),
   ];
   for (const text of statements) {
     it(`lays out ${text.slice(0, 50)}… as prettier does`, async () => {
