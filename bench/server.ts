@@ -8,7 +8,7 @@ import autocannon from "autocannon";
 import ts from "typescript";
 import { generateFromFile } from "../generator/generate.js";
 import { writeOutput } from "../generator/output/index.js";
-import { freePort } from "../scripts/prism.js";
+import { freePort } from "../scripts/free-port.js";
 import { GITHUB } from "./generation.js";
 import { fmt, median, table } from "./stats.js";
 

@@ -5,8 +5,9 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { silentLogger, startServer } from "oapi-mcp-gen-runtime";
 import { serverIdentity, tools } from "../generated/index.js";
+import { freePort } from "./free-port.js";
 import { connectClient } from "./mcp-client.js";
-import { freePort, startPrism } from "./prism.js";
+import { startPrism } from "./prism.js";
 
 const spec = new URL("../../examples/memos/openapi.yaml", import.meta.url).pathname;
 

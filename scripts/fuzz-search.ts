@@ -6,8 +6,8 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { SEARCH_TOOLS } from "../search/tools/index.js";
+import { freePort } from "./free-port.js";
 import { connectClient } from "./mcp-client.js";
-import { freePort } from "./prism.js";
 
 const MUSEUM = fileURLToPath(new URL("../../test/fixtures/redocly-museum/openapi.yaml", import.meta.url));
 /** A generous ceiling for one call: bounded arguments answer in milliseconds. */

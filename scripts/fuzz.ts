@@ -9,8 +9,8 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { freePort } from "./free-port.js";
 import { fuzzSearch } from "./fuzz-search.js";
-import { freePort } from "./prism.js";
 
 const { values } = parseArgs({ options: { count: { type: "string", default: "10000" }, seed: { type: "string", default: "1" } } });
 let state = Number(values.seed) >>> 0;

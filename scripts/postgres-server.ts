@@ -1,10 +1,10 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import { chown, mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
+import { freePort } from "./free-port.js";
 
 /** A PostgreSQL server of its own: a temporary data folder, a free port on 127.0.0.1, stopped and removed by `stop`. */
 export interface TemporaryPostgres {
@@ -39,16 +39,6 @@ export function postgresBin(env: NodeJS.ProcessEnv = process.env): string {
       "PostgreSQL's server programs were not found: install them (apt-get install postgresql) or set POSTGRES_BIN to their folder",
     );
   }
-}
-
-/** A port no one listens on now. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (address === null || typeof address === "string") throw new Error("no port");
-  return address.port;
 }
 
 /** The user the server runs as: PostgreSQL refuses to run as root, so root runs it as `postgres` (or `nobody`). */

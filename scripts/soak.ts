@@ -9,8 +9,8 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { freePort } from "./free-port.js";
 import { connectClient } from "./mcp-client.js";
-import { freePort } from "./prism.js";
 
 const { values } = parseArgs({ options: { minutes: { type: "string", default: "10" } } });
 const durationMs = Number(values.minutes) * 60_000;

@@ -3,10 +3,10 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "../../scripts/free-port.js";
 import { authorize } from "../helpers/authorization-server.js";
 import { ROOT } from "../helpers/cli.js";
 import { NODE22, nodeToolFile } from "../helpers/node-tools.js";
-import { freePort } from "../helpers/oauth-client.js";
 import { startProxyStack } from "../helpers/proxy-stack.js";
 
 /** The 0.2 alpha of the conformance suite (on Node 22), whose `authorization` command tests an authorization server. */

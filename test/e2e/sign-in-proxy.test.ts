@@ -5,6 +5,7 @@ import { silentLogger } from "../../runtime/base/logger.js";
 import { SealingKeys } from "../../runtime/proxy/sealed.js";
 import { readServerEnvironment } from "../../runtime/serve/env.js";
 import { startServer } from "../../runtime/serve/serve.js";
+import { freePort } from "../../scripts/free-port.js";
 import { tools as kitchenTools } from "../fixtures/kitchen-sink/generated/index.js";
 import {
   auth as kitchenAuth,
@@ -12,7 +13,7 @@ import {
   upstream as kitchenUpstream,
 } from "../fixtures/kitchen-sink/generated/server-settings.js";
 import { authorize, type CookieJar } from "../helpers/authorization-server.js";
-import { freePort, signedInClient, TestOAuthProvider } from "../helpers/oauth-client.js";
+import { signedInClient, TestOAuthProvider } from "../helpers/oauth-client.js";
 import { newKey, OPERATOR_APP, startProxyStack, tokenSubject } from "../helpers/proxy-stack.js";
 
 type Stack = Awaited<ReturnType<typeof startProxyStack>>;

@@ -9,8 +9,9 @@ import type { AuthDefinition } from "../../runtime/call/credentials.js";
 import type { RunningServer } from "../../runtime/http/http-server.js";
 import { readServerEnvironment } from "../../runtime/serve/env.js";
 import { startServer } from "../../runtime/serve/serve.js";
+import { freePort } from "../../scripts/free-port.js";
 import { startAuthorizationServer, TOKEN_EXCHANGE } from "../helpers/authorization-server.js";
-import { freePort, signedInClient, TestOAuthProvider } from "../helpers/oauth-client.js";
+import { signedInClient, TestOAuthProvider } from "../helpers/oauth-client.js";
 import { sendJson, startUpstream } from "../helpers/upstream.js";
 
 /** A raw POST to `/mcp`, as a client of either era sends it. */

@@ -4,12 +4,13 @@ import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "../../scripts/free-port.js";
 import { connectClient } from "../../scripts/mcp-client.js";
 import { ROOT } from "../helpers/cli.js";
 import { buildDockerfile } from "../helpers/dockerfile.js";
 import { type LocalRegistry, startLocalRegistry } from "../helpers/local-registry.js";
 import { sendJson, startUpstream } from "../helpers/upstream.js";
-import { accountIds, freePort, npmEnvironment } from "../helpers/user-project.js";
+import { accountIds, npmEnvironment } from "../helpers/user-project.js";
 
 const exec = promisify(execCallback);
 const execFile = promisify(execFileCallback);

@@ -1,20 +1,9 @@
-import { createServer } from "node:net";
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { authorize } from "./authorization-server.js";
-
-/** A free loopback port: the server's canonical URI (its tokens' audience) must be known before it starts. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** The SDK client's OAuth provider for a test: it keeps what the SDK hands it and signs in by following the redirects. */
 export class TestOAuthProvider implements OAuthClientProvider {

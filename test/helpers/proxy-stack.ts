@@ -7,9 +7,9 @@ import type { CodeSettings } from "../../runtime/code/code-settings.js";
 import type { RunningServer } from "../../runtime/http/http-server.js";
 import { readServerEnvironment } from "../../runtime/serve/env.js";
 import { startServer } from "../../runtime/serve/serve.js";
+import { freePort } from "../../scripts/free-port.js";
 import { startAuthorizationServer } from "./authorization-server.js";
 import { startHttpsServer } from "./https-server.js";
-import { freePort } from "./oauth-client.js";
 import { sendJson, startUpstream } from "./upstream.js";
 
 /** The operator's app at the provider (registered by hand: the provider has no dynamic registration). */

@@ -1,9 +1,7 @@
 import { execFileSync, spawn } from "node:child_process";
+import { freePort } from "../../scripts/free-port.js";
 import { connectClient } from "../../scripts/mcp-client.js";
 import type { buildDockerfile } from "./dockerfile.js";
-import { freePort } from "./oauth-client.js";
-
-export { freePort };
 
 /**
  * This process's environment for npm commands a user would run: npm's own registry, quiet, no test run's variables;

@@ -1,9 +1,10 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "../../scripts/free-port.js";
 import { startAuthorizationServer } from "../helpers/authorization-server.js";
 import { postFrom } from "../helpers/loopback-post.js";
-import { freePort, signedInClient, TestOAuthProvider } from "../helpers/oauth-client.js";
+import { signedInClient, TestOAuthProvider } from "../helpers/oauth-client.js";
 import { callTool, fileRoots, MEMOS, MODERN_META, MUSEUM, startSearch } from "../helpers/search-server.js";
 
 describe("the search server as an OAuth resource server: reading, loading and other users' documents by scope", () => {

@@ -1,17 +1,7 @@
 import { spawn } from "node:child_process";
-import { createServer } from "node:net";
 import { describe, expect, it } from "vitest";
+import { freePort } from "../../../scripts/free-port.js";
 import { ROOT } from "../../helpers/cli.js";
-
-/** A free loopback port. */
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Whether a process is still alive. */
 function alive(pid: number): boolean {

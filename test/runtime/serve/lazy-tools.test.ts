@@ -1,7 +1,7 @@
 import { startServer, type ToolDefinition } from "oapi-mcp-gen-runtime";
 import { describe, expect, it } from "vitest";
 import { serverIdentity, tools } from "../../../generated/index.js";
-import { freePort } from "../../../scripts/prism.js";
+import { freePort } from "../../../scripts/free-port.js";
 import { testEnvironment } from "../../helpers/memos-server.js";
 import { startUpstream } from "../../helpers/upstream.js";
 

@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../../../scripts/prism.js";
+import { freePort } from "../../../scripts/free-port.js";
 import { ROOT } from "../../helpers/cli.js";
 import { startUpstream } from "../../helpers/upstream.js";
 

@@ -4,8 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "../../../scripts/free-port.js";
 import { connectClient } from "../../../scripts/mcp-client.js";
-import { freePort } from "../../../scripts/prism.js";
 import { ROOT } from "../../helpers/cli.js";
 import { startUpstream } from "../../helpers/upstream.js";
 
