@@ -82,9 +82,10 @@ describe("in a user's own project, from the packed tarballs", () => {
     child.stderr?.on("data", (chunk: Buffer) => (output += chunk));
     const base = `http://127.0.0.1:${port}`;
     const deadline = Date.now() + 30_000;
+    // Healthy, and the child says it listens on this port: not some other server that answers there.
     for (;;) {
       const health = await fetch(`${base}/health`).catch(() => undefined);
-      if (health?.ok) break;
+      if (health?.ok && output.includes(`${base}/mcp`)) break;
       if (child.exitCode !== null || Date.now() > deadline) throw new Error(`server did not start:\n${output}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
