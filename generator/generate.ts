@@ -196,7 +196,7 @@ async function generateBeside(
   const reachWarnings = credentialReachWarnings(auth, tools);
   structures.set(`${SERVER_SETTINGS}.ts`, serverSettingsModule(identity, upstream, auth, code));
   structures.set("index.ts", { structure: registryModule(tools), literals: [] });
-  structures.set("client.ts", { structure: clientModule(tools), literals: [] });
+  structures.set("client.ts", clientModule(tools));
   structures.set("server.ts", { structure: serverEntryModule(searches, code !== undefined), literals: [] });
   progress(`rendering types and ${structures.size + (discovery ? 1 : 0)} modules`);
   const facts = {

@@ -1,6 +1,7 @@
 import type { SourceFileStructure } from "ts-morph";
 import { GENERATED_HEADER, RUNTIME_MODULE } from "./header.js";
 import { commentText, propertyKey } from "./literal.js";
+import { CodeSlots, type ModuleSource } from "./literal-slots.js";
 import { settingsImport } from "./registry.js";
 import { CONST, Kind } from "./structure-kinds.js";
 import { toolModuleNames } from "./tool-module.js";
@@ -14,14 +15,15 @@ export const CLIENT_OPEN = ["const call = toolCaller({ identity: serverIdentity,
  * `client.ts`: `createClient(options)` gives a typed method per tool (`client.memo_get_memo({ memo })`), running the
  * runtime's own execution path for it.
  */
-export function clientModule(tools: readonly ToolView[]): SourceFileStructure {
+export function clientModule(tools: readonly ToolView[]): ModuleSource {
+  const slots = new CodeSlots();
   const modules = tools.map((tool) => ({ tool, names: toolModuleNames(tool) }));
   const docOf = (tool: ToolView) =>
     commentText(`${tool.method.toUpperCase()} ${tool.path}${tool.operationId ? ` (${tool.operationId})` : ""}: ${tool.title}`);
   const methods = modules.map(
     ({ tool, names }) => `/** ${docOf(tool)} */\n${propertyKey(tool.name)}: (args: ${names.args}) => call(${names.constant}, args),`,
   );
-  return {
+  const structure: SourceFileStructure = {
     kind: Kind.SourceFile,
     leadingTrivia: GENERATED_HEADER,
     statements: [
@@ -49,13 +51,15 @@ export function clientModule(tools: readonly ToolView[]): SourceFileStructure {
         isExported: true,
         name: "ApiClient",
         docs: ["The typed client's methods: one per tool, resolving to the tool's structured result."],
-        type: [
-          "{",
-          ...modules.map(
-            ({ tool, names }) => `/** ${docOf(tool)} */\n${propertyKey(tool.name)}(args: ${names.args}): Promise<${names.result}>;`,
-          ),
-          "}",
-        ].join("\n"),
+        type: slots.code(
+          [
+            "{",
+            ...modules.map(
+              ({ tool, names }) => `/** ${docOf(tool)} */\n${propertyKey(tool.name)}(args: ${names.args}): Promise<${names.result}>;`,
+            ),
+            "}",
+          ].join("\n"),
+        ),
       },
       {
         kind: Kind.VariableStatement,
@@ -68,10 +72,11 @@ export function clientModule(tools: readonly ToolView[]): SourceFileStructure {
         declarations: [
           {
             name: "createClient",
-            initializer: [CLIENT_SIGNATURE, ...CLIENT_OPEN, ...methods, "};", "}"].join("\n"),
+            initializer: slots.code([CLIENT_SIGNATURE, ...CLIENT_OPEN, ...methods, "};", "}"].join("\n")),
           },
         ],
       },
     ],
   };
+  return { structure, literals: [], code: slots.texts };
 }

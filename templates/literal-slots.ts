@@ -28,10 +28,37 @@ export interface LiteralEntry {
   value: LiteralNode;
 }
 
-/** A module's ts-morph structure and the values of its literal slots, in the order the placeholders appear. */
+/**
+ * A module's ts-morph structure and the values of its literal slots, in the order the placeholders appear; `code`: the
+ * texts of its code slots, by index.
+ */
 export interface ModuleSource {
   structure: SourceFileStructure;
   literals: LiteralNode[];
+  code?: readonly string[];
+}
+
+/** The placeholder name of code slot `index`. */
+export function codeSlotName(index: number): string {
+  return `__oapiMcpGenCode${index}__`;
+}
+
+/** A printed code slot's placeholder: its name twice, the second time as ts-morph indents the lines after a first. */
+export const PRINTED_CODE_SLOT = /__oapiMcpGenCode(\d+)__\n( *)__oapiMcpGenCode\1__/g;
+
+/**
+ * Long code of a module (the client's hundreds of methods), written in after ts-morph prints the rest: its writer
+ * reads every character of a text it is given, to track strings and comments. A slot's text holds no string or
+ * comment that spans lines, so ts-morph would only have indented its later lines, as generator/layout/emit.ts does.
+ */
+export class CodeSlots {
+  readonly texts: string[] = [];
+
+  /** The placeholder for `text` in a structure: its name on two lines, so the printed module shows their indent. */
+  code(text: string): string {
+    const name = codeSlotName(this.texts.push(text) - 1);
+    return `${name}\n${name}`;
+  }
 }
 
 /** The property name of slot `index`'s placeholder object. */

@@ -1,5 +1,5 @@
 import { createRequire } from "node:module";
-import type { ModuleSource } from "../../templates/literal-slots.js";
+import { type ModuleSource, PRINTED_CODE_SLOT } from "../../templates/literal-slots.js";
 import { formatTogether, formatTypeScript } from "./format.js";
 import { fillFormattedSlots, fillPrintedSlots } from "./literal-layout.js";
 import { stableStatement, statementsOf } from "./statement-layout.js";
@@ -11,9 +11,24 @@ const { printStructure }: typeof import("ts-morph") = createRequire(import.meta.
 /** How the modules rendered in this thread were formatted: what the tests of the layouts check they did. */
 export const renderCounts = { statements: 0, byPrettier: 0, slots: 0, wholeModules: 0 };
 
-/** Prints a module's ts-morph structure to text (the structure printer alone: nothing is parsed back). */
-function printed(source: ModuleSource): string {
-  return printStructure(source.structure, { indentNumberOfSpaces: 2, newLine: "\n" });
+/** Prints a module's ts-morph structure to text (the structure printer alone: nothing is parsed back), its code slots filled. */
+export function printedModule(source: ModuleSource): string {
+  const text = printStructure(source.structure, { indentNumberOfSpaces: 2, newLine: "\n" });
+  return source.code?.length ? fillCodeSlots(text, source.code) : text;
+}
+
+/** Writes each code slot's text where its placeholder was printed, its lines after the first indented as ts-morph indents them. */
+function fillCodeSlots(text: string, code: readonly string[]): string {
+  let filled = 0;
+  const result = text.replace(PRINTED_CODE_SLOT, (_match, index: string, indent: string) => {
+    filled++;
+    return (code[Number(index)] ?? "")
+      .split("\n")
+      .map((line, at) => (at === 0 || line === "" ? line : indent + line))
+      .join("\n");
+  });
+  if (filled !== code.length) throw new Error(`${code.length - filled} code slot(s) of a module were not printed`);
+  return result;
 }
 
 /**
@@ -39,7 +54,7 @@ async function formatModules(printed: readonly string[]): Promise<string[]> {
  * prettier lays out their values; a module with a slot whose layout is not modelled is formatted whole.
  */
 export async function renderModules(sources: readonly ModuleSource[]): Promise<string[]> {
-  const formatted = await formatModules(sources.map(printed));
+  const formatted = await formatModules(sources.map(printedModule));
   return Promise.all(
     sources.map(async (source, index) => {
       const text = formatted[index] ?? "";
@@ -55,5 +70,5 @@ export async function renderModules(sources: readonly ModuleSource[]): Promise<s
 
 /** Renders a module with every slot's value written out and the whole module formatted by prettier. */
 export async function renderModuleWhole(source: ModuleSource): Promise<string> {
-  return formatTypeScript(fillPrintedSlots(printed(source), source.literals));
+  return formatTypeScript(fillPrintedSlots(printedModule(source), source.literals));
 }

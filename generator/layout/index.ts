@@ -1,6 +1,6 @@
 /** How the emitted text is laid out: ts-morph structures printed, formatted as prettier formats, statement by statement. */
 
-export { renderCounts, renderModules, renderModuleWhole } from "./emit.js";
+export { printedModule, renderCounts, renderModules, renderModuleWhole } from "./emit.js";
 export { FORMAT_FINGERPRINT, formatTypeScript, formatTypeScriptInParts, topLevelParts } from "./format.js";
 export { formatReadme } from "./readme-layout.js";
 export { laidOutLine } from "./stable-lines.js";

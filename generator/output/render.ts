@@ -17,7 +17,10 @@ const POOL_THRESHOLD = 64;
 
 /** The cache key of a module: its structure, its slots' values on one line and the renderer's versions and settings. */
 export function renderKey(source: ModuleSource): string {
-  return contentKey(RENDER_FINGERPRINT, `${JSON.stringify(source.structure)}\n${source.literals.map(flat).join("\n")}`);
+  return contentKey(
+    RENDER_FINGERPRINT,
+    `${JSON.stringify(source.structure)}\n${source.literals.map(flat).join("\n")}${source.code ? `\n${JSON.stringify(source.code)}` : ""}`,
+  );
 }
 
 /**

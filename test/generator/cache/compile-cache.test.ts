@@ -98,6 +98,28 @@ describe("the compile cache", () => {
     }
   });
 
+  it("recompiles a large module whose file changed since its code was saved, even to text of the same length", () => {
+    const folder = join(scratch, "changed");
+    const file = join(scratch, "large-module.cjs");
+    const body = (word: string) => `module.exports = ${JSON.stringify(word)};\n/* ${"x".repeat(600 * 1024)} */\n`;
+    const load = () => {
+      const module = pathToFileURL(join(ROOT, "dist/generator/cache/compile-cache.js")).href;
+      const script = `const { enableCompileCache } = await import(${JSON.stringify(module)});
+if (!enableCompileCache()) throw new Error("not enabled");
+const { createRequire } = await import("node:module");
+console.log(createRequire(import.meta.url)(${JSON.stringify(file)}));`;
+      return spawnSync(process.execPath, ["--input-type=module", "-e", script], {
+        env: { ...process.env, OAPI_MCP_GEN_COMPILE_CACHE: folder },
+        encoding: "utf8",
+      });
+    };
+    writeFileSync(file, body("first"));
+    expect(load().stdout.trim()).toBe("first");
+    expect(load().stdout.trim()).toBe("first");
+    writeFileSync(file, body("other"));
+    expect(load()).toMatchObject({ status: 0, stderr: "", stdout: "other\n" });
+  });
+
   it("is not used where its version folder is not a private folder", () => {
     const folder = join(scratch, "blocked");
     mkdirSync(folder, { mode: 0o700 });
