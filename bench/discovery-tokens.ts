@@ -1,7 +1,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
+import { DISCOVERY_TOOLS } from "oapi-mcp-gen-runtime/discovery";
 import type { CallerCredentials } from "../runtime/call/credentials.js";
-import { DISCOVERY_TOOLS } from "../runtime/discovery/discovery-tools.js";
 import type { ToolRuntime } from "../runtime/tools/tool-runtime-contract.js";
 import { discoveryFor } from "../scripts/discovery-quality.js";
 import { fmt, table } from "./stats.js";

@@ -5,8 +5,8 @@
  * With AGENT_LOG set, each call is appended there (JSON lines: api, tool, arguments, the names shown).
  */
 import { appendFile } from "node:fs/promises";
+import { DISCOVERY_TOOLS } from "oapi-mcp-gen-runtime/discovery";
 import type { CallerCredentials } from "../runtime/call/credentials.js";
-import { DISCOVERY_TOOLS } from "../runtime/discovery/discovery-tools.js";
 import type { ToolRuntime } from "../runtime/tools/tool-runtime-contract.js";
 import { discoveryFor } from "./discovery-quality.js";
 

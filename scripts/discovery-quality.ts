@@ -1,13 +1,12 @@
 import { readFile } from "node:fs/promises";
 import { pathToFileURL } from "node:url";
 import { firstSentence } from "oapi-mcp-gen-runtime";
+import { DISCOVERY_TOOLS, DiscoveryService } from "oapi-mcp-gen-runtime/discovery";
 import { resolveConfig } from "../generator/config/index.js";
 import { buildTools, discoveryData } from "../generator/model/index.js";
 import { selectOperations } from "../generator/select/index.js";
 import { buildApiModel } from "../openapi/model/index.js";
 import type { CallerCredentials } from "../runtime/call/credentials.js";
-import { DiscoveryService } from "../runtime/discovery/discovery.js";
-import { DISCOVERY_TOOLS } from "../runtime/discovery/discovery-tools.js";
 import type { AskModel, CallingClient, ToolRuntime } from "../runtime/tools/tool-runtime-contract.js";
 import { toolDefinition } from "../templates/tool-module.js";
 import { labelledQueries, qualityDocument, type RankQuality, ROOT, rankQuality, SCORED_RESULTS } from "./rank-quality.js";

@@ -89,6 +89,16 @@ describe("package boundaries", () => {
     });
   }
 
+  it("scripts/ and bench/ take the runtime's values from its package: they run from dist/, which holds no runtime source", async () => {
+    const imports = [...(await importsUnder("scripts")), ...(await importsUnder("bench"))];
+    expect(imports.length).toBeGreaterThan(5);
+    for (const { file, specifier, typeOnly } of imports) {
+      if (!specifier.startsWith(".")) continue;
+      const target = relative(ROOT, resolve(ROOT, dirname(file.replace(/^[/\\]/, "")), specifier)).split(sep)[0];
+      if (target === "runtime") expect(typeOnly, `${file}: ${specifier} (import its values from ${RUNTIME})`).toBe(true);
+    }
+  });
+
   it("the runtime's own package.json declares exactly the packages it imports", async () => {
     const manifest = JSON.parse(await readFile(join(ROOT, "runtime/package.json"), "utf8")) as { dependencies: Record<string, string> };
     const used = new Set(
