@@ -18,6 +18,7 @@ import { GENERATED_HEADER } from "../../../templates/header.js";
 import { Identifier } from "../../../templates/literal.js";
 import { LiteralSlots } from "../../../templates/literal-slots.js";
 import { CONST, Kind } from "../../../templates/structure-kinds.js";
+import { seededRandom } from "../../helpers/seeded-random.js";
 
 const ROOT = join(import.meta.dirname, "../../..");
 
@@ -30,15 +31,6 @@ const DOCUMENTS = [
   "test/fixtures/kitchen-sink/openapi.yaml",
   "test/fixtures/cms/openapi.yaml",
 ];
-
-/** A small seeded generator, so a failing value can be found again. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state * 1664525 + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
 
 const KEYS = [
   "a",
@@ -128,7 +120,7 @@ function moduleOf(values: readonly unknown[]) {
 
 describe("literal layout", () => {
   it("lays out random JSON values exactly as prettier formats them", async () => {
-    const next = random(20261202);
+    const next = seededRandom(20261202);
     const sources = Array.from({ length: 120 }, () =>
       moduleOf(Array.from({ length: 4 }, () => ({ description: value(next, 0), properties: value(next, 1), extra: value(next, 2) }))),
     );

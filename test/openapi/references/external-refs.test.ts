@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { mayHaveExternalRefs } from "../../../openapi/references/index.js";
+import { seededRandom } from "../../helpers/seeded-random.js";
 
 const ROOT = join(import.meta.dirname, "../../..");
 
@@ -11,15 +12,6 @@ function byPattern(bytes: Buffer): boolean {
     if (/^\$ref["']?\s*:\s*["']?(?!#)[^\s"'#]/.test(bytes.subarray(at, at + 4096).toString("latin1"))) return true;
   }
   return false;
-}
-
-/** A small seeded generator, so a failing text can be found again. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state * 1664525 + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
 }
 
 const PIECES = [
@@ -67,7 +59,7 @@ describe("a document's bytes looked at for references to other files", () => {
     ];
     for (const text of cases)
       expect(mayHaveExternalRefs(Buffer.from(text)), JSON.stringify(text.slice(0, 40))).toBe(byPattern(Buffer.from(text)));
-    const next = random(46);
+    const next = seededRandom(46);
     let found = 0;
     for (let run = 0; run < 5000; run++) {
       const text = Array.from({ length: 2 + Math.floor(next() * 10) }, () => PIECES[Math.floor(next() * PIECES.length)]).join("");
