@@ -58,7 +58,7 @@ export function toolSchemaProblems(tool: ToolSchemas, checked: SchemaChecks = ne
       if (dialect === "2020-12") {
         if ($defs !== undefined && !isJsonObject($defs)) found.push("data/$defs must be object");
         for (const [key, def] of Object.entries(defs)) {
-          const errors = schemaErrors(check, `$defs\u0000${jsonText(def)}`, def, checked);
+          const errors = defErrors(check, def, checked);
           if (errors) found.push(errorsText(errors, "; ", `data/$defs/${key}`));
         }
       }
@@ -71,6 +71,20 @@ export function toolSchemaProblems(tool: ToolSchemas, checked: SchemaChecks = ne
     });
   }
   return problems;
+}
+
+/**
+ * What 2020-12 finds wrong with the definitions the schema converter shares (frozen all the way down), by identity:
+ * each is checked, and written out as JSON, once rather than once for each of the tools that hold it.
+ */
+const sharedDefErrors = new WeakMap<object, ErrorObject[] | undefined>();
+
+/** What a meta-schema finds wrong with a `$defs` entry: a shared one by identity, another by its JSON. */
+function defErrors(check: MetaCheck, def: unknown, checked: SchemaChecks): ErrorObject[] | undefined {
+  if (typeof def !== "object" || def === null || !Object.isFrozen(def))
+    return schemaErrors(check, `$defs\u0000${jsonText(def)}`, def, checked);
+  if (!sharedDefErrors.has(def)) sharedDefErrors.set(def, schemaErrors(check, `$defs\u0000${jsonText(def)}`, def, checked));
+  return sharedDefErrors.get(def);
 }
 
 /** What a meta-schema finds wrong with a schema, checked once per distinct `key` (its dialect and JSON); undefined when valid. */

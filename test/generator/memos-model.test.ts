@@ -239,5 +239,17 @@ describe("schema checks at generation time", () => {
         /^MemoService_GetMemo: the output schema is not valid JSON Schema 2020-12: .*type must be equal to one of the allowed values/,
       ),
     ]);
+    // A definition tools share (the converter freezes those) is checked once, and named for every tool that holds it.
+    const shared = Object.freeze({ type: "strnig" });
+    const holding = (name: string) => ({
+      ...(tool as ToolModel),
+      operationId: name,
+      inputSchema: { type: "object", properties: { x: { $ref: "#/$defs/S" } }, $defs: { S: shared } },
+    });
+    const checked = new Map();
+    for (const name of ["first", "second"])
+      expect(toolSchemaProblems(holding(name), checked)).toEqual([
+        expect.stringMatching(new RegExp(`^${name}: the input schema is not valid JSON Schema 2020-12: data/\\$defs/S/type must be`)),
+      ]);
   });
 });
