@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { dirname, isAbsolute, join, resolve } from "node:path";
@@ -13,6 +12,12 @@ export function cacheFolder(cwd = process.cwd()): string | undefined {
     if (existsSync(join(folder, "node_modules"))) return join(folder, "node_modules", ".cache", "oapi-mcp-gen");
     if (dirname(folder) === folder) return undefined;
   }
+}
+
+/** A cache file of an output folder (`suffix`: what it holds), in the cache folder; undefined where there is none. */
+export function cacheFileOf(outDir: string, suffix: string, cwd = process.cwd()): string | undefined {
+  const folder = cacheFolder(cwd);
+  return folder ? join(folder, `${sha256Hex(resolve(outDir)).slice(0, 16)}${suffix}`) : undefined;
 }
 
 /**
@@ -32,10 +37,8 @@ export class RenderCache {
 
   /** Opens the cache of an output directory; an unreadable cache is an empty one. */
   static async open(outDir: string, cwd = process.cwd()): Promise<RenderCache> {
-    const folder = cacheFolder(cwd);
-    if (!folder) return new RenderCache(undefined, resolve(outDir), new Map());
-    const id = createHash("sha256").update(resolve(outDir)).digest("hex").slice(0, 16);
-    const file = join(folder, `${id}.json`);
+    const file = cacheFileOf(outDir, ".json", cwd);
+    if (!file) return new RenderCache(undefined, resolve(outDir), new Map());
     const entries = await readFile(file, "utf8").then(
       (text) => entriesOf(JSON.parse(text)),
       () => new Map<string, CacheEntry>(),
@@ -151,7 +154,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 /** A cache key: what decides a rendering (tool versions and settings), then the content rendered. */
 export function contentKey(settings: string, content: string): string {
-  return createHash("sha256").update(`${settings}\u0000${content}`).digest("hex");
+  return sha256Hex(`${settings}\u0000${content}`);
 }
 
 /** The text the cache holds under `key`, else what `render` makes, kept under the key (and the output `file` it is written to) for the next run. */

@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isGeneratedText } from "../../templates/header.js";
 import { sha256Hex } from "../base/digest.js";
-import { cacheFolder } from "../cache/render-cache.js";
+import { cacheFileOf } from "../cache/render-cache.js";
 import { outputFiles } from "../output/output-files.js";
 
 /**
@@ -50,10 +50,7 @@ export class RunManifest {
       }
     }
     hash.update(JSON.stringify(config)).update("\u0000").update(documentBytes);
-    const id = createHash("sha256").update(resolve(outDir)).digest("hex").slice(0, 16);
-    const folder = cacheFolder(cwd);
-    const file = folder ? join(folder, `${id}.manifest.json`) : undefined;
-    return new RunManifest(file, hash.digest("hex"));
+    return new RunManifest(cacheFileOf(outDir, ".manifest.json", cwd), hash.digest("hex"));
   }
 
   /** True when the last run had these inputs and every file it wrote is still there, unchanged, with no others. */

@@ -10,17 +10,23 @@ const ROOT = join(import.meta.dirname, "../../..");
 const scratch = mkdtempSync(join(tmpdir(), "oapi-compile-cache-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-/** Runs Node with the built cache turned on, loading TypeScript (a file large enough to be cached); prints its version. */
-function loadTypeScript(folder: string): { status: number | null; stdout: string; stderr: string } {
+/** Runs Node with the built cache in `folder` turned on, printing `expression` of what requiring `request` gives. */
+function loadWithCache(folder: string, request: string, expression = "loaded"): { status: number | null; stdout: string; stderr: string } {
   const module = pathToFileURL(join(ROOT, "dist/generator/cache/compile-cache.js")).href;
   const script = `const { enableCompileCache } = await import(${JSON.stringify(module)});
 if (!enableCompileCache()) throw new Error("not enabled");
 const { createRequire } = await import("node:module");
-console.log(createRequire(${JSON.stringify(`${ROOT}/`)})("typescript").version);`;
+const loaded = createRequire(${JSON.stringify(`${ROOT}/`)})(${JSON.stringify(request)});
+console.log(${expression});`;
   return spawnSync(process.execPath, ["--input-type=module", "-e", script], {
     env: { ...process.env, OAPI_MCP_GEN_COMPILE_CACHE: folder },
     encoding: "utf8",
   });
+}
+
+/** Loads TypeScript (a file large enough to be cached) with the cache in `folder`; prints its version. */
+function loadTypeScript(folder: string) {
+  return loadWithCache(folder, "typescript", "loaded.version");
 }
 
 /** A copy of bytes with one in every `step` changed, from `from` on. */
@@ -102,17 +108,7 @@ describe("the compile cache", () => {
     const folder = join(scratch, "changed");
     const file = join(scratch, "large-module.cjs");
     const body = (word: string) => `module.exports = ${JSON.stringify(word)};\n/* ${"x".repeat(600 * 1024)} */\n`;
-    const load = () => {
-      const module = pathToFileURL(join(ROOT, "dist/generator/cache/compile-cache.js")).href;
-      const script = `const { enableCompileCache } = await import(${JSON.stringify(module)});
-if (!enableCompileCache()) throw new Error("not enabled");
-const { createRequire } = await import("node:module");
-console.log(createRequire(import.meta.url)(${JSON.stringify(file)}));`;
-      return spawnSync(process.execPath, ["--input-type=module", "-e", script], {
-        env: { ...process.env, OAPI_MCP_GEN_COMPILE_CACHE: folder },
-        encoding: "utf8",
-      });
-    };
+    const load = () => loadWithCache(folder, file);
     writeFileSync(file, body("first"));
     expect(load().stdout.trim()).toBe("first");
     expect(load().stdout.trim()).toBe("first");

@@ -8,12 +8,14 @@ import { fileDigests } from "../../../generator/output/index.js";
 describe("the render cache", () => {
   let project: string;
   const out = () => join(project, "generated");
-  /** The cache file's parsed content (one output folder, one file besides the run manifest). */
-  const stored = async () => {
+  /** The cache file (one output folder, one file besides the run manifest). */
+  const cacheFile = async () => {
     const folder = join(project, "node_modules/.cache/oapi-mcp-gen");
     const [file = ""] = (await readdir(folder)).filter((name) => !name.includes("manifest"));
-    return JSON.parse(await readFile(join(folder, file), "utf8"));
+    return join(folder, file);
   };
+  /** The cache file's parsed content. */
+  const stored = async () => JSON.parse(await readFile(await cacheFile(), "utf8"));
 
   beforeEach(async () => {
     project = await mkdtemp(join(tmpdir(), "render-cache-"));
@@ -54,14 +56,13 @@ describe("the render cache", () => {
     cache.set("module", "secret\n", "tools/a.ts");
     const texts = new Map([["tools/a.ts", "secret\n"]]);
     await cache.save({ texts, digests: fileDigests(texts) });
-    const folder = join(project, "node_modules/.cache/oapi-mcp-gen");
-    const [file = ""] = (await readdir(folder)).filter((name) => !name.includes("manifest"));
+    const file = await cacheFile();
     await writeFile(join(project, "secret.txt"), "secret\n");
     const { entries } = await stored();
     const outside = { format: 2, entries: { module: { ...entries.module, file: "../secret.txt" } } };
-    await writeFile(join(folder, file), JSON.stringify(outside));
+    await writeFile(file, JSON.stringify(outside));
     expect((await RenderCache.open(out(), project)).get("module")).toBeUndefined();
-    await writeFile(join(folder, file), JSON.stringify({ module: "text of the first format" }));
+    await writeFile(file, JSON.stringify({ module: "text of the first format" }));
     expect((await RenderCache.open(out(), project)).get("module")).toBeUndefined();
   });
 });
