@@ -9,6 +9,9 @@ export const MAX_DOCUMENT_DEPTH = 400;
  * self-referencing alias is refused too. One pass, each shared part measured once.
  */
 export function checkDocumentShape(value: unknown, source: string, options: { maxNodes: number; shared: boolean }): void {
+  // Without shared parts the size is bounded by the text: only depth can fail, found here by a bare walk; the full
+  // measure below runs only to say where.
+  if (!options.shared && !nestsDeeper(value, 0)) return;
   const sizes = new Map<object, number>();
   const active = new Set<object>();
   const keys: string[] = [];
@@ -41,4 +44,13 @@ export function checkDocumentShape(value: unknown, source: string, options: { ma
     return size;
   };
   measure(value, 0);
+}
+
+/** Whether a value nests deeper than MAX_DOCUMENT_DEPTH (a walk that keeps no path, for the common case). */
+function nestsDeeper(node: unknown, depth: number): boolean {
+  if (typeof node !== "object" || node === null) return false;
+  if (depth > MAX_DOCUMENT_DEPTH) return true;
+  if (Array.isArray(node)) return node.some((item) => nestsDeeper(item, depth + 1));
+  for (const key in node) if (nestsDeeper((node as Record<string, unknown>)[key], depth + 1)) return true;
+  return false;
 }
