@@ -1,4 +1,5 @@
 /** Reading a document: its JSON types, parsing YAML or JSON within budget, and normalising Swagger 2.0 and 3.1. */
+export { checkDocumentShape, MAX_DOCUMENT_DEPTH } from "./document-shape.js";
 export { type DocumentFormat, detectFormat, parseDocumentText, readDocumentFile, readDocumentSource } from "./load.js";
 export { type NormalizedDocument, normalizeDocument } from "./normalize.js";
 export { DocumentParseError } from "./parse-error.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkDocumentShape, MAX_DOCUMENT_DEPTH } from "../../../openapi/document/document-shape.js";
+import { checkDocumentShape, MAX_DOCUMENT_DEPTH } from "../../../openapi/document/index.js";
 import { seededRandom } from "../../helpers/seeded-random.js";
 
 /** A value nested `depth` levels below its top, each level an object or an array as the random source picks. */
