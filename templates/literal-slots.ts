@@ -176,7 +176,10 @@ export function literalNode(value: unknown): LiteralNode | undefined {
   }
   if (typeof value === "object") {
     const entries: LiteralEntry[] = [];
-    for (const [name, item] of Object.entries(value)) {
+    // A key loop, not Object.entries: no pair array for every property of every schema.
+    for (const name in value) {
+      if (!Object.hasOwn(value, name)) continue;
+      const item: unknown = Reflect.get(value, name);
       if (item === undefined) continue;
       const key = printedKey(name);
       const node = literalNode(item);

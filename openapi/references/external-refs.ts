@@ -16,7 +16,11 @@ export function hasExternalRefs(document: JsonValue): boolean {
     if (Array.isArray(node)) stack.push(...node);
     else if (isJsonObject(node)) {
       if (typeof node.$ref === "string" && !node.$ref.startsWith("#")) return true;
-      for (const value of Object.values(node)) if (typeof value === "object" && value !== null) stack.push(value);
+      // A key loop, not Object.values: no array of values for each of a document's objects.
+      for (const key in node) {
+        const value = node[key];
+        if (Object.hasOwn(node, key) && typeof value === "object" && value !== null) stack.push(value);
+      }
     }
   }
   return false;

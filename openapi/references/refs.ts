@@ -77,8 +77,12 @@ export function collectRefs(root: JsonValue, visit: (ref: string) => void): void
       if (typeof node.$ref === "string") visit(node.$ref);
       // Discriminator mappings name schemas too; a pruned document must keep them.
       const mapping = isJsonObject(node.discriminator) && isJsonObject(node.discriminator.mapping) ? node.discriminator.mapping : undefined;
-      for (const target of Object.values(mapping ?? {})) if (typeof target === "string") visit(mappingRef(target));
-      for (const value of Object.values(node)) if (typeof value === "object" && value !== null) stack.push(value);
+      if (mapping) for (const target of Object.values(mapping)) if (typeof target === "string") visit(mappingRef(target));
+      // A key loop, not Object.values: no array of values for each of a document's objects.
+      for (const key in node) {
+        const value = node[key];
+        if (Object.hasOwn(node, key) && typeof value === "object" && value !== null) stack.push(value);
+      }
     }
   }
 }
