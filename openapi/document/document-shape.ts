@@ -51,6 +51,6 @@ function nestsDeeper(node: unknown, depth: number): boolean {
   if (typeof node !== "object" || node === null) return false;
   if (depth > MAX_DOCUMENT_DEPTH) return true;
   if (Array.isArray(node)) return node.some((item) => nestsDeeper(item, depth + 1));
-  for (const key in node) if (nestsDeeper((node as Record<string, unknown>)[key], depth + 1)) return true;
+  for (const key in node) if (nestsDeeper(Reflect.get(node, key), depth + 1)) return true;
   return false;
 }
