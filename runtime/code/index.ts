@@ -11,6 +11,7 @@ import type { CodeSettings } from "./code-settings.js";
 export { CodeService, closeSandbox, warmSandbox } from "./code-service.js";
 export { budgetsOf, type CodeSettings } from "./code-settings.js";
 export { codeExample, RUN_CODE, runCodeDefinition } from "./run-code-tool.js";
+export { type PoolLimits, SandboxPool } from "./sandbox-pool.js";
 
 /** `run_code` over the registry's operations, for `createToolRuntime({ code })`. */
 export function codeOf(settings: CodeSettings): ServedToolsFactory {

@@ -22,6 +22,9 @@ const WORKER = import.meta.url.endsWith(".ts")
 /** Past the budget, the worker is stopped from outside: the engine's own check only runs while the program computes. */
 const GRACE_MS = 100;
 
+/** How long a new worker may take to load its engine: a start that hangs must not hold a caller's place for ever. */
+const STARTUP_MS = 15_000;
+
 /** A run that could not start or was cut short from outside. */
 function stopped(message: string): RunOutcome {
   return { type: "done", ok: false, message, logs: [], logsCut: false };
@@ -46,6 +49,8 @@ export interface PoolLimits {
   perCaller: number;
   keepWarm: number;
   memoryMb: number;
+  /** How long a new worker may take to be ready before the run is refused. @default 15 s */
+  startupMs?: number;
 }
 
 /**
@@ -59,7 +64,11 @@ export class SandboxPool {
   private readonly runningBy = new Map<string, number>();
   private running = 0;
 
-  constructor(private readonly options: PoolLimits) {}
+  /** `worker`: the sandbox's module (tests give one that misbehaves). */
+  constructor(
+    private readonly options: PoolLimits,
+    private readonly worker: URL = WORKER,
+  ) {}
 
   /** Runs a program on a free worker once it is the caller's turn; a caller past its share, or a full line, is refused. */
   async run(request: RunRequest, onCall: CallHandler, ticket: RunTicket): Promise<RunOutcome> {
@@ -153,18 +162,21 @@ export class SandboxPool {
 
   private start(): Promise<Worker | undefined> {
     return new Promise((resolve) => {
-      const worker = new Worker(WORKER, {
+      const worker = new Worker(this.worker, {
         workerData: { memoryMb: this.options.memoryMb },
         resourceLimits: { maxOldGenerationSizeMb: 96, stackSizeMb: 4 },
       });
       worker.unref();
       const fail = () => {
+        clearTimeout(late);
         void worker.terminate();
         resolve(undefined);
       };
+      const late = setTimeout(fail, this.options.startupMs ?? STARTUP_MS).unref();
       worker.once("error", fail);
       worker.once("exit", fail);
       worker.once("message", (message: FromWorker) => {
+        clearTimeout(late);
         worker.off("error", fail);
         worker.off("exit", fail);
         if (message.type === "ready") resolve(worker);
