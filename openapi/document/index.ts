@@ -12,3 +12,4 @@ export {
   type JsonValue,
   type OpenApiDocument,
 } from "./types.js";
+export { eachObject } from "./walk.js";

@@ -80,7 +80,7 @@ export class SchemaCatalog {
     const start = resolvePointer(this.document, ref);
     if (start !== undefined) stack.push(start);
     for (let value = stack.pop(); value !== undefined && !known; value = stack.pop()) {
-      if (Array.isArray(value)) stack.push(...value);
+      if (Array.isArray(value)) for (const item of value) stack.push(item);
       else if (isJsonObject(value)) {
         if (typeof value.$dynamicRef === "string") known = true;
         else if (typeof value.$ref === "string" && value.$ref !== ref && this.usesDynamicRef(value.$ref)) known = true;

@@ -1,4 +1,4 @@
-import { isJsonObject, type JsonValue } from "../document/index.js";
+import { eachObject, type JsonValue } from "../document/index.js";
 import type { AllowedHosts } from "../fetch/index.js";
 
 /** Which external `$ref`s a document may follow. */
@@ -11,19 +11,7 @@ export interface ExternalRefPolicy {
 
 /** True when a `$ref` anywhere in the document points outside it. */
 export function hasExternalRefs(document: JsonValue): boolean {
-  const stack: JsonValue[] = [document];
-  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
-    if (Array.isArray(node)) stack.push(...node);
-    else if (isJsonObject(node)) {
-      if (typeof node.$ref === "string" && !node.$ref.startsWith("#")) return true;
-      // A key loop, not Object.values: no array of values for each of a document's objects.
-      for (const key in node) {
-        const value = node[key];
-        if (Object.hasOwn(node, key) && typeof value === "object" && value !== null) stack.push(value);
-      }
-    }
-  }
-  return false;
+  return eachObject(document, (node) => typeof node.$ref === "string" && !node.$ref.startsWith("#"));
 }
 
 /**

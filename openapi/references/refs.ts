@@ -1,4 +1,4 @@
-import { DocumentParseError, isJsonObject, type JsonObject, type JsonValue } from "../document/index.js";
+import { DocumentParseError, eachObject, isJsonObject, type JsonObject, type JsonValue } from "../document/index.js";
 
 /** Decodes one JSON Pointer token. @see https://www.rfc-editor.org/rfc/rfc6901 */
 export function decodeToken(token: string): string {
@@ -69,20 +69,10 @@ export function mappingRef(value: string): string {
 
 /** Calls `visit` with every `$ref` string below a node (iteratively, so deep documents cannot overflow the stack). */
 export function collectRefs(root: JsonValue, visit: (ref: string) => void): void {
-  const stack: JsonValue[] = [root];
-  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
-    if (Array.isArray(node)) {
-      for (const item of node) stack.push(item);
-    } else if (isJsonObject(node)) {
-      if (typeof node.$ref === "string") visit(node.$ref);
-      // Discriminator mappings name schemas too; a pruned document must keep them.
-      const mapping = isJsonObject(node.discriminator) && isJsonObject(node.discriminator.mapping) ? node.discriminator.mapping : undefined;
-      if (mapping) for (const target of Object.values(mapping)) if (typeof target === "string") visit(mappingRef(target));
-      // A key loop, not Object.values: no array of values for each of a document's objects.
-      for (const key in node) {
-        const value = node[key];
-        if (Object.hasOwn(node, key) && typeof value === "object" && value !== null) stack.push(value);
-      }
-    }
-  }
+  eachObject(root, (node) => {
+    if (typeof node.$ref === "string") visit(node.$ref);
+    // Discriminator mappings name schemas too; a pruned document must keep them.
+    const mapping = isJsonObject(node.discriminator) && isJsonObject(node.discriminator.mapping) ? node.discriminator.mapping : undefined;
+    if (mapping) for (const target of Object.values(mapping)) if (typeof target === "string") visit(mappingRef(target));
+  });
 }

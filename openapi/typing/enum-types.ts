@@ -1,4 +1,4 @@
-import { isJsonObject, type JsonValue } from "../document/index.js";
+import { eachObject, isJsonObject, type JsonValue } from "../document/index.js";
 
 /** Whether a value is an instance of a JSON Schema type name. */
 function isOfType(value: JsonValue, type: string): boolean {
@@ -34,16 +34,10 @@ export function enumValuesOfType(values: readonly JsonValue[], type: JsonValue |
 
 /** Removes, throughout a document, enum values of the wrong type, and enums left empty. */
 export function fitEnumsToTypes(root: JsonValue): void {
-  const stack: JsonValue[] = [root];
-  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
-    if (Array.isArray(node)) stack.push(...node);
-    else if (isJsonObject(node)) {
-      if (Array.isArray(node.enum) && (typeof node.type === "string" || Array.isArray(node.type))) {
-        const admitted = enumValuesOfType(node.enum, node.type, node.nullable === true);
-        if (admitted.length === 0) delete node.enum;
-        else if (admitted.length < node.enum.length) node.enum = admitted;
-      }
-      for (const value of Object.values(node)) if (typeof value === "object" && value !== null) stack.push(value);
-    }
-  }
+  eachObject(root, (node) => {
+    if (!Array.isArray(node.enum) || (typeof node.type !== "string" && !Array.isArray(node.type))) return;
+    const admitted = enumValuesOfType(node.enum, node.type, node.nullable === true);
+    if (admitted.length === 0) delete node.enum;
+    else if (admitted.length < node.enum.length) node.enum = admitted;
+  });
 }

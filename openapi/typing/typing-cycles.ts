@@ -36,9 +36,10 @@ function eagerReferences(schema: JsonValue | undefined): JsonObject[] {
     if (typeof node.$ref === "string") found.push(node);
     for (const keyword of ["allOf", "anyOf", "oneOf", "prefixItems"] as const) {
       const list = node[keyword];
-      if (Array.isArray(list)) stack.push(...list);
+      if (Array.isArray(list)) for (const item of list) stack.push(item);
     }
-    stack.push(...(Array.isArray(node.items) ? node.items : [node.items]));
+    if (Array.isArray(node.items)) for (const item of node.items) stack.push(item);
+    else stack.push(node.items);
   }
   return found;
 }

@@ -1,4 +1,4 @@
-import { isJsonObject, type JsonObject, type OpenApiDocument } from "../document/index.js";
+import { eachObject, isJsonObject, type JsonObject, type OpenApiDocument } from "../document/index.js";
 import { isNullBesideAlternatives } from "../model/index.js";
 import { collectRefs, mappingRef, resolvePointer } from "../references/index.js";
 import { fitEnumsToTypes } from "./enum-types.js";
@@ -45,19 +45,6 @@ function nullAsAlternative(document: JsonObject): void {
     const list = Array.isArray(value.oneOf) && value.oneOf.length > 0 ? value.oneOf : value.anyOf;
     if (Array.isArray(list)) list.push({ type: "null" });
   });
-}
-
-/** Calls `visit` on every object of a JSON tree, each before its children (which it may change). */
-function eachObject(root: JsonObject, visit: (node: JsonObject) => void): void {
-  const stack: unknown[] = [root];
-  while (stack.length > 0) {
-    const value = stack.pop();
-    if (Array.isArray(value)) stack.push(...value);
-    else if (isJsonObject(value)) {
-      visit(value);
-      for (const child of Object.values(value)) if (typeof child === "object" && child !== null) stack.push(child);
-    }
-  }
 }
 
 /**

@@ -177,4 +177,15 @@ describe("hostile documents", () => {
     expect(tooDeep.status).toBe(1);
     expect(tooDeep.stderr.trim().split("\n")).toEqual([expect.stringMatching(/^error: getA: schema nested deeper than 64 levels/)]);
   });
+
+  it("generates from a document holding an array longer than a call's arguments may be (200,000 values)", async () => {
+    await mkdir(OUT, { recursive: true });
+    const long = join(OUT, "..", "long-array.json");
+    const codes = Array.from({ length: 200_000 }, (_, index) => index);
+    const operation = { operationId: "getA", "x-codes": codes, responses: { "200": { description: "ok" } } };
+    await writeFile(long, JSON.stringify({ openapi: "3.0.3", info: { title: "t", version: "1" }, paths: { "/a": { get: operation } } }));
+    const run = runCli([long, "--out", join(OUT, "long"), "--quiet"]);
+    expect(run.stderr).not.toContain("RangeError");
+    expect(run.status, run.stderr).toBe(0);
+  });
 });
