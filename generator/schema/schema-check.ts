@@ -81,10 +81,11 @@ const sharedDefErrors = new WeakMap<object, ErrorObject[] | undefined>();
 
 /** What a meta-schema finds wrong with a `$defs` entry: a shared one by identity, another by its JSON. */
 function defErrors(check: MetaCheck, def: unknown, checked: SchemaChecks): ErrorObject[] | undefined {
-  if (typeof def !== "object" || def === null || !Object.isFrozen(def))
-    return schemaErrors(check, `$defs\u0000${jsonText(def)}`, def, checked);
-  if (!sharedDefErrors.has(def)) sharedDefErrors.set(def, schemaErrors(check, `$defs\u0000${jsonText(def)}`, def, checked));
-  return sharedDefErrors.get(def);
+  const shared = typeof def === "object" && def !== null && Object.isFrozen(def) ? def : undefined;
+  if (shared && sharedDefErrors.has(shared)) return sharedDefErrors.get(shared);
+  const errors = schemaErrors(check, `$defs\u0000${jsonText(def)}`, def, checked);
+  if (shared) sharedDefErrors.set(shared, errors);
+  return errors;
 }
 
 /** What a meta-schema finds wrong with a schema, checked once per distinct `key` (its dialect and JSON); undefined when valid. */

@@ -64,10 +64,10 @@ export class SandboxPool {
   private readonly runningBy = new Map<string, number>();
   private running = 0;
 
-  /** `worker`: the sandbox's module (tests give one that misbehaves). */
+  /** `workerModule`: the sandbox's module (tests give one that misbehaves). */
   constructor(
     private readonly options: PoolLimits,
-    private readonly worker: URL = WORKER,
+    private readonly workerModule: URL = WORKER,
   ) {}
 
   /** Runs a program on a free worker once it is the caller's turn; a caller past its share, or a full line, is refused. */
@@ -162,7 +162,7 @@ export class SandboxPool {
 
   private start(): Promise<Worker | undefined> {
     return new Promise((resolve) => {
-      const worker = new Worker(this.worker, {
+      const worker = new Worker(this.workerModule, {
         workerData: { memoryMb: this.options.memoryMb },
         resourceLimits: { maxOldGenerationSizeMb: 96, stackSizeMb: 4 },
       });
