@@ -2,12 +2,13 @@ import type { ErrorObject } from "ajv";
 import { jsonText } from "oapi-mcp-gen-runtime";
 import { isJsonObject } from "../../openapi/document/index.js";
 import type { ToolSchemas } from "./json-schema.js";
+import { mayHoldLongEnum, withShortEnums } from "./long-enums.js";
 import { metaSchemaErrors as draft2020Errors } from "./meta-2020-12.js";
 import { metaSchemaErrors as draft07Errors } from "./meta-draft-07.js";
 import { defsKey, schemaRefs } from "./schema-refs.js";
 
-/** Checks a schema against a dialect's meta-schema: the errors found, or undefined when it is valid. */
-type MetaCheck = (schema: unknown) => ErrorObject[] | undefined;
+/** Checks a schema (`text`: its JSON) against a dialect's meta-schema: the errors found, or undefined when it is valid. */
+type MetaCheck = (schema: unknown, text: string) => ErrorObject[] | undefined;
 
 /**
  * Strict clients validate with either dialect, so every tool schema must satisfy both meta-schemas: checked by their
@@ -15,8 +16,9 @@ type MetaCheck = (schema: unknown) => ErrorObject[] | undefined;
  * out), so each dialect's own meta-schema is the one, as a client validating with that dialect reads it.
  */
 const dialects: { dialect: string; check: MetaCheck }[] = [
-  { dialect: "draft-07", check: draft07Errors },
-  { dialect: "2020-12", check: draft2020Errors },
+  // Draft-07 wants an enum's items unique, which Ajv checks pair by pair: a long enum is shown as its stand-in.
+  { dialect: "draft-07", check: (schema, text) => draft07Errors(mayHoldLongEnum(text) ? withShortEnums(schema) : schema) },
+  { dialect: "2020-12", check: (schema) => draft2020Errors(schema) },
 ];
 
 /** Errors as one line, as Ajv's `errorsText` writes them. */
@@ -53,7 +55,7 @@ export function toolSchemaProblems(tool: ToolSchemas, checked: SchemaChecks = ne
     const defs = isJsonObject($defs) ? $defs : {};
     const rootText = JSON.stringify(root);
     for (const { dialect, check } of dialects) {
-      const errors = schemaErrors(check, `${dialect}\u0000${rootText}`, root, checked);
+      const errors = schemaErrors(check, dialect, root, rootText, checked);
       const found = errors ? [errorsText(errors, "; ")] : [];
       if (dialect === "2020-12") {
         if ($defs !== undefined && !isJsonObject($defs)) found.push("data/$defs must be object");
@@ -83,13 +85,14 @@ const sharedDefErrors = new WeakMap<object, ErrorObject[] | undefined>();
 function defErrors(check: MetaCheck, def: unknown, checked: SchemaChecks): ErrorObject[] | undefined {
   const shared = typeof def === "object" && def !== null && Object.isFrozen(def) ? def : undefined;
   if (shared && sharedDefErrors.has(shared)) return sharedDefErrors.get(shared);
-  const errors = schemaErrors(check, `$defs\u0000${jsonText(def)}`, def, checked);
+  const errors = schemaErrors(check, "$defs", def, jsonText(def), checked);
   if (shared) sharedDefErrors.set(shared, errors);
   return errors;
 }
 
-/** What a meta-schema finds wrong with a schema, checked once per distinct `key` (its dialect and JSON); undefined when valid. */
-function schemaErrors(check: MetaCheck, key: string, schema: unknown, checked: SchemaChecks): ErrorObject[] | undefined {
-  if (!checked.has(key)) checked.set(key, check(schema));
+/** What a meta-schema finds wrong with a schema, checked once per `kind` (a dialect, or `$defs`) and JSON `text`; undefined when valid. */
+function schemaErrors(check: MetaCheck, kind: string, schema: unknown, text: string, checked: SchemaChecks): ErrorObject[] | undefined {
+  const key = `${kind}\u0000${text}`;
+  if (!checked.has(key)) checked.set(key, check(schema, text));
   return checked.get(key);
 }

@@ -3,6 +3,7 @@ import type { JsonObject, JsonValue } from "../../openapi/document/index.js";
 import { isReferenceObject, markdownText, type SchemaObject } from "../../openapi/model/index.js";
 import { enumValuesOfType } from "../../openapi/typing/index.js";
 import { UserError } from "../base/errors.js";
+import { uniqueValues } from "./long-enums.js";
 import { fitValueDepth, moveFormatToHint } from "./schema-keywords.js";
 
 /** Where a schema is, for messages: the operation and the place inside its schema. */
@@ -25,6 +26,7 @@ export function copyKeywords(schema: SchemaObject, place: SchemaPlace): JsonObje
     delete out.pattern;
   }
   if (out.format !== undefined) moveFormatToHint(out);
+  // Both JSON Schema drafts want an enum's items unique.
   if (Array.isArray(out.enum)) out.enum = uniqueValues(out.enum);
   if (typeof out.pattern === "string" && !isValidPattern(out.pattern)) {
     const unescaped = withoutNeedlessEscapes(out.pattern);
@@ -60,7 +62,8 @@ export function copyKeywords(schema: SchemaObject, place: SchemaPlace): JsonObje
 function fitEnum(out: JsonObject, values: JsonValue[], nullable: boolean, place: SchemaPlace): void {
   const admitted = enumValuesOfType(values, out.type, nullable);
   if (admitted.length === values.length) return;
-  const dropped = values.filter((value) => !admitted.includes(value));
+  const kept = new Set(admitted);
+  const dropped = values.filter((value) => !kept.has(value));
   place.warn(
     `${place.where}: dropped enum value(s) ${JSON.stringify(dropped).slice(0, 120)} at ${place.at || "root"}: not of type ${JSON.stringify(out.type)}`,
   );
@@ -82,17 +85,6 @@ function copyExclusiveBounds(schema: SchemaObject, out: JsonObject): void {
       delete out[bound];
     }
   }
-}
-
-/** Enum values without repeats (both JSON Schema drafts require unique items). */
-function uniqueValues(values: JsonValue[]): JsonValue[] {
-  const seen = new Set<string>();
-  return values.filter((value) => {
-    const key = JSON.stringify(value);
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
 }
 
 /** Characters that keep their backslash in a Unicode-mode regular expression when escaped as themselves. */
