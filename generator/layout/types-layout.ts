@@ -18,23 +18,37 @@ function depthOf(line: string): number | undefined {
 }
 
 /**
- * The member holding line `at` at its depth: back to the line that starts it (not a closing line), on to the line
- * that ends it (`;` at that depth). Comment lines are skipped: `code` says which lines are code.
+ * The member holding each unstable line at its depth (lines in increasing order): back to the line that starts it (not a
+ * closing line), on to the line that ends it (`;` at that depth); undefined when one has no such line. Comment lines
+ * are skipped: `code` says which lines are code. Each line is read once going back, and once per depth going on: a
+ * union of thousands of objects holds thousands of unstable lines in one member.
  */
-function memberRange(lines: readonly string[], code: readonly boolean[], at: number, depth: number): Range | undefined {
-  const indent = " ".repeat(depth * 4);
-  const sameDepth = (index: number) => code[index] && lines[index]?.startsWith(indent) && lines[index]?.[indent.length] !== " ";
-  let start = at;
-  while (!(sameDepth(start) && !lines[start]?.trimStart().startsWith("}"))) {
-    start--;
-    if (start < 0) return undefined;
+function memberRanges(lines: readonly string[], reindented: Reindented): Range[] | undefined {
+  const { code, depths, unstable } = reindented;
+  const atDepth = (index: number, depth: number) => code[index] === true && depths[index] === depth;
+  const lastStart = new Map<number, number>();
+  const nextEnd = new Map<number, number>();
+  let swept = -1;
+  const ranges: Range[] = [];
+  for (const at of unstable) {
+    const depth = depths[at] ?? 0;
+    while (swept < at) {
+      swept++;
+      if (code[swept] && !lines[swept]?.trimStart().startsWith("}")) lastStart.set(depths[swept] ?? 0, swept);
+    }
+    const start = lastStart.get(depth);
+    if (start === undefined) return undefined;
+    let end = nextEnd.get(depth);
+    if (end === undefined || end < at) {
+      end = at;
+      while (end < lines.length && !(atDepth(end, depth) && lines[end]?.endsWith(";"))) end++;
+      nextEnd.set(depth, end);
+    }
+    if (end < lines.length) ranges.push([start, end]);
+    else if (depth === 0) ranges.push([start, lines.length - 1]);
+    else return undefined;
   }
-  let end = at;
-  while (!(sameDepth(end) && lines[end]?.endsWith(";"))) {
-    end++;
-    if (end >= lines.length) return depth === 0 ? [start, lines.length - 1] : undefined;
-  }
-  return [start, end];
+  return ranges;
 }
 
 /** The outermost ranges, in order (a range inside another is formatted with it). */
@@ -129,13 +143,9 @@ export async function formatTypesByMembers(printed: string): Promise<string | un
   const lines = printed.replace(/\n$/, "").split("\n");
   const laidOut = reindent(lines);
   if (!laidOut) return undefined;
-  const { out, code, depths, unstable } = laidOut;
-  const ranges: Range[] = [];
-  for (const at of unstable) {
-    const range = memberRange(lines, code, at, depths[at] ?? 0);
-    if (!range) return undefined;
-    ranges.push(range);
-  }
+  const { out, depths } = laidOut;
+  const ranges = memberRanges(lines, laidOut);
+  if (!ranges) return undefined;
   const members = outermost(ranges);
   if (members.length > 0) {
     const texts = members.map((range) => wrapped(lines, range, depths[range[0]] ?? 0));
