@@ -57,6 +57,39 @@ export function buildTools(model: ApiModel, entries: readonly OperationModel[], 
   return tools;
 }
 
+/** The indexes holding each name. */
+function holdersOf(names: readonly string[]): Map<string, number[]> {
+  const holders = new Map<string, number[]>();
+  names.forEach((name, index) => {
+    const indexes = holders.get(name);
+    if (indexes) indexes.push(index);
+    else holders.set(name, [index]);
+  });
+  return holders;
+}
+
+/** The first few of a list, and how many more there are: a document may repeat one operationId thousands of times. */
+function someOf(items: readonly string[], shown = 3): string {
+  if (items.length <= shown) return items.length === 2 ? items.join(" and ") : items.join(", ");
+  return `${items.slice(0, shown).join(", ")} and ${items.length - shown} more`;
+}
+
+/**
+ * Why operations cannot share the tool name they all derive: one operationId on several operations (which the config,
+ * keyed by operationId, cannot tell apart), or several operationIds and routes that read alike.
+ */
+function nameClash(name: string, clashing: readonly OperationModel[]): string {
+  const first = clashing.find((entry) => entry.operationId !== undefined)?.operationId;
+  if (clashing.every((entry) => entry.operationId === first)) {
+    const routes = clashing.map((entry) => `${entry.method.toUpperCase()} ${entry.path}`);
+    return `operationId "${first}" is on ${clashing.length} operations (${someOf(routes)}); operationIds must be unique: rename them in the document, or leave all but one out with select.exclude.paths`;
+  }
+  const who = clashing.map((entry) =>
+    entry.operationId !== undefined ? `"${entry.operationId}"` : `${entry.method.toUpperCase()} ${entry.path}`,
+  );
+  return `${someOf(who)} ${who.length === 2 ? "both" : "all"} become the tool "${name}"; give one another name with overrides.${first}.name`;
+}
+
 /** Cuts the tool's input and output schemas down to `maxBytes`; true when either was cut. */
 function fitSchemas(tool: ToolModel, maxBytes: number): boolean {
   const input = trimSchema(tool.inputSchema, maxBytes);
@@ -82,11 +115,7 @@ const IDENTIFIER = /^(?=[A-Za-z]*[a-z])(?=[A-Za-z0-9_]*(?:[a-z][A-Z]|_))[A-Za-z]
  * the rest take `<name>_deprecated`; a name taken from a summary gives way to its route. `derived` is changed in place.
  */
 function giveNamesToCurrent(entries: readonly OperationModel[], derived: string[], explicit: readonly (string | undefined)[]): void {
-  const holders = new Map<string, number[]>();
-  derived.forEach((name, index) => {
-    holders.set(name, [...(holders.get(name) ?? []), index]);
-  });
-  for (const [name, indexes] of holders) {
+  for (const [name, indexes] of holdersOf(derived)) {
     if (indexes.length < 2) continue;
     const current = indexes.filter((index) => entries[index]?.deprecated !== true);
     for (const index of indexes) {
@@ -123,20 +152,11 @@ function assignNames(entries: readonly OperationModel[], config: ResolvedConfig)
       problems.push(`overrides.${entries[index]?.operationId}.name: "${name}" is also the name of ${entries[other]?.operationId}'s tool`);
     }
   });
-  const holders = new Map<string, number[]>();
-  derived.forEach((name, index) => {
-    holders.set(name, [...(holders.get(name) ?? []), index]);
-  });
-  for (const [name, indexes] of holders) {
+  for (const [name, indexes] of holdersOf(derived)) {
     // Operations named by the document must be told apart by the config; only unnamed routes get a numbered suffix.
-    const named = indexes.filter((index) => entries[index]?.operationId !== undefined);
-    if (indexes.length < 2 || named.length === 0) continue;
-    const who = indexes.map((index) => {
-      const entry = entries[index];
-      return entry?.operationId !== undefined ? `"${entry.operationId}"` : `${entry?.method.toUpperCase()} ${entry?.path}`;
-    });
-    const first = entries[named[0] ?? 0]?.operationId;
-    problems.push(`${who.join(" and ")} both become the tool "${name}"; give one another name with overrides.${first}.name`);
+    const clashing = indexes.map((index) => entries[index]).filter((entry) => entry !== undefined);
+    if (clashing.length < 2 || clashing.every((entry) => entry.operationId === undefined)) continue;
+    problems.push(nameClash(name, clashing));
   }
   if (problems.length > 0) throw new UserError(problems);
   const names = uniqueNames(derived);

@@ -19,7 +19,8 @@ export interface ToolSchemas {
 }
 
 const MAX_DEPTH = 64;
-const MAX_REFERENCE_CHAIN = 1000;
+/** Schemas referencing each other in one chain, each converted inside the last: 600 overflowed Node's call stack. */
+const MAX_REFERENCE_CHAIN = 256;
 
 /** A referenced schema converted once: its `$defs` key, its JSON Schema (frozen), the references it holds, its warnings. */
 interface ConvertedDefinition {
@@ -72,6 +73,17 @@ export class SchemaConverter {
 
   /** Converts a schema with its outermost `$ref` inlined, recording the properties it drops there. */
   convertRoot(node: Schema | undefined): JsonObject {
+    try {
+      return this.convertRootNode(node);
+    } catch (error) {
+      // Nesting within each referenced schema adds to the chain's: the stack, not a count, is the last bound.
+      if (error instanceof RangeError && /call stack/i.test(error.message))
+        throw new UserError(`${this.where}: schemas nest too deeply, through references, to convert (the call stack ran out)`);
+      throw error;
+    }
+  }
+
+  private convertRootNode(node: Schema | undefined): JsonObject {
     this.rootDropped = [];
     this.dropped = this.rootDropped;
     if (!isObject(node) || node.ref === undefined) return this.convert(node, 0, "");

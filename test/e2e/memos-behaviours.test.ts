@@ -36,6 +36,21 @@ describe("behaviours of Memos' own Go MCP server", () => {
     expect(resolved.tools.map((tool) => tool.name)).toEqual(["get_user", "get_user_by_id"]);
   });
 
+  it("names a few of many clashing operations, and one operationId repeated on routes as the document's fault", async () => {
+    const operation = (operationId: string) => ({ operationId, responses: { "200": { description: "ok" } } });
+    const config = { server: { name: "users" }, select: { all: true } };
+    const info = { title: "users", version: "1" };
+    const alike = ["get_user", "getUser", "GetUser", "get-user", "get.user"];
+    const paths = Object.fromEntries(alike.map((id, index) => [`/u${index}`, { get: operation(id) }]));
+    expect(await problemsOf(generateFromDocument({ openapi: "3.0.3", info, paths }, config))).toEqual([
+      '"get_user", "getUser", "GetUser" and 2 more all become the tool "get_user"; give one another name with overrides.get_user.name',
+    ]);
+    const repeated = Object.fromEntries(Array.from({ length: 2000 }, (_, index) => [`/r${index}`, { get: operation("op") }]));
+    expect(await problemsOf(generateFromDocument({ openapi: "3.0.3", info, paths: repeated }, config))).toEqual([
+      'operationId "op" is on 2000 operations (GET /r0, GET /r1, GET /r2 and 1997 more); operationIds must be unique: rename them in the document, or leave all but one out with select.exclude.paths',
+    ]);
+  });
+
   it("writes output.validate and output.schema: false from the config into the tool definition", async () => {
     const { document, config } = await loadMemos();
     const result = await generateFromDocument(document, {

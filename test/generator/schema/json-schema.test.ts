@@ -127,6 +127,39 @@ describe("OpenAPI schema → JSON Schema", () => {
   });
 });
 
+describe("long chains of references", () => {
+  /** Schemas S0 → S1 → … → S{length-1}, each nesting `nest` objects before its reference to the next. */
+  function chain(length: number, nest: number): OpenApiDocument {
+    const schemas: JsonObject = {};
+    for (let index = 0; index < length; index++) {
+      let inner: JsonObject = index + 1 < length ? { $ref: `#/components/schemas/S${index + 1}` } : { type: "string" };
+      for (let level = 0; level < nest; level++) inner = { type: "object", properties: { next: inner } };
+      schemas[`S${index}`] = inner;
+    }
+    return documentWith(schemas);
+  }
+
+  it("converts a chain of 250 references, one $defs entry each", () => {
+    const converter = converterFor(chain(250, 1), "response", "getA");
+    converter.convertRoot({ $ref: "#/components/schemas/S0" });
+    expect(Object.keys(converter.defsObject() ?? {})).toHaveLength(249);
+  });
+
+  it("refuses a longer chain by name, where 600 overflowed the call stack", () => {
+    const converter = converterFor(chain(600, 1), "response", "getA");
+    expect(() => converter.convertRoot({ $ref: "#/components/schemas/S0" })).toThrow(
+      "getA: more than 256 schemas reference each other in one chain at #/components/schemas/S257",
+    );
+  });
+
+  it("refuses a chain whose schemas each nest deep, when the call stack runs out, with the operation's name", () => {
+    const converter = converterFor(chain(200, 60), "response", "getA");
+    expect(() => converter.convertRoot({ $ref: "#/components/schemas/S0" })).toThrow(
+      "getA: schemas nest too deeply, through references, to convert (the call stack ran out)",
+    );
+  });
+});
+
 describe("JSON Schema 2020-12 dynamic references", () => {
   it("binds $dynamicRef to the outermost $dynamicAnchor and inlines the generic schema under it", () => {
     const document: OpenApiDocument = {
