@@ -28,7 +28,7 @@ export function buildTools(model: ApiModel, entries: readonly OperationModel[], 
       const override = overrideFor(config, entry.operationId) ?? {};
       const tool = operationToTool(model, entry, names[index] ?? "", override, config, config.output.validate, memos);
       if (fitSchemas(tool, maxBytes)) trimmed.push(tool.name);
-      problems.push(...toolSchemaProblems(tool, checked));
+      for (const problem of toolSchemaProblems(tool, checked)) problems.push(problem);
       tools.push(tool);
     } catch (error) {
       if (error instanceof DocumentParseError) {
@@ -36,7 +36,7 @@ export function buildTools(model: ApiModel, entries: readonly OperationModel[], 
         return;
       }
       if (!(error instanceof UserError)) throw error;
-      problems.push(...error.problems);
+      for (const problem of error.problems) problems.push(problem);
     }
   });
   const pathParameters = new Set(entries.flatMap((entry) => entry.parameters.filter((p) => p.in === "path").map((p) => p.name)));

@@ -79,7 +79,8 @@ export function bodyProperty(
     schema = converter.convertRoot(media.schema);
     closeObjectBody(schema, declared);
     const readOnly = acceptReadOnly(schemas, schema, declared);
-    omitted.push(...converter.rootDropped.filter((name) => !readOnly.includes(name)));
+    const kept = new Set(readOnly);
+    for (const name of converter.rootDropped) if (!kept.has(name)) omitted.push(name);
     if (readOnly.length > 0) binding = { ...binding, readOnly };
     const files = kind === "multipart" ? markFiles(schemas, schema, declared) : [];
     if (files.length > 0) binding = { ...binding, files };
@@ -91,10 +92,10 @@ export function bodyProperty(
   const description = requestBody.description;
   if (description && schema.description === undefined) schema.description = description;
   if (kind === "binary" || kind === "text") schema.description = [description, `Sent as ${media.mediaType}.`].filter(Boolean).join("\n");
-  if (override.body) omitted.push(...reshapeBody(schema, override.body, where));
+  if (override.body) for (const name of reshapeBody(schema, override.body, where)) omitted.push(name);
   const supplied = supplyProperties(schema, sources, override.parameters);
   if (supplied.names.length > 0) {
-    omitted.push(...supplied.names);
+    for (const name of supplied.names) omitted.push(name);
     if (Object.keys(supplied.sources).length > 0) binding = { ...binding, sources: supplied.sources };
   }
   const ignored = override.body?.ignore ?? [];

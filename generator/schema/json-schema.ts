@@ -162,7 +162,7 @@ export class SchemaConverter {
         } else if (this.isHiddenHere(this.schemas.deref(child))) hidden.add(name);
         else setOwn(converted, name, this.convert(child, depth + 1, `${at}.${name}`));
       }
-      dropped?.push(...hidden);
+      if (dropped) for (const name of hidden) dropped.push(name);
       out.properties = converted;
       const required = (node.required ?? []).filter((name) => !hidden.has(name));
       if (required.length > 0) out.required = [...new Set(required)];
@@ -260,7 +260,7 @@ export class SchemaConverter {
       if (!definition || this.defs.has(definition.key) || keys.has(definition.key)) return false;
       taken.set(next, definition);
       keys.add(definition.key);
-      pending.push(...definition.refs);
+      for (const inner of definition.refs) pending.push(inner);
     }
     for (const [inner, { key, schema, warnings }] of taken) {
       this.keyByRef.set(inner, key);

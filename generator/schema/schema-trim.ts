@@ -67,7 +67,7 @@ function referenceDepths(root: JsonObject, defs: JsonObject): Map<string, number
       const def = defs[key];
       if (depths.has(key) || !Object.hasOwn(defs, key) || !isJsonObject(def)) continue;
       depths.set(key, level);
-      next.push(...refsOf(def));
+      for (const inner of refsOf(def)) next.push(inner);
     }
     frontier = next;
   }

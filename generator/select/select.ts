@@ -22,7 +22,7 @@ export function selectOperations(model: ApiModel, config: GeneratorConfig): Oper
     else if (matches.length > 1) {
       const where = matches.map((m) => `${m.method.toUpperCase()} ${m.path}`).join(", ");
       problems.push(`operations: "${id}" names ${matches.length} operations (${where}); operationIds must be unique`);
-    } else chosen.push(...matches);
+    } else for (const match of matches) chosen.push(match);
   }
   const select = config.select;
   const tags = new Set(entries.flatMap((entry) => entry.tags));

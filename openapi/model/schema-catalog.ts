@@ -62,7 +62,7 @@ export class SchemaCatalog {
     for (let ref = queue.pop(); ref !== undefined; ref = queue.pop()) {
       if (seen.has(ref)) continue;
       seen.add(ref);
-      queue.push(...this.referencesFrom(ref));
+      for (const inner of this.referencesFrom(ref)) queue.push(inner);
     }
     return [...seen]
       .filter((ref) => ref.startsWith(SCHEMA_PREFIX))

@@ -44,9 +44,9 @@ export async function buildUpstreamRequest(
     const raw = Object.hasOwn(args, parameter.argument) ? args[parameter.argument] : undefined;
     if (raw === undefined || raw === null) continue;
     const value = parameter.content === undefined ? raw : mediaText(parameter.content, raw);
-    if (parameter.in === "query") query.push(...queryPairs(parameter, value));
+    if (parameter.in === "query") for (const pair of queryPairs(parameter, value)) query.push(pair);
     else if (parameter.in === "header") setHeader(headers, parameter, value);
-    else if (parameter.in === "cookie") cookies.push(...cookiePairs(parameter, value));
+    else if (parameter.in === "cookie") for (const pair of cookiePairs(parameter, value)) cookies.push(pair);
   }
   if (query.length > 0) url.search = query.join("&");
   if (cookies.length > 0) headers.cookie = cookies.join("; ");

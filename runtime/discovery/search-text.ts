@@ -112,8 +112,8 @@ function argumentNames(schema: JsonSchema, within = ""): { required: string[]; o
     // The body's properties are what a caller fills (Stripe's `body` holds every argument of a create).
     if (within === "" && name === "body" && isRecord(property) && isRecord(property.properties)) {
       const inner = argumentNames(property, " ");
-      required.push(...inner.required);
-      optional.push(...inner.optional);
+      for (const name of inner.required) required.push(name);
+      for (const name of inner.optional) optional.push(name);
       continue;
     }
     const type = typeLabel(property);

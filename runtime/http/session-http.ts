@@ -137,9 +137,13 @@ export class SessionHttpHandler {
   /** The sessions of the client holding the most (ties: the one whose newest session is oldest). */
   private largestHolder(): [string, Session][] {
     const byClient = new Map<string, [string, Session][]>();
-    for (const entry of this.sessions) byClient.set(entry[1].client, [...(byClient.get(entry[1].client) ?? []), entry]);
+    for (const entry of this.sessions) {
+      const held = byClient.get(entry[1].client);
+      if (held) held.push(entry);
+      else byClient.set(entry[1].client, [entry]);
+    }
     let largest: [string, Session][] = [];
-    const newest = (entries: [string, Session][]) => Math.max(...entries.map(([, session]) => session.lastSeen));
+    const newest = (entries: [string, Session][]) => entries.reduce((latest, [, session]) => Math.max(latest, session.lastSeen), -Infinity);
     for (const entries of byClient.values()) {
       if (entries.length > largest.length || (entries.length === largest.length && newest(entries) < newest(largest))) largest = entries;
     }

@@ -117,7 +117,7 @@ function withDefinitions(part: JsonSchema, defs: Record<string, unknown>): JsonS
     if (kept.has(key) || !Object.hasOwn(defs, key)) continue;
     kept.add(key);
     const def = defs[key];
-    if (isRecord(def)) pending.push(...referencedKeys(def));
+    if (isRecord(def)) for (const inner of referencedKeys(def)) pending.push(inner);
   }
   const { $defs: _, ...own } = part;
   if (kept.size === 0) return own;

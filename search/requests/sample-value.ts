@@ -1,5 +1,5 @@
 import { setOwn } from "oapi-mcp-gen-runtime";
-import type { JsonObject, JsonValue } from "../../openapi/document/index.js";
+import { isJsonObject, type JsonObject, type JsonValue } from "../../openapi/document/index.js";
 import type { Schema, SchemaCatalog, SchemaObject } from "../../openapi/model/index.js";
 import { decodeToken, encodeToken } from "../../openapi/references/index.js";
 
@@ -64,9 +64,17 @@ export class SampleBuilder {
   }
 
   private merged(parts: readonly Schema[], pointer: string, depth: number): JsonValue {
-    const samples = parts.map((part) => this.build(part, pointer, depth + 1));
-    if (!samples.every((sample) => typeof sample === "object" && sample !== null && !Array.isArray(sample))) return samples[0] ?? null;
-    return Object.assign({}, ...samples) as JsonObject;
+    // Parts that are not all objects cannot merge: the first part's sample stands, and the parts after are not built.
+    const objects: JsonObject[] = [];
+    for (const part of parts) {
+      const sample = this.build(part, pointer, depth + 1);
+      if (!isJsonObject(sample)) return objects[0] ?? sample;
+      objects.push(sample);
+    }
+    // Own keys, one by one: a part's `__proto__` property stays a property, and thousands of parts fit no call's arguments.
+    const merged: JsonObject = {};
+    for (const sample of objects) for (const [key, value] of Object.entries(sample)) setOwn(merged, key, value);
+    return merged;
   }
 
   private resolve(schema: Schema | undefined): SchemaObject | undefined {

@@ -80,7 +80,7 @@ export function tableMarkdown(
   const lines = [`## ${cell(title)}`, ""];
   if (paging) lines.push(pagingLine(rows.length, paging), "");
   if (rows.length === 0) lines.push("(none)");
-  else lines.push(...tableLines(columns, rows));
+  else for (const line of tableLines(columns, rows)) lines.push(line);
   return `${lines.join("\n")}\n`;
 }
 
@@ -157,7 +157,8 @@ export function schemaMarkdown(name: string, schema: Schema, view: JsonObject): 
       required.has(property) ? "yes" : "no",
       typeof value === "object" && value !== null ? value.keywords.description : undefined,
     ]);
-    lines.push(...tableLines(["property", "type", "required", "description"], rows), "");
+    for (const line of tableLines(["property", "type", "required", "description"], rows)) lines.push(line);
+    lines.push("");
   }
   const { schema_name: _, referenced_schemas: refs, ...body } = view;
   lines.push(jsonBlock(body));

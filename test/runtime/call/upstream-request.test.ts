@@ -39,6 +39,13 @@ describe("upstream request building", () => {
     expect(request.body).toBeUndefined();
   });
 
+  it("sends a query array of 200,000 values (a caller's 2 MB of arguments), more than a call's arguments may hold", async () => {
+    const tags = Array.from({ length: 200_000 }, (_, index) => `t${index}`);
+    const session = Object.fromEntries(tags.map((tag) => [tag, "1"]));
+    const request = await buildUpstreamRequest(binding, { id: "a", part: "b", tags, session }, base);
+    expect(request.url.searchParams.getAll("tags")).toHaveLength(200_000);
+  });
+
   it.each([".", ".."])("refuses the dot segment %s instead of leaving the template", async (value) => {
     await expect(buildUpstreamRequest(binding, { id: value, part: "p" }, base)).rejects.toThrow(ArgumentError);
   });
