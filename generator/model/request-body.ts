@@ -109,7 +109,8 @@ export function bodyProperty(
   const changed =
     omitted.length > 0 || count !== declaredNames.length || required.join("\u0000") !== (declared?.required ?? []).join("\u0000");
   if (isObjectBody && changed) {
-    binding.reshape = { omitted: declaredNames.filter((name) => omitted.includes(name)), required };
+    const left = new Set(omitted);
+    binding.reshape = { omitted: declaredNames.filter((name) => left.has(name)), required };
   }
   if (binding.readOnly) {
     const kept = binding.readOnly.filter((name) => isObjectWithProperty(schema, name));

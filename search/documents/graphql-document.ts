@@ -217,7 +217,8 @@ function selectionOf(type: GraphQLOutputType, depth: number): string {
     const inner = getNamedType(field.type);
     return isScalarType(inner) || isEnumType(inner);
   });
-  const nested = depth > 0 ? fields.filter((field) => !leaves.includes(field)).slice(0, 5) : [];
+  const leafSet = new Set(leaves);
+  const nested = depth > 0 ? fields.filter((field) => !leafSet.has(field)).slice(0, 5) : [];
   const parts = [
     ...leaves.slice(0, MAX_SELECTED_LEAVES).map((field) => field.name),
     ...nested.map((field) => `${field.name}${selectionOf(field.type, depth - 1) || " { __typename }"}`),

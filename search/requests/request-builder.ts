@@ -129,17 +129,26 @@ export async function buildRequest(api: LoadedApi, operation: OperationModel, in
   };
 }
 
+/** The first `count` names, and how many more there are: a caller may send thousands, a document declare as many. */
+function firstOf(names: readonly string[], count: number): string {
+  const shown = names.slice(0, count).join(", ");
+  return names.length > count ? `${shown} and ${names.length - count} more` : shown;
+}
+
 /** Refuses parameter (or GraphQL variable) names the operation does not declare, naming those it does. */
 function refuseUnknownNames(operation: OperationModel, graphql: GraphqlField | undefined, given: Record<string, unknown>): void {
   const known = graphql ? graphql.arguments : operation.parameters.map((parameter) => parameter.name);
-  const unknown = Object.keys(given).filter((name) => !known.includes(name));
+  const declared = new Set(known);
+  const unknown = Object.keys(given).filter((name) => !declared.has(name));
   if (unknown.length === 0) return;
   const takes = graphql
-    ? `${operation.operationId ?? operation.path} takes the variables ${known.join(", ") || "(none)"}`
-    : `${operation.method.toUpperCase()} ${operation.path} takes ${known.join(", ") || "no parameters"}`;
-  throw new ToolFailure(
-    `unknown parameter${unknown.length > 1 ? "s" : ""} ${unknown.map((name) => `'${excerpt(name, 40)}'`).join(", ")}; ${takes}`,
+    ? `${operation.operationId ?? operation.path} takes the variables ${firstOf(known, 40) || "(none)"}`
+    : `${operation.method.toUpperCase()} ${operation.path} takes ${firstOf(known, 40) || "no parameters"}`;
+  const named = firstOf(
+    unknown.map((name) => `'${excerpt(name, 40)}'`),
+    10,
   );
+  throw new ToolFailure(`unknown parameter${unknown.length > 1 ? "s" : ""} ${named}; ${takes}`);
 }
 
 /** Puts a credential placeholder where its scheme says (a query pair is appended as text, keeping the styled query). */

@@ -177,6 +177,23 @@ describe("search arguments are bounded", () => {
     }
   });
 
+  it("names ten of a caller's hundred unknown parameters (the schema's limit), and says how many more", async () => {
+    const server = await startSearch(["--memory", "--load", `museum=${MUSEUM}`]);
+    const client = await connectClient(server.url);
+    try {
+      const parameters = Object.fromEntries(Array.from({ length: 100 }, (_, index) => [`p${index}`, "x"]));
+      const result = await callTool(client, "build_request", { name: "museum", operation_id: "getMuseumHours", parameters });
+      expect(result.isError).toBe(true);
+      expect(result.structured.message).toMatch(
+        /^unknown parameters 'p0', 'p1', .*'p9' and 90 more; GET \/museum-hours takes startDate, page, limit$/,
+      );
+      expect(result.text.length).toBeLessThan(600);
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+
   it("splits words in linear time (an all-capitals run backtracked quadratically), as before", () => {
     const started = performance.now();
     expect(words("A".repeat(100_000))).toHaveLength(1);
