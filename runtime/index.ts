@@ -4,7 +4,7 @@
  */
 
 export { EnvironmentError } from "./base/environment-error.js";
-export { jsonText } from "./base/json-text.js";
+export { canonicalJson, jsonText } from "./base/json-text.js";
 export { createLogger, type LogFormat, type Logger, loggerFromEnvironment, silentLogger, stderrLogger } from "./base/logger.js";
 export { isRecord, setOwn } from "./base/own-property.js";
 export { invalidParams } from "./base/protocol-error.js";

@@ -2,7 +2,7 @@
 
 export { codePointCompare } from "../base/code-point-order.js";
 export { DefinitionMemo, SchemaConverter, type SchemaDirection } from "./json-schema.js";
-export { canonicalJson, LONG_ENUM, uniqueValues, withShortEnums } from "./long-enums.js";
+export { LONG_ENUM, uniqueValues, withShortEnums } from "./long-enums.js";
 export { metaSchemaErrors as draft2020SchemaErrors } from "./meta-2020-12.js";
 export { metaSchemaErrors as draft07SchemaErrors } from "./meta-draft-07.js";
 export { type SchemaChecks, toolSchemaProblems } from "./schema-check.js";

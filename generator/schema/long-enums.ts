@@ -3,17 +3,10 @@
  * that by comparing every pair: an enum of 100,000 values took 39 s. Here repeats are found in linear time, by each
  * value's canonical JSON, and the check is shown a stand-in of one or two items that it judges as it judges the whole.
  */
+import { canonicalJson } from "oapi-mcp-gen-runtime";
 
 /** An `enum` longer than this is checked here and replaced by a stand-in: shorter ones cost Ajv little. */
 export const LONG_ENUM = 256;
-
-/** A value's JSON with every object's keys sorted: equal for two values exactly when JSON Schema calls them equal. */
-export function canonicalJson(value: unknown): string {
-  if (typeof value !== "object" || value === null) return JSON.stringify(value) ?? "null";
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  const keys = Object.keys(value).sort();
-  return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(Reflect.get(value, key))}`).join(",")}}`;
-}
 
 /** The values without repeats (JSON Schema's equality: `{a,b}` repeats `{b,a}`), first occurrences kept in order. */
 export function uniqueValues<T>(values: readonly T[]): T[] {

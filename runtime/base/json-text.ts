@@ -12,6 +12,14 @@ export function jsonText(value: unknown): string {
   return text;
 }
 
+/** A value's JSON with every object's keys sorted: equal for two values exactly when JSON Schema calls them equal. */
+export function canonicalJson(value: unknown): string {
+  if (typeof value !== "object" || value === null) return JSON.stringify(value) ?? "null";
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  const keys = Object.keys(value).sort();
+  return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(Reflect.get(value, key))}`).join(",")}}`;
+}
+
 /** Whether `JSON.stringify(value)` would be longer than `limit` characters, found without writing more than that. */
 export function jsonLongerThan(value: unknown, limit: number): boolean {
   let length = 0;

@@ -4,14 +4,7 @@
  * hour. Here each item is keyed by its canonical JSON once.
  */
 import type { Ajv2020, ErrorObject } from "ajv/dist/2020.js";
-
-/** A value's JSON with every object's keys sorted: equal for two values exactly when JSON Schema calls them equal. */
-export function canonicalJson(value: unknown): string {
-  if (typeof value !== "object" || value === null) return JSON.stringify(value) ?? "null";
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  const keys = Object.keys(value).sort();
-  return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(Reflect.get(value, key))}`).join(",")}}`;
-}
+import { canonicalJson } from "../base/json-text.js";
 
 /**
  * The repeat Ajv reports: the last item equal to an earlier one (`i`) and the nearest such earlier one (`j`); undefined

@@ -1,7 +1,6 @@
 import { Ajv } from "ajv";
 import { describe, expect, it } from "vitest";
 import {
-  canonicalJson,
   draft07SchemaErrors as draft07Errors,
   LONG_ENUM,
   toolSchemaProblems,
@@ -11,10 +10,7 @@ import {
 import { seededRandom } from "../../helpers/seeded-random.js";
 
 describe("long enums before the draft-07 meta-schema check", () => {
-  it("call two values equal exactly when JSON Schema does: key order aside", () => {
-    expect(canonicalJson({ b: [1, { d: 2, c: 3 }], a: "x" })).toBe(canonicalJson({ a: "x", b: [1, { c: 3, d: 2 }] }));
-    expect(canonicalJson([1, 2])).not.toBe(canonicalJson([2, 1]));
-    expect(canonicalJson("1")).not.toBe(canonicalJson(1));
+  it("drop repeats as JSON Schema sees them: key order aside", () => {
     expect(uniqueValues(["a", { x: 1, y: 2 }, "a", { y: 2, x: 1 }, null, null])).toEqual(["a", { x: 1, y: 2 }, null]);
   });
 

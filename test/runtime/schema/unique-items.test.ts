@@ -1,7 +1,8 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
+import { canonicalJson } from "../../../runtime/base/json-text.js";
 import { createCompiler } from "../../../runtime/schema/ajv-compiler.js";
-import { canonicalJson, repeatedItems } from "../../../runtime/schema/unique-items.js";
+import { repeatedItems } from "../../../runtime/schema/unique-items.js";
 import { seededRandom } from "../../helpers/seeded-random.js";
 
 describe("uniqueItems, checked in linear time", () => {
