@@ -115,7 +115,11 @@ function configText(model: ApiModel, spec: string, configPath: string, listed: L
     "operations:",
   ];
   const byTag = new Map<string, Listed[]>();
-  for (const item of listed) byTag.set(item.tag, [...(byTag.get(item.tag) ?? []), item]);
+  for (const item of listed) {
+    const tagged = byTag.get(item.tag);
+    if (tagged) tagged.push(item);
+    else byTag.set(item.tag, [item]);
+  }
   for (const [tag, items] of byTag) {
     lines.push(`  # ${comment(tag)} (${items.length} operation${items.length === 1 ? "" : "s"})`);
     for (const item of items) lines.push(operationLine(item));

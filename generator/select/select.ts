@@ -12,7 +12,10 @@ export function selectOperations(model: ApiModel, config: GeneratorConfig): Oper
   const entries = model.operations;
   const byId = new Map<string, OperationModel[]>();
   for (const entry of entries) {
-    if (entry.operationId !== undefined) byId.set(entry.operationId, [...(byId.get(entry.operationId) ?? []), entry]);
+    if (entry.operationId === undefined) continue;
+    const holders = byId.get(entry.operationId);
+    if (holders) holders.push(entry);
+    else byId.set(entry.operationId, [entry]);
   }
   const problems: string[] = [];
   const chosen: OperationModel[] = [];
