@@ -63,7 +63,14 @@ export function shapeResponse(
   // A root `constructor` key makes SDK clients (zod records) refuse the whole result: such an object goes wrapped.
   const wrap = tool.http.wrapResult || hasOwnConstructor(value);
   if (wrap && !tool.http.wrapResult) log.warn("upstream result has a constructor key: returned as {result}", { tool: tool.name });
-  return checkResult(tool, validators, wrap ? { result: value } : wrapStructuredContent(value), log);
+  try {
+    return checkResult(tool, validators, wrap ? { result: value } : wrapStructuredContent(value), log);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    // JSON nested past what can be checked or written out again (the call stack runs out): its text is the result.
+    log.warn("upstream JSON nests too deep for structured content: returned as text", { tool: tool.name });
+    return checkResult(tool, validators, { result: boundedText(text) }, log);
+  }
 }
 
 /** Characters of text a result carries: a model reads no more, and the MCP answer stays a few hundred KiB at most. */

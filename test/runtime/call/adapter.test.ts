@@ -172,6 +172,11 @@ describe("generated Memos tools call the upstream REST API exactly", () => {
         [(res: ServerResponse) => sendJson(res, 200, "{not json", "application/json"), { result: "{not json" }],
         [(res: ServerResponse) => sendJson(res, 200, { content: 42 }), { content: 42 }],
         [(res: ServerResponse) => sendJson(res, 200, { constructor: "x" }), { result: { constructor: "x" } }],
+        // Nested past what JSON.stringify can write out again: the text, cut to its first 100,000 characters.
+        [
+          (res: ServerResponse) => sendJson(res, 200, `${"[".repeat(100_000)}${"]".repeat(100_000)}`, "application/json"),
+          { result: `${"[".repeat(100_000)}… [truncated: 200000 characters in all]` },
+        ],
       ] as const) {
         upstream.requests.length = 0;
         upstream.respondWith((_, res) => respond(res));
