@@ -5,6 +5,7 @@
 
 export { EnvironmentError } from "./base/environment-error.js";
 export { canonicalJson, jsonText } from "./base/json-text.js";
+export { pushTo, someOf } from "./base/lists.js";
 export { createLogger, type LogFormat, type Logger, loggerFromEnvironment, silentLogger, stderrLogger } from "./base/logger.js";
 export { isRecord, setOwn } from "./base/own-property.js";
 export { invalidParams } from "./base/protocol-error.js";
@@ -63,6 +64,7 @@ export { listedInputSchema } from "./schema/listed-input.js";
 export { listedOutputSchema } from "./schema/listed-output.js";
 export { portableSchema } from "./schema/portable-schema.js";
 export { firstSentence } from "./schema/schema-fit.js";
+export { repeatedItems } from "./schema/unique-items.js";
 export { describeErrors } from "./schema/validation.js";
 export { readServerEnvironment, type ServerEnvironment, type UpstreamDefaults } from "./serve/env.js";
 export { endWithLauncher } from "./serve/parent-watch.js";

@@ -1,6 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import { dirname, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { pushTo } from "oapi-mcp-gen-runtime";
 import { neededOnEveryCall } from "oapi-mcp-gen-runtime/discovery";
 import { isJsonObject, type JsonObject, normalizeDocument, readDocumentSource } from "../../openapi/document/index.js";
 import { type ApiModel, buildApiModel, type OperationModel } from "../../openapi/model/index.js";
@@ -115,11 +116,7 @@ function configText(model: ApiModel, spec: string, configPath: string, listed: L
     "operations:",
   ];
   const byTag = new Map<string, Listed[]>();
-  for (const item of listed) {
-    const tagged = byTag.get(item.tag);
-    if (tagged) tagged.push(item);
-    else byTag.set(item.tag, [item]);
-  }
+  for (const item of listed) pushTo(byTag, item.tag, item);
   for (const [tag, items] of byTag) {
     lines.push(`  # ${comment(tag)} (${items.length} operation${items.length === 1 ? "" : "s"})`);
     for (const item of items) lines.push(operationLine(item));

@@ -1,3 +1,5 @@
+import { someOf } from "oapi-mcp-gen-runtime";
+
 /** How many operations a collapsed warning names before it counts the rest. */
 const NAMED = 3;
 
@@ -23,7 +25,6 @@ export function warningLines(warnings: readonly string[]): string[] {
     const reporting = operations.get(line);
     if (reporting === undefined) return line;
     if (reporting.length === 1) return `${reporting[0]}: ${line}`;
-    const more = reporting.length > NAMED ? ` and ${reporting.length - NAMED} more` : "";
-    return `${line} (in ${reporting.length} operations: ${reporting.slice(0, NAMED).join(", ")}${more})`;
+    return `${line} (in ${reporting.length} operations: ${someOf(reporting, NAMED)})`;
   });
 }

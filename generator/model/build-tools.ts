@@ -1,4 +1,4 @@
-import { didYouMean } from "oapi-mcp-gen-runtime";
+import { didYouMean, pushTo, someOf } from "oapi-mcp-gen-runtime";
 import { DocumentParseError } from "../../openapi/document/index.js";
 import type { ApiModel, OperationModel } from "../../openapi/model/index.js";
 import { UserError } from "../base/errors.js";
@@ -61,17 +61,14 @@ export function buildTools(model: ApiModel, entries: readonly OperationModel[], 
 function holdersOf(names: readonly string[]): Map<string, number[]> {
   const holders = new Map<string, number[]>();
   names.forEach((name, index) => {
-    const indexes = holders.get(name);
-    if (indexes) indexes.push(index);
-    else holders.set(name, [index]);
+    pushTo(holders, name, index);
   });
   return holders;
 }
 
-/** The first few of a list, and how many more there are: a document may repeat one operationId thousands of times. */
-function someOf(items: readonly string[], shown = 3): string {
-  if (items.length <= shown) return items.length === 2 ? items.join(" and ") : items.join(", ");
-  return `${items.slice(0, shown).join(", ")} and ${items.length - shown} more`;
+/** Two names as `a and b`, more as the first three and a count: a document may repeat one operationId thousands of times. */
+function namedFew(items: readonly string[]): string {
+  return items.length === 2 ? items.join(" and ") : someOf(items, 3);
 }
 
 /**
@@ -82,12 +79,12 @@ function nameClash(name: string, clashing: readonly OperationModel[]): string {
   const first = clashing.find((entry) => entry.operationId !== undefined)?.operationId;
   if (clashing.every((entry) => entry.operationId === first)) {
     const routes = clashing.map((entry) => `${entry.method.toUpperCase()} ${entry.path}`);
-    return `operationId "${first}" is on ${clashing.length} operations (${someOf(routes)}); operationIds must be unique: rename them in the document, or leave all but one out with select.exclude.paths`;
+    return `operationId "${first}" is on ${clashing.length} operations (${namedFew(routes)}); operationIds must be unique: rename them in the document, or leave all but one out with select.exclude.paths`;
   }
   const who = clashing.map((entry) =>
     entry.operationId !== undefined ? `"${entry.operationId}"` : `${entry.method.toUpperCase()} ${entry.path}`,
   );
-  return `${someOf(who)} ${who.length === 2 ? "both" : "all"} become the tool "${name}"; give one another name with overrides.${first}.name`;
+  return `${namedFew(who)} ${who.length === 2 ? "both" : "all"} become the tool "${name}"; give one another name with overrides.${first}.name`;
 }
 
 /** Cuts the tool's input and output schemas down to `maxBytes`; true when either was cut. */
@@ -128,10 +125,8 @@ function giveNamesToCurrent(entries: readonly OperationModel[], derived: string[
 }
 
 function trimmedWarning(names: readonly string[], maxBytes: number): string {
-  const shown = names.slice(0, 3).join(", ");
-  const more = names.length > 3 ? ` and ${names.length - 3} more` : "";
   return (
-    `schemas.maxBytes: ${names.length} tool(s) had schemas over ${maxBytes} bytes (${shown}${more}); ` +
+    `schemas.maxBytes: ${names.length} tool(s) had schemas over ${maxBytes} bytes (${someOf(names, 3)}); ` +
     "their deeper $defs are placeholders that admit any value. Raise schemas.maxBytes, or set 0 to keep every schema whole"
   );
 }

@@ -3,7 +3,7 @@
  * that by comparing every pair: an enum of 100,000 values took 39 s. Here repeats are found in linear time, by each
  * value's canonical JSON, and the check is shown a stand-in of one or two items that it judges as it judges the whole.
  */
-import { canonicalJson } from "oapi-mcp-gen-runtime";
+import { canonicalJson, repeatedItems } from "oapi-mcp-gen-runtime";
 
 /** An `enum` longer than this is checked here and replaced by a stand-in: shorter ones cost Ajv little. */
 export const LONG_ENUM = 256;
@@ -20,17 +20,13 @@ export function uniqueValues<T>(values: readonly T[]): T[] {
 }
 
 /**
- * A long enum's stand-in: its first repeated pair when it has one, else one item, a non-string one if there is any.
+ * A long enum's stand-in: a repeated pair when it has one (runtime/schema/unique-items.ts finds it), else one item, a non-string one if there is any.
  * Wherever the meta-schema reads an array under `enum` (an enum: non-empty and unique; a string array, under
  * `dependencies`: strings, unique; a schema: never an array), it judges the stand-in as it judges the whole.
  */
 function standIn(values: readonly unknown[]): unknown[] {
-  const seen = new Map<string, unknown>();
-  for (const value of values) {
-    const key = canonicalJson(value);
-    if (seen.has(key)) return [seen.get(key), value];
-    seen.set(key, value);
-  }
+  const repeat = repeatedItems(values);
+  if (repeat) return [values[repeat.j], values[repeat.i]];
   return [values.find((value) => typeof value !== "string") ?? values[0]];
 }
 

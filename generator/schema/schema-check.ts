@@ -18,7 +18,7 @@ type MetaCheck = (schema: unknown, text: string) => ErrorObject[] | undefined;
 const dialects: { dialect: string; check: MetaCheck }[] = [
   // Draft-07 wants an enum's items unique, which Ajv checks pair by pair: a long enum is shown as its stand-in.
   { dialect: "draft-07", check: (schema, text) => draft07Errors(mayHoldLongEnum(text) ? withShortEnums(schema) : schema) },
-  { dialect: "2020-12", check: (schema) => draft2020Errors(schema) },
+  { dialect: "2020-12", check: draft2020Errors },
 ];
 
 /** Errors as one line, as Ajv's `errorsText` writes them. */

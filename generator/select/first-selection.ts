@@ -1,3 +1,4 @@
+import { pushTo } from "oapi-mcp-gen-runtime";
 import type { OperationModel } from "../../openapi/model/index.js";
 import { operationAction } from "../base/operation-action.js";
 
@@ -107,9 +108,7 @@ function rpcResources(usable: readonly Selectable[]): Resource[] {
     if (!RPC_PATH.test(item.entry.path)) return;
     const parts = item.entry.path.slice(1).split(".");
     const namespace = parts.slice(0, -1).join(".");
-    const members = byNamespace.get(namespace);
-    if (members) members.push(index);
-    else byNamespace.set(namespace, [index]);
+    pushTo(byNamespace, namespace, index);
   });
   const verbOf = (index: number) => usable[index]?.entry.path.split(".").at(-1) ?? "";
   return [...byNamespace]
@@ -219,11 +218,7 @@ function nounsMentioned(shapes: readonly string[], named: readonly ReadonlySet<s
       if (name.endsWith("id")) nouns.add(name.slice(0, -2));
     }
     for (const segment of (shapes[index] ?? "").split("/")) nouns.add(singular(segment.toLowerCase()));
-    for (const noun of nouns) {
-      const indexes = mentioning.get(noun);
-      if (indexes) indexes.push(index);
-      else mentioning.set(noun, [index]);
-    }
+    for (const noun of nouns) pushTo(mentioning, noun, index);
   });
   return mentioning;
 }

@@ -1,4 +1,4 @@
-import { closest, didYouMean } from "oapi-mcp-gen-runtime";
+import { closest, didYouMean, pushTo } from "oapi-mcp-gen-runtime";
 import picomatch from "picomatch";
 import type { ApiModel, OperationModel } from "../../openapi/model/index.js";
 import { SelectionError } from "../base/errors.js";
@@ -11,12 +11,7 @@ import type { GeneratorConfig, OperationFilter } from "../config/config.js";
 export function selectOperations(model: ApiModel, config: GeneratorConfig): OperationModel[] {
   const entries = model.operations;
   const byId = new Map<string, OperationModel[]>();
-  for (const entry of entries) {
-    if (entry.operationId === undefined) continue;
-    const holders = byId.get(entry.operationId);
-    if (holders) holders.push(entry);
-    else byId.set(entry.operationId, [entry]);
-  }
+  for (const entry of entries) if (entry.operationId !== undefined) pushTo(byId, entry.operationId, entry);
   const problems: string[] = [];
   const chosen: OperationModel[] = [];
   for (const id of config.operations ?? []) {

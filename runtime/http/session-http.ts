@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { pushTo } from "../base/lists.js";
 import type { Logger } from "../base/logger.js";
 import { openRequestScope } from "../base/request-scope.js";
 import type { ModernHost } from "../protocol/modern-exchange.js";
@@ -137,11 +138,7 @@ export class SessionHttpHandler {
   /** The sessions of the client holding the most (ties: the one whose newest session is oldest). */
   private largestHolder(): [string, Session][] {
     const byClient = new Map<string, [string, Session][]>();
-    for (const entry of this.sessions) {
-      const held = byClient.get(entry[1].client);
-      if (held) held.push(entry);
-      else byClient.set(entry[1].client, [entry]);
-    }
+    for (const entry of this.sessions) pushTo(byClient, entry[1].client, entry);
     let largest: [string, Session][] = [];
     const newest = (entries: [string, Session][]) => entries.reduce((latest, [, session]) => Math.max(latest, session.lastSeen), -Infinity);
     for (const entries of byClient.values()) {

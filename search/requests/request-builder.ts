@@ -10,6 +10,7 @@ import {
   isJsonMediaType,
   type ParameterBinding,
   setOwn,
+  someOf,
 } from "oapi-mcp-gen-runtime";
 import { isJsonObject, type JsonValue } from "../../openapi/document/index.js";
 import { errorMessage } from "../../openapi/fetch/index.js";
@@ -129,12 +130,6 @@ export async function buildRequest(api: LoadedApi, operation: OperationModel, in
   };
 }
 
-/** The first `count` names, and how many more there are: a caller may send thousands, a document declare as many. */
-function firstOf(names: readonly string[], count: number): string {
-  const shown = names.slice(0, count).join(", ");
-  return names.length > count ? `${shown} and ${names.length - count} more` : shown;
-}
-
 /** Refuses parameter (or GraphQL variable) names the operation does not declare, naming those it does. */
 function refuseUnknownNames(operation: OperationModel, graphql: GraphqlField | undefined, given: Record<string, unknown>): void {
   const known = graphql ? graphql.arguments : operation.parameters.map((parameter) => parameter.name);
@@ -142,9 +137,9 @@ function refuseUnknownNames(operation: OperationModel, graphql: GraphqlField | u
   const unknown = Object.keys(given).filter((name) => !declared.has(name));
   if (unknown.length === 0) return;
   const takes = graphql
-    ? `${operation.operationId ?? operation.path} takes the variables ${firstOf(known, 40) || "(none)"}`
-    : `${operation.method.toUpperCase()} ${operation.path} takes ${firstOf(known, 40) || "no parameters"}`;
-  const named = firstOf(
+    ? `${operation.operationId ?? operation.path} takes the variables ${someOf(known, 40) || "(none)"}`
+    : `${operation.method.toUpperCase()} ${operation.path} takes ${someOf(known, 40) || "no parameters"}`;
+  const named = someOf(
     unknown.map((name) => `'${excerpt(name, 40)}'`),
     10,
   );

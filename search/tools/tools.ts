@@ -1,4 +1,4 @@
-import { setOwn } from "oapi-mcp-gen-runtime";
+import { pushTo, setOwn } from "oapi-mcp-gen-runtime";
 import { isJsonObject, type JsonObject } from "../../openapi/document/index.js";
 import type { SecuritySchemeModel } from "../../openapi/model/index.js";
 import { loaderOf } from "../catalogue/index.js";
@@ -178,11 +178,7 @@ export const SEARCH_TOOLS: SearchTool[] = [
     async handler(args, { catalogue }) {
       const api = await catalogue.get(String(args.name));
       const methods = new Map<string, string[]>();
-      for (const record of api.operations) {
-        const held = methods.get(record.path);
-        if (held) held.push(record.method);
-        else methods.set(record.path, [record.method]);
-      }
+      for (const record of api.operations) pushTo(methods, record.path, record.method);
       const all = api.model.paths.map((path) => ({ path, methods: methods.get(path) ?? [] }));
       const { items, total, next_cursor } = pageOf(args, all);
       return answer(args, { count: items.length, total, next_cursor, paths: items }, () =>
