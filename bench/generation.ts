@@ -9,6 +9,7 @@ import { generateFromFile } from "../generator/generate.js";
 import { type JsonObject, readDocumentFile } from "../openapi/document/index.js";
 import { discoveryQuality, HOLDOUT_MODEL_PICKS, HOLDOUT_SET, UNSEEN_MODEL_PICKS, UNSEEN_SET } from "../scripts/discovery-quality.js";
 import { toolDefinition } from "../templates/tool-module.js";
+import { cpuShares } from "./cpu-shares.js";
 import { measureNode } from "./processes.js";
 import { fmt, median, table } from "./stats.js";
 import { jsonBytes, listSize, peerTools } from "./tools-list-size.js";
@@ -216,6 +217,7 @@ export async function benchGeneration(): Promise<string[]> {
       `${fmt(own.firstWall / peer.wall, 1)} / ${fmt(own.firstCpu / peer.cpu, 1)}`,
     ]);
   }
+  const shares = await cpuSharesTable(GITHUB, allConfig, scratch, project, compileCache, ours.get(cases[3]?.label ?? ""), peerRuns);
   await rm(scratch, { recursive: true, force: true });
   process.stdout.write(
     "## Generation (medians; cold = empty output and render cache, the generator run before on the machine; first run = its compile cache empty too)\n\n",
@@ -307,9 +309,59 @@ export async function benchGeneration(): Promise<string[]> {
     ),
     await largeApiTable(),
   ].join("\n\n");
-  if (baselineRows.length === 0) return [generation, peerTable, sizes, discovery];
+  if (baselineRows.length === 0) return [generation, peerTable, shares, sizes, discovery];
   process.stdout.write(`## This build against the baseline build ${BASELINE_CLI} (cold runs, medians)\n\n`);
-  return [generation, peerTable, sizes, discovery, table(["document", "this build (s)", "baseline (s)", "this / baseline"], baselineRows)];
+  return [
+    generation,
+    peerTable,
+    shares,
+    sizes,
+    discovery,
+    table(["document", "this build (s)", "baseline (s)", "this / baseline"], baselineRows),
+  ];
+}
+
+/**
+ * One cold run on a document under V8's profiler (every thread), its CPU by who spent it; and what the rest would
+ * take on two cores were the generator's own code free: the floor under the cold ratio that the libraries, loading,
+ * GC and the file system set.
+ */
+async function cpuSharesTable(
+  spec: string,
+  config: string,
+  scratch: string,
+  project: string,
+  env: NodeJS.ProcessEnv,
+  own: { cpu: number } | undefined,
+  peerRuns: readonly { spec: string; run: PeerRun }[],
+): Promise<string> {
+  const profiles = join(scratch, "profiles");
+  const out = join(scratch, "out-profiled");
+  await rm(join(project, "node_modules/.cache"), { recursive: true, force: true });
+  const run = await measureNode(CLI, [spec, "--config", config, "--out", out], {
+    cwd: project,
+    env,
+    nodeArgs: ["--cpu-prof", "--cpu-prof-dir", profiles, "--cpu-prof-interval", "500"],
+  });
+  if (run.code !== 0) throw new Error(`profiled generation failed: ${run.stderr.slice(-500)}`);
+  const shares = [...(await cpuShares(profiles))].sort(([, a], [, b]) => b - a);
+  const total = shares.reduce((sum, [, ms]) => sum + ms, 0);
+  const ownMs = shares.find(([who]) => who.startsWith("the generator's own code"))?.[1] ?? 0;
+  const peerWall = median(peerRuns.filter((each) => each.spec === spec).map((each) => each.run.ms));
+  // The profiler slows a run: its shares, not its times, are applied to the unprofiled runs' median CPU.
+  const floor = own ? ((1 - ownMs / total) * own.cpu) / 2 : Number.NaN;
+  process.stdout.write("## Where a cold run's CPU goes (GitHub, auto mode: one run under V8's profiler, both threads)\n\n");
+  return table(
+    ["who", "CPU under the profiler (s)", "share"],
+    [
+      ...shares.map(([who, ms]) => [who, fmt(ms / 1000, 2), `${fmt((100 * ms) / total, 0)} %`]),
+      [
+        `were the generator's own code free: the rest of the cold CPU (${fmt((own?.cpu ?? Number.NaN) / 1000, 2)} s) on two cores`,
+        `≥ ${fmt(floor / 1000, 2)} s wall`,
+        `${fmt(floor / peerWall, 1)}× the peer's cold run`,
+      ],
+    ],
+  );
 }
 
 /** A large API's contract in tools mode: the size of its tools/list and of one describe_operation answer. */

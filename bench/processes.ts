@@ -15,10 +15,14 @@ export interface Measured {
 }
 
 /** Runs a Node script in a child process and measures it. */
-export function measureNode(script: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Measured> {
+export function measureNode(
+  script: string,
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; nodeArgs?: string[] } = {},
+): Promise<Measured> {
   return new Promise((resolve) => {
     const start = performance.now();
-    const child = spawn(process.execPath, ["--import", PEAK_RSS, script, ...args], {
+    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), "--import", PEAK_RSS, script, ...args], {
       cwd: options.cwd,
       env: { ...process.env, ...options.env },
     });
