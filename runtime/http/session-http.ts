@@ -82,7 +82,13 @@ export class SessionHttpHandler {
     const sessionId = req.headers["mcp-session-id"];
     if (typeof sessionId === "string") {
       const session = this.sessions.get(sessionId);
-      if (!session) return sendJson(res, 404, { jsonrpc: "2.0", error: { code: -32001, message: "Session not found" }, id: null });
+      // Signed in, a session is its user's alone: another user's token with its id finds no session (no hint it exists).
+      const scope = openRequestScope();
+      const foreign = signIn !== undefined && session !== undefined && session.client !== scope?.caller;
+      if (foreign)
+        this.log.warn("a session's id came with another user's token; answered as not found", { user: scope?.signedIn?.subject });
+      if (!session || foreign)
+        return sendJson(res, 404, { jsonrpc: "2.0", error: { code: -32001, message: "Session not found" }, id: null });
       session.lastSeen = Date.now();
       session.requests++;
       // Signed in, a call is checked against the token's scopes before the session sees it.

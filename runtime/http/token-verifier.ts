@@ -102,7 +102,7 @@ export class TokenVerifier implements TokenCheck {
         audience: this.settings.resource.href,
         algorithms: ALGORITHMS,
         clockTolerance: CLOCK_SKEW_SECONDS,
-        requiredClaims: ["exp", "sub"],
+        requiredClaims: ["exp"],
       }));
     } catch (error) {
       throw new InvalidToken(jwtProblem(error));
@@ -231,13 +231,19 @@ export function issuerName(issuer: URL): string {
   return issuer.pathname === "/" ? issuer.origin : issuer.href;
 }
 
-/** What a token says of its caller: `sub`, the client, the scopes (`scope` text or `scp` list) and its expiry. */
+/**
+ * What a token says of its caller: `sub` (else, for a client acting for itself, as a client-credentials token has no
+ * user, `client:` and its `client_id` or `azp`), the client, the scopes (`scope` text, or `scp` as a list or text, as
+ * Okta and Entra ID write it) and its expiry.
+ */
 function verified(claims: Record<string, unknown>): VerifiedToken {
-  const scope = typeof claims.scope === "string" ? claims.scope.split(" ") : Array.isArray(claims.scp) ? claims.scp.map(String) : [];
+  const scopes = typeof claims.scope === "string" ? claims.scope : claims.scp;
+  const scope = typeof scopes === "string" ? scopes.split(" ") : Array.isArray(scopes) ? scopes.map(String) : [];
   const client = typeof claims.client_id === "string" ? claims.client_id : typeof claims.azp === "string" ? claims.azp : undefined;
   const exp = typeof claims.exp === "number" ? claims.exp * 1000 : Date.now() + 60_000;
-  if (typeof claims.sub !== "string" || claims.sub === "") throw new InvalidToken("the token names no subject");
-  return { subject: claims.sub, ...(client ? { client } : {}), scopes: new Set(scope.filter(Boolean)), expiresAt: exp };
+  const subject = typeof claims.sub === "string" && claims.sub !== "" ? claims.sub : client ? `client:${client}` : undefined;
+  if (subject === undefined) throw new InvalidToken("the token names no subject (sub) and no client (client_id)");
+  return { subject, ...(client ? { client } : {}), scopes: new Set(scope.filter(Boolean)), expiresAt: exp };
 }
 
 /** Why jose refused a JWT, in words for `error_description`. */

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, hkdfSync } from "node:crypto";
 import { EncryptJWT, type JWTPayload, jwtDecrypt } from "jose";
 
 /** What the proxy seals: each kind opens only as itself (a client id is never taken for an access token). */
@@ -17,16 +17,17 @@ interface SealingKey {
 
 /**
  * Seals what the OAuth proxy hands out (client ids, codes, tokens) as JWE (`dir`, A256GCM) with the key from the
- * environment, and opens them with it or the previous key while keys rotate. Replicas given the same key share every
- * sealed value, and nothing else.
+ * environment, and opens them with it or the previous key while keys rotate. Each key is first bound to the MCP
+ * resource it serves (HKDF), so replicas behind one URL given the same key share every sealed value, and another server
+ * given that key by mistake opens none of them: not its clients, codes or refresh tokens, which carry no audience.
  */
 export class SealingKeys {
   private readonly current: SealingKey;
   private readonly accepted: ReadonlyMap<string, SealingKey>;
 
-  constructor(current: Uint8Array, previous?: Uint8Array) {
-    this.current = keyOf(current);
-    const keys = [this.current, ...(previous ? [keyOf(previous)] : [])];
+  constructor(resource: URL, current: Uint8Array, previous?: Uint8Array) {
+    this.current = keyOf(current, resource);
+    const keys = [this.current, ...(previous ? [keyOf(previous, resource)] : [])];
     this.accepted = new Map(keys.map((key) => [key.id, key]));
   }
 
@@ -71,7 +72,9 @@ export class SealingKeys {
   }
 }
 
-function keyOf(bytes: Uint8Array): SealingKey {
+/** The key the environment's key becomes for one resource, and its id. */
+function keyOf(given: Uint8Array, resource: URL): SealingKey {
+  const bytes = new Uint8Array(hkdfSync("sha256", given, new Uint8Array(0), `oapi-mcp-gen proxy seal ${resource.href}`, 32));
   return { id: createHash("sha256").update(bytes).digest("base64url").slice(0, 12), bytes };
 }
 

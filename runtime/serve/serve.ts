@@ -190,7 +190,7 @@ function proxySettings(options: ServeOptions, resource: URL | undefined): ProxyS
       scopes: proxy.scopes ?? registered?.scopes ?? [],
       clientAuth: proxy.clientAuth ?? registered?.clientAuth ?? "basic",
     },
-    keys: new SealingKeys(given.proxy.key, proxy.previousKey),
+    keys: new SealingKeys(resource, given.proxy.key, proxy.previousKey),
     clientMetadata: {
       allowedHosts: new Set(proxy.clientMetadataHosts),
       timeoutMs: options.clientMetadataTimeoutMs ?? 5_000,

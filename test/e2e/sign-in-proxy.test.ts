@@ -384,7 +384,7 @@ describe("proxy mode refuses, each with its own reason", () => {
   });
 
   it("a foreign sealed token: well formed, sealed with a key this server does not hold", async () => {
-    const foreignKeys = new SealingKeys(Uint8Array.from(Buffer.from(newKey(), "base64")));
+    const foreignKeys = new SealingKeys(stack.mcp, Uint8Array.from(Buffer.from(newKey(), "base64")));
     const foreign = await foreignKeys.seal(
       "access",
       { iss: stack.publicUrl, aud: stack.mcp.href, sub: "mallory", scope: "memos:read memos:write", upstream: "stolen" },
@@ -466,6 +466,33 @@ describe("tokens that outlive a replica and a provider token", () => {
       expect((await modernCall(renewed.body.access_token, "memo_list_memos")).status).toBe(401);
     } finally {
       await Promise.all([second.close(), foreign.close(), rotated.close()]);
+    }
+  });
+});
+
+describe("another server given the same key by mistake", () => {
+  it("takes none of this server's clients, tokens or refresh tokens: each key is bound to the resource it serves", async () => {
+    const { clientId, tokens } = await signIn("gina");
+    const elsewhere = `http://127.0.0.1:${await freePort()}`;
+    const other = await stack.replica({ PUBLIC_URL: elsewhere });
+    try {
+      const otherMcp = new URL("/mcp", elsewhere);
+      expect(other.mcp.href).not.toBe(stack.mcp.href);
+      const before = stack.api.requests.length;
+      expect((await modernCall(tokens.access_token, "memo_list_memos", {}, other.mcp)).status).toBe(401);
+      // A refresh token carries no audience: only the binding refuses it (it once bought a token for the other server).
+      const refreshed = await token({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: clientId }, other.mcp);
+      expect(refreshed.status).toBe(400);
+      expect(refreshed.body.error).toBe("invalid_grant");
+      expect(refreshed.body.access_token).toBeUndefined();
+      expect((await fetch(authorizationUrl(clientId, { resource: otherMcp.href }, other.mcp))).status).toBe(400);
+      expect(stack.api.requests.length).toBe(before);
+      // This server still takes them all.
+      const here = await token({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: clientId });
+      expect(here.status, JSON.stringify(here.body)).toBe(200);
+      expect((await modernCall(here.body.access_token, "memo_list_memos")).status).toBe(200);
+    } finally {
+      await other.close();
     }
   });
 });

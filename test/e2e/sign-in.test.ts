@@ -182,6 +182,17 @@ describe("the committed Memos server as an OAuth resource server, switched by en
       expect((await call(await token({}))).status).toBe(200);
     });
 
+    it("reads scopes from scp as text (Entra ID) or a list (Okta), and a client acting for itself (no sub) by its client_id", async () => {
+      expect((await call(await token({ scope: undefined, scp: "memos:read memos:write" }))).status).toBe(200);
+      expect((await call(await token({ scope: undefined, scp: ["memos:read"] }))).status).toBe(200);
+      // The scope this server requires, missing from both: refused for its scope, not read as granted.
+      expect((await call(await token({ scope: undefined, scp: "memos:write" }))).status).toBe(403);
+      expect((await call(await token({ sub: undefined, client_id: "nightly-report" }))).status).toBe(200);
+      const refused = await call(await token({ sub: undefined }));
+      expect(refused.status).toBe(401);
+      expect(refused.challenge).toContain("names no subject");
+    });
+
     it.each<[string, () => Promise<string>, string]>([
       ["for another audience", () => token({ aud: "http://127.0.0.1:1/mcp" }), "meant for another resource"],
       ["from another issuer", () => token({ iss: "http://127.0.0.1:2" }), "from another issuer"],
@@ -425,5 +436,48 @@ describe("resource mode's start-up", () => {
     expect(lines).toContain(
       "warn: resource mode with no upstream credential: signed-in callers' calls reach the upstream without one (set UPSTREAM_AUTHORIZATION, a scheme's variables, or AUTH_UPSTREAM=exchange)",
     );
+  });
+});
+
+describe("stateful sessions in resource mode", () => {
+  it("a session is its user's alone: its id with another user's token finds no session, and nothing reaches the upstream", async () => {
+    const authorizationServer = await startAuthorizationServer();
+    const { upstream, server } = await memosResourceServer(authorizationServer.issuer, { MCP_SESSIONS: "stateful" });
+    try {
+      const audience = new URL("/mcp", server.url).href;
+      const tokenFor = async (sub: string) =>
+        new SignJWT({ iss: authorizationServer.issuer.origin, aud: audience, sub, scope: "memos:read" })
+          .setProtectedHeader({ alg: "ES256", kid: authorizationServer.kid })
+          .setIssuedAt()
+          .setExpirationTime("10m")
+          .sign(await importJWK(authorizationServer.privateJwk, "ES256"));
+      const [alice, bob] = [await tokenFor("alice"), await tokenFor("bob")];
+      const opened = await fetch(server.url, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${alice}` },
+        body: JSON.stringify(INITIALIZE),
+      });
+      expect(opened.status).toBe(200);
+      const session = opened.headers.get("mcp-session-id") ?? "";
+      expect(session).not.toBe("");
+      await opened.text();
+      const call = { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "memo_list_memos", arguments: {} } };
+      const headers = (token: string) => ({
+        authorization: `Bearer ${token}`,
+        "mcp-session-id": session,
+        "mcp-protocol-version": "2025-11-25",
+      });
+      const stolen = await post(server.url, call, headers(bob));
+      expect(stolen.status).toBe(404);
+      expect(stolen.text).toContain("Session not found");
+      expect(upstream.requests).toHaveLength(0);
+      const own = await post(server.url, call, headers(alice));
+      expect(own.status, own.text).toBe(200);
+      expect(upstream.requests).toHaveLength(1);
+    } finally {
+      await server.close();
+      await upstream.close();
+      await authorizationServer.close();
+    }
   });
 });
