@@ -8,6 +8,7 @@ import { answerFast, isNotification } from "../protocol/stateless-exchange.js";
 import type { ToolRuntime } from "../tools/tool-runtime-contract.js";
 import { refusedScopes } from "../tools/tool-scopes.js";
 import { scoped, signedInto } from "./caller-scope.js";
+import { answeredCors } from "./cors.js";
 import { sendJson, sendJsonText } from "./json-response.js";
 import { ANSWERED, readMessage, serveModern } from "./mcp-post.js";
 import { checkHost, checkOrigin } from "./origin.js";
@@ -134,13 +135,14 @@ async function sdkExchange(
 
 /**
  * The Host and Origin checks every MCP endpoint shares: a refused request gets 403 with a JSON-RPC error body
- * that has no `id` (there is no request to answer yet). Returns false when the request was refused.
+ * that has no `id` (there is no request to answer yet). An allowed browser origin gets CORS, its preflight answered
+ * here. Returns false when the request was answered (refused, or a preflight).
  */
 export function guardMcpRequest(req: IncomingMessage, res: ServerResponse, policy: HttpPolicy, log: Logger): boolean {
   const host = req.headers.host;
   const hostCheck = policy.allowedHosts ? checkHost(host, policy.allowedHosts) : { ok: true as const };
   const verdict = hostCheck.ok ? checkOrigin(req.headers.origin, host, policy.allowedOrigins) : hostCheck;
-  if (verdict.ok) return true;
+  if (verdict.ok) return !answeredCors(req, res);
   log.warn("request refused", { reason: verdict.reason, origin: req.headers.origin, host });
   sendJson(res, 403, { jsonrpc: "2.0", error: { code: -32000, message: `Forbidden: ${verdict.reason}` } });
   return false;
