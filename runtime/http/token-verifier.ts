@@ -233,11 +233,11 @@ export function issuerName(issuer: URL): string {
 
 /**
  * What a token says of its caller: `sub` (else, for a client acting for itself, as a client-credentials token has no
- * user, `client:` and its `client_id` or `azp`), the client, the scopes (`scope` text, or `scp` as a list or text, as
- * Okta and Entra ID write it) and its expiry.
+ * user, `client:` and its `client_id` or `azp`), the client, the scopes (`scope`, else `scp`, as text or a list: Okta
+ * and Entra ID write `scp`) and its expiry.
  */
 function verified(claims: Record<string, unknown>): VerifiedToken {
-  const scopes = typeof claims.scope === "string" ? claims.scope : claims.scp;
+  const scopes = typeof claims.scope === "string" || Array.isArray(claims.scope) ? claims.scope : claims.scp;
   const scope = typeof scopes === "string" ? scopes.split(" ") : Array.isArray(scopes) ? scopes.map(String) : [];
   const client = typeof claims.client_id === "string" ? claims.client_id : typeof claims.azp === "string" ? claims.azp : undefined;
   const exp = typeof claims.exp === "number" ? claims.exp * 1000 : Date.now() + 60_000;

@@ -74,7 +74,9 @@ export class SealingKeys {
 
 /** The key the environment's key becomes for one resource, and its id. */
 function keyOf(given: Uint8Array, resource: URL): SealingKey {
-  const bytes = new Uint8Array(hkdfSync("sha256", given, new Uint8Array(0), `oapi-mcp-gen proxy seal ${resource.href}`, 32));
+  // HKDF's info is at most 1,024 bytes: the resource goes in as its digest, whatever the length of PUBLIC_URL.
+  const info = `oapi-mcp-gen proxy seal ${createHash("sha256").update(resource.href).digest("hex")}`;
+  const bytes = new Uint8Array(hkdfSync("sha256", given, new Uint8Array(0), info, 32));
   return { id: createHash("sha256").update(bytes).digest("base64url").slice(0, 12), bytes };
 }
 
