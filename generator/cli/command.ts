@@ -19,7 +19,6 @@ import { isGeneratedFile, pathKind } from "../output/output-files.js";
 import { type RuntimeSource, runtimeTarball, VENDOR_FOLDER } from "../output/vendor-runtime.js";
 import { SideThread } from "../threads/side-thread.js";
 import { RunManifest } from "./run-manifest.js";
-import { warningLines } from "./warning-lines.js";
 
 /** A document this large (a few hundred operations) has its side thread started before it is read. */
 const WARM_SIDE_THREAD_BYTES = 512 * 1024;
@@ -379,6 +378,7 @@ async function report(options: GenerateOptions, outcome: RunOutcome, clock: Stag
   const size = `${mode}tools/list ${Math.round(result.toolsList.bytes / 1024)} KiB, about ${result.toolsList.tokens} tokens`;
   // A discovery server lists three tools whatever the selection: advice to list fewer does not apply to it.
   const { budgetWarning } = await import("../model/tools-list.js");
+  const { warningLines } = await import("./warning-lines.js");
   const listWarnings = result.mode !== "tools" ? [] : budgetWarning(result.tools.length, result.toolsList, config?.budget);
   const warnings = [...result.warnings, ...listWarnings, ...outsideProject(paths, root), ...missingTarball(options)];
   // Document text reaches warnings: control characters (terminal escape codes) are shown as `?`.

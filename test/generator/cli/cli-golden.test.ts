@@ -1,12 +1,15 @@
+import { spawnSync } from "node:child_process";
 import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROOT, runCli } from "../../helpers/cli.js";
+import { CLI, ROOT, runCli } from "../../helpers/cli.js";
 
 const SPEC = join(ROOT, "examples/memos/openapi.yaml");
 const CONFIG = join(ROOT, "examples/memos/oapi-mcp.config.yaml");
 const GENERATED = join(ROOT, "generated");
+/** `node --import` this to have a process write down every module it loads (test/fixtures/loaded-modules). */
+const LOADED_MODULES = join(ROOT, "test/fixtures/loaded-modules/register.mjs");
 
 async function treeOf(dir: string): Promise<Map<string, string>> {
   const files = new Map<string, string>();
@@ -109,6 +112,35 @@ describe("oapi-mcp-gen CLI", () => {
     expect(runCli([SPEC, "--config", CONFIG, "--out", out, "--check"]).status).toBe(1);
     expect(runCli([SPEC, "--config", CONFIG, "--out", out]).stdout).toMatch(/\(1 file changed, 0 removed;/);
     expect(await readFile(target, "utf8")).toBe(text);
+  });
+
+  it("an unchanged run loads no renderer, no OpenAPI typing and none of the runtime's face: only what comparing needs", async () => {
+    const out = join(scratch, "lean");
+    const log = join(scratch, "loaded.txt");
+    const run = (env: NodeJS.ProcessEnv = {}) =>
+      spawnSync(process.execPath, ["--import", LOADED_MODULES, CLI, SPEC, "--config", CONFIG, "--out", out], {
+        encoding: "utf8",
+        env: { ...process.env, ...env },
+      });
+    expect(run().status).toBe(0);
+    expect(run({ LOADED_MODULES_LOG: log }).stdout).toMatch(/unchanged inputs/);
+    const loaded = (await readFile(log, "utf8")).split("\n").filter(Boolean);
+    expect(loaded.some((url) => url.includes("/generator/cli/command.js"))).toBe(true);
+    for (const heavy of [
+      "ts-morph",
+      "typescript",
+      "prettier",
+      "openapi-typescript",
+      "/runtime/dist/index.js",
+      "/jose/",
+      "@modelcontextprotocol",
+    ])
+      expect(loaded.filter((url) => url.includes(heavy))).toEqual([]);
+    // The same hook sees them in a run that generates.
+    await rm(out, { recursive: true, force: true });
+    await rm(log);
+    expect(run({ LOADED_MODULES_LOG: log }).status).toBe(0);
+    expect((await readFile(log, "utf8")).includes("/ts-morph/")).toBe(true);
   });
 
   it("generates again when the config's bytes change, and names a broken config rather than calling the tree current", async () => {
