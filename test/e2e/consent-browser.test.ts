@@ -1,8 +1,8 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import puppeteer, { type Browser } from "puppeteer-core";
+import type { Browser } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CHROMIUM } from "../helpers/chromium.js";
+import { launchChromium } from "../helpers/chromium.js";
 import { startProxyStack } from "../helpers/proxy-stack.js";
 
 type Stack = Awaited<ReturnType<typeof startProxyStack>>;
@@ -31,11 +31,7 @@ beforeAll(async () => {
         server.close(() => resolve());
       }),
   };
-  browser = await puppeteer.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
-  });
+  browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {

@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import puppeteer, { type Browser } from "puppeteer-core";
+import type { Browser } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tools as memosTools, serverIdentity } from "../../generated/index.js";
 import { silentLogger } from "../../runtime/base/logger.js";
@@ -9,7 +9,7 @@ import { readServerEnvironment } from "../../runtime/serve/env.js";
 import { startServer } from "../../runtime/serve/serve.js";
 import { freePort } from "../../scripts/free-port.js";
 import { startAuthorizationServer } from "../helpers/authorization-server.js";
-import { CHROMIUM } from "../helpers/chromium.js";
+import { launchChromium } from "../helpers/chromium.js";
 import { sendJson, startUpstream } from "../helpers/upstream.js";
 
 /** A page's origin: a blank page served on a loopback port of its own. */
@@ -82,11 +82,7 @@ beforeAll(async () => {
   [allowed, foreign] = [await pageServer(), await pageServer()];
   upstream = await startUpstream((_, res) => sendJson(res, 200, { memos: [], nextPageToken: "" }));
   authorizationServer = await startAuthorizationServer();
-  browser = await puppeteer.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
-  });
+  browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {
