@@ -310,8 +310,12 @@ export async function startSearchServer(options: SearchOptions, log: Logger = st
     modern,
     signIn ? refusedForCatalogue(signIn) : undefined,
   );
-  const running = await listen(handler.handle, options.host, options.port, (error) =>
-    log.error("request failed", { error: String(error) }),
+  const running = await listen(
+    handler.handle,
+    options.host,
+    options.port,
+    (error) => log.error("request failed", { error: String(error) }),
+    { port: "--port", host: "--host" },
   );
   log.info("OpenAPI search MCP server listening", { url: running.url.href, store: catalogue.location });
   if (signIn) {

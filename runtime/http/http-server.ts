@@ -152,14 +152,15 @@ export function guardMcpRequest(req: IncomingMessage, res: ServerResponse, polic
 export class ListenError extends Error {
   override name = "ListenError";
   readonly code: string | undefined;
-  constructor(host: string, port: number, cause: NodeJS.ErrnoException) {
+  /** `setting`: how the server's user sets its port and host (`PORT` and `HOST`, or the search server's flags). */
+  constructor(host: string, port: number, cause: NodeJS.ErrnoException, setting = { port: "PORT", host: "HOST" }) {
     const reason =
       cause.code === "EADDRINUSE"
-        ? "the port is already in use (set PORT to another one)"
+        ? `the port is already in use (set ${setting.port} to another one)`
         : cause.code === "EACCES"
-          ? "permission denied (ports below 1024 need privileges; set PORT)"
+          ? `permission denied (ports below 1024 need privileges; set ${setting.port})`
           : cause.code === "EADDRNOTAVAIL" || cause.code === "ENOTFOUND"
-            ? "that address is not on this machine (check HOST)"
+            ? `that address is not on this machine (check ${setting.host})`
             : (cause.code ?? cause.message);
     super(`cannot listen on ${host.includes(":") ? `[${host}]` : host}:${port}: ${reason}`);
     this.code = cause.code;
@@ -169,12 +170,16 @@ export class ListenError extends Error {
 /** How long an idle keep-alive connection stays open. */
 const KEEP_ALIVE_MS = 65_000;
 
-/** Starts a node:http server with the handler on host:port (port 0 picks a free one); resolves once it listens. */
+/**
+ * Starts a node:http server with the handler on host:port (port 0 picks a free one); resolves once it listens. `setting`
+ * names how the port and host are set, for a server that cannot listen.
+ */
 export async function listen(
   handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
   host: string,
   port: number,
   onError: (error: unknown) => void,
+  setting?: { port: string; host: string },
 ): Promise<RunningServer> {
   let closing = false;
   const inFlight = new Set<ServerResponse>();
@@ -193,7 +198,7 @@ export async function listen(
   // otherwise send its next request on a connection the server has just closed, and fail with ECONNRESET.
   server.keepAliveTimeout = KEEP_ALIVE_MS;
   await new Promise<void>((resolve, reject) => {
-    server.once("error", (error: NodeJS.ErrnoException) => reject(new ListenError(host, port, error)));
+    server.once("error", (error: NodeJS.ErrnoException) => reject(new ListenError(host, port, error, setting)));
     server.listen(port, host, () => {
       server.off("error", reject);
       resolve();

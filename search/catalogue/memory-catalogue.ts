@@ -5,6 +5,7 @@ import {
   type ApiStore,
   type DocumentParser,
   type LoadedApi,
+  loadFailure,
   readApi,
   readSource,
   type SourcePolicy,
@@ -158,8 +159,7 @@ export class MemoryCatalogue implements Catalogue {
       bytes = heldBytes(textBytes, read.builtBytes);
       this.checkRoom(name, bytes);
     } catch (error) {
-      const kept = this.apis.has(name) ? ` The previously loaded '${name}' is kept.` : "";
-      throw new ToolFailure(`Failed to load '${name}': ${errorMessage(error)}${kept}`);
+      throw loadFailure(name, errorMessage(error), this.apis.has(name));
     }
     // Checked again: another caller may have loaded it meanwhile.
     if (!mayChange(this.apis.get(name)?.owner, by)) throw notYours(name, "replace", by);

@@ -7,4 +7,4 @@ export { type ApiSummary, LoadedApi } from "./loaded-api.js";
 export { findOperation, findPath, findSchema, findTag } from "./lookup.js";
 export { readApi } from "./read-api.js";
 export { type ApiStore, DirectoryStore, defaultStorePath, type StoredApi } from "./store.js";
-export { ToolFailure } from "./tool-failure.js";
+export { loadFailure, ToolFailure } from "./tool-failure.js";

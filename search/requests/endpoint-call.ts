@@ -54,6 +54,14 @@ export type CallReport = {
 /** Placeholders a call may still carry: the credentials, which the operator's configuration supplies. */
 const SENT_UNRESOLVED = new Set(["credentials"]);
 
+/** The hosts a server may call, as the operator allowed them: a host with its ports, or alone for any port. */
+function allowedList(hosts: CallPolicy["hosts"]): string {
+  const shown = (host: string) => (host.includes(":") ? `[${host}]` : host);
+  return [...hosts]
+    .flatMap(([host, ports]) => (ports === "any port" ? [`${shown(host)} (any port)`] : [...ports].map((port) => `${shown(host)}:${port}`)))
+    .join(", ");
+}
+
 /** Sends a built request to an allowed host, with the operator's credentials for it and nobody else's. */
 export async function callEndpoint(request: BuiltRequest, policy: CallPolicy): Promise<CallReport> {
   const blocking = request.unresolved.filter((mark) => !SENT_UNRESOLVED.has(mark.where));
@@ -65,7 +73,7 @@ export async function callEndpoint(request: BuiltRequest, policy: CallPolicy): P
   const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase();
   const port = urlPort(url);
   if (!hostAllowed(policy.hosts, host, port))
-    throw new ToolFailure(`calls to ${url.host} are not allowed; this server may call: ${[...policy.hosts.keys()].join(", ")}`);
+    throw new ToolFailure(`calls to ${url.host} are not allowed; this server may call: ${allowedList(policy.hosts)}`);
   const headers = withoutCredentials(request);
   // A public operation gets no credential: the operator's secret goes only where the document asks for one.
   const own = request.public ? undefined : (policy.credentials.get(`${host}:${port}`) ?? policy.credentials.get(host));

@@ -533,7 +533,7 @@ describe("call_endpoint with --allow-calls 127.0.0.1", () => {
   it("refuses hosts the operator did not allow, whatever base_url says", async () => {
     for (const base of ["http://localhost:9/", "http://169.254.169.254/", "https://example.com/"]) {
       const result = await callTool(client, "call_endpoint", { name: "museum", operation_id: "getMuseumHours", base_url: base });
-      expect(result.structured.message, base).toMatch(/calls to .* are not allowed; this server may call: 127\.0\.0\.1/);
+      expect(result.structured.message, base).toMatch(/calls to .* are not allowed; this server may call: 127\.0\.0\.1 \(any port\)$/);
     }
   });
 });

@@ -265,7 +265,7 @@ describe("document budgets", () => {
     try {
       const refused = callTool(client, "load_openapi", { name: "large", url: file });
       await slowestHealth(server.url, refused);
-      expect((await refused).structured.message).toMatch(/^Failed to load 'large': 'large': needs more than 64 MiB to parse$/);
+      expect((await refused).structured.message).toMatch(/^Failed to load 'large': needs more than 64 MiB to parse$/);
     } finally {
       await client.close();
       await server.close();
@@ -459,6 +459,9 @@ describe("what errors and exports reveal", () => {
         expect(await message(join(root, url)), url).toBe(outside);
       }
       expect(await message(join(root, "no-such.yaml"))).toBe("Failed to load 'x': no such file: no-such.yaml");
+      // A document that does not parse is named once.
+      await writeFile(join(root, "broken.yaml"), "openapi: 3.0.0\ninfo: [unclosed\n");
+      expect(await message(join(root, "broken.yaml"))).toMatch(/^Failed to load 'x': invalid YAML/);
       for (const url of ["inside/museum.yaml", "chained.yaml"]) {
         const loaded = await callTool(client, "load_openapi", { name: "museum", url: join(root, url) });
         expect(loaded.isError, loaded.text).toBe(false);

@@ -3,7 +3,7 @@ import pg from "pg";
 import type { OpenApiDocument } from "../../../openapi/document/index.js";
 import { errorMessage } from "../../../openapi/fetch/index.js";
 import { buildApiModelInSlices } from "../../../openapi/model/index.js";
-import { type DocumentParser, LoadedApi, readApi, readSource, type SourcePolicy, ToolFailure } from "../../documents/index.js";
+import { type DocumentParser, LoadedApi, loadFailure, readApi, readSource, type SourcePolicy, ToolFailure } from "../../documents/index.js";
 import {
   API_NAME_PATTERN,
   type ApiListing,
@@ -213,8 +213,7 @@ export class PostgresCatalogue implements Catalogue {
     } catch (error) {
       // The database's failures come as tool failures already (guard); the document's and the source's as they are.
       if (error instanceof ToolFailure && error.message === UNAVAILABLE) throw new ToolFailure(`Failed to load '${name}': ${UNAVAILABLE}.`);
-      const kept = (await this.has(name)) ? ` The previously loaded '${name}' is kept.` : "";
-      throw new ToolFailure(`Failed to load '${name}': ${errorMessage(error)}${kept}`);
+      throw loadFailure(name, errorMessage(error), await this.has(name));
     }
   }
 

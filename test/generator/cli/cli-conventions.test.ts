@@ -304,6 +304,10 @@ describe("the generated server's command line", () => {
       const result = spawnSync(process.execPath, [entry], { encoding: "utf8", env: { ...env, PORT: String(port) }, timeout: 10_000 });
       expect(result.status).toBe(1);
       expect(result.stderr).toBe(`memos: cannot listen on 127.0.0.1:${port}: the port is already in use (set PORT to another one)\n`);
+      // The search server is set by flags: its message names the flag.
+      const search = runCli(["search", "--memory", "--no-files", "--port", String(port)]);
+      expect(search.status).toBe(1);
+      expect(search.stderr).toContain(`cannot listen on 127.0.0.1:${port}: the port is already in use (set --port to another one)`);
     } finally {
       busy.close();
     }
