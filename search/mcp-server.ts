@@ -74,7 +74,7 @@ export async function callSearchTool(
   log: Logger,
 ): Promise<CallToolResult> {
   const validate = validators.get(tool) ?? ajv.compile(tool.inputSchema);
-  if (!validate(args)) return failure(`Invalid arguments for ${tool.name}: ${describeErrors(validate.errors)}`);
+  if (!validate(args)) return failure(`Invalid arguments for ${tool.name}: ${describeErrors(validate.errors, 5, tool.inputSchema)}`);
   try {
     await context.catalogue.ready;
     const answer = await tool.handler(args, context);

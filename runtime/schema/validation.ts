@@ -1,4 +1,6 @@
 import type { Ajv2020, ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
+import { someOf } from "../base/lists.js";
+import { closest } from "../base/suggest.js";
 import type { ToolDefinition } from "../base/tool.js";
 
 /** Compiled argument and result validators of one tool. */
@@ -93,17 +95,48 @@ export class ValidatorCache {
   }
 }
 
-/** One line per validation error, e.g. `body/content: must be string`, at most `limit` of them. */
-export function describeErrors(errors: readonly ErrorObject[] | null | undefined, limit = 5): string {
+/**
+ * One line per validation error, e.g. `body/content: must be string`, at most `limit` of them. `schema`: the schema
+ * validated against, so that an unknown property's line names the one meant, or the names the object takes.
+ */
+export function describeErrors(errors: readonly ErrorObject[] | null | undefined, limit = 5, schema?: unknown): string {
   const lines = (errors ?? []).map((error) => {
     const at = error.instancePath === "" ? "" : `${clip(error.instancePath.slice(1))}: `;
-    if (error.keyword === "additionalProperties") return `${at}unknown property "${clip(String(error.params.additionalProperty))}"`;
+    if (error.keyword === "additionalProperties") {
+      const name = String(error.params.additionalProperty);
+      return `${at}unknown property "${clip(name)}"${knownProperties(name, propertyNames(schema, error.schemaPath))}`;
+    }
     if (error.keyword === "enum") return `${at}must be one of ${JSON.stringify(error.params.allowedValues)}`;
     return `${at}${error.message ?? error.keyword}`;
   });
   const unique = [...new Set(lines)];
   const shown = unique.slice(0, limit).join("; ");
   return unique.length > limit ? `${shown}; and ${unique.length - limit} more` : shown;
+}
+
+/** How many property names an unknown property's error lists. */
+const LISTED_PROPERTIES = 12;
+
+/** What follows an unknown property: the name meant (a near miss), else the names the object takes; nothing when unknown. */
+function knownProperties(name: string, names: readonly string[]): string {
+  if (names.length === 0) return "";
+  const meant = closest(name, names);
+  if (meant !== undefined) return `; did you mean "${clip(meant)}"?`;
+  return ` (it takes ${someOf(names.map(clip), LISTED_PROPERTIES)})`;
+}
+
+/** The property names of the object schema whose `additionalProperties` an error names (`schemaPath` inside `schema`). */
+function propertyNames(schema: unknown, schemaPath: string): string[] {
+  const segments = schemaPath.split("/").slice(1, -1);
+  if (!schemaPath.startsWith("#/") || segments.length > 64) return [];
+  let node = schema;
+  for (const segment of segments) {
+    const key = decodeURIComponent(segment).replace(/~1/g, "/").replace(/~0/g, "~");
+    if (typeof node !== "object" || node === null || !Object.hasOwn(node, key)) return [];
+    node = (node as Record<string, unknown>)[key];
+  }
+  const properties = typeof node === "object" && node !== null ? (node as { properties?: unknown }).properties : undefined;
+  return typeof properties === "object" && properties !== null ? Object.keys(properties) : [];
 }
 
 /** A caller-chosen property name as an error shows it: one line, at most 64 characters. */

@@ -33,7 +33,7 @@ export async function callOperation(
     const errors = validators.input.errors ?? [];
     const paths = [...new Set(errors.map((error) => error.schemaPath))].slice(0, 5).join(", ");
     return errorResult(
-      `${asking}: Invalid arguments for ${tool.name}: ${describeErrors(errors)} (inputSchema ${paths}; ${DESCRIBE_OPERATION} shows it)`,
+      `${asking}: Invalid arguments for ${tool.name}: ${describeErrors(errors, 5, tool.inputSchema)} (inputSchema ${paths}; ${DESCRIBE_OPERATION} shows it)`,
     );
   }
   return executeTool({ runtime, tool, validators, args: given, caller });

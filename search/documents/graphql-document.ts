@@ -177,7 +177,11 @@ function operation(operationType: string, root: GraphQLObjectType, field: GraphQ
             type: "object",
             required: ["query", ...(required.length > 0 ? ["variables"] : [])],
             properties: {
-              query: { type: "string", description: `The GraphQL operation, e.g. x-graphql.query (${signature}).` },
+              // Not the signature: its return type belongs to the responses, where a comparison looks for it.
+              query: {
+                type: "string",
+                description: `The GraphQL ${operationType} text: the operation's x-graphql.query selects ${field.name} with its arguments as variables.`,
+              },
               variables: { type: "object", properties: variables, ...(required.length > 0 ? { required } : {}) },
             },
           },

@@ -6,6 +6,8 @@ export interface GraphqlField {
   /** The operation a client sends, with the field's arguments as variables. */
   query: string;
   arguments: string[];
+  /** `query`, `mutation` or `subscription`. */
+  operationType: string;
 }
 
 /** What an operation read from a GraphQL schema carries, or undefined for an OpenAPI operation. */
@@ -13,5 +15,5 @@ export function graphqlField(operation: OperationModel): GraphqlField | undefine
   const field = operation.declared["x-graphql"];
   if (!isJsonObject(field) || typeof field.query !== "string") return undefined;
   const names = Array.isArray(field.arguments) ? field.arguments.filter((name): name is string => typeof name === "string") : [];
-  return { query: field.query, arguments: names };
+  return { query: field.query, arguments: names, operationType: typeof field.operationType === "string" ? field.operationType : "query" };
 }

@@ -1,7 +1,7 @@
 import { excerpt } from "oapi-mcp-gen-runtime";
 import type { JsonObject } from "../../openapi/document/index.js";
 import type { OperationModel } from "../../openapi/model/index.js";
-import { findOperation, findPath, type LoadedApi, ToolFailure } from "../documents/index.js";
+import { findOperation, findPath, graphqlField, type LoadedApi, ToolFailure } from "../documents/index.js";
 import { type BuiltRequest, buildRequest, callEndpoint, curlCommand, fetchCode, httpMessage } from "../requests/index.js";
 import { codeBlock, fieldsMarkdown, tableMarkdown } from "../views/index.js";
 import {
@@ -123,7 +123,12 @@ export const REQUEST_TOOLS: SearchTool[] = [
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     async handler(args, context) {
       if (!context.calls) throw new ToolFailure("call_endpoint is off on this server; its operator can enable it with --allow-calls HOST");
-      const { request } = await built(args, context);
+      const { operation, request } = await built(args, context);
+      // One POST cannot receive what a subscription pushes: sending it would only look like an answer.
+      if (graphqlField(operation)?.operationType === "subscription")
+        throw new ToolFailure(
+          `${operation.operationId} is a GraphQL subscription: its results come over a streaming transport (WebSocket or Server-Sent Events), which call_endpoint does not speak; build_request writes the operation for a client that does`,
+        );
       const report = await callEndpoint(request, context.calls);
       const structured: JsonObject = { ...report };
       return answer(args, structured, () =>

@@ -274,6 +274,10 @@ describe("the complete search server: paging, filters, Markdown, catalogue, Grap
     });
     const changed = (comparison.structured.changed as { items: { operationId: string; changes: string[] }[] }).items;
     expect(changed.find((item) => item.operationId === "mutation.returnBook")?.changes).toEqual(expect.arrayContaining(["requestBody"]));
+    // A return type changed alone (Member → Member!) is a change of the responses, not of the request.
+    const me = changed.find((item) => item.operationId === "query.me")?.changes;
+    expect(me).toContain("responses");
+    expect(me).not.toContain("requestBody");
   });
 
   it("refuses a text that is neither OpenAPI nor valid GraphQL, with the GraphQL error", async () => {
@@ -462,6 +466,7 @@ describe("call_endpoint with --allow-calls 127.0.0.1", () => {
     await loadApis(client, [
       ["museum", MUSEUM],
       ["memos", MEMOS],
+      ["library", LIBRARY],
     ]);
   });
   afterAll(async () => {
@@ -470,6 +475,19 @@ describe("call_endpoint with --allow-calls 127.0.0.1", () => {
     await upstream.close();
     await rm(dir, { recursive: true, force: true });
     delete process.env.MUSEUM_TEST_TOKEN;
+  });
+
+  it("refuses a GraphQL subscription, whose results one POST cannot receive, and sends nothing", async () => {
+    const before = upstream.requests.length;
+    const refused = await callTool(client, "call_endpoint", {
+      name: "library",
+      operation_id: "subscription.bookAvailable",
+      base_url: upstream.url.href,
+      parameters: { bookId: "7" },
+    });
+    expect(refused.isError).toBe(true);
+    expect(refused.structured.message).toMatch(/^subscription\.bookAvailable is a GraphQL subscription: .*call_endpoint does not speak/);
+    expect(upstream.requests.length).toBe(before);
   });
 
   it("sends the request with the operator's credential, never the caller's, and reports the answer", async () => {

@@ -272,6 +272,9 @@ describe("search server tools over a real MCP client", () => {
     const bad = await callTool(client, "search_endpoints", { name: "memos", limit: 0, extra: 1 });
     expect(bad.isError).toBe(true);
     expect(bad.structured.message).toMatch(/limit: must be >= 1.*unknown property "extra"|unknown property "extra".*limit: must be >= 1/);
+    // A caller that guessed the argument's name hears the names the tool takes.
+    const guessed = await callTool(client, "search_endpoints", { name: "memos", query: "memo" });
+    expect(guessed.structured.message).toMatch(/unknown property "query" \(it takes [^)]*\bkeyword\b/);
   });
 
   it("refuses local files outside the configured roots", async () => {
