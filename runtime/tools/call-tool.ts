@@ -85,7 +85,10 @@ async function callOnce({ runtime, tool, validators, args, caller }: ToolCall): 
   });
   try {
     if (!validators.input(args))
-      return fail("invalid-arguments", `Invalid arguments for ${tool.name}: ${describeErrors(validators.input.errors, 5, tool.inputSchema)}`);
+      return fail(
+        "invalid-arguments",
+        `Invalid arguments for ${tool.name}: ${describeErrors(validators.input.errors, 5, tool.inputSchema)}`,
+      );
     let request: Awaited<ReturnType<typeof buildUpstreamRequest>>;
     try {
       request = await buildUpstreamRequest(tool.http, runtime.parameters.apply(tool, args), upstream.baseUrl, upstream);
