@@ -109,7 +109,7 @@ async function realOrMissing(path: string): Promise<string | undefined> {
 }
 
 function outsideRoots(policy: SourcePolicy): string {
-  return `local files may only be loaded from the folder${policy.fileRoots.length > 1 ? "s" : ""} this server was given`;
+  return `local files may only be loaded from the folder${policy.fileRoots.length > 1 ? "s" : ""} this server was given (its operator names them with --files-root)`;
 }
 
 /** A path as errors show it: relative to the files root it is in (never the server's own absolute folders). */

@@ -5,6 +5,7 @@ import { loaderOf } from "../catalogue/index.js";
 import { findOperation, findPath, findSchema, findTag, ToolFailure } from "../documents/index.js";
 import {
   cell,
+  clipText,
   compareApis,
   DEFAULT_MAX_CHARS,
   endpointsMarkdown,
@@ -37,6 +38,9 @@ import {
 } from "./tool-kit.js";
 
 export type { SearchTool, ToolAnswer, ToolContext } from "./tool-kit.js";
+
+/** How much of an API's description list_apis shows. */
+const LISTED_DESCRIPTION = 300;
 
 /** The ten tools of the contract, the design's `compare_apis`, and request building. */
 export const SEARCH_TOOLS: SearchTool[] = [
@@ -101,7 +105,9 @@ export const SEARCH_TOOLS: SearchTool[] = [
     inputSchema: input({ limit: limitArg(), cursor: cursorArg, format: formatArg }),
     annotations: READ_ONLY,
     async handler(args, { catalogue }) {
-      const { items, total, next_cursor } = pageOf(args, await catalogue.listings());
+      const { items: listed, total, next_cursor } = pageOf(args, await catalogue.listings());
+      // A page of APIs stays a page: each description is cut to its opening (a document's can run to pages).
+      const items = listed.map((api) => ({ ...api, description: clipText(api.description, LISTED_DESCRIPTION) }));
       return answer(args, { count: items.length, total, next_cursor, apis: items }, () =>
         tableMarkdown(
           "Loaded APIs",
@@ -296,7 +302,7 @@ export const SEARCH_TOOLS: SearchTool[] = [
     title: "Compare two loaded API versions",
     description:
       "Compare two loaded APIs (e.g. two versions): operations added, removed and changed (naming what changed), and schema changes. " +
-      "The three operation lists are paged together: one cursor moves each of them on by the limit.",
+      "The operation lists and the schema lists are paged together: one cursor moves each of them on by the limit.",
     inputSchema: input(
       {
         base: text(MAX_LENGTH.name, "Name of the older version."),
@@ -317,8 +323,12 @@ export const SEARCH_TOOLS: SearchTool[] = [
         added: comparison.added,
         removed: comparison.removed,
         changed: comparison.changed,
+        schemasAdded: comparison.schemas.added,
+        schemasRemoved: comparison.schemas.removed,
+        schemasChanged: comparison.schemas.changed,
       });
       const { added, removed, changed } = pages;
+      const schemas = { added: pages.schemasAdded, removed: pages.schemasRemoved, changed: pages.schemasChanged };
       const structured: JsonObject = {
         base: base.name,
         target: target.name,
@@ -327,7 +337,7 @@ export const SEARCH_TOOLS: SearchTool[] = [
         changed,
         next_cursor,
         unchanged_count: comparison.unchanged_count,
-        schemas: comparison.schemas,
+        schemas,
       };
       const row = (item: { method: string; path: string; operationId: string | null }) => [item.method, item.path, item.operationId];
       return answer(args, structured, () =>
@@ -344,8 +354,8 @@ export const SEARCH_TOOLS: SearchTool[] = [
           ),
           tableMarkdown(
             "Schemas",
-            ["change", "schemas"],
-            (["added", "removed", "changed"] as const).map((kind) => [kind, comparison.schemas[kind].join(", ")]),
+            ["change", "count", "schemas"],
+            (["added", "removed", "changed"] as const).map((kind) => [kind, schemas[kind].total, schemas[kind].items.join(", ")]),
           ),
         ].join("\n"),
       );

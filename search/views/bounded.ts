@@ -30,12 +30,13 @@ export function boundValue(value: JsonValue, maxChars = DEFAULT_MAX_CHARS): Boun
   };
 }
 
+/** A text cut at `limit` characters, with a marker saying how much was left out. */
+export function clipText(text: string, limit: number): string {
+  return text.length > limit ? `${text.slice(0, limit)}… [truncated: ${text.length - limit} more characters]` : text;
+}
+
 function shorten(value: JsonValue): JsonValue {
-  if (typeof value === "string") {
-    return value.length > LONG_STRING
-      ? `${value.slice(0, LONG_STRING)}… [truncated: ${value.length - LONG_STRING} more characters]`
-      : value;
-  }
+  if (typeof value === "string") return clipText(value, LONG_STRING);
   if (Array.isArray(value)) {
     const kept = value.slice(0, LONG_ARRAY).map(shorten);
     if (value.length > LONG_ARRAY) kept.push(`[truncated: ${value.length - LONG_ARRAY} more items]`);

@@ -1,5 +1,5 @@
 /** What the tools show of a loaded API: views, Markdown, comparisons and answers bounded in size. */
-export { boundObject, boundValue, DEFAULT_MAX_CHARS } from "./bounded.js";
+export { boundObject, boundValue, clipText, DEFAULT_MAX_CHARS } from "./bounded.js";
 export { compareApis } from "./compare.js";
 export {
   cell,

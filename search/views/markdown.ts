@@ -1,6 +1,7 @@
 import type { JsonObject, JsonValue } from "../../openapi/document/index.js";
 import type { OperationModel, Schema } from "../../openapi/model/index.js";
 import { refName } from "../../openapi/references/index.js";
+import { clipText } from "./bounded.js";
 
 /** Text safe in one Markdown table cell or heading: one line, pipes escaped, no raw HTML. */
 export function cell(value: unknown): string {
@@ -43,6 +44,11 @@ function documentText(value: unknown): string {
     )
     .join("\n");
 }
+
+/** An operation's description is cut here, so that its parameters, body and responses still fit the answer. */
+const LONG_DESCRIPTION = 8_000;
+/** A parameter's description is cut here in its table row. */
+const LONG_CELL = 1_000;
 
 /** A short type label: a referenced schema's name, the type (with format), or `Item[]`. */
 function typeOf(schema: Schema | undefined): string {
@@ -111,14 +117,15 @@ export function operationMarkdown(operation: OperationModel, view: JsonObject): 
   if (operation.operationId) lines.push(`**operationId:** ${codeSpan(operation.operationId)}`, "");
   if (operation.deprecated) lines.push("**Deprecated.**", "");
   if (operation.summary) lines.push(documentText(operation.summary), "");
-  if (operation.description && operation.description !== operation.summary) lines.push(documentText(operation.description), "");
+  if (operation.description && operation.description !== operation.summary)
+    lines.push(documentText(clipText(operation.description, LONG_DESCRIPTION)), "");
   if (operation.parameters.length > 0) {
     const rows = operation.parameters.map((p) => [
       p.name,
       p.in,
       p.required ? "yes" : "no",
       typeOf(p.schema ?? p.content?.schema),
-      p.description,
+      clipText(p.description ?? "", LONG_CELL),
     ]);
     lines.push("### Parameters", "", ...tableLines(["name", "in", "required", "type", "description"], rows), "");
   }

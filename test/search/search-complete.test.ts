@@ -270,7 +270,7 @@ describe("the complete search server: paging, filters, Markdown, catalogue, Grap
     expect(comparison.structured).toMatchObject({
       added: { items: [expect.objectContaining({ operationId: "mutation.renewLoan" })] },
       removed: { items: [expect.objectContaining({ operationId: "query.author" })] },
-      schemas: { changed: expect.arrayContaining(["Book"]) },
+      schemas: { changed: { items: expect.arrayContaining(["Book"]) } },
     });
     const changed = (comparison.structured.changed as { items: { operationId: string; changes: string[] }[] }).items;
     expect(changed.find((item) => item.operationId === "mutation.returnBook")?.changes).toEqual(expect.arrayContaining(["requestBody"]));

@@ -256,7 +256,11 @@ describe("search server tools over a real MCP client", () => {
         items: [{ method: "DELETE", path: "/api/v1/memos/{memo}/reactionz/{reaction}" }],
       });
       expect(structured.removed).toMatchObject({ total: 1, items: [{ path: "/api/v1/memos/{memo}/reactions/{reaction}" }] });
-      expect(structured.schemas).toEqual({ added: [], removed: [], changed: ["Memo"] });
+      expect(structured.schemas).toEqual({
+        added: { total: 0, items: [] },
+        removed: { total: 0, items: [] },
+        changed: { total: 1, items: ["Memo"] },
+      });
       const changes = (structured.changed as { items: { operationId: string; changes: string[] }[] }).items;
       expect(changes.find((c) => c.operationId === "MemoService_GetMemo")?.changes).toEqual(["schema:Memo"]);
     } finally {
@@ -272,6 +276,10 @@ describe("search server tools over a real MCP client", () => {
     const bad = await callTool(client, "search_endpoints", { name: "memos", limit: 0, extra: 1 });
     expect(bad.isError).toBe(true);
     expect(bad.structured.message).toMatch(/limit: must be >= 1.*unknown property "extra"|unknown property "extra".*limit: must be >= 1/);
+    // list_apis shows each description's opening: Docker's runs to 2,478 characters.
+    const listed = (await callTool(client, "list_apis", { limit: 200 })).structured.apis as { name: string; description: string }[];
+    const docker = listed.find((api) => api.name === "docker")?.description ?? "";
+    expect(docker).toMatch(/^The Engine API is an HTTP API.{250,}… \[truncated: \d+ more characters\]$/s);
     // A caller that guessed the argument's name hears the names the tool takes.
     const guessed = await callTool(client, "search_endpoints", { name: "memos", query: "memo" });
     expect(guessed.structured.message).toMatch(/unknown property "query" \(it takes [^)]*\bkeyword\b/);
