@@ -23,7 +23,10 @@ async function parse(request: ParseRequest): Promise<ParseResult> {
     const sourceVersion = graphql ? `graphql (${graphql === "sdl" ? "SDL" : "introspection"})` : normalized.sourceVersion;
     const operations = listOperations(document).length;
     if (operations > request.maxOperations) {
-      return { ok: false, message: `${request.label}: ${operations} operations exceed this server's limit of ${request.maxOperations} (its operator sets it with --max-operations)` };
+      return {
+        ok: false,
+        message: `${request.label}: ${operations} operations exceed this server's limit of ${request.maxOperations} (its operator sets it with --max-operations)`,
+      };
     }
     // What the references of the whole document point at is told now; then what no tool shows is left here.
     const shown = withoutExampleComponents(document);

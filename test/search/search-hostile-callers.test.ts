@@ -290,7 +290,9 @@ describe("document budgets", () => {
     const first = await connectClient(few.url);
     try {
       const docker = await callTool(first, "load_openapi", { name: "docker", url: DOCKER });
-      expect(docker.structured.message).toMatch(/operations exceed this server's limit of 40 \(its operator sets it with --max-operations\)$/);
+      expect(docker.structured.message).toMatch(
+        /operations exceed this server's limit of 40 \(its operator sets it with --max-operations\)$/,
+      );
     } finally {
       await first.close();
       await few.close();
