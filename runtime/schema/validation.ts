@@ -100,27 +100,35 @@ export class ValidatorCache {
  * validated against, so that an unknown property's line names the one meant, or the names the object takes.
  */
 export function describeErrors(errors: readonly ErrorObject[] | null | undefined, limit = 5, schema?: unknown): string {
-  const lines = (errors ?? []).map((error) => {
-    const at = error.instancePath === "" ? "" : `${clip(error.instancePath.slice(1))}: `;
-    if (error.keyword === "additionalProperties") {
-      const name = String(error.params.additionalProperty);
-      return `${at}unknown property "${clip(name)}"${knownProperties(name, propertyNames(schema, error.schemaPath))}`;
-    }
-    if (error.keyword === "enum") return `${at}must be one of ${JSON.stringify(error.params.allowedValues)}`;
-    return `${at}${error.message ?? error.keyword}`;
-  });
-  const unique = [...new Set(lines)];
-  const shown = unique.slice(0, limit).join("; ");
-  return unique.length > limit ? `${shown}; and ${unique.length - limit} more` : shown;
+  // Each distinct line once, with the first error that made it; only the lines shown look for the name meant.
+  const lines = new Map<string, ErrorObject>();
+  for (const error of errors ?? []) {
+    const line = errorLine(error);
+    if (!lines.has(line)) lines.set(line, error);
+  }
+  const shown = [...lines]
+    .slice(0, limit)
+    .map(([line, error]) => (error.keyword === "additionalProperties" ? `${line}${knownProperties(error, schema)}` : line))
+    .join("; ");
+  return lines.size > limit ? `${shown}; and ${lines.size - limit} more` : shown;
+}
+
+/** One validation error as a line. */
+function errorLine(error: ErrorObject): string {
+  const at = error.instancePath === "" ? "" : `${clip(error.instancePath.slice(1))}: `;
+  if (error.keyword === "additionalProperties") return `${at}unknown property "${clip(String(error.params.additionalProperty))}"`;
+  if (error.keyword === "enum") return `${at}must be one of ${JSON.stringify(error.params.allowedValues)}`;
+  return `${at}${error.message ?? error.keyword}`;
 }
 
 /** How many property names an unknown property's error lists. */
 const LISTED_PROPERTIES = 12;
 
 /** What follows an unknown property: the name meant (a near miss), else the names the object takes; nothing when unknown. */
-function knownProperties(name: string, names: readonly string[]): string {
+function knownProperties(error: ErrorObject, schema: unknown): string {
+  const names = propertyNames(schema, error.schemaPath);
   if (names.length === 0) return "";
-  const meant = closest(name, names);
+  const meant = closest(String(error.params.additionalProperty), names);
   if (meant !== undefined) return `; did you mean "${clip(meant)}"?`;
   return ` (it takes ${someOf(names.map(clip), LISTED_PROPERTIES)})`;
 }
@@ -131,11 +139,16 @@ function propertyNames(schema: unknown, schemaPath: string): string[] {
   if (!schemaPath.startsWith("#/") || segments.length > 64) return [];
   let node = schema;
   for (const segment of segments) {
-    const key = decodeURIComponent(segment).replace(/~1/g, "/").replace(/~0/g, "~");
+    let key: string;
+    try {
+      key = decodeURIComponent(segment).replace(/~1/g, "/").replace(/~0/g, "~");
+    } catch {
+      return [];
+    }
     if (typeof node !== "object" || node === null || !Object.hasOwn(node, key)) return [];
-    node = (node as Record<string, unknown>)[key];
+    node = Reflect.get(node, key);
   }
-  const properties = typeof node === "object" && node !== null ? (node as { properties?: unknown }).properties : undefined;
+  const properties: unknown = typeof node === "object" && node !== null ? Reflect.get(node, "properties") : undefined;
   return typeof properties === "object" && properties !== null ? Object.keys(properties) : [];
 }
 
