@@ -31,6 +31,21 @@ const INITIALIZE = {
   params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
 };
 
+/** A key a test signs tokens with: the authorization server's own, or one it does not publish. */
+type SigningKey = { jwk: Parameters<typeof importJWK>[0]; kid: string };
+
+/** A JWT access token from `server` (signed with its key, or `key`): `iss`, `scope: memos:read` and ten minutes' life, then `claims`. */
+async function signedToken(
+  server: { issuer: URL; privateJwk: SigningKey["jwk"]; kid: string },
+  claims: JWTPayload,
+  key?: SigningKey,
+): Promise<string> {
+  const now = Math.floor(Date.now() / 1000);
+  return new SignJWT({ iss: server.issuer.origin, scope: "memos:read", iat: now, exp: now + 600, ...claims })
+    .setProtectedHeader({ alg: "ES256", kid: key?.kid ?? server.kid })
+    .sign(await importJWK(key?.jwk ?? server.privateJwk, "ES256"));
+}
+
 /** The Memos server's own confidential client at the authorization server, for exchange or introspection. */
 const serverClient = (grantTypes: string[]): ClientMetadata => ({
   client_id: "memos-mcp",
@@ -161,21 +176,9 @@ describe("the committed Memos server as an OAuth resource server, switched by en
 
   describe("refuses tokens it must not take, each with 401 invalid_token", () => {
     const now = () => Math.floor(Date.now() / 1000);
-    /** A token signed with the authorization server's own key, claims as given over valid ones. */
-    async function token(claims: JWTPayload, key?: { jwk: Parameters<typeof importJWK>[0]; kid: string }) {
-      const jwk = key?.jwk ?? authorizationServer.privateJwk;
-      return new SignJWT({
-        iss: authorizationServer.issuer.origin,
-        aud: `http://127.0.0.1:${mcp.port}/mcp`,
-        sub: "mallory",
-        scope: "memos:read",
-        iat: now(),
-        exp: now() + 600,
-        ...claims,
-      })
-        .setProtectedHeader({ alg: "ES256", kid: key?.kid ?? authorizationServer.kid })
-        .sign(await importJWK(jwk, "ES256"));
-    }
+    /** A token signed with the authorization server's own key (or `key`), claims as given over valid ones. */
+    const token = (claims: JWTPayload, key?: SigningKey) =>
+      signedToken(authorizationServer, { aud: `http://127.0.0.1:${mcp.port}/mcp`, sub: "mallory", ...claims }, key);
     const call = (bearer: string) => post(mcp, INITIALIZE, { authorization: `Bearer ${bearer}` });
 
     it("takes a well-formed token (so that each refusal below is the token's fault)", async () => {
@@ -445,12 +448,7 @@ describe("stateful sessions in resource mode", () => {
     const { upstream, server } = await memosResourceServer(authorizationServer.issuer, { MCP_SESSIONS: "stateful" });
     try {
       const audience = new URL("/mcp", server.url).href;
-      const tokenFor = async (sub: string) =>
-        new SignJWT({ iss: authorizationServer.issuer.origin, aud: audience, sub, scope: "memos:read" })
-          .setProtectedHeader({ alg: "ES256", kid: authorizationServer.kid })
-          .setIssuedAt()
-          .setExpirationTime("10m")
-          .sign(await importJWK(authorizationServer.privateJwk, "ES256"));
+      const tokenFor = (sub: string) => signedToken(authorizationServer, { aud: audience, sub });
       const [alice, bob] = [await tokenFor("alice"), await tokenFor("bob")];
       const opened = await fetch(server.url, {
         method: "POST",
