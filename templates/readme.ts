@@ -2,6 +2,7 @@ import {
   type AuthDefinition,
   type SecuritySchemeDefinition as SchemeModel,
   setOwn,
+  someOf,
   suppliedValues,
   type UpstreamDefaults,
 } from "oapi-mcp-gen-runtime";
@@ -251,9 +252,10 @@ export function readmeSource(facts: ReadmeFacts): ReadmeSource {
     "| `UPSTREAM_AUTHORIZATION` | Authorization sent upstream in stdio mode (no HTTP caller), and for signed-in callers in resource mode | — |",
     `| \`AUTH_MODE\` | \`passthrough\`: the caller's \`Authorization\` goes upstream (a person's own local client); \`resource\`: callers sign in with your authorization server (below); \`proxy\`: this server is the clients' authorization server, in front of the API's own sign-in, and each user's calls carry their own token | \`${facts.signInMode ?? "passthrough"}\` |`,
     "| `AUTH_ISSUER` / `AUTH_RESOURCE` | resource mode: the authorization server whose tokens this server takes; this server's canonical URI, the audience tokens must name | — / `PUBLIC_URL` + `mcp` |",
-    "| `AUTH_SCOPES` / `AUTH_LIST_ALL_TOOLS` | resource mode: scopes every call needs (besides those the document gives each operation); `on` lists every tool, not only those the token may call | — / `off` |",
+    "| `AUTH_SCOPES` / `AUTH_LIST_ALL_TOOLS` | resource mode: scopes every call needs (besides those each operation needs: the document's, or the config's `auth.scopes`); `on` lists every tool, not only those the token may call | — / `off` |",
     "| `AUTH_CLIENT_ID` / `AUTH_CLIENT_SECRET` | resource mode: this server's own client at `AUTH_ISSUER`, to introspect opaque tokens and exchange tokens; proxy mode: your app at the API's sign-in, whose callback URL is `PUBLIC_URL` + `/oauth/callback` | — |",
     "| `AUTH_UPSTREAM` / `AUTH_EXCHANGE_AUDIENCE` | resource mode: `server` (the credentials below, or `UPSTREAM_AUTHORIZATION`) or `exchange` (each user's token exchanged at `AUTH_ISSUER`, RFC 8693, for this audience) | `server` / the upstream's origin |",
+    "| `AUTH_INTROSPECTION_CACHE_SECONDS` / `AUTH_REQUIRE_AT_JWT` | resource mode: how long an opaque token's introspection answer is kept, so how long a token revoked at the authorization server may still work (at most 300); `on` takes only JWTs typed `at+jwt` (RFC 9068; an ID token is never taken) | `0` (asked at every request) / `off` |",
     "| `AUTH_KEY` / `AUTH_PREVIOUS_KEY` | proxy mode: 32 random bytes (`openssl rand -base64 32`) that seal its client ids and tokens, the same on every replica; the key before a rotation, still accepted | — |",
     "| `AUTH_PROVIDER_AUTHORIZATION_URL` / `AUTH_PROVIDER_TOKEN_URL` / `AUTH_PROVIDER_SCOPES` / `AUTH_PROVIDER_CLIENT_AUTH` | proxy mode: the API's sign-in endpoints (else the config's `auth.provider`, else the document's oauth2 authorization-code flow); scopes asked on every sign-in; how your app authenticates there, `basic` or `post` | the config or the document / — / `basic` |",
     "| `AUTH_CLIENT_METADATA_HOSTS` | proxy mode: `HOST:PORT` entries whose Client ID Metadata Documents may be fetched although they resolve to a private address | — |",
@@ -347,15 +349,7 @@ export function readmeSource(facts: ReadmeFacts): ReadmeSource {
     "",
     "The image runs as the unprivileged `node` user and listens on all interfaces, so set `PUBLIC_URL` (or `ALLOWED_ORIGINS`) for the clients' host and origin.",
     "",
-    "**For a team**, make it an OAuth resource server for your company's authorization server (Keycloak, Auth0, Entra ID, Okta, …):",
-    "register the server there as an API whose identifier is its canonical URI (`https://mcp.example.com/mcp`), then",
-    "",
-    "```sh",
-    `docker run -e AUTH_MODE=resource -e AUTH_ISSUER=https://login.example.com/realms/acme -e PUBLIC_URL=https://mcp.example.com -e AUTH_SCOPES=${facts.name}:read -e API_BASE_URL=https://api.example.com -e UPSTREAM_AUTHORIZATION="Bearer <service token>" -p 3000:3000 ${imageName(facts.name)}`,
-    "```",
-    "",
-    "`AUTH_SCOPES` names the scope your authorization server grants for this server (clients ask for the scopes it publishes; some authorization servers refuse a sign-in that asks for none). MCP clients then sign their users in from the URL alone (`/.well-known/oauth-protected-resource/mcp` names the authorization server); a request without a valid token gets 401, one without an operation's scope 403 naming it; the upstream never sees a user's MCP token (`AUTH_UPSTREAM=exchange` gets each user an upstream token of their own).",
-    "",
+    ...teamSection(facts),
     "**Each user's own account at the API** (an API whose own OAuth provider lets no MCP client register, as GitHub's or Slack's): with `AUTH_MODE=proxy` this server is the authorization server your team's clients see. Register an app with the provider whose callback URL is `https://mcp.example.com/oauth/callback`, make a key with `openssl rand -base64 32` (the same on every replica), then",
     "",
     "```sh",
@@ -382,4 +376,58 @@ export function readmeSource(facts: ReadmeFacts): ReadmeSource {
     "",
   ];
   return { text: `${GENERATED_MARKDOWN_HEADER}\n${lines.join("\n")}`, table: toolTable(facts.tools) };
+}
+
+/** The scopes a tool's document names for it (its `oauth2` and `openIdConnect` schemes'), besides the config's. */
+function scopesOfTool(tool: ToolView, schemes: ReadmeFacts["schemes"]): string[] {
+  const documented = (tool.security ?? []).flatMap((alternative) =>
+    Object.entries(alternative).flatMap(([scheme, scopes]) => {
+      const type = schemes[scheme]?.type;
+      return type === "oauth2" || type === "openIdConnect" ? [...scopes] : [];
+    }),
+  );
+  return [...new Set([...(tool.scopes ?? []), ...documented])];
+}
+
+/**
+ * "For a team": resource mode with the scopes this server publishes (the document's, or the config's scope rule), to
+ * create at the authorization server as they are; when tools that change data need no scope, says so and how to give
+ * them one, never a made-up scope.
+ */
+function teamSection(facts: ReadmeFacts): string[] {
+  const scopes = [...new Set(facts.tools.flatMap((tool) => scopesOfTool(tool, facts.schemes)))].sort();
+  const openWrites = facts.tools.filter((tool) => tool.annotations.readOnlyHint !== true && scopesOfTool(tool, facts.schemes).length === 0);
+  const created =
+    scopes.length > 0
+      ? `Create the scopes this server needs there, as they are named: ${scopes.map((scope) => `\`${scope}\``).join(", ")}, and grant each user those they may have (the authorization server decides: a client asks for all of them at the first sign-in, and a user sees only the tools their token allows). `
+      : "";
+  const open =
+    openWrites.length > 0
+      ? [
+          "",
+          `**Writes are open to every signed-in user**: ${someOf(
+            openWrites.map((tool) => `\`${tool.name}\``),
+            5,
+          )} change data and need no scope. Give them one in the config and generate again:`,
+          "",
+          "```yaml",
+          "auth:",
+          "  scopes:",
+          `    read: ${facts.name}:read      # scopes you create at the authorization server`,
+          `    write: ${facts.name}:write`,
+          "```",
+        ]
+      : [];
+  return [
+    "**For a team**, make it an OAuth resource server for your company's authorization server (Keycloak, Auth0, Entra ID, Okta, …):",
+    `register the server there as an API whose identifier is its canonical URI (\`https://mcp.example.com/mcp\`). ${created}Then`,
+    "",
+    "```sh",
+    `docker run -e AUTH_MODE=resource -e AUTH_ISSUER=https://login.example.com/realms/acme -e PUBLIC_URL=https://mcp.example.com -e API_BASE_URL=https://api.example.com -e UPSTREAM_AUTHORIZATION="Bearer <service token>" -p 3000:3000 ${imageName(facts.name)}`,
+    "```",
+    "",
+    "MCP clients then sign their users in from the URL alone (`/.well-known/oauth-protected-resource/mcp` names the authorization server and the scopes); a request without a valid token gets 401, one without an operation's scope 403 naming it, so the client can ask for it; the upstream never sees a user's MCP token (`AUTH_UPSTREAM=exchange` gets each user an upstream token of their own). `AUTH_SCOPES` adds scopes every call needs.",
+    ...open,
+    "",
+  ];
 }

@@ -54,4 +54,5 @@ export const attachmentDeleteAttachment = defineTool<
     ],
     response: "empty",
   },
+  scopes: ["memos:write"],
 });

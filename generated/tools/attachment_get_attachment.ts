@@ -110,4 +110,5 @@ export const attachmentGetAttachment = defineTool<
     ],
     response: "json",
   },
+  scopes: ["memos:read"],
 });

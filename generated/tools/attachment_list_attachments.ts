@@ -102,4 +102,5 @@ export const attachmentListAttachments = defineTool<
     ],
     response: "json",
   },
+  scopes: ["memos:read"],
 });

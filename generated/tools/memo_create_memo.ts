@@ -237,4 +237,5 @@ export const memoCreateMemo = defineTool<MemoCreateMemoArgs, MemoCreateMemoResul
     },
     response: "json",
   },
+  scopes: ["memos:write"],
 });

@@ -249,4 +249,5 @@ export const memoCreateMemoComment = defineTool<
     },
     response: "json",
   },
+  scopes: ["memos:write"],
 });

@@ -48,4 +48,5 @@ export const memoDeleteMemo = defineTool<MemoDeleteMemoArgs, MemoDeleteMemoResul
     ],
     response: "empty",
   },
+  scopes: ["memos:write"],
 });

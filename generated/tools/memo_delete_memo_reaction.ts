@@ -61,4 +61,5 @@ export const memoDeleteMemoReaction = defineTool<
     ],
     response: "empty",
   },
+  scopes: ["memos:write"],
 });

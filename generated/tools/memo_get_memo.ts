@@ -151,4 +151,5 @@ export const memoGetMemo = defineTool<MemoGetMemoArgs, MemoGetMemoResult>({
     ],
     response: "json",
   },
+  scopes: ["memos:read"],
 });

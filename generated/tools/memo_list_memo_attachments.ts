@@ -86,4 +86,5 @@ export const memoListMemoAttachments = defineTool<
     ],
     response: "json",
   },
+  scopes: ["memos:read"],
 });

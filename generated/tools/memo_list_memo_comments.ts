@@ -101,4 +101,5 @@ export const memoListMemoComments = defineTool<
     ],
     response: "json",
   },
+  scopes: ["memos:read"],
 });

@@ -70,4 +70,5 @@ export const memoListMemoReactions = defineTool<
     ],
     response: "json",
   },
+  scopes: ["memos:read"],
 });

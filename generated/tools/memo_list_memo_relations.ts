@@ -70,4 +70,5 @@ export const memoListMemoRelations = defineTool<
     ],
     response: "json",
   },
+  scopes: ["memos:read"],
 });

@@ -116,4 +116,5 @@ export const memoListMemos = defineTool<MemoListMemosArgs, MemoListMemosResult>(
     ],
     response: "json",
   },
+  scopes: ["memos:read"],
 });

@@ -85,4 +85,5 @@ export const memoSetMemoAttachments = defineTool<
     body: { mediaType: "application/json", kind: "json" },
     response: "empty",
   },
+  scopes: ["memos:write"],
 });

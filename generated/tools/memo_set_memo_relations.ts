@@ -69,4 +69,5 @@ export const memoSetMemoRelations = defineTool<
     body: { mediaType: "application/json", kind: "json" },
     response: "empty",
   },
+  scopes: ["memos:write"],
 });

@@ -244,4 +244,5 @@ export const memoUpdateMemo = defineTool<MemoUpdateMemoArgs, MemoUpdateMemoResul
     },
     response: "json",
   },
+  scopes: ["memos:write"],
 });

@@ -106,4 +106,5 @@ export const memoUpsertMemoReaction = defineTool<
     body: { mediaType: "application/json", kind: "json" },
     response: "json",
   },
+  scopes: ["memos:write"],
 });

@@ -3,6 +3,11 @@
  * Do not edit: run `npm run generate:config-types` after changing the schema (a test fails while they differ).
  */
 /**
+ * One scope, or a list of scopes a caller needs all of.
+ */
+export type ScopeList = string | string[];
+
+/**
  * Which OpenAPI operations become MCP tools, and how they are shaped.
  */
 export interface GeneratorConfig {
@@ -104,6 +109,31 @@ export interface GeneratorConfig {
      * How MCP callers sign in (AUTH_MODE overrides it): passthrough (the caller's Authorization goes upstream as auth.prefer says; for a person's own local client), resource (an OAuth 2.1 resource server for the authorization server AUTH_ISSUER names; the MCP token never goes upstream) or proxy (this server is the clients' authorization server in front of the API's own OAuth provider: each user signs in there and their calls carry their own provider token).
      */
     mode?: "passthrough" | "resource" | "proxy";
+    /**
+     * Resource and proxy mode: the OAuth scopes a signed-in caller needs for each tool, by rule, where the document's security names none for its operation (the document's own requirements win, and an alternative credential such as an API key never stands in for a scope; overrides.<id>.scopes add to either). Of the rules that match an operation, the most specific applies: operations, then paths, then tags, then read or write. Start-up warns when tools that change data need no scope beyond AUTH_SCOPES.
+     */
+    scopes?: {
+      read?: ScopeList;
+      write?: ScopeList;
+      /**
+       * By tag: an operation with any of these tags needs the scopes of every one it has.
+       */
+      tags?: {
+        [k: string]: ScopeList | undefined;
+      };
+      /**
+       * By path glob (`*` one segment, `**` any, so `/admin/**` is a prefix): an operation whose path matches needs the scopes of every glob it matches.
+       */
+      paths?: {
+        [k: string]: ScopeList | undefined;
+      };
+      /**
+       * By operationId.
+       */
+      operations?: {
+        [k: string]: ScopeList | undefined;
+      };
+    };
     /**
      * Proxy mode: the API's own OAuth provider, where users sign in through your registered app (else the document's oauth2 authorization-code flow; AUTH_PROVIDER_* override it).
      */
@@ -408,6 +438,31 @@ export interface ResolvedConfig {
      * How MCP callers sign in (AUTH_MODE overrides it): passthrough (the caller's Authorization goes upstream as auth.prefer says; for a person's own local client), resource (an OAuth 2.1 resource server for the authorization server AUTH_ISSUER names; the MCP token never goes upstream) or proxy (this server is the clients' authorization server in front of the API's own OAuth provider: each user signs in there and their calls carry their own provider token).
      */
     mode: "passthrough" | "resource" | "proxy";
+    /**
+     * Resource and proxy mode: the OAuth scopes a signed-in caller needs for each tool, by rule, where the document's security names none for its operation (the document's own requirements win, and an alternative credential such as an API key never stands in for a scope; overrides.<id>.scopes add to either). Of the rules that match an operation, the most specific applies: operations, then paths, then tags, then read or write. Start-up warns when tools that change data need no scope beyond AUTH_SCOPES.
+     */
+    scopes?: {
+      read?: ScopeList;
+      write?: ScopeList;
+      /**
+       * By tag: an operation with any of these tags needs the scopes of every one it has.
+       */
+      tags?: {
+        [k: string]: ScopeList | undefined;
+      };
+      /**
+       * By path glob (`*` one segment, `**` any, so `/admin/**` is a prefix): an operation whose path matches needs the scopes of every glob it matches.
+       */
+      paths?: {
+        [k: string]: ScopeList | undefined;
+      };
+      /**
+       * By operationId.
+       */
+      operations?: {
+        [k: string]: ScopeList | undefined;
+      };
+    };
     /**
      * Proxy mode: the API's own OAuth provider, where users sign in through your registered app (else the document's oauth2 authorization-code flow; AUTH_PROVIDER_* override it).
      */

@@ -1,7 +1,15 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { SignedInCaller } from "../base/request-scope.js";
+import { openRequestScope, type SignedInCaller } from "../base/request-scope.js";
 import { sendJson } from "./json-response.js";
-import { InvalidToken, issuerName, SignInUnavailable, type TokenCheck, type TokenSettings, TokenVerifier } from "./token-verifier.js";
+import {
+  InvalidToken,
+  issuerName,
+  SignInUnavailable,
+  type TokenCheck,
+  type TokenSettings,
+  TokenVerifier,
+  TooManyNewTokens,
+} from "./token-verifier.js";
 
 /** Resource or proxy mode: the authorization server, this server's canonical URI, and what every call needs. */
 export interface SignInSettings extends TokenSettings {
@@ -81,7 +89,7 @@ export class SignInGuard {
       return undefined;
     }
     try {
-      const found = await this.verifier.verify(token);
+      const found = await this.verifier.verify(token, openRequestScope()?.caller);
       const caller: SignedInCaller = { ...found, token, challenge: (scopes) => this.challenge({ scopes }) };
       const missing = this.settings.requiredScopes.filter((scope) => !found.scopes.has(scope));
       if (missing.length > 0) {
@@ -90,6 +98,11 @@ export class SignInGuard {
       }
       return caller;
     } catch (error) {
+      if (error instanceof TooManyNewTokens) {
+        res.setHeader("retry-after", String(error.retryAfterSeconds));
+        this.refuse(res, 429, undefined, error.message);
+        return undefined;
+      }
       if (error instanceof SignInUnavailable) {
         this.refuse(res, 503, undefined, "the authorization server cannot be reached; try again shortly");
         return undefined;
@@ -111,9 +124,14 @@ export class SignInGuard {
     );
   }
 
-  /** A `WWW-Authenticate: Bearer …` value: the metadata's URL, and the error, its description and the scopes when given. */
+  /**
+   * A `WWW-Authenticate: Bearer …` value: the metadata's URL, the error and its description when given, and the scopes
+   * to ask for: those given (a step-up), else every scope this server publishes. A client signing in asks for what the
+   * challenge names (MCP's scope selection), so at the first sign-in a user gets every scope the authorization server
+   * allows them, and a writer sees the tools that write.
+   */
   private challenge(parts: { error?: string; description?: string; scopes?: readonly string[] }): string {
-    const scopes = [...new Set(parts.scopes ?? this.settings.requiredScopes)];
+    const scopes = [...new Set(parts.scopes ?? this.scopesSupported)];
     const params = [
       ...(parts.error ? [`error="${parts.error}"`] : []),
       ...(parts.description ? [`error_description="${quoted(parts.description)}"`] : []),

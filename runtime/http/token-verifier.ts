@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { createRemoteJWKSet, type JWTPayload, errors as joseErrors, jwtVerify } from "jose";
 import { clientBasic } from "../base/client-basic.js";
 import { ExpiringCache } from "../base/expiring-cache.js";
+import { AttemptBudget } from "./attempt-budget.js";
 
 /** What resource mode needs to check a token: whose tokens, for which resource, and how to ask about opaque ones. */
 export interface TokenSettings {
@@ -11,6 +12,13 @@ export interface TokenSettings {
   resource: URL;
   /** `AUTH_CLIENT_ID` / `AUTH_CLIENT_SECRET`: this server's own client, for introspection and token exchange. */
   client?: { id: string; secret: string };
+  /**
+   * `AUTH_INTROSPECTION_CACHE_SECONDS`: how long an introspected token's answer is kept, so how long a token revoked at
+   * the authorization server may still be taken. @default 0 (every request asks)
+   */
+  introspectionCacheMs?: number;
+  /** `AUTH_REQUIRE_AT_JWT=on`: a JWT must be typed as an access token (`typ: at+jwt`, RFC 9068). */
+  requireAtJwt?: boolean;
 }
 
 /** What a valid token says of its caller. */
@@ -25,7 +33,8 @@ export interface VerifiedToken {
 
 /** What checks a bearer token: the issuer's (resource mode) or this server's own (proxy mode). */
 export interface TokenCheck {
-  verify(token: string): Promise<VerifiedToken>;
+  /** `source`: the sender's address group, whose new tokens are introspected within a budget of their own. */
+  verify(token: string, source?: string): Promise<VerifiedToken>;
 }
 
 /** A token this server does not take, with why (the reason goes in `error_description`, never a secret). */
@@ -36,6 +45,14 @@ export class InvalidToken extends Error {
 /** The authorization server cannot be asked right now: no token can be checked (503, not the caller's fault). */
 export class SignInUnavailable extends Error {
   override name = "SignInUnavailable";
+}
+
+/** A source sent more tokens never seen before than introspection takes from it (429, with when to try again). */
+export class TooManyNewTokens extends Error {
+  override name = "TooManyNewTokens";
+  constructor(readonly retryAfterSeconds: number) {
+    super(`too many new tokens from your network: try again in ${retryAfterSeconds} s`);
+  }
 }
 
 /** The authorization server's metadata this server reads (RFC 8414 / OpenID Connect Discovery). */
@@ -63,10 +80,23 @@ const MAX_METADATA_BYTES = 256 * 1024;
 /** Tokens whose check is kept until they expire (JWTs by their text, opaque ones by their digest): at most this many. */
 const MAX_CACHED_TOKENS = 10_000;
 
+/** How long a token the authorization server called inactive is refused without asking again. */
+const REFUSAL_TTL_MS = 60_000;
+
+/** Introspections of tokens never seen active, per address group: 20 at once, then 2 a second. */
+const NEW_TOKEN_BURST = 20;
+const NEW_TOKENS_PER_SECOND = 2;
+
+/** The JWT `typ` values an access token may carry: RFC 9068's, and the plain ones most servers write (or none). */
+const ACCESS_TOKEN_TYPES = new Set(["at+jwt", "application/at+jwt"]);
+const PLAIN_TYPES = new Set(["jwt", "application/jwt"]);
+
 /**
  * Checks bearer tokens for resource mode: a JWT against the issuer's keys (discovered from its metadata, cached, and
- * fetched again for an unknown `kid`), with `iss`, `aud` (this server's canonical URI), `exp` and `nbf`; an opaque token
- * by RFC 7662 introspection, cached for its life.
+ * fetched again for an unknown `kid`), with `iss`, `aud` (this server's canonical URI), `exp`, `nbf`, `iat` and its
+ * type (an ID token is not an access token); an opaque token by RFC 7662 introspection at every request (or kept
+ * `introspectionCacheMs`), so a revocation holds at once. A refused token is refused again without asking for a
+ * minute, and tokens never seen active are introspected within a budget per address group.
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#token-handling
  */
 export class TokenVerifier implements TokenCheck {
@@ -75,6 +105,13 @@ export class TokenVerifier implements TokenCheck {
   private failure: { reason: string; until: number } | undefined;
   private keys: ReturnType<typeof createRemoteJWKSet> | undefined;
   private readonly introspected = new ExpiringCache<VerifiedToken>(MAX_CACHED_TOKENS);
+  /** Opaque tokens the authorization server called inactive (by digest), with why. */
+  private readonly refused = new ExpiringCache<{ reason: string; expiresAt: number }>(MAX_CACHED_TOKENS);
+  /** Opaque tokens once found active (by digest), until they expire: asking about them again is not budgeted. */
+  private readonly seenActive = new ExpiringCache<{ expiresAt: number }>(MAX_CACHED_TOKENS);
+  /** Introspections under way, by digest: concurrent requests with one token ask once. */
+  private readonly asking = new Map<string, Promise<VerifiedToken>>();
+  private readonly newTokens = new AttemptBudget(NEW_TOKEN_BURST, NEW_TOKENS_PER_SECOND);
   /** JWTs already verified, until they expire: a client sends its token with every request, and a signature check costs. */
   private readonly verifiedJwts = new ExpiringCache<VerifiedToken>(MAX_CACHED_TOKENS);
 
@@ -83,10 +120,10 @@ export class TokenVerifier implements TokenCheck {
     private readonly fetchFn: typeof fetch = fetch,
   ) {}
 
-  /** The token's caller, or InvalidToken with the reason. */
-  async verify(token: string): Promise<VerifiedToken> {
+  /** The token's caller, or InvalidToken with the reason (TooManyNewTokens past `source`'s budget of new opaque tokens). */
+  async verify(token: string, source?: string): Promise<VerifiedToken> {
     if (token.length > 16_384) throw new InvalidToken("the token is too long");
-    return token.split(".").length === 3 ? this.verifyJwt(token) : this.introspect(token);
+    return token.split(".").length === 3 ? this.verifyJwt(token) : this.introspect(token, source);
   }
 
   private async verifyJwt(token: string): Promise<VerifiedToken> {
@@ -96,8 +133,12 @@ export class TokenVerifier implements TokenCheck {
     if (!metadata.jwks_uri) throw new InvalidToken("the authorization server publishes no keys (jwks_uri)");
     this.keys ??= createRemoteJWKSet(new URL(metadata.jwks_uri), { timeoutDuration: FETCH_TIMEOUT_MS, cooldownDuration: 30_000 });
     let payload: JWTPayload;
+    let type: string | undefined;
     try {
-      ({ payload } = await jwtVerify(token, this.keys, {
+      ({
+        payload,
+        protectedHeader: { typ: type },
+      } = await jwtVerify(token, this.keys, {
         issuer: this.issuerText(),
         audience: this.settings.resource.href,
         algorithms: ALGORITHMS,
@@ -107,17 +148,35 @@ export class TokenVerifier implements TokenCheck {
     } catch (error) {
       throw new InvalidToken(jwtProblem(error));
     }
+    const problem = notAnAccessToken(type, payload, this.settings.requireAtJwt === true);
+    if (problem) throw new InvalidToken(problem);
     const found = verified(payload);
     // Kept as it was verified (`nbf` already past).
     this.verifiedJwts.set(token, found);
     return found;
   }
 
-  /** RFC 7662: asks the authorization server about an opaque token, as this server's own client. */
-  private async introspect(token: string): Promise<VerifiedToken> {
+  /**
+   * RFC 7662: asks the authorization server about an opaque token, as this server's own client: at every request
+   * unless `introspectionCacheMs` keeps the answer; a refusal is kept a minute; a token never seen active spends one
+   * attempt of its source's budget.
+   */
+  private async introspect(token: string, source: string | undefined): Promise<VerifiedToken> {
     const key = createHash("sha256").update(token).digest("base64url");
     const cached = this.introspected.get(key);
     if (cached) return cached;
+    const refusal = this.refused.get(key);
+    if (refusal) throw new InvalidToken(refusal.reason);
+    const pending = this.asking.get(key);
+    if (pending) return pending;
+    if (source !== undefined && !this.seenActive.get(key) && !this.newTokens.take(source))
+      throw new TooManyNewTokens(this.newTokens.retryAfter(source));
+    const asked = this.askAbout(token, key).finally(() => this.asking.delete(key));
+    this.asking.set(key, asked);
+    return asked;
+  }
+
+  private async askAbout(token: string, key: string): Promise<VerifiedToken> {
     const { client } = this.settings;
     const metadata = await this.issuerMetadata();
     if (!client || !metadata.introspection_endpoint)
@@ -125,12 +184,18 @@ export class TokenVerifier implements TokenCheck {
     const answer = await this.post(metadata.introspection_endpoint, new URLSearchParams({ token }), client).catch(() => {
       throw new InvalidToken("the authorization server did not answer the introspection");
     });
-    if (answer.active !== true) throw new InvalidToken("the token is not active");
-    if (answer.iss !== undefined && answer.iss !== this.issuerText()) throw new InvalidToken("the token is from another issuer");
+    const refuse = (reason: string): never => {
+      this.refused.set(key, { reason, expiresAt: Date.now() + REFUSAL_TTL_MS });
+      throw new InvalidToken(reason);
+    };
+    if (answer.active !== true) refuse("the token is not active");
+    if (answer.iss !== undefined && answer.iss !== this.issuerText()) refuse("the token is from another issuer");
     const audiences = Array.isArray(answer.aud) ? answer.aud : answer.aud === undefined ? [] : [answer.aud];
-    if (!audiences.includes(this.settings.resource.href)) throw new InvalidToken("the token is meant for another resource");
+    if (!audiences.includes(this.settings.resource.href)) refuse("the token is meant for another resource");
     const found = verified(answer);
-    this.introspected.set(key, found);
+    this.seenActive.set(key, { expiresAt: found.expiresAt });
+    const keepMs = this.settings.introspectionCacheMs ?? 0;
+    if (keepMs > 0) this.introspected.set(key, { ...found, expiresAt: Math.min(found.expiresAt, Date.now() + keepMs) });
     return found;
   }
 
@@ -244,6 +309,23 @@ function verified(claims: Record<string, unknown>): VerifiedToken {
   const subject = typeof claims.sub === "string" && claims.sub !== "" ? claims.sub : client ? `client:${client}` : undefined;
   if (subject === undefined) throw new InvalidToken("the token names no subject (sub) and no client (client_id)");
   return { subject, ...(client ? { client } : {}), scopes: new Set(scope.filter(Boolean)), expiresAt: exp };
+}
+
+/**
+ * Why a verified JWT is not an access token, or undefined when it is one: its `typ` names another kind (an ID token,
+ * a logout token), it carries what only ID tokens carry (`nonce`, `at_hash`, `c_hash`, Keycloak's `typ: ID`), or it
+ * was issued in the future. `strict`: only RFC 9068's `at+jwt` is taken.
+ */
+function notAnAccessToken(type: string | undefined, payload: JWTPayload, strict: boolean): string | undefined {
+  const typ = type?.toLowerCase();
+  if (
+    strict ? typ === undefined || !ACCESS_TOKEN_TYPES.has(typ) : typ !== undefined && !ACCESS_TOKEN_TYPES.has(typ) && !PLAIN_TYPES.has(typ)
+  )
+    return strict ? "the token is not typed as an access token (typ at+jwt)" : `the token's type (${typ}) is not an access token`;
+  if (payload.nonce !== undefined || payload.at_hash !== undefined || payload.c_hash !== undefined || payload.typ === "ID")
+    return "the token is an ID token, not an access token";
+  if (typeof payload.iat === "number" && payload.iat > Date.now() / 1000 + CLOCK_SKEW_SECONDS) return "the token was issued in the future";
+  return undefined;
 }
 
 /** Why jose refused a JWT, in words for `error_description`. */

@@ -2,8 +2,9 @@ import { createHash, randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "../base/logger.js";
 import { isRecord } from "../base/own-property.js";
+import { isLoopbackAddress } from "../http/origin.js";
 import { readRequestBody } from "../http/request-body.js";
-import { type ClientDirectory, type ClientRecord, ClientRefused } from "./client-directory.js";
+import { type ClientDirectory, type ClientRecord, ClientRefused, clientLabel } from "./client-directory.js";
 import { sendConsentPage, sendErrorPage } from "./consent-page.js";
 import type { ProxyPlace } from "./proxy-place.js";
 import type { SealingKeys } from "./sealed.js";
@@ -38,7 +39,12 @@ export class AuthorizationFlow {
     private readonly log: Logger,
   ) {}
 
-  /** GET /authorize: errors about the client or its redirect URI on a page; the rest go back to the client; else consent. */
+  /**
+   * GET /authorize: the client's request checked, then the consent page. An error about the client or its redirect URI
+   * is shown on a page; any other goes back to a loopback redirect URI (a native app on the user's own machine, RFC
+   * 8252) and is shown on a page for every other: anyone may register a client with any redirect URI, and this server's
+   * own address must not send a browser on to a site before its user has acted (RFC 9700 §4.11.2).
+   */
   async authorize(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const query = new URL(req.url ?? "/", this.place.issuer).searchParams;
     const repeated = [...new Set([...query.keys()].filter((key) => query.getAll(key).length > 1))];
@@ -55,7 +61,14 @@ export class AuthorizationFlow {
     if (!given || !client.redirectUris.includes(given) || repeated.includes("redirect_uri"))
       return sendErrorPage(res, 400, "The redirect URI is not one this client registered (they must match exactly).");
     const state = query.get("state") ?? undefined;
-    const back = (error: string, description: string) => this.redirectBack(res, given, { error, error_description: description, state });
+    const back = (error: string, description: string) =>
+      isLoopbackRedirect(given)
+        ? this.redirectBack(res, given, { error, error_description: description, state })
+        : sendErrorPage(
+            res,
+            400,
+            `The client's sign-in request cannot go on (${error}: ${description}). Return to your application and start again.`,
+          );
     if (repeated.length > 0) return back("invalid_request", `parameters given more than once: ${repeated.join(", ")}`);
     if (query.get("response_type") !== "code") return back("unsupported_response_type", "only response_type=code is offered");
     const challenge = query.get("code_challenge");
@@ -99,7 +112,7 @@ export class AuthorizationFlow {
       return sendErrorPage(res, 400, "This consent form was not shown in this browser; start the sign-in again from your client.");
     const { request, nonce } = sealed;
     if (form.get("decision") !== "approve") {
-      this.log.info("sign-in: consent refused", { client: request.client_id.slice(0, 80) });
+      this.log.info("sign-in: consent refused", { client: clientLabel(request.client_id) });
       return this.redirectBack(res, request.redirect_uri, {
         error: "access_denied",
         error_description: "the user did not allow access",
@@ -200,4 +213,10 @@ export function sameResource(given: string, resource: URL): boolean {
   if (!URL.canParse(given)) return false;
   const strip = (href: string) => href.replace(/\/$/, "");
   return strip(new URL(given).href) === strip(resource.href);
+}
+
+/** Whether a redirect URI is http on a loopback address: it reaches an app on the user's own machine, never a site. */
+function isLoopbackRedirect(uri: string): boolean {
+  const url = new URL(uri);
+  return url.protocol === "http:" && isLoopbackAddress(url.hostname.replace(/^\[|\]$/g, ""));
 }

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { isRecord } from "../base/own-property.js";
 import { isLoopbackAddress } from "../http/origin.js";
 import { ClientMetadataFetcher, type ClientMetadataPolicy, ClientMetadataRefused } from "./client-metadata-document.js";
@@ -130,4 +131,11 @@ function clientName(value: unknown): string | undefined {
   if (typeof value !== "string" || value.length > 100 || /[\u0000-\u001f\u007f]/.test(value))
     throw new ClientRefused("invalid_client_metadata", "client_name must be text of at most 100 characters");
   return value.trim() || undefined;
+}
+
+/** A client as logs name it: a metadata document's URL, or a registered client's short digest (its id is a long sealed record). */
+export function clientLabel(clientId: string): string {
+  return clientId.startsWith("https://")
+    ? clientId
+    : `registered-${createHash("sha256").update(clientId).digest("base64url").slice(0, 10)}`;
 }

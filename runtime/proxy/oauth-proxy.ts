@@ -1,11 +1,10 @@
-import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "../base/logger.js";
 import { sendJson } from "../http/json-response.js";
 import { readRequestBody } from "../http/request-body.js";
 import { InvalidToken, type VerifiedToken } from "../http/token-verifier.js";
 import { AuthorizationFlow, sameResource } from "./authorization-flow.js";
-import { ClientDirectory, ClientRefused } from "./client-directory.js";
+import { ClientDirectory, ClientRefused, clientLabel } from "./client-directory.js";
 import type { ClientMetadataPolicy } from "./client-metadata-document.js";
 import { sendErrorPage } from "./consent-page.js";
 import { type ProxyPlace, proxyPlace } from "./proxy-place.js";
@@ -150,13 +149,6 @@ export class OAuthProxy {
       upstreamAuthorization: `Bearer ${claims.upstream}`,
     };
   }
-}
-
-/** A client as logs name it: a metadata document's URL, or a registered client's short digest (its id is a long sealed record). */
-function clientLabel(clientId: string): string {
-  return clientId.startsWith("https://")
-    ? clientId
-    : `registered-${createHash("sha256").update(clientId).digest("base64url").slice(0, 10)}`;
 }
 
 function preflight(res: ServerResponse): void {

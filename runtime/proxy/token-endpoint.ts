@@ -16,6 +16,8 @@ interface RefreshClaims {
   client_id: string;
   scope: string[];
   family: string;
+  /** Its place in the family's rotation: the first refresh token of a sign-in is 0, each rotation one more. */
+  generation: number;
   jti: string;
   upstream: { access: string; refresh?: string; expires_at?: number };
 }
@@ -41,6 +43,11 @@ const ACCESS_SECONDS = 3600;
 const REFRESH_SECONDS = 30 * 24 * 3600;
 /** The provider's token is refreshed when it has less than this left. */
 const REFRESH_MARGIN_SECONDS = 60;
+/**
+ * Sign-ins (refresh-token families) whose rotation a replica follows, and revoked ones it remembers: one entry per
+ * sign-in, however often it refreshes, so only as many sign-ins at the provider could push the oldest out.
+ */
+const MAX_FAMILIES = 200_000;
 
 /**
  * POST /token: redeems this server's codes (PKCE S256, the same client and redirect URI, once) by redeeming the
@@ -48,17 +55,23 @@ const REFRESH_MARGIN_SECONDS = 60;
  * refresh tokens are sealed: they carry the user's provider tokens, which never reach the client in the clear.
  */
 export class TokenEndpoint {
-  /** Codes and refresh tokens already used on this replica (the provider refuses a reused code on any replica). */
-  private readonly used = new ExpiringCache<{ expiresAt: number }>(100_000);
+  /** Codes already used on this replica (the provider refuses a reused code on any replica); a code lives a minute. */
+  private readonly usedCodes = new ExpiringCache<{ expiresAt: number }>(100_000);
+  /** Each sign-in's refresh-token generation this replica expects next: an earlier one presented is a reuse. */
+  private readonly families: ExpiringCache<{ next: number; expiresAt: number }>;
   /** Refresh-token families revoked on this replica after a reuse: their access tokens stop working too. */
-  readonly revoked = new ExpiringCache<{ expiresAt: number }>(100_000);
+  readonly revoked: ExpiringCache<{ expiresAt: number }>;
 
   constructor(
     private readonly place: ProxyPlace,
     private readonly keys: SealingKeys,
     private readonly provider: UpstreamProvider,
     private readonly log: Logger,
-  ) {}
+    maxFamilies = MAX_FAMILIES,
+  ) {
+    this.families = new ExpiringCache(maxFamilies);
+    this.revoked = new ExpiringCache(maxFamilies);
+  }
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     res.setHeader("cache-control", "no-store");
@@ -74,9 +87,17 @@ export class TokenEndpoint {
       if (grant === "refresh_token") return sendJson(res, 200, await this.refresh(form));
       throw new TokenError("unsupported_grant_type", "grant_type must be authorization_code or refresh_token");
     } catch (error) {
-      if (error instanceof TokenError)
-        return sendJson(res, error.error === "invalid_client" ? 401 : 400, { error: error.error, error_description: error.message });
+      // 401 for invalid_client only where the client authenticated with the Authorization header (RFC 6749 §5.2).
+      if (error instanceof TokenError) {
+        const status = error.error === "invalid_client" && req.headers.authorization !== undefined ? 401 : 400;
+        return sendJson(res, status, { error: error.error, error_description: error.message });
+      }
       if (error instanceof ProviderRefused) {
+        if (error.appRefused)
+          this.log.error(
+            "sign-in: the provider refused this server's app credentials; check AUTH_CLIENT_ID, AUTH_CLIENT_SECRET and AUTH_PROVIDER_CLIENT_AUTH (basic or post)",
+            { provider: this.provider.settings.tokenUrl.origin, cause: error.message },
+          );
         const status = error.error === "invalid_grant" ? 400 : 503;
         return sendJson(res, status, { error: error.error, error_description: error.message });
       }
@@ -86,11 +107,12 @@ export class TokenEndpoint {
 
   /** authorization_code: this server's code, checked, then the provider's code inside it redeemed for the user's tokens. */
   private async redeem(form: URLSearchParams): Promise<Record<string, unknown>> {
+    await this.checkClient(form.get("client_id"));
     const claims = await this.opened("code", form.get("code"), "the code is not valid (expired, used, or not from this server)");
     const request = isRecord(claims.request) ? claims.request : {};
     const jti = String(claims.jti);
-    if (this.used.get(jti)) throw new TokenError("invalid_grant", "the code has already been used");
-    this.used.set(jti, { expiresAt: Date.now() + 120_000 });
+    if (this.usedCodes.get(jti)) throw new TokenError("invalid_grant", "the code has already been used");
+    this.usedCodes.set(jti, { expiresAt: Date.now() + 120_000 });
     if (form.get("client_id") !== request.client_id) throw new TokenError("invalid_grant", "the code was issued to another client");
     if (form.get("redirect_uri") !== null && form.get("redirect_uri") !== request.redirect_uri)
       throw new TokenError("invalid_grant", "redirect_uri differs from the authorization request's");
@@ -104,20 +126,44 @@ export class TokenEndpoint {
     const scope = grant.scopes ?? (Array.isArray(request.scope) ? request.scope.map(String) : []);
     const subject = grant.subject ?? `session-${randomBytes(12).toString("base64url")}`;
     this.log.info("sign-in: a user signed in through the provider", { user: subject });
-    return this.issue({ sub: subject, client_id: String(request.client_id), scope, family: randomBytes(12).toString("base64url") }, grant);
+    const family = randomBytes(12).toString("base64url");
+    this.families.set(family, { next: 0, expiresAt: Date.now() + REFRESH_SECONDS * 1000 });
+    return this.issue({ sub: subject, client_id: String(request.client_id), scope, family }, 0, grant);
   }
 
-  /** refresh_token: used once (a second use revokes the family), the provider's token refreshed when it has run out. */
+  /**
+   * A registered client's id must open with a key this server holds: after the key it was sealed with is retired, the
+   * client gets `invalid_client`, on which MCP clients register again by themselves (`invalid_grant` would leave them
+   * holding an id nobody takes). A Client ID Metadata Document's URL is checked where it is fetched (/authorize).
+   */
+  private async checkClient(clientId: string | null): Promise<void> {
+    if (!clientId) throw new TokenError("invalid_request", "the request names no client (client_id)");
+    if (clientId.startsWith("https://")) return;
+    if (!(await this.keys.tryOpen("client", clientId)))
+      throw new TokenError(
+        "invalid_client",
+        "this server has not registered that client (or has retired the key it was registered with); register again",
+      );
+  }
+
+  /**
+   * refresh_token: used once, the provider's token refreshed when it has run out. Each sign-in's refresh tokens come in
+   * generations; one older than the generation this replica expects next has been used already, and revokes the sign-in.
+   */
   private async refresh(form: URLSearchParams): Promise<Record<string, unknown>> {
+    await this.checkClient(form.get("client_id"));
     const claims = refreshClaims(await this.opened("refresh", form.get("refresh_token"), "the refresh token is not valid"));
     if (form.get("client_id") !== claims.client_id) throw new TokenError("invalid_grant", "the refresh token was issued to another client");
     if (this.revoked.get(claims.family)) throw new TokenError("invalid_grant", "this sign-in was revoked; sign in again");
-    if (this.used.get(claims.jti)) {
+    const expected = this.families.get(claims.family)?.next ?? claims.generation;
+    if (claims.generation < expected) {
       this.revoked.set(claims.family, { expiresAt: Date.now() + REFRESH_SECONDS * 1000 });
+      this.families.set(claims.family, { next: Number.MAX_SAFE_INTEGER, expiresAt: Date.now() + REFRESH_SECONDS * 1000 });
       this.log.warn("sign-in: a refresh token was used twice; its sign-in is revoked on this replica", { user: claims.sub });
       throw new TokenError("invalid_grant", "the refresh token has already been used");
     }
-    this.used.set(claims.jti, { expiresAt: Date.now() + REFRESH_SECONDS * 1000 });
+    const generation = claims.generation + 1;
+    this.families.set(claims.family, { next: generation, expiresAt: Date.now() + REFRESH_SECONDS * 1000 });
     const { upstream } = claims;
     const now = Math.floor(Date.now() / 1000);
     let grant: ProviderGrant = {
@@ -133,11 +179,11 @@ export class TokenEndpoint {
       this.log.info("sign-in: refreshed the provider's token", { user: claims.sub });
     }
     const scope = grant.scopes ?? claims.scope;
-    return this.issue({ sub: claims.sub, client_id: claims.client_id, scope, family: claims.family }, grant);
+    return this.issue({ sub: claims.sub, client_id: claims.client_id, scope, family: claims.family }, generation, grant);
   }
 
   /** A sealed access token (audience: this server) and a sealed refresh token, both carrying the provider's tokens. */
-  private async issue(who: { sub: string; client_id: string; scope: string[]; family: string }, grant: ProviderGrant) {
+  private async issue(who: { sub: string; client_id: string; scope: string[]; family: string }, generation: number, grant: ProviderGrant) {
     const now = Math.floor(Date.now() / 1000);
     const lifetime = Math.max(1, Math.min(ACCESS_SECONDS, (grant.expiresAt ?? now + ACCESS_SECONDS) - now));
     const access = await this.keys.seal(
@@ -158,7 +204,8 @@ export class TokenEndpoint {
       ...(grant.refreshToken ? { refresh: grant.refreshToken } : {}),
       ...(grant.expiresAt ? { expires_at: grant.expiresAt } : {}),
     };
-    const refresh = await this.keys.seal("refresh", { ...who, jti: randomBytes(12).toString("base64url"), upstream }, REFRESH_SECONDS);
+    const jti = randomBytes(12).toString("base64url");
+    const refresh = await this.keys.seal("refresh", { ...who, generation, jti, upstream }, REFRESH_SECONDS);
     return { access_token: access, token_type: "Bearer", expires_in: lifetime, refresh_token: refresh, scope: who.scope.join(" ") };
   }
 
@@ -186,7 +233,10 @@ function refreshClaims(claims: Record<string, unknown>): RefreshClaims {
     typeof claims.sub !== "string" ||
     typeof claims.client_id !== "string" ||
     typeof claims.family !== "string" ||
-    typeof claims.jti !== "string"
+    typeof claims.jti !== "string" ||
+    typeof claims.generation !== "number" ||
+    !Number.isSafeInteger(claims.generation) ||
+    claims.generation < 0
   )
     throw new TokenError("invalid_grant", "the refresh token is not valid");
   if (typeof upstream !== "object" || upstream === null || !("access" in upstream) || typeof upstream.access !== "string")
@@ -198,6 +248,7 @@ function refreshClaims(claims: Record<string, unknown>): RefreshClaims {
     client_id: claims.client_id,
     scope: Array.isArray(claims.scope) ? claims.scope.map(String) : [],
     family: claims.family,
+    generation: claims.generation,
     jti: claims.jti,
     upstream: { access: upstream.access, ...(refresh ? { refresh } : {}), ...(expires ? { expires_at: expires } : {}) },
   };

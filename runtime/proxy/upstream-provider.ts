@@ -25,16 +25,23 @@ export interface ProviderGrant {
   subject?: string;
 }
 
-/** The provider refused or failed: `invalid_grant` for a code or refresh token it no longer takes. */
+/**
+ * The provider refused or failed: `invalid_grant` for a code or refresh token it no longer takes; `appRefused` when it
+ * refused the operator's own app (a wrong `AUTH_CLIENT_SECRET`), which no user can mend.
+ */
 export class ProviderRefused extends Error {
   override name = "ProviderRefused";
   constructor(
     readonly error: "invalid_grant" | "temporarily_unavailable",
     message: string,
+    readonly appRefused = false,
   ) {
     super(message);
   }
 }
+
+/** The errors with which providers refuse the app's own credentials (GitHub: `incorrect_client_credentials`, with 200). */
+const APP_REFUSALS = new Set(["invalid_client", "unauthorized_client", "incorrect_client_credentials"]);
 
 const TIMEOUT_MS = 10_000;
 const MAX_RESPONSE_BYTES = 64 * 1024;
@@ -102,6 +109,12 @@ export class UpstreamProvider {
     if (status >= 500) throw new ProviderRefused("temporarily_unavailable", `the provider's token endpoint answered ${status}`);
     if (typeof answer.error === "string" || typeof answer.access_token !== "string") {
       const error = typeof answer.error === "string" ? answer.error : `status ${status}`;
+      if (APP_REFUSALS.has(error) || (status === 401 && typeof answer.error !== "string"))
+        throw new ProviderRefused(
+          "temporarily_unavailable",
+          `the provider refused this server's own app (${error.slice(0, 100)}): the server's operator must correct its credentials`,
+          true,
+        );
       throw new ProviderRefused("invalid_grant", `the provider refused the grant (${error.slice(0, 100)})`);
     }
     const lifetime = typeof answer.expires_in === "number" ? answer.expires_in : Number(answer.expires_in);

@@ -25,8 +25,9 @@ import { modernHostOf } from "../protocol/modern-host.js";
 import { OAuthProxy, type ProxySettings } from "../proxy/oauth-proxy.js";
 import { SealingKeys } from "../proxy/sealed.js";
 import { createToolRuntime, type ServerIdentity, type ToolRuntime } from "../tools/tool-runtime.js";
-import { scopeAlternatives } from "../tools/tool-scopes.js";
+import { scopesOf } from "../tools/tool-scopes.js";
 import { readServerEnvironment, type ServerEnvironment, type UpstreamDefaults } from "./env.js";
+import { warnOpenWrites } from "./open-writes.js";
 import { endWithLauncher } from "./parent-watch.js";
 import { authUrl, isSecureUrl } from "./sign-in-env.js";
 import { parseServerArguments, serverUsage } from "./usage.js";
@@ -131,14 +132,19 @@ function signInSettings(
   const problems = [
     ...(given?.issuer ? [] : ["AUTH_ISSUER is required in resource mode (the authorization server whose tokens this server takes)"]),
     ...(resource ? [] : ["PUBLIC_URL (or AUTH_RESOURCE) is required in resource mode: tokens must be meant for this server's URL"]),
+    ...(resource && !isSecureUrl(resource)
+      ? ["PUBLIC_URL must be https in resource mode (http only on loopback): every request's bearer token crosses it"]
+      : []),
   ];
-  if (!given?.issuer || !resource) throw new EnvironmentError(problems.join("\n"));
+  if (!given?.issuer || !resource || problems.length > 0) throw new EnvironmentError(problems.join("\n"));
   return {
     settings: {
       issuer: given.issuer,
       resource,
       requiredScopes: given.requiredScopes,
       listAllTools: given.listAllTools,
+      introspectionCacheMs: given.introspectionCacheMs,
+      requireAtJwt: given.requireAtJwt,
       ...(given.client ? { client: given.client } : {}),
       ...(given.upstream === "exchange" ? { exchangeAudience: given.exchangeAudience ?? env.apiBaseUrl.origin } : {}),
     },
@@ -202,7 +208,7 @@ function proxySettings(options: ServeOptions, resource: URL | undefined): ProxyS
 
 /** Every scope the operations' security requirements name (published as `scopes_supported`). */
 function scopesNamed(runtime: ToolRuntime): string[] {
-  return [...runtime.tools.values()].flatMap((tool) => [...(tool.scopes ?? []), ...scopeAlternatives(tool, runtime.auth).flat()]);
+  return [...runtime.tools.values()].flatMap((tool) => scopesOf(tool, runtime.auth));
 }
 
 /**
@@ -306,6 +312,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     ...(guard ? { signIn: signIn?.proxy ? "proxy" : "resource" } : { passthrough: runtime.auth.passthrough }),
   });
   warnUnsetParameters(runtime, log);
+  if (guard) warnOpenWrites(runtime, guard.settings.requiredScopes, log);
   tellCredentialReach(runtime, log);
   const { passthrough } = runtime.auth;
   const forwards = env.upstreamConfigured !== false && (passthrough.authorization || passthrough.headers.length > 0);

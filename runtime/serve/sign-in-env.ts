@@ -14,6 +14,10 @@ export interface SignInEnvironment {
   upstream: "server" | "exchange";
   /** `AUTH_EXCHANGE_AUDIENCE`: the audience asked for in a token exchange; else the upstream's origin. */
   exchangeAudience?: string;
+  /** `AUTH_INTROSPECTION_CACHE_SECONDS`: how long an introspected token's answer is kept (0: asked at every request). */
+  introspectionCacheMs: number;
+  /** `AUTH_REQUIRE_AT_JWT=on`: JWT access tokens must be typed `at+jwt` (RFC 9068). */
+  requireAtJwt: boolean;
   /** Proxy mode: the provider behind this server and the keys its tokens are sealed with. */
   proxy: ProxyEnvironment;
 }
@@ -53,6 +57,11 @@ export function readSignInEnvironment(
   const listAll = text("AUTH_LIST_ALL_TOOLS") ?? "off";
   if (listAll !== "on" && listAll !== "off") problems.push(`AUTH_LIST_ALL_TOOLS: "${listAll}" must be on or off`);
   const exchangeAudience = text("AUTH_EXCHANGE_AUDIENCE");
+  const cacheSeconds = text("AUTH_INTROSPECTION_CACHE_SECONDS") ?? "0";
+  if (!/^\d{1,3}$/.test(cacheSeconds) || Number(cacheSeconds) > 300)
+    problems.push(`AUTH_INTROSPECTION_CACHE_SECONDS: "${cacheSeconds}" must be a whole number of seconds from 0 to 300`);
+  const atJwt = text("AUTH_REQUIRE_AT_JWT") ?? "off";
+  if (atJwt !== "on" && atJwt !== "off") problems.push(`AUTH_REQUIRE_AT_JWT: "${atJwt}" must be on or off`);
   const requiredScopes = listOf(text("AUTH_SCOPES"));
   const proxy = readProxyEnvironment(text, problems);
   const anything = mode ?? issuer ?? id ?? text("AUTH_SCOPES") ?? text("AUTH_UPSTREAM") ?? text("AUTH_KEY");
@@ -66,6 +75,8 @@ export function readSignInEnvironment(
     ...(id !== undefined && secret !== undefined ? { client: { id, secret } } : {}),
     upstream: upstream === "exchange" ? "exchange" : "server",
     ...(exchangeAudience ? { exchangeAudience } : {}),
+    introspectionCacheMs: /^\d{1,3}$/.test(cacheSeconds) ? Math.min(300, Number(cacheSeconds)) * 1000 : 0,
+    requireAtJwt: atJwt === "on",
     proxy,
   };
 }

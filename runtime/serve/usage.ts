@@ -37,7 +37,10 @@ const SETTINGS: readonly [string, string][] = [
   ],
   ["AUTH_ISSUER", "resource mode: the authorization server whose tokens this server takes (https, or http on loopback)"],
   ["AUTH_RESOURCE", "resource mode: this server's canonical URI, the audience its tokens must name (default PUBLIC_URL + mcp)"],
-  ["AUTH_SCOPES", "resource mode: scopes every call needs, besides those the document gives each operation"],
+  [
+    "AUTH_SCOPES",
+    "resource mode: scopes every call needs, besides those each operation needs (the document's, or the config's auth.scopes)",
+  ],
   ["AUTH_LIST_ALL_TOOLS", "resource mode: on lists every tool, not only those the caller's token may call (default off)"],
   [
     "AUTH_CLIENT_ID",
@@ -45,6 +48,11 @@ const SETTINGS: readonly [string, string][] = [
   ],
   ["AUTH_UPSTREAM", "resource mode: server (default: server-held credentials, UPSTREAM_AUTHORIZATION) or exchange (RFC 8693 per user)"],
   ["AUTH_EXCHANGE_AUDIENCE", "resource mode, exchange: the audience asked for (default the upstream's origin)"],
+  [
+    "AUTH_INTROSPECTION_CACHE_SECONDS",
+    "resource mode, opaque tokens: how long an introspection answer is kept, so how long a revoked token may still work (default 0: asked at every request; at most 300)",
+  ],
+  ["AUTH_REQUIRE_AT_JWT", "resource mode: on takes only JWTs typed at+jwt (RFC 9068); off (default) also plain JWT, never an ID token"],
   ["AUTH_KEY", "proxy mode: 32 random bytes (openssl rand -base64 32) sealing its client ids and tokens, the same on every replica"],
   ["AUTH_PREVIOUS_KEY", "proxy mode: the key before a rotation, still accepted for what it sealed"],
   [

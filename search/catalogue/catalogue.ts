@@ -47,15 +47,21 @@ export interface Loader {
   adminScope?: string;
 }
 
-/** The failure for a signed-in caller who may not replace or remove a document another user loaded. */
-export function notYours(name: string, verb: "replace" | "remove", by?: Loader): ToolFailure {
+/** The failure for a signed-in caller who may not replace or remove a document another user (or the operator) loaded. */
+export function notYours(name: string, verb: "replace" | "remove", by?: Loader, held?: { owner?: string | null }): ToolFailure {
   const scope = by?.adminScope ? ` (${by.adminScope}; sign in again with it)` : "";
-  return new ToolFailure(`'${name}' was loaded by another user: to ${verb} it you need the catalogue's administrative scope${scope}`);
+  const whose = typeof held?.owner === "string" ? "was loaded by another user" : "is the operator's (loaded when the server started)";
+  return new ToolFailure(`'${name}' ${whose}: to ${verb} it you need the catalogue's administrative scope${scope}`);
 }
 
-/** Whether a loader may replace or remove a document whose owner is `owner` (no owner: loaded without sign-in). */
-export function mayChange(owner: string | null | undefined, by: Loader | undefined): boolean {
-  return by === undefined || by.admin || owner === undefined || owner === null || owner === by.subject;
+/**
+ * Whether a loader may replace or remove a document held under a name: anyone without sign-in; signed in, a name no
+ * document holds, one's own document, or with the administrative scope any. A document with no owner is the
+ * operator's (loaded at start-up with `--load`, or before sign-in was switched on): only the administrative scope
+ * changes it.
+ */
+export function mayChange(held: { owner?: string | null } | undefined, by: Loader | undefined): boolean {
+  return by === undefined || by.admin || held === undefined || (typeof held.owner === "string" && held.owner === by.subject);
 }
 
 /**

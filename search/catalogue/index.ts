@@ -23,4 +23,4 @@ export {
   roomFailure,
   rowOf,
 } from "./memory-catalogue.js";
-export { CHANGING_TOOLS, loaderOf, mayLoad, refusedForCatalogue, type SearchSignIn, searchSignIn } from "./sign-in.js";
+export { CHANGING_TOOLS, checkMayLoad, loaderOf, mayLoad, refusedForCatalogue, type SearchSignIn, searchSignIn } from "./sign-in.js";

@@ -145,7 +145,8 @@ export class MemoryCatalogue implements Catalogue {
   ): Promise<{ api: LoadedApi; replaced: boolean }> {
     checkApiName(name);
     const { by } = options;
-    if (!mayChange(this.apis.get(name)?.owner, by)) throw notYours(name, "replace", by);
+    const held = this.apis.get(name);
+    if (!mayChange(held, by)) throw notYours(name, "replace", by, held);
     let text: SourceText;
     let api: LoadedApi;
     let bytes: number;
@@ -162,7 +163,8 @@ export class MemoryCatalogue implements Catalogue {
       throw loadFailure(name, errorMessage(error), this.apis.has(name));
     }
     // Checked again: another caller may have loaded it meanwhile.
-    if (!mayChange(this.apis.get(name)?.owner, by)) throw notYours(name, "replace", by);
+    const now = this.apis.get(name);
+    if (!mayChange(now, by)) throw notYours(name, "replace", by, now);
     const replaced = this.apis.has(name);
     this.add(name, api, bytes, by?.subject);
     if (this.store) {
@@ -184,7 +186,7 @@ export class MemoryCatalogue implements Catalogue {
     checkApiName(name);
     const entry = this.apis.get(name);
     if (!entry) throw notLoaded(name, this.names());
-    if (!mayChange(entry.owner, by)) throw notYours(name, "remove", by);
+    if (!mayChange(entry, by)) throw notYours(name, "remove", by, entry);
     this.apis.delete(name);
     this.catalogue?.drop(name);
     await this.store?.remove(name);

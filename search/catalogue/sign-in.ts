@@ -1,5 +1,6 @@
 import type { ServerResponse } from "node:http";
-import { readSignInEnvironment, requestScope, SignInGuard } from "oapi-mcp-gen-runtime";
+import { isSecureUrl, messagesOf, readSignInEnvironment, requestScope, SignInGuard, toolCallOf } from "oapi-mcp-gen-runtime";
+import { ToolFailure } from "../documents/index.js";
 import type { Loader } from "./catalogue.js";
 
 /** The catalogue's scopes: to read it, to load and unload documents, and to replace or remove other users' documents. */
@@ -51,10 +52,13 @@ export function searchSignIn(options: SignInOptions, env: NodeJS.ProcessEnv = pr
   const signIn = readSignInEnvironment(given, publicUrl ? new URL(publicUrl) : undefined, problems);
   if (problems.length > 0) throw new Error(problems.join("; "));
   if (signIn?.mode !== "resource") return undefined;
-  const { issuer, resource, client } = signIn;
+  const { issuer, resource, client, introspectionCacheMs, requireAtJwt } = signIn;
   if (!issuer || !resource) throw new Error("resource mode needs --auth-issuer (or AUTH_ISSUER) and --public-url (or PUBLIC_URL)");
+  if (!isSecureUrl(resource))
+    throw new Error("--public-url must be https in resource mode (http only on loopback): every request's bearer token crosses it");
   const scopes = { read: options.authReadScope, load: options.authLoadScope, admin: options.authAdminScope };
-  const guard = new SignInGuard({ issuer, resource, requiredScopes: [scopes.read], listAllTools: true, ...(client ? { client } : {}) });
+  const settings = { issuer, resource, requiredScopes: [scopes.read], listAllTools: true, introspectionCacheMs, requireAtJwt };
+  const guard = new SignInGuard({ ...settings, ...(client ? { client } : {}) });
   guard.publishScopes([scopes.load, scopes.admin]);
   return { guard, scopes };
 }
@@ -66,14 +70,23 @@ export function loaderOf(signIn: SearchSignIn | undefined): Loader | undefined {
   return { subject: caller.subject, admin: caller.scopes.has(signIn.scopes.admin), adminScope: signIn.scopes.admin };
 }
 
-/** Answers 403 `insufficient_scope` for a load or unload by a caller without the load scope; true when it did. */
-export function refusedForCatalogue(signIn: SearchSignIn): (message: unknown, res: ServerResponse) => boolean {
-  return (message, res) => {
+/**
+ * Answers 403 `insufficient_scope` for a POST body that loads or unloads (one message, or any message of a batch) from a
+ * caller without the load scope; true when it did.
+ */
+export function refusedForCatalogue(signIn: SearchSignIn): (body: unknown, res: ServerResponse) => boolean {
+  return (body, res) => {
     const caller = requestScope().signedIn;
-    const name = typeof message === "object" && message !== null ? (message as { params?: { name?: unknown } }).params?.name : undefined;
-    const calling = typeof message === "object" && message !== null && (message as { method?: unknown }).method === "tools/call";
-    if (!caller || !calling || typeof name !== "string" || !CHANGING_TOOLS.has(name) || caller.scopes.has(signIn.scopes.load)) return false;
+    if (!caller || caller.scopes.has(signIn.scopes.load)) return false;
+    const changing = messagesOf(body).some((message) => CHANGING_TOOLS.has(toolCallOf(message)?.name ?? ""));
+    if (!changing) return false;
     signIn.guard.refuseScope(res, caller, [signIn.scopes.load]);
     return true;
   };
+}
+
+/** Fails a load or unload whose caller lacks the load scope, however the call arrived (the tools check it themselves). */
+export function checkMayLoad(signIn: SearchSignIn | undefined): void {
+  if (!mayLoad(signIn))
+    throw new ToolFailure(`this call needs the scope ${signIn?.scopes.load}, which your sign-in did not grant; sign in again with it`);
 }

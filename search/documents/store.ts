@@ -80,8 +80,12 @@ export class DirectoryStore implements ApiStore {
 function storedApiOf(value: unknown): StoredApi | undefined {
   if (typeof value !== "object" || value === null) return undefined;
   const field = (key: string) => (key in value ? Object.getOwnPropertyDescriptor(value, key)?.value : undefined);
-  const [name, source, origin, format, loadedAt, text] = ["name", "source", "origin", "format", "loadedAt", "text"].map(field);
+  const [name, source, origin, format, loadedAt, text, owner] = ["name", "source", "origin", "format", "loadedAt", "text", "owner"].map(
+    field,
+  );
   if (typeof name !== "string" || typeof text !== "string" || (format !== "json" && format !== "yaml")) return undefined;
   const string = (item: unknown) => (typeof item === "string" ? item : "");
-  return { name, source: string(source), origin: string(origin), format, loadedAt: string(loadedAt), text };
+  // Its owner is kept across restarts: without one, a document is the operator's.
+  const owned = typeof owner === "string" && owner !== "" ? { owner } : {};
+  return { name, source: string(source), origin: string(origin), format, loadedAt: string(loadedAt), text, ...owned };
 }

@@ -1,7 +1,7 @@
 import { pushTo, setOwn } from "oapi-mcp-gen-runtime";
 import { isJsonObject, type JsonObject } from "../../openapi/document/index.js";
 import type { SecuritySchemeModel } from "../../openapi/model/index.js";
-import { loaderOf } from "../catalogue/index.js";
+import { checkMayLoad, loaderOf } from "../catalogue/index.js";
 import { findOperation, findPath, findSchema, findTag, ToolFailure } from "../documents/index.js";
 import {
   cell,
@@ -57,6 +57,7 @@ export const SEARCH_TOOLS: SearchTool[] = [
     ]),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     async handler(args, { catalogue, signIn }) {
+      checkMayLoad(signIn);
       const by = loaderOf(signIn);
       const { api, replaced } = await catalogue.load(String(args.name), String(args.url), by ? { by } : {});
       const { name: _, title, version, description, servers, paths_count, tags_count } = api.summary();
@@ -369,6 +370,7 @@ export const SEARCH_TOOLS: SearchTool[] = [
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     async handler(args, { catalogue, signIn }) {
       const name = String(args.name);
+      checkMayLoad(signIn);
       await catalogue.unload(name, loaderOf(signIn));
       const message = `API '${name}' unloaded.`;
       return answer(args, { status: "success", message, name }, () => fieldsMarkdown(`Unloaded ${name}`, [["name", name]]));

@@ -272,7 +272,7 @@ describe("proxy mode refuses, each with its own reason", () => {
     ["a plain PKCE challenge", { code_challenge_method: "plain" }],
     ["a missing PKCE challenge", { code_challenge: undefined }],
     ["a PKCE challenge without its method", { code_challenge_method: undefined }],
-  ])("%s, sent back to the client as invalid_request", async (_, params: Record<string, string | undefined>) => {
+  ])("%s, sent back to the client's loopback redirect URI as invalid_request", async (_, params: Record<string, string | undefined>) => {
     const clientId = await register();
     const response = await fetch(authorizationUrl(clientId, params), { redirect: "manual" });
     expect(response.status).toBe(302);
@@ -281,6 +281,17 @@ describe("proxy mode refuses, each with its own reason", () => {
     expect(back.searchParams.get("error")).toBe("invalid_request");
     expect(back.searchParams.get("state")).toBe("the-clients-state");
     expect(back.searchParams.get("iss")).toBe(stack.publicUrl);
+  });
+
+  it("shows errors on a page for a client whose redirect URI is a site: anyone may register one, and this server is no redirector", async () => {
+    const site = "https://phishing.example/login";
+    const clientId = await register([site]);
+    for (const params of [{ response_type: "token" }, { code_challenge_method: "plain" }, { resource: "https://elsewhere.example/mcp" }]) {
+      const response = await fetch(authorizationUrl(clientId, { redirect_uri: site, ...params }), { redirect: "manual" });
+      expect(response.status).toBe(400);
+      expect(response.headers.get("location")).toBeNull();
+      expect(await response.text()).toContain("Return to your application and start again");
+    }
   });
 
   it("a reused authorization code, and a code_verifier that does not match", async () => {
@@ -470,6 +481,71 @@ describe("tokens that outlive a replica and a provider token", () => {
   });
 });
 
+describe("a key rotation that retires the old key, and an app secret the provider refuses, as users meet them", () => {
+  it("the SDK client, refused its old client id with invalid_client, registers again by itself and the user signs in", async () => {
+    stack.signInAs("fred");
+    const provider = new TestOAuthProvider();
+    const first = await signedInClient(stack.mcp, provider);
+    try {
+      expect((await first.client.callTool({ name: "memo_list_memos", arguments: {} })).isError).toBeFalsy();
+    } finally {
+      await first.client.close();
+    }
+    expect(provider.registrations).toBe(1);
+    // The operator rotates and drops the old key at once (a leaked key): every client id and token it sealed is void.
+    await stack.restart({ AUTH_KEY: newKey() });
+    try {
+      const again = await signedInClient(stack.mcp, provider);
+      try {
+        expect((await again.client.callTool({ name: "memo_list_memos", arguments: {} })).isError).toBeFalsy();
+      } finally {
+        await again.client.close();
+      }
+      expect(provider.registrations).toBe(2);
+      expect(provider.signIns).toBe(2);
+      expect(tokenSubject(stack.api.requests.at(-1)?.headers.authorization)).toBe("fred");
+    } finally {
+      await stack.restart({});
+    }
+  });
+
+  it("logs the provider's refusal of the app's credentials with its cause, and tells the client the operator must fix it", async () => {
+    const lines: Record<string, unknown>[] = [];
+    const log = {
+      info: () => {},
+      warn: () => {},
+      error: (message: string, fields?: Record<string, unknown>) => lines.push({ message, ...fields }),
+    };
+    const misconfigured = await stack.replica({ AUTH_CLIENT_SECRET: "not-the-apps-secret" }, log);
+    try {
+      stack.signInAs("gus");
+      const clientId = await register();
+      const { verifier, challenge } = pkce();
+      const back = await authorize(authorizationUrl(clientId, { code_challenge: challenge }), REDIRECT);
+      const answer = await token(
+        {
+          grant_type: "authorization_code",
+          code: back.get("code") ?? "",
+          code_verifier: verifier,
+          client_id: clientId,
+          redirect_uri: REDIRECT,
+        },
+        misconfigured.mcp,
+      );
+      expect(answer.status).toBe(503);
+      expect(answer.body.error_description).toContain("the server's operator must correct its credentials");
+      expect(lines).toContainEqual(
+        expect.objectContaining({
+          message: expect.stringContaining("the provider refused this server's app credentials; check AUTH_CLIENT_ID, AUTH_CLIENT_SECRET"),
+          cause: expect.stringContaining("invalid_client"),
+        }),
+      );
+    } finally {
+      await misconfigured.close();
+    }
+  });
+});
+
 describe("another server given the same key by mistake", () => {
   it("takes none of this server's clients, tokens or refresh tokens: each key is bound to the resource it serves", async () => {
     const { clientId, tokens } = await signIn("gina");
@@ -481,9 +557,10 @@ describe("another server given the same key by mistake", () => {
       const before = stack.api.requests.length;
       expect((await modernCall(tokens.access_token, "memo_list_memos", {}, other.mcp)).status).toBe(401);
       // A refresh token carries no audience: only the binding refuses it (it once bought a token for the other server).
+      // Its client id opens there no more than its tokens: invalid_client, on which a client would register there anew.
       const refreshed = await token({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: clientId }, other.mcp);
       expect(refreshed.status).toBe(400);
-      expect(refreshed.body.error).toBe("invalid_grant");
+      expect(refreshed.body.error).toBe("invalid_client");
       expect(refreshed.body.access_token).toBeUndefined();
       expect((await fetch(authorizationUrl(clientId, { resource: otherMcp.href }, other.mcp))).status).toBe(400);
       expect(stack.api.requests.length).toBe(before);

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { generateKeyPair, importJWK, type JWTPayload, SignJWT } from "jose";
 import type { ClientMetadata } from "oidc-provider";
@@ -34,15 +35,19 @@ const INITIALIZE = {
 /** A key a test signs tokens with: the authorization server's own, or one it does not publish. */
 type SigningKey = { jwk: Parameters<typeof importJWK>[0]; kid: string };
 
-/** A JWT access token from `server` (signed with its key, or `key`): `iss`, `scope: memos:read` and ten minutes' life, then `claims`. */
+/**
+ * A JWT access token from `server` (signed with its key, or `key`; typed `typ` when given): `iss`, `scope: memos:read`
+ * and ten minutes' life, then `claims`.
+ */
 async function signedToken(
   server: { issuer: URL; privateJwk: SigningKey["jwk"]; kid: string },
   claims: JWTPayload,
   key?: SigningKey,
+  typ?: string,
 ): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
   return new SignJWT({ iss: server.issuer.origin, scope: "memos:read", iat: now, exp: now + 600, ...claims })
-    .setProtectedHeader({ alg: "ES256", kid: key?.kid ?? server.kid })
+    .setProtectedHeader({ alg: "ES256", kid: key?.kid ?? server.kid, ...(typ ? { typ } : {}) })
     .sign(await importJWK(key?.jwk ?? server.privateJwk, "ES256"));
 }
 
@@ -113,12 +118,13 @@ describe("the committed Memos server as an OAuth resource server, switched by en
     const refused = await post(mcp, INITIALIZE);
     expect(refused.status).toBe(401);
     const metadataUrl = `http://127.0.0.1:${mcp.port}/.well-known/oauth-protected-resource/mcp`;
-    expect(refused.challenge).toBe(`Bearer scope="memos:read", resource_metadata="${metadataUrl}"`);
+    // Every scope the server publishes, so that a client's first sign-in asks for all and the authorization server decides.
+    expect(refused.challenge).toBe(`Bearer scope="memos:read memos:write", resource_metadata="${metadataUrl}"`);
     const metadata = await (await fetch(metadataUrl)).json();
     expect(metadata).toEqual({
       resource: `http://127.0.0.1:${mcp.port}/mcp`,
       authorization_servers: [authorizationServer.issuer.origin],
-      scopes_supported: ["memos:read"],
+      scopes_supported: ["memos:read", "memos:write"],
       bearer_methods_supported: ["header"],
     });
     expect(await (await fetch(new URL("/.well-known/oauth-protected-resource", mcp))).json()).toEqual(metadata);
@@ -177,12 +183,14 @@ describe("the committed Memos server as an OAuth resource server, switched by en
   describe("refuses tokens it must not take, each with 401 invalid_token", () => {
     const now = () => Math.floor(Date.now() / 1000);
     /** A token signed with the authorization server's own key (or `key`), claims as given over valid ones. */
-    const token = (claims: JWTPayload, key?: SigningKey) =>
-      signedToken(authorizationServer, { aud: `http://127.0.0.1:${mcp.port}/mcp`, sub: "mallory", ...claims }, key);
+    const token = (claims: JWTPayload, key?: SigningKey, typ?: string) =>
+      signedToken(authorizationServer, { aud: `http://127.0.0.1:${mcp.port}/mcp`, sub: "mallory", ...claims }, key, typ);
     const call = (bearer: string) => post(mcp, INITIALIZE, { authorization: `Bearer ${bearer}` });
 
-    it("takes a well-formed token (so that each refusal below is the token's fault)", async () => {
+    it("takes a well-formed token (so that each refusal below is the token's fault), typed as RFC 9068 says or as plain JWT", async () => {
       expect((await call(await token({}))).status).toBe(200);
+      expect((await call(await token({}, undefined, "at+jwt"))).status).toBe(200);
+      expect((await call(await token({}, undefined, "JWT"))).status).toBe(200);
     });
 
     it("reads scopes from scp as text (Entra ID) or a list (Okta), and a client acting for itself (no sub) by its client_id", async () => {
@@ -241,6 +249,10 @@ describe("the committed Memos server as an OAuth resource server, switched by en
         "a key the authorization server does not publish",
       ],
       ["garbage", async () => "not-a-token", "cannot introspect"],
+      ["that is an ID token (nonce, at_hash)", () => token({ nonce: "n-0S6_WzA2Mj", at_hash: "77QmUPtjPfzWtF2AnpK9RQ" }), "an ID token"],
+      ["that is a Keycloak ID token (typ: ID)", () => token({ typ: "ID" }), "an ID token"],
+      ["typed as another kind of token", () => token({}, undefined, "logout+jwt"), "is not an access token"],
+      ["issued in the future", () => token({ iat: now() + 3600 }), "issued in the future"],
     ])("a token %s", async (_, make, reason) => {
       const refused = await call(await make());
       expect(refused.status).toBe(401);
@@ -252,6 +264,8 @@ describe("the committed Memos server as an OAuth resource server, switched by en
 });
 
 describe("scopes from the document: tools/list shows what the token may call, a missing scope asks for a step-up", () => {
+  /** What the authorization server lets bob have: read only, until a test grants him more. */
+  let bobMay = "memos:read";
   const tool = (name: string, method: "GET" | "POST", scope: string): ToolDefinition => ({
     name,
     title: name,
@@ -274,6 +288,7 @@ describe("scopes from the document: tools/list shows what the token may call, a 
     // A client registered beforehand: a dynamically registered one may ask only for the scopes of its first sign-in.
     authorizationServer = await startAuthorizationServer({
       user: () => "bob",
+      allowed: () => bobMay,
       clients: [
         {
           client_id: "notes-client",
@@ -324,7 +339,9 @@ describe("scopes from the document: tools/list shows what the token may call, a 
       expect((await client.listTools()).tools.map((listed) => listed.name)).toEqual(["list_notes"]);
       expect((await client.callTool({ name: "list_notes", arguments: {} })).isError).toBeFalsy();
       expect(upstream.requests.at(-1)?.headers.authorization).toBe("Bearer server-held-notes-token");
-      // The SDK meets 403 insufficient_scope, signs in again asking for the named scope, and the call then goes through.
+      // Bob is granted write at the authorization server. The SDK meets 403 insufficient_scope, signs in again asking
+      // for the named scope (with no refresh token held, it starts a new authorization), and the call then goes through.
+      bobMay = "memos:read memos:write";
       const stepUp = await client.callTool({ name: "write_note", arguments: {} }).catch((error: unknown) => error);
       expect(stepUp).toBeInstanceOf(UnauthorizedError);
       expect(provider.signIns).toBe(2);
@@ -439,6 +456,114 @@ describe("resource mode's start-up", () => {
     expect(lines).toContain(
       "warn: resource mode with no upstream credential: signed-in callers' calls reach the upstream without one (set UPSTREAM_AUTHORIZATION, a scheme's variables, or AUTH_UPSTREAM=exchange)",
     );
+    // The committed config's scope rule guards every write: no warning of open writes.
+    expect(lines.some((line) => line.includes("need no scope"))).toBe(false);
+  });
+
+  it("warns when tools that change data need no scope beyond AUTH_SCOPES, naming them; refuses a plain-http PUBLIC_URL beyond loopback", async () => {
+    const lines: string[] = [];
+    const log: Logger = { info: () => {}, warn: (message) => lines.push(message), error: () => {} };
+    const port = await freePort();
+    const variables = {
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      API_BASE_URL: "http://127.0.0.1:9",
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      AUTH_MODE: "resource",
+      AUTH_ISSUER: "http://127.0.0.1:9",
+      AUTH_SCOPES: "memos:read",
+      UPSTREAM_AUTHORIZATION: "Bearer s",
+    };
+    // Memos' tools as a document without scopes (and no rule) would make them.
+    const unguarded = memosTools.map(({ scopes: _, ...tool }) => tool);
+    const server = await startServer({ identity: serverIdentity, tools: unguarded, environment: readServerEnvironment(variables), log });
+    await server.close();
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /^9 tool\(s\) that change data need no scope beyond AUTH_SCOPES, so every signed-in user may call them \(memo_create_memo, .* and 4 more\): give them one with auth.scopes/,
+      ),
+    );
+    await expect(
+      startServer({
+        identity: serverIdentity,
+        tools: memosTools,
+        environment: readServerEnvironment({ ...variables, PUBLIC_URL: "http://mcp.example.com" }),
+        log: silentLogger,
+      }),
+    ).rejects.toThrow("PUBLIC_URL must be https in resource mode (http only on loopback)");
+  });
+});
+
+describe("the README's team runbook, followed as written, with the SDK's OAuth client", () => {
+  /** The `-e NAME=VALUE` settings of the README's resource-mode `docker run`, as written. */
+  function runbookSettings(): Record<string, string> {
+    const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+    const section = readme.slice(readme.indexOf("## Deploy for a team"), readme.indexOf("### Each user's own account at the API"));
+    const command = /```sh\n([\s\S]*?AUTH_MODE=resource[\s\S]*?)```/.exec(section)?.[1] ?? "";
+    const settings = [...command.matchAll(/-e ([A-Z_]+)=("[^"]*"|\S+)/g)].map(([, name = "", value = ""]) => [
+      name,
+      value.replace(/^"|"$/g, ""),
+    ]);
+    return Object.fromEntries(settings);
+  }
+
+  it("lets a writer see and call every tool, and a reader see only reads and call no write tool", async () => {
+    const settings = runbookSettings();
+    expect(Object.keys(settings).sort()).toEqual(["API_BASE_URL", "AUTH_ISSUER", "AUTH_MODE", "PUBLIC_URL", "UPSTREAM_AUTHORIZATION"]);
+    // Keycloak as the runbook sets it up: a scope goes into a token only for a user who holds its role.
+    const roles: Record<string, string> = { alice: "memos:read memos:write", bob: "memos:read" };
+    let user = "alice";
+    const keycloak = await startAuthorizationServer({ user: () => user, allowed: (account) => roles[account] });
+    const upstream = await startUpstream((_, res) => sendJson(res, 200, { memos: [], nextPageToken: "" }));
+    const port = await freePort();
+    const environment = readServerEnvironment({
+      ...settings,
+      AUTH_ISSUER: keycloak.issuer.href,
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      API_BASE_URL: upstream.url.href,
+      HOST: "127.0.0.1",
+      PORT: String(port),
+    });
+    const server = await startServer({ identity: serverIdentity, tools: memosTools, environment, log: silentLogger });
+    try {
+      const writes = memosTools.filter((tool) => tool.annotations.readOnlyHint !== true).map((tool) => tool.name);
+      const writer = await signedInClient(server.url, new TestOAuthProvider());
+      try {
+        expect((await writer.client.listTools()).tools).toHaveLength(17);
+        expect((await writer.client.callTool({ name: "memo_create_memo", arguments: { body: { content: "hi" } } })).isError).toBeFalsy();
+      } finally {
+        await writer.client.close();
+      }
+      user = "bob";
+      const readerProvider = new TestOAuthProvider();
+      const reader = await signedInClient(server.url, readerProvider);
+      try {
+        const listed = (await reader.client.listTools()).tools;
+        expect(listed).toHaveLength(8);
+        expect(listed.every((tool) => tool.annotations?.readOnlyHint === true)).toBe(true);
+      } finally {
+        await reader.client.close();
+      }
+      const before = upstream.requests.length;
+      const token = readerProvider.tokens()?.access_token ?? "";
+      for (const name of writes) {
+        const refused = await post(
+          server.url,
+          { jsonrpc: "2.0", id: 5, method: "tools/call", params: { name, arguments: {} } },
+          {
+            authorization: `Bearer ${token}`,
+          },
+        );
+        expect(refused.status, name).toBe(403);
+        expect(refused.challenge).toContain('error="insufficient_scope"');
+      }
+      expect(writes).toHaveLength(9);
+      expect(upstream.requests.length).toBe(before);
+    } finally {
+      await server.close();
+      await upstream.close();
+      await keycloak.close();
+    }
   });
 });
 

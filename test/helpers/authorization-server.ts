@@ -10,7 +10,8 @@ export const RESOURCE_SCOPES = "memos:read memos:write";
 /**
  * A real authorization server on 127.0.0.1: oidc-provider (OpenID Certified) with dynamic client registration,
  * authorization code + PKCE, resource indicators (RFC 8707) and JWT access tokens signed with ES256, and its login and
- * consent answered by the test as the account `user` says (the scopes the client asks for are granted).
+ * consent answered by the test as the account `user` says: the scopes the client asks for are granted, or those of
+ * them `allowed` lets that account have (the rest rejected, as an administrator's policy at a real server would).
  */
 export async function startAuthorizationServer(
   options: {
@@ -27,6 +28,8 @@ export async function startAuthorizationServer(
     accessTokenTtl?: () => number;
     /** A refresh token for every client allowed the grant (without offline_access and its consent prompt). */
     refreshTokens?: boolean;
+    /** The resource scopes an account may be granted (space-separated); undefined: whatever it asks for. */
+    allowed?: (account: string) => string | undefined;
   } = {},
 ) {
   const resourceScopes = options.scopes ?? RESOURCE_SCOPES;
@@ -73,7 +76,7 @@ export async function startAuthorizationServer(
   exchangeLog.set(provider, exchanges);
   const callback = provider.callback();
   server.on("request", (req: IncomingMessage, res: ServerResponse) => {
-    if (req.url?.startsWith("/interaction/")) void interact(provider, req, res, options.user?.() ?? "alice");
+    if (req.url?.startsWith("/interaction/")) void interact(provider, req, res, options.user?.() ?? "alice", options.allowed);
     else callback(req, res);
   });
   /** An access token as this server issues them (its key, its issuer), for `audience`, with these claims. */
@@ -135,8 +138,14 @@ function allowTokenExchange(provider: Provider, publicJwk: JWK, issuer: URL): vo
   );
 }
 
-/** Answers a login prompt as `account`, and a consent prompt by granting what the client asked for. */
-async function interact(provider: Provider, req: IncomingMessage, res: ServerResponse, account: string): Promise<void> {
+/** Answers a login prompt as `account`, and a consent prompt by granting what the client asked for (of it, what `allowed` lets the account have). */
+async function interact(
+  provider: Provider,
+  req: IncomingMessage,
+  res: ServerResponse,
+  account: string,
+  allowed?: (account: string) => string | undefined,
+): Promise<void> {
   try {
     const details = await provider.interactionDetails(req, res);
     if (details.prompt.name === "login") {
@@ -146,8 +155,14 @@ async function interact(provider: Provider, req: IncomingMessage, res: ServerRes
     const grant = new provider.Grant({ accountId: String(details.session?.accountId), clientId: String(details.params.client_id) });
     const missing = details.prompt.details as { missingOIDCScope?: string[]; missingResourceScopes?: Record<string, string[]> };
     if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(" "));
-    for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {}))
-      grant.addResourceScope(indicator, scopes.join(" "));
+    const permitted = allowed?.(String(details.session?.accountId));
+    const may = (scope: string) => permitted === undefined || permitted.split(" ").includes(scope);
+    for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {})) {
+      const granted = scopes.filter(may);
+      const refused = scopes.filter((scope) => !may(scope));
+      if (granted.length > 0) grant.addResourceScope(indicator, granted.join(" "));
+      if (refused.length > 0) grant.rejectResourceScope(indicator, refused.join(" "));
+    }
     const grantId = await grant.save();
     await provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
   } catch (error) {

@@ -24,8 +24,9 @@ export class TestOAuthProvider implements OAuthClientProvider {
   private verifier = "";
   /** The authorization code of the last sign-in, for `finishAuth`. */
   code: string | undefined;
-  /** How many times the SDK sent the user to sign in. */
+  /** How many times the SDK sent the user to sign in, and registered this client. */
   signIns = 0;
+  registrations = 0;
   readonly redirectUrl: string;
   get clientMetadata(): OAuthClientMetadata {
     return {
@@ -42,7 +43,14 @@ export class TestOAuthProvider implements OAuthClientProvider {
     return this.client;
   }
   saveClientInformation(information: OAuthClientInformationMixed) {
+    if (information.client_id !== this.client?.client_id) this.registrations++;
     this.client = information;
+  }
+  /** What the SDK drops when the server refuses it: the client on `invalid_client` (then it registers again), tokens on `invalid_grant`. */
+  invalidateCredentials(scope: "all" | "client" | "tokens" | "verifier" | "discovery") {
+    if (scope === "all" || scope === "client") this.client = undefined;
+    if (scope === "all" || scope === "tokens") this.saved = undefined;
+    if (scope === "all" || scope === "verifier") this.verifier = "";
   }
   tokens() {
     return this.saved;

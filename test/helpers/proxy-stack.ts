@@ -82,7 +82,7 @@ export async function startProxyStack(options: { log?: Logger; clientMetadataTim
     }, found.delayMs ?? 0).unref();
   });
   const key = newKey();
-  const start = (variables: Record<string, string> = {}, at = port) => {
+  const start = (variables: Record<string, string> = {}, at = port, log = options.log ?? silentLogger) => {
     const environment = readServerEnvironment({
       HOST: "127.0.0.1",
       PORT: String(at),
@@ -102,13 +102,13 @@ export async function startProxyStack(options: { log?: Logger; clientMetadataTim
       identity: serverIdentity,
       tools: TOOLS,
       environment,
-      log: options.log ?? silentLogger,
+      log,
       trustedCa: metadataHost.cert,
       ...(options.code ? { code: options.code } : {}),
       clientMetadataTimeoutMs: options.clientMetadataTimeoutMs ?? 1_000,
     });
   };
-  const server: RunningServer = await start();
+  let server: RunningServer = await start();
   return {
     port,
     publicUrl,
@@ -129,12 +129,19 @@ export async function startProxyStack(options: { log?: Logger; clientMetadataTim
     providerTokenSeconds(seconds: number) {
       ttl = seconds;
     },
+    /** The server stopped and started again on its port with these variables (a new key, another secret). */
+    async restart(variables: Record<string, string>) {
+      await server.close();
+      server = await start(variables);
+      // Clients' kept-alive connections to the stopped server close as they learn of it, not at once.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    },
     /**
      * Another replica beside the first, behind the same public URL (as a balancer would place it) on a port of its own,
      * with these variables (the same key unless given another); the caller closes it.
      */
-    async replica(variables: Record<string, string> = {}) {
-      const replica = await start(variables, await freePort());
+    async replica(variables: Record<string, string> = {}, log?: Logger) {
+      const replica = await start(variables, await freePort(), log);
       return { server: replica, mcp: replica.url, close: () => replica.close() };
     },
     async close() {

@@ -1,7 +1,13 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { inRequestScope } from "../../runtime/base/request-scope.js";
 import { freePort } from "../../scripts/free-port.js";
+import { type Catalogue, searchSignIn } from "../../search/catalogue/index.js";
+import { SEARCH_TOOLS } from "../../search/tools/index.js";
 import { startAuthorizationServer } from "../helpers/authorization-server.js";
 import { postFrom } from "../helpers/loopback-post.js";
 import { signedInClient, TestOAuthProvider } from "../helpers/oauth-client.js";
@@ -126,6 +132,72 @@ describe("the search server as an OAuth resource server: reading, loading and ot
     }
   });
 
+  it("checks every message of a JSON-RPC batch: a reader's one-element batch that loads or unloads gets 403, and nothing changes", async () => {
+    const reader = await authorizationServer.accessToken(resource, { sub: "carol", scope: "apis:read" });
+    const headers = {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      authorization: `Bearer ${reader}`,
+    };
+    const opened = await fetch(server.url, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "batch", version: "1" } },
+      }),
+    });
+    const session = opened.headers.get("mcp-session-id") ?? "";
+    await opened.text();
+    const call = (id: number, name: string, args: Record<string, unknown>) => ({
+      jsonrpc: "2.0",
+      id,
+      method: "tools/call",
+      params: { name, arguments: args },
+    });
+    for (const batch of [
+      [call(2, "load_openapi", { name: "carols", url: MEMOS })],
+      [call(3, "list_apis", {}), call(4, "unload_api", { name: "carols" })],
+    ]) {
+      const answer = await fetch(server.url, {
+        method: "POST",
+        headers: { ...headers, "mcp-session-id": session },
+        body: JSON.stringify(batch),
+      });
+      expect(answer.status).toBe(403);
+      expect(answer.headers.get("www-authenticate")).toContain('error="insufficient_scope"');
+    }
+    const admin = await clientAs("root", "apis:read apis:admin");
+    try {
+      expect((await callTool(admin, "list_apis", {})).text).not.toContain("carols");
+    } finally {
+      await admin.close();
+    }
+  });
+
+  it("the load and unload tools check the load scope themselves, however a call reaches them", async () => {
+    const signIn = searchSignIn({
+      authMode: "resource",
+      authIssuer: authorizationServer.issuer.href,
+      publicUrl: "http://127.0.0.1:1",
+      authReadScope: "apis:read",
+      authLoadScope: "apis:load",
+      authAdminScope: "apis:admin",
+    });
+    // The check comes first: this catalogue is never reached.
+    const context = { catalogue: {} as Catalogue, signIn };
+    const reader = { subject: "carol", scopes: new Set(["apis:read"]), token: "t", expiresAt: Date.now() + 60_000, challenge: () => "" };
+    for (const name of ["load_openapi", "unload_api"]) {
+      const tool = SEARCH_TOOLS.find((entry) => entry.name === name);
+      const run = () => tool?.handler({ name: "memos", url: MEMOS }, context);
+      await expect(
+        inRequestScope({ caller: "user carol", gone: new AbortController().signal, signedIn: reader }, async () => run()),
+      ).rejects.toThrow("this call needs the scope apis:load");
+    }
+  });
+
   it("counts sessions per signed-in user, not per address: one user's flood displaces only that user's sessions", async () => {
     const port = await freePort();
     const capped = await startSearch([
@@ -165,6 +237,114 @@ describe("the search server as an OAuth resource server: reading, loading and ot
       expect((await postFrom(capped.url, "127.0.0.1", list, { headers: bob, session: bobs.session ?? "" })).status).toBe(200);
     } finally {
       await capped.close();
+    }
+  });
+});
+
+describe("the search server with the SDK's OAuth client as it is: each user gets the scopes they are allowed at the first sign-in", () => {
+  it("a user allowed apis:load sees and calls load_openapi without signing in by hand; a reader sees neither load nor unload", async () => {
+    const allowed: Record<string, string> = { dana: "apis:read apis:load", erin: "apis:read" };
+    let user = "dana";
+    const authorizationServer = await startAuthorizationServer({
+      scopes: "apis:read apis:load apis:admin",
+      user: () => user,
+      allowed: (account) => allowed[account],
+    });
+    const port = await freePort();
+    const server = await startSearch([
+      ...["--port", String(port), "--memory", "--auth-mode", "resource", "--auth-issuer", authorizationServer.issuer.href],
+      ...["--public-url", `http://127.0.0.1:${port}`, ...fileRoots()],
+    ]);
+    try {
+      const loader = await signedInClient(server.url, new TestOAuthProvider());
+      try {
+        expect((await loader.client.listTools()).tools.map((tool) => tool.name)).toEqual(
+          expect.arrayContaining(["load_openapi", "unload_api"]),
+        );
+        expect((await callTool(loader.client, "load_openapi", { name: "memos", url: MEMOS })).isError).toBe(false);
+      } finally {
+        await loader.client.close();
+      }
+      user = "erin";
+      const reader = await signedInClient(server.url, new TestOAuthProvider());
+      try {
+        const names = (await reader.client.listTools()).tools.map((tool) => tool.name);
+        expect(names).toContain("list_apis");
+        expect(names).not.toContain("load_openapi");
+        expect(names).not.toContain("unload_api");
+        expect((await callTool(reader.client, "list_apis", {})).text).toContain("memos");
+      } finally {
+        await reader.client.close();
+      }
+    } finally {
+      await server.close();
+      await authorizationServer.close();
+    }
+  });
+});
+
+describe("the search server's documents keep their owners: across restarts, and the operator's own", () => {
+  let authorizationServer: Awaited<ReturnType<typeof startAuthorizationServer>>;
+  let store: string;
+  beforeAll(async () => {
+    authorizationServer = await startAuthorizationServer({ scopes: "apis:read apis:load apis:admin" });
+    store = mkdtempSync(join(tmpdir(), "search-owners-"));
+  }, 60_000);
+  afterAll(async () => {
+    await authorizationServer?.close();
+    rmSync(store, { recursive: true, force: true });
+  });
+
+  /** The search server on its folder store, the operator's `company` loaded at start; clients by subject and scopes. */
+  async function startOnStore() {
+    const port = await freePort();
+    const running = await startSearch([
+      ...["--port", String(port), "--store", store, "--auth-mode", "resource", "--auth-issuer", authorizationServer.issuer.href],
+      ...["--public-url", `http://127.0.0.1:${port}`, "--load", `company=${MUSEUM}`, ...fileRoots()],
+    ]);
+    await running.catalogue.ready;
+    const as = async (subject: string, scope: string) => {
+      const token = await authorizationServer.accessToken(`http://127.0.0.1:${port}/mcp`, { sub: subject, scope });
+      const client = new Client({ name: subject, version: "1" });
+      await client.connect(
+        new StreamableHTTPClientTransport(running.url, { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
+      );
+      return client;
+    };
+    return { running, as };
+  }
+
+  it("refuses another user's replace or unload after a restart, and the operator's start-up documents to all but the administrative scope", async () => {
+    const first = await startOnStore();
+    const alice = await first.as("alice", "apis:read apis:load");
+    const bob = await first.as("bob", "apis:read apis:load");
+    try {
+      expect((await callTool(alice, "load_openapi", { name: "alices", url: MEMOS })).isError).toBe(false);
+      const operators = await callTool(bob, "load_openapi", { name: "company", url: MEMOS });
+      expect(operators.text).toContain(
+        "'company' is the operator's (loaded when the server started): to replace it you need the catalogue's administrative scope",
+      );
+      expect((await callTool(bob, "unload_api", { name: "company" })).isError).toBe(true);
+    } finally {
+      await Promise.all([alice.close(), bob.close()]);
+      await first.running.close();
+    }
+    const second = await startOnStore();
+    const bobAgain = await second.as("bob", "apis:read apis:load");
+    const aliceAgain = await second.as("alice", "apis:read apis:load");
+    const admin = await second.as("root", "apis:read apis:load apis:admin");
+    try {
+      const replaced = await callTool(bobAgain, "load_openapi", { name: "alices", url: MUSEUM });
+      expect(replaced.text).toContain("'alices' was loaded by another user: to replace it you need the catalogue's administrative scope");
+      expect((await callTool(bobAgain, "unload_api", { name: "alices" })).isError).toBe(true);
+      expect((await callTool(bobAgain, "load_openapi", { name: "company", url: MEMOS })).isError).toBe(true);
+      // Its owner still may; so may the administrative scope, for the operator's document too.
+      expect((await callTool(aliceAgain, "load_openapi", { name: "alices", url: MUSEUM })).isError).toBe(false);
+      expect((await callTool(admin, "load_openapi", { name: "company", url: MEMOS })).isError).toBe(false);
+      expect((await callTool(admin, "unload_api", { name: "alices" })).isError).toBe(false);
+    } finally {
+      await Promise.all([bobAgain.close(), aliceAgain.close(), admin.close()]);
+      await second.running.close();
     }
   });
 });

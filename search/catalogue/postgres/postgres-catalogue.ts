@@ -247,7 +247,8 @@ export class PostgresCatalogue implements Catalogue {
     const { columns, words } = await documentRows(api);
     return this.transaction(async (client) => {
       // Whose it is, read and kept locked until this transaction ends: no other replica replaces it meanwhile.
-      if (!mayChange(await ownerOf(client, api.name), by)) throw notYours(api.name, "replace", by);
+      const held = await heldAs(client, api.name);
+      if (!mayChange(held, by)) throw notYours(api.name, "replace", by, held);
       const failure = roomFailure(this.settings.budget, await this.others(client, api.name), stored.bytes);
       if (failure) throw failure;
       const replaced = ((await client.query("DELETE FROM oapi_apis WHERE name = $1", [api.name])).rowCount ?? 0) > 0;
@@ -341,7 +342,8 @@ export class PostgresCatalogue implements Catalogue {
     checkApiName(name);
     const removed = await this.guard(() =>
       this.transaction(async (client) => {
-        if (!mayChange(await ownerOf(client, name), by)) throw notYours(name, "remove", by);
+        const held = await heldAs(client, name);
+        if (!mayChange(held, by)) throw notYours(name, "remove", by, held);
         return ((await client.query("DELETE FROM oapi_apis WHERE name = $1", [name])).rowCount ?? 0) > 0;
       }),
     );
@@ -450,8 +452,7 @@ export class PostgresCatalogue implements Catalogue {
   }
 }
 
-/** Who loaded a document (null: no one signed in, or no such document), its row locked for the transaction. */
-async function ownerOf(client: pg.PoolClient, name: string): Promise<string | null> {
-  const row = (await client.query<{ owner: string | null }>("SELECT owner FROM oapi_apis WHERE name = $1 FOR UPDATE", [name])).rows[0];
-  return row?.owner ?? null;
+/** Who loaded the document held under a name (owner null: the operator), its row locked for the transaction; undefined when none is. */
+async function heldAs(client: pg.PoolClient, name: string): Promise<{ owner: string | null } | undefined> {
+  return (await client.query<{ owner: string | null }>("SELECT owner FROM oapi_apis WHERE name = $1 FOR UPDATE", [name])).rows[0];
 }

@@ -316,6 +316,37 @@ describe("a replica of the PostgreSQL catalogue", () => {
     }
   });
 
+  it("keeps owners across a restart, and the operator's documents (loaded with no one signed in) need the administrative scope", async () => {
+    const url = await database();
+    const first = await startSearch(["--store", url, ...fileRoots()]);
+    const alice = { subject: "alice", admin: false };
+    const bob = { subject: "bob", admin: false };
+    try {
+      await first.catalogue.load("memos", MEMOS, { by: alice });
+      // What the operator loads (at start-up, or before sign-in was on) has no owner.
+      await first.catalogue.load("company", MUSEUM);
+    } finally {
+      await first.close();
+    }
+    const restarted = await startSearch(["--store", url, ...fileRoots()]);
+    const { catalogue } = restarted;
+    try {
+      await expect(catalogue.load("memos", MUSEUM, { by: bob })).rejects.toThrow("'memos' was loaded by another user");
+      await expect(catalogue.unload("memos", bob)).rejects.toThrow("to remove it you need the catalogue's administrative scope");
+      await expect(catalogue.load("company", MEMOS, { by: bob })).rejects.toThrow("'company' is the operator's");
+      await expect(catalogue.unload("company", alice)).rejects.toThrow("to remove it you need the catalogue's administrative scope");
+      // A name no document holds is anyone's to load.
+      await catalogue.load("bobs", MUSEUM, { by: bob });
+      await catalogue.unload("company", { subject: "root", admin: true });
+      expect(await sql(url, "SELECT name, owner FROM oapi_apis ORDER BY name")).toEqual([
+        { name: "bobs", owner: "bob" },
+        { name: "memos", owner: "alice" },
+      ]);
+    } finally {
+      await restarted.close();
+    }
+  });
+
   it("reads a GraphQL schema back from the database as it was loaded: kind, fields, arguments, requests", async () => {
     const url = await database();
     const loader = await startSearch(["--store", url, ...fileRoots()]);

@@ -1,0 +1,80 @@
+import { didYouMean } from "oapi-mcp-gen-runtime";
+import picomatch from "picomatch";
+import type { ApiModel, OperationModel } from "../../openapi/model/index.js";
+import { UserError } from "../base/errors.js";
+import type { ResolvedConfig, ScopeList } from "../config/config-types.js";
+import type { ToolModel } from "./tool-model.js";
+
+/** The config's scope rule (`auth.scopes`). */
+type ScopeRule = NonNullable<ResolvedConfig["auth"]["scopes"]>;
+
+/** A scope list as a list. */
+function listOf(scopes: ScopeList | undefined): string[] {
+  return scopes === undefined ? [] : typeof scopes === "string" ? [scopes] : [...scopes];
+}
+
+/** Whether the document's security names an OAuth scope for the operation (a scope of an `oauth2` or `openIdConnect` scheme). */
+function documentNamesScopes(model: ApiModel, tool: ToolModel): boolean {
+  return (tool.security ?? []).some((alternative) =>
+    Object.entries(alternative).some(([scheme, scopes]) => {
+      const type = model.securitySchemes.get(scheme)?.type;
+      return (type === "oauth2" || type === "openIdConnect") && scopes.length > 0;
+    }),
+  );
+}
+
+/** The scopes of every entry of `table` that `matches`, or undefined when none does. */
+function matched(table: Record<string, ScopeList | undefined> | undefined, matches: (key: string) => boolean): string[] | undefined {
+  const keys = Object.keys(table ?? {}).filter(matches);
+  return keys.length === 0 ? undefined : keys.flatMap((key) => listOf(table?.[key]));
+}
+
+/**
+ * The scopes the rule gives an operation: of the rules that match it, the most specific (its operationId, then its
+ * path's globs, then its tags, then read or write by its tool's read-only hint).
+ */
+function ruleScopes(rule: ScopeRule, operation: OperationModel, readOnly: boolean, paths: Map<string, picomatch.Matcher>): string[] {
+  const byOperation = operation.operationId !== undefined ? matched(rule.operations, (id) => id === operation.operationId) : undefined;
+  return (
+    byOperation ??
+    matched(rule.paths, (glob) => paths.get(glob)?.(operation.path) === true) ??
+    matched(rule.tags, (tag) => operation.tags.includes(tag)) ??
+    listOf(readOnly ? rule.read : rule.write)
+  );
+}
+
+/**
+ * Applies the config's scope rule to the tools (one per selected operation, in order): a tool whose operation the
+ * document gives no OAuth scope takes the rule's, besides those its override names. An operationId the rule names that is not in the document is an error; a
+ * tag or glob that matches no selected operation is a warning.
+ */
+export function applyScopeRule(
+  model: ApiModel,
+  entries: readonly OperationModel[],
+  tools: readonly ToolModel[],
+  config: ResolvedConfig,
+): void {
+  const rule = config.auth.scopes;
+  if (!rule) return;
+  const known = new Set(model.operations.flatMap((operation) => (operation.operationId !== undefined ? [operation.operationId] : [])));
+  const unknown = Object.keys(rule.operations ?? {}).filter((id) => !known.has(id));
+  if (unknown.length > 0)
+    throw new UserError(
+      unknown.map((id) => `auth.scopes.operations: "${id}" is not an operationId in the document${didYouMean(id, known)}`),
+    );
+  const paths = new Map(Object.keys(rule.paths ?? {}).map((glob) => [glob, picomatch(glob, { dot: true })] as const));
+  // One tool per selected operation, in the same order.
+  entries.forEach((operation, index) => {
+    const tool = tools[index];
+    if (!tool || documentNamesScopes(model, tool)) return;
+    const scopes = [...new Set([...(tool.scopes ?? []), ...ruleScopes(rule, operation, tool.annotations.readOnlyHint === true, paths)])];
+    if (scopes.length > 0) tool.scopes = scopes;
+  });
+  const unmatched = [
+    ...Object.keys(rule.tags ?? {})
+      .filter((tag) => !entries.some((operation) => operation.tags.includes(tag)))
+      .map((tag) => `tag "${tag}"`),
+    ...[...paths].filter(([, matches]) => !entries.some((operation) => matches(operation.path))).map(([glob]) => `path "${glob}"`),
+  ];
+  if (unmatched.length > 0) tools[0]?.warnings.push(`auth.scopes: ${unmatched.join(", ")} match no selected operation`);
+}
