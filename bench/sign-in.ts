@@ -41,7 +41,7 @@ export async function benchSignIn(): Promise<string> {
     healthy,
   );
   try {
-    const token = await new SignJWT({ sub: "bench", scope: "memos" })
+    const token = await new SignJWT({ sub: "bench", scope: "memos:read memos:write" })
       .setProtectedHeader({ alg: "ES256", kid: "bench" })
       .setIssuer(issuerUrl)
       .setAudience(`http://127.0.0.1:${resource.port}/mcp`)
