@@ -1,4 +1,9 @@
 import { readFileSync } from "node:fs";
+import {
+  Client as ClientV2,
+  StreamableHTTPClientTransport as StreamableHTTPClientTransportV2,
+  UnauthorizedError as UnauthorizedErrorV2,
+} from "@modelcontextprotocol/client";
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { generateKeyPair, importJWK, type JWTPayload, SignJWT } from "jose";
 import type { ClientMetadata } from "oidc-provider";
@@ -264,8 +269,9 @@ describe("the committed Memos server as an OAuth resource server, switched by en
 });
 
 describe("scopes from the document: tools/list shows what the token may call, a missing scope asks for a step-up", () => {
-  /** What the authorization server lets bob have: read only, until a test grants him more. */
-  let bobMay = "memos:read";
+  /** What the authorization server lets each user have: read only, until a test grants more. */
+  const may: Record<string, string> = { bob: "memos:read", carol: "memos:read" };
+  let user = "bob";
   const tool = (name: string, method: "GET" | "POST", scope: string): ToolDefinition => ({
     name,
     title: name,
@@ -286,12 +292,22 @@ describe("scopes from the document: tools/list shows what the token may call, a 
 
   beforeAll(async () => {
     // A client registered beforehand: a dynamically registered one may ask only for the scopes of its first sign-in.
+    // notes-client holds no refresh token (the grant is not its); notes-client-2 does.
     authorizationServer = await startAuthorizationServer({
-      user: () => "bob",
-      allowed: () => bobMay,
+      user: () => user,
+      allowed: (account) => may[account],
+      refreshTokens: true,
       clients: [
         {
           client_id: "notes-client",
+          token_endpoint_auth_method: "none",
+          redirect_uris: ["http://127.0.0.1:9/callback"],
+          grant_types: ["authorization_code"],
+          response_types: ["code"],
+          id_token_signed_response_alg: "ES256",
+        },
+        {
+          client_id: "notes-client-2",
           token_endpoint_auth_method: "none",
           redirect_uris: ["http://127.0.0.1:9/callback"],
           grant_types: ["authorization_code", "refresh_token"],
@@ -339,9 +355,9 @@ describe("scopes from the document: tools/list shows what the token may call, a 
       expect((await client.listTools()).tools.map((listed) => listed.name)).toEqual(["list_notes"]);
       expect((await client.callTool({ name: "list_notes", arguments: {} })).isError).toBeFalsy();
       expect(upstream.requests.at(-1)?.headers.authorization).toBe("Bearer server-held-notes-token");
-      // Bob is granted write at the authorization server. The SDK meets 403 insufficient_scope, signs in again asking
-      // for the named scope (with no refresh token held, it starts a new authorization), and the call then goes through.
-      bobMay = "memos:read memos:write";
+      // Bob is granted write at the authorization server. The SDK (1.x) meets 403 insufficient_scope, signs in again
+      // asking for the named scopes (holding no refresh token, it starts a new authorization), and the call goes through.
+      may.bob = "memos:read memos:write";
       const stepUp = await client.callTool({ name: "write_note", arguments: {} }).catch((error: unknown) => error);
       expect(stepUp).toBeInstanceOf(UnauthorizedError);
       expect(provider.signIns).toBe(2);
@@ -355,6 +371,44 @@ describe("scopes from the document: tools/list shows what the token may call, a 
       const scopes = JSON.parse(Buffer.from((provider.tokens()?.access_token ?? "").split(".")[1] ?? "", "base64url").toString()).scope;
       expect(String(scopes).split(" ")).toEqual(expect.arrayContaining(["memos:read", "memos:write"]));
       expect((await again.client.listTools()).tools.map((listed) => listed.name)).toEqual(["list_notes", "write_note"]);
+      const written = await again.client.callTool({ name: "write_note", arguments: {} });
+      expect(written.isError, JSON.stringify(written.content)).toBeFalsy();
+    } finally {
+      await again.client.close();
+    }
+  });
+
+  it("a client holding a refresh token steps up too: the SDK's 2.x client signs in again for the wider grant (a refresh cannot widen it)", async () => {
+    user = "carol";
+    const provider = new TestOAuthProvider({ client_id: "notes-client-2" });
+    const connect = async () => {
+      const transport = new StreamableHTTPClientTransportV2(server.url, { authProvider: provider });
+      const client = new ClientV2({ name: "step-up-2x", version: "1" });
+      await client.connect(transport);
+      return { client, transport };
+    };
+    let first = await connect().catch(async (error: unknown) => {
+      if (!(error instanceof UnauthorizedErrorV2)) throw error;
+      return undefined;
+    });
+    if (!first) {
+      const transport = new StreamableHTTPClientTransportV2(server.url, { authProvider: provider });
+      await transport.finishAuth(provider.callback);
+      first = await connect();
+    }
+    expect(provider.tokens()?.refresh_token).toBeTruthy();
+    try {
+      expect((await first.client.listTools()).tools.map((listed) => listed.name)).toEqual(["list_notes"]);
+      may.carol = "memos:read memos:write";
+      const stepUp = await first.client.callTool({ name: "write_note", arguments: {} }).catch((error: unknown) => error);
+      expect(stepUp).toBeInstanceOf(UnauthorizedErrorV2);
+      expect(provider.signIns).toBe(2);
+      await first.transport.finishAuth(provider.callback);
+    } finally {
+      await first.client.close();
+    }
+    const again = await connect();
+    try {
       const written = await again.client.callTool({ name: "write_note", arguments: {} });
       expect(written.isError, JSON.stringify(written.content)).toBeFalsy();
     } finally {

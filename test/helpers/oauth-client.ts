@@ -22,8 +22,9 @@ export class TestOAuthProvider implements OAuthClientProvider {
   }
   private saved: OAuthTokens | undefined;
   private verifier = "";
-  /** The authorization code of the last sign-in, for `finishAuth`. */
+  /** The authorization code of the last sign-in, for `finishAuth`; and its whole callback query (`code`, `state`, `iss`). */
   code: string | undefined;
+  callback = new URLSearchParams();
   /** How many times the SDK sent the user to sign in, and registered this client. */
   signIns = 0;
   registrations = 0;
@@ -63,6 +64,7 @@ export class TestOAuthProvider implements OAuthClientProvider {
     const back = await authorize(url, this.redirectUrl);
     if (!back.get("code")) throw new Error(`sign-in failed: ${back.toString()}`);
     this.code = back.get("code") ?? undefined;
+    this.callback = back;
   }
   saveCodeVerifier(verifier: string) {
     this.verifier = verifier;
