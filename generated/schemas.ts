@@ -268,6 +268,7 @@ export const attachmentInputSchema: JsonSchema = {
       description: "The name of the attachment.\n Format: attachments/{attachment}",
       type: "string",
     },
+    createTime: { readOnly: true, description: "Read-only: accepted and ignored (never sent)." },
     filename: { description: "The filename of the attachment.", type: "string" },
     content: {
       writeOnly: true,
@@ -276,6 +277,7 @@ export const attachmentInputSchema: JsonSchema = {
     },
     externalLink: { description: "Optional. The external link of the attachment.", type: "string" },
     type: { description: "The MIME type of the attachment.", type: "string" },
+    size: { readOnly: true, description: "Read-only: accepted and ignored (never sent)." },
     memo: {
       description: "Optional. The related memo. Refer to `Memo.name`.\n Format: memos/{memo}",
       type: "string",
@@ -297,6 +299,7 @@ export const memoRelationMemoInputSchema: JsonSchema = {
   type: "object",
   properties: {
     name: { description: "The resource name of the memo.\n Format: memos/{memo}", type: "string" },
+    snippet: { readOnly: true, description: "Read-only: accepted and ignored (never sent)." },
   },
   required: ["name"],
 };

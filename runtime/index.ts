@@ -57,6 +57,7 @@ export {
 export { bindsLoopback, checkHost, checkOrigin, hostAllowList, isLoopbackAddress, normalizeOrigin } from "./http/origin.js";
 export type { SessionLimits } from "./http/session-http.js";
 export { metadataUrl, SignInGuard, type SignInSettings } from "./http/sign-in.js";
+export { issuerName } from "./http/token-verifier.js";
 export { isJsonMediaType } from "./result/response-content.js";
 export { wrapStructuredContent } from "./result/result.js";
 export { isLinearPattern, unenforcedReason } from "./schema/linear-pattern.js";

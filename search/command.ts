@@ -2,7 +2,16 @@ import { realpath } from "node:fs/promises";
 import { setFlagsFromString } from "node:v8";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
-import { bindsLoopback, endWithLauncher, hostAllowList, type Logger, listen, normalizeOrigin, stderrLogger } from "oapi-mcp-gen-runtime";
+import {
+  bindsLoopback,
+  endWithLauncher,
+  hostAllowList,
+  issuerName,
+  type Logger,
+  listen,
+  normalizeOrigin,
+  stderrLogger,
+} from "oapi-mcp-gen-runtime";
 import { SessionHttpHandler, serveModernOnStdio } from "oapi-mcp-gen-runtime/sdk";
 import { allowedHostsFrom, errorCode, errorMessage, parseAllowedHost } from "../openapi/fetch/index.js";
 import { type Catalogue, MemoryCatalogue, refusedForCatalogue, type SearchSignIn, searchSignIn } from "./catalogue/index.js";
@@ -216,7 +225,7 @@ async function openCatalogue(options: SearchOptions, log: Logger) {
     const store = options.memory ? undefined : new DirectoryStore(options.store ?? defaultStorePath());
     catalogue = new MemoryCatalogue(policy, store, log, parser, budget);
   }
-  const signIn = options.stdio ? undefined : signInOf(options);
+  const signIn = options.stdio ? undefined : signInOf(options, log);
   const context: ToolContext = { catalogue, ...(await callPolicy(options)), ...(signIn ? { signIn } : {}) };
   const restored = catalogue.startRestore();
   for (const { name, source } of options.load) {
@@ -231,9 +240,9 @@ async function openCatalogue(options: SearchOptions, log: Logger) {
 }
 
 /** Resource mode's guard and scopes, from the options and the environment; a bad setting is the command line's error. */
-function signInOf(options: SearchOptions): SearchSignIn | undefined {
+function signInOf(options: SearchOptions, log: Logger): SearchSignIn | undefined {
   try {
-    return searchSignIn(options);
+    return searchSignIn(options, process.env, log);
   } catch (error) {
     throw new InvalidArgumentError(errorMessage(error));
   }
@@ -320,7 +329,11 @@ export async function startSearchServer(options: SearchOptions, log: Logger = st
   log.info("OpenAPI search MCP server listening", { url: running.url.href, store: catalogue.location });
   if (signIn) {
     const { settings } = signIn.guard;
-    log.info("callers sign in (resource mode)", { issuer: settings.issuer.href, resource: settings.resource.href, scopes: signIn.scopes });
+    log.info("callers sign in (resource mode)", {
+      issuer: issuerName(settings.issuer),
+      resource: settings.resource.href,
+      scopes: signIn.scopes,
+    });
   }
   if (catalogue instanceof MemoryCatalogue)
     void restored.then((count) => log.info("stored documents restored", { restored: count, apis: catalogue.size }));

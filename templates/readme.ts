@@ -401,6 +401,19 @@ function teamSection(facts: ReadmeFacts): string[] {
     scopes.length > 0
       ? `Create the scopes this server needs there, as they are named: ${scopes.map((scope) => `\`${scope}\``).join(", ")}, and grant each user those they may have (the authorization server decides: a client asks for all of them at the first sign-in, and a user sees only the tools their token allows). `
       : "";
+  const byScope = scopes.map((scope) => {
+    const needing = facts.tools.filter((tool) => scopesOfTool(tool, facts.schemes).includes(scope)).map((tool) => `\`${tool.name}\``);
+    return `- \`${scope}\`: ${someOf(needing, 12)}`;
+  });
+  const which =
+    byScope.length > 0
+      ? [
+          "",
+          "Which tools need which scope (a tool listed under several needs them all, or one of its document's alternatives):",
+          "",
+          ...byScope,
+        ]
+      : [];
   const open =
     openWrites.length > 0
       ? [
@@ -427,6 +440,7 @@ function teamSection(facts: ReadmeFacts): string[] {
     "```",
     "",
     "MCP clients then sign their users in from the URL alone (`/.well-known/oauth-protected-resource/mcp` names the authorization server and the scopes); a request without a valid token gets 401, one without an operation's scope 403 naming it, so the client can ask for it; the upstream never sees a user's MCP token (`AUTH_UPSTREAM=exchange` gets each user an upstream token of their own). `AUTH_SCOPES` adds scopes every call needs.",
+    ...which,
     ...open,
     "",
   ];

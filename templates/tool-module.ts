@@ -133,7 +133,7 @@ function withSharedDefs(schema: JsonSchema, shared: SharedSchemas, used: Set<str
 
 /** The runtime's view of a body binding (the reshape is a generator concern). */
 function bodyBinding(body: NonNullable<ToolView["body"]>) {
-  const { mediaType, kind, encoding, files, readOnly, sources } = body;
+  const { mediaType, kind, encoding, files, readOnly, sources, closed } = body;
   return {
     mediaType,
     kind,
@@ -141,6 +141,7 @@ function bodyBinding(body: NonNullable<ToolView["body"]>) {
     ...(files ? { files } : {}),
     ...(readOnly ? { readOnly } : {}),
     ...(sources ? { sources } : {}),
+    ...(closed ? { closed } : {}),
   };
 }
 

@@ -60,6 +60,7 @@ export const memoUpdateMemo = defineTool<MemoUpdateMemoArgs, MemoUpdateMemoResul
             description: "The state of the memo. (format: enum)",
             type: "string",
           },
+          creator: { readOnly: true, description: "Read-only: accepted and ignored (never sent)." },
           createTime: {
             description:
               "The creation timestamp.\n If not set on creation, the server will set it to the current time.",
@@ -82,6 +83,7 @@ export const memoUpdateMemo = defineTool<MemoUpdateMemoArgs, MemoUpdateMemoResul
               "The visibility of the memo.\n One of PRIVATE (creator only), PROTECTED (signed-in users), or\n PUBLIC (anyone). Defaults to PRIVATE on creation when unspecified. (format: enum)",
             type: "string",
           },
+          tags: { readOnly: true, description: "Read-only: accepted and ignored (never sent)." },
           pinned: { description: "Whether the memo is pinned.", type: "boolean" },
           attachments: {
             description: "Optional. The attachments of the memo.",
@@ -93,18 +95,21 @@ export const memoUpdateMemo = defineTool<MemoUpdateMemoArgs, MemoUpdateMemoResul
             type: "array",
             items: { $ref: "#/$defs/MemoRelation" },
           },
+          reactions: {
+            readOnly: true,
+            description: "Read-only: accepted and ignored (never sent).",
+          },
+          property: {
+            readOnly: true,
+            description: "Read-only: accepted and ignored (never sent).",
+          },
+          parent: { readOnly: true, description: "Read-only: accepted and ignored (never sent)." },
+          snippet: { readOnly: true, description: "Read-only: accepted and ignored (never sent)." },
           location: {
             description: "Optional. The location of the memo.",
             allOf: [{ $ref: "#/$defs/Location" }],
           },
-          creator: { description: "Read-only: accepted and ignored (never sent)." },
-          tags: { description: "Read-only: accepted and ignored (never sent)." },
-          reactions: { description: "Read-only: accepted and ignored (never sent)." },
-          property: { description: "Read-only: accepted and ignored (never sent)." },
-          parent: { description: "Read-only: accepted and ignored (never sent)." },
-          snippet: { description: "Read-only: accepted and ignored (never sent)." },
         },
-        additionalProperties: false,
         minProperties: 1,
       },
     },

@@ -48,9 +48,15 @@ export const memoUpsertMemoReaction = defineTool<
         description: "Reaction is a reaction attached to a memo.",
         type: "object",
         properties: {
+          name: { readOnly: true, description: "Read-only: accepted and ignored (never sent)." },
+          creator: { readOnly: true, description: "Read-only: accepted and ignored (never sent)." },
           reactionType: {
             description: 'Required. The type of reaction (e.g., "👍", "❤️", "😄").',
             type: "string",
+          },
+          createTime: {
+            readOnly: true,
+            description: "Read-only: accepted and ignored (never sent).",
           },
         },
         required: ["reactionType"],

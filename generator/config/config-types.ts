@@ -168,6 +168,10 @@ export interface GeneratorConfig {
      * Largest input or output schema of one tool, in bytes of JSON (default 65536). Past it, $defs are expanded only to the deepest reference level that fits; the next level becomes placeholders that keep their type and admit any value. 0 keeps every schema whole.
      */
     maxBytes?: number;
+    /**
+     * Refuse request-body fields the document's schema names nowhere, at every depth (the default follows the document: a schema it closes with additionalProperties: false refuses them, an open one forwards them, since documents leave out fields their APIs take). overrides.<id>.body.closed decides for one operation.
+     */
+    closedBodies?: boolean;
   };
   /**
    * Fail generation when the tools/list answer grows past these sizes.
@@ -309,6 +313,10 @@ export interface OperationOverride {
      * Minimum number of body properties.
      */
     minProperties?: number;
+    /**
+     * true: refuse fields the document's schema names nowhere, at every depth of this body; false: forward them (open), whatever schemas.closedBodies says.
+     */
+    closed?: boolean;
   };
   /**
    * Tool annotation hints that replace the ones derived from the HTTP method.
@@ -497,6 +505,10 @@ export interface ResolvedConfig {
      * Largest input or output schema of one tool, in bytes of JSON (default 65536). Past it, $defs are expanded only to the deepest reference level that fits; the next level becomes placeholders that keep their type and admit any value. 0 keeps every schema whole.
      */
     maxBytes: number;
+    /**
+     * Refuse request-body fields the document's schema names nowhere, at every depth (the default follows the document: a schema it closes with additionalProperties: false refuses them, an open one forwards them, since documents leave out fields their APIs take). overrides.<id>.body.closed decides for one operation.
+     */
+    closedBodies: boolean;
   };
   /**
    * Fail generation when the tools/list answer grows past these sizes.

@@ -19,6 +19,8 @@ export type { ParameterBinding };
 export interface ParameterGlobals {
   pathPrefixes: PathPrefixes;
   parameters?: ParameterSources;
+  /** `schemas.closedBodies`: request bodies refuse fields their schema names nowhere. */
+  schemas?: { closedBodies?: boolean };
 }
 
 const LOCATIONS: ParameterLocation[] = ["path", "query", "header", "cookie"];

@@ -49,6 +49,7 @@ export function bodyProperty(
   converter: SchemaConverter,
   where: string,
   sources: ParameterSources = {},
+  closeBodies = false,
 ): { schema: JsonObject; binding: BodyBinding; warnings?: string[] } | undefined {
   const requestBody = operation.requestBody;
   if (!requestBody) {
@@ -77,8 +78,7 @@ export function bodyProperty(
   else if (kind === "text") schema = { type: "string" };
   else {
     schema = converter.convertRoot(media.schema);
-    closeObjectBody(schema, declared);
-    const readOnly = acceptReadOnly(schemas, schema, declared);
+    const readOnly = readOnlyNames(schemas, declared);
     const kept = new Set(readOnly);
     for (const name of converter.rootDropped) if (!kept.has(name)) omitted.push(name);
     if (readOnly.length > 0) binding = { ...binding, readOnly };
@@ -116,20 +116,11 @@ export function bodyProperty(
     const kept = binding.readOnly.filter((name) => isObjectWithProperty(schema, name));
     binding = kept.length > 0 ? { ...binding, readOnly: kept } : (({ readOnly: _, ...rest }) => rest)(binding);
   }
+  // The contract's tolerance: fields the document leaves out follow its word (an open schema forwards them), unless the
+  // operator closes the body, at every depth.
+  if ((override.body?.closed ?? closeBodies) && (kind === "json" || kind === "form" || kind === "multipart"))
+    binding = { ...binding, closed: true };
   return { schema, binding, ...(warnings.length > 0 ? { warnings } : {}) };
-}
-
-/**
- * A body the document describes as an object of named properties, saying nothing of others, refuses unknown ones
- * (the contract's tolerance: read-only fields echoed back are accepted and dropped, anything else is an argument
- * error). A document that opens the object (`additionalProperties`, `patternProperties`) or composes it keeps its word.
- */
-function closeObjectBody(schema: JsonObject, declared: SchemaObject | undefined): void {
-  if (declared === undefined || declared.ref !== undefined || (declared.properties?.size ?? 0) === 0) return;
-  const { additionalProperties, allOf, anyOf, oneOf } = declared;
-  if (additionalProperties !== undefined || allOf || anyOf || oneOf || declared.keywords.patternProperties !== undefined) return;
-  if (propertiesOf(schema) === undefined || Object.hasOwn(schema, "additionalProperties")) return;
-  schema.additionalProperties = false;
 }
 
 /** An object schema that admits only `{}`: no properties, none beyond them, no variants. */
@@ -151,20 +142,9 @@ function propertiesOf(schema: JsonObject): JsonObject | undefined {
   return typeof properties === "object" && properties !== null && !Array.isArray(properties) ? properties : undefined;
 }
 
-/**
- * Read-only properties of an object body (which requests must not set) are accepted anyway and dropped before the
- * call, so a resource read with one tool can be sent back to another; returns their names.
- */
-function acceptReadOnly(schemas: SchemaCatalog, schema: JsonObject, declared: SchemaObject | undefined): string[] {
-  const properties = propertiesOf(schema);
-  if (!declared?.properties || !properties) return [];
-  const names: string[] = [];
-  for (const [name, property] of declared.properties) {
-    if (Object.hasOwn(properties, name) || schemas.deref(property)?.readOnly !== true) continue;
-    setOwn(properties, name, { description: "Read-only: accepted and ignored (never sent)." });
-    names.push(name);
-  }
-  return names;
+/** The body's top-level properties the document marks read-only (accepted in the request's schema, dropped before the call). */
+function readOnlyNames(schemas: SchemaCatalog, declared: SchemaObject | undefined): string[] {
+  return [...(declared?.properties ?? [])].filter(([, property]) => schemas.deref(property)?.readOnly === true).map(([name]) => name);
 }
 
 /**
@@ -269,9 +249,8 @@ function reshapeBody(schema: JsonObject, override: NonNullable<OperationOverride
   if (problems.length > 0) throw new UserError(problems);
   const omit = override.omit ?? [];
   for (const name of omit) delete properties[name];
-  // An omitted property must be refused, not silently forwarded, unless the schema already types extra properties;
-  // a body the config curates (omits or ignores in) refuses unknown properties too.
-  if (omit.length > 0 || (override.ignore?.length ?? 0) > 0) refuseUnknownProperties(schema);
+  // An omitted property must be refused, not silently forwarded, unless the schema already types extra properties.
+  if (omit.length > 0) refuseUnknownProperties(schema);
   const ignore = override.ignore ?? [];
   for (const name of ignore) {
     const property = properties[name];

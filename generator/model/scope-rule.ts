@@ -30,17 +30,17 @@ function matched(table: Record<string, ScopeList | undefined> | undefined, match
 }
 
 /**
- * The scopes the rule gives an operation: of the rules that match it, the most specific (its operationId, then its
- * path's globs, then its tags, then read or write by its tool's read-only hint).
+ * The scopes the rule gives an operation: those of every entry that matches it, all needed (read or write by its
+ * tool's read-only hint, its tags, its path's globs, its operationId). A rule only ever adds: an admin area's scope
+ * comes on top of the write scope, never in its place.
  */
 function ruleScopes(rule: ScopeRule, operation: OperationModel, readOnly: boolean, paths: Map<string, picomatch.Matcher>): string[] {
-  const byOperation = operation.operationId !== undefined ? matched(rule.operations, (id) => id === operation.operationId) : undefined;
-  return (
-    byOperation ??
-    matched(rule.paths, (glob) => paths.get(glob)?.(operation.path) === true) ??
-    matched(rule.tags, (tag) => operation.tags.includes(tag)) ??
-    listOf(readOnly ? rule.read : rule.write)
-  );
+  return [
+    ...listOf(readOnly ? rule.read : rule.write),
+    ...(matched(rule.tags, (tag) => operation.tags.includes(tag)) ?? []),
+    ...(matched(rule.paths, (glob) => paths.get(glob)?.(operation.path) === true) ?? []),
+    ...(operation.operationId !== undefined ? (matched(rule.operations, (id) => id === operation.operationId) ?? []) : []),
+  ];
 }
 
 /**

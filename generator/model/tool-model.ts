@@ -66,7 +66,7 @@ export function operationToTool(
     setOwn(properties, binding.argument, parameterSchema(input, parameter, binding));
     if (binding.required) required.push(binding.argument);
   }
-  const body = bodyProperty(model.schemas, operation, override, input, where, globals.parameters);
+  const body = bodyProperty(model.schemas, operation, override, input, where, globals.parameters, globals.schemas?.closedBodies === true);
   const declaredNames = new Set([...operation.parameters.map((p) => p.name), ...bodyPropertyNames(model, operation)]);
   const unknown = Object.keys(override.parameters ?? {}).filter((name) => !declaredNames.has(name));
   if (unknown.length > 0)

@@ -37,6 +37,9 @@ interface OpenDefinition {
   warnings: string[];
 }
 
+/** What a read-only property is in a request's schema: accepted whatever its value, and dropped before the call. */
+export const READ_ONLY_PLACEHOLDER: JsonObject = { readOnly: true, description: "Read-only: accepted and ignored (never sent)." };
+
 /**
  * Referenced schemas of one document converted for one direction, shared by every tool: a tool takes a definition
  * (and all it reaches) whole when their `$defs` keys agree with its own, else converts it again. Converting GitHub's
@@ -159,10 +162,14 @@ export class SchemaConverter {
           // MCP clients (the SDK's zod schemas among them) reject any schema object with this key.
           this.warn(`${this.where}: dropped the property "__proto__" at ${at || "root"} (MCP clients reject schemas that contain it)`);
           hidden.add(name);
-        } else if (this.isHiddenHere(this.schemas.deref(child))) hidden.add(name);
-        else setOwn(converted, name, this.convert(child, depth + 1, `${at}.${name}`));
+        } else if (this.isHiddenHere(this.schemas.deref(child))) {
+          // A read-only field echoed back in a request (a record read, then sent back) is accepted and dropped at any
+          // depth, never sent: it stands here as such, for the runtime to drop and no caller to be refused for it.
+          if (this.direction === "request") setOwn(converted, name, { ...READ_ONLY_PLACEHOLDER });
+          hidden.add(name);
+        } else setOwn(converted, name, this.convert(child, depth + 1, `${at}.${name}`));
       }
-      if (dropped) for (const name of hidden) dropped.push(name);
+      if (dropped) for (const name of hidden) if (!Object.hasOwn(converted, name)) dropped.push(name);
       out.properties = converted;
       const required = (node.required ?? []).filter((name) => !hidden.has(name));
       if (required.length > 0) out.required = [...new Set(required)];

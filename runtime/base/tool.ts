@@ -57,6 +57,11 @@ export interface BodyBinding {
    * dropped before the call.
    */
   readonly readOnly?: readonly string[];
+  /**
+   * The operator closed the body (config `schemas.closedBodies`, `overrides.<id>.body.closed`): a field its schema
+   * names nowhere, at any depth, is refused; else it is forwarded, as the document's open schema allows.
+   */
+  readonly closed?: boolean;
 }
 
 /** File content in a tool argument: base64 bytes, or a path under the server's `UPLOAD_DIR`. */

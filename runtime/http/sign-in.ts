@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { type Logger, silentLogger } from "../base/logger.js";
 import { openRequestScope, type SignedInCaller } from "../base/request-scope.js";
 import { sendJson } from "./json-response.js";
 import {
@@ -45,6 +46,8 @@ export class SignInGuard {
   constructor(
     readonly settings: SignInSettings,
     fetchFn?: typeof fetch,
+    /** Where refusals are logged: every 401 with a token, every 403, 429 and 503, with its reason. */
+    private readonly log: Logger = silentLogger,
   ) {
     this.verifier = settings.proxy ?? new TokenVerifier(settings, fetchFn);
     const published = metadataUrl(settings.resource);
@@ -85,7 +88,7 @@ export class SignInGuard {
   async admit(req: IncomingMessage, res: ServerResponse): Promise<SignedInCaller | undefined> {
     const token = bearerToken(req.headers.authorization);
     if (token === undefined) {
-      this.refuse(res, 401, this.challenge({}), "sign in: this server takes a bearer token from its authorization server");
+      this.refuse(res, 401, this.challenge({}), "sign in: this server takes a bearer token from its authorization server", undefined, true);
       return undefined;
     }
     try {
@@ -121,6 +124,7 @@ export class SignInGuard {
       403,
       this.challenge({ error: "insufficient_scope", description, scopes: [...caller.scopes, ...missing] }),
       description,
+      caller,
     );
   }
 
@@ -141,7 +145,21 @@ export class SignInGuard {
     return `Bearer ${params.join(", ")}`;
   }
 
-  private refuse(res: ServerResponse, status: number, challenge: string | undefined, message: string): void {
+  /** Answers a refusal, and logs it unless `quiet` (a request without a token is how every client starts signing in). */
+  private refuse(
+    res: ServerResponse,
+    status: number,
+    challenge: string | undefined,
+    message: string,
+    caller?: SignedInCaller,
+    quiet = false,
+  ): void {
+    if (!quiet) {
+      const who = caller ? { user: caller.subject, ...(caller.client ? { client: caller.client } : {}) } : {};
+      const fields = { status, reason: message, ...who, from: openRequestScope()?.caller };
+      if (status >= 500) this.log.error("sign-in refused", fields);
+      else this.log.warn("sign-in refused", fields);
+    }
     if (challenge) res.setHeader("www-authenticate", challenge);
     sendJson(res, status, { jsonrpc: "2.0", error: { code: -32001, message }, id: null });
   }

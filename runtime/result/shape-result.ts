@@ -103,7 +103,11 @@ function checkResult(
     const result = successResult(structured);
     return { result: blocks.length > 0 ? { ...result, content: [...blocks, ...result.content] } : result };
   }
-  const message = `The upstream response does not match the output schema of ${tool.name}: ${describeErrors(output.errors)}`;
+  // The call did succeed: say so, and that a change it made stands, before what the strict check refused.
+  const applied = tool.annotations.readOnlyHint === true ? "" : " and its change was applied";
+  const message =
+    `${tool.name} succeeded upstream${applied}, but the response does not match the output schema of ${tool.name} ` +
+    `(output.validate: strict): ${describeErrors(output.errors)}`;
   return { result: errorResult(message, JSON.stringify(structured)), problem: message };
 }
 
@@ -116,7 +120,8 @@ const MAX_REMEMBERED_DIFFERENCES = 1_000;
 function logDifference(log: Logger, tool: string, first: string): void {
   const seen = loggedDifferences.get(log) ?? new Set<string>();
   loggedDifferences.set(log, seen);
-  const key = `${tool}\u0000${first}`;
+  // The first difference is the key, without the count of further ones (which changes from one result to the next).
+  const key = `${tool}\u0000${first.replace(/;? and \d+ more\b.*$/s, "")}`;
   if (seen.has(key)) return;
   if (seen.size < MAX_REMEMBERED_DIFFERENCES) seen.add(key);
   log.warn("upstream result differs from the document", { tool, first, repeats: "not logged again" });

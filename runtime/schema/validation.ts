@@ -2,6 +2,7 @@ import type { Ajv2020, ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import { someOf } from "../base/lists.js";
 import { closest } from "../base/suggest.js";
 import type { ToolDefinition } from "../base/tool.js";
+import { patternWords } from "./pattern-words.js";
 
 /** Compiled argument and result validators of one tool. */
 export interface ToolValidators {
@@ -118,6 +119,7 @@ function errorLine(error: ErrorObject): string {
   const at = error.instancePath === "" ? "" : `${clip(error.instancePath.slice(1))}: `;
   if (error.keyword === "additionalProperties") return `${at}unknown property "${clip(String(error.params.additionalProperty))}"`;
   if (error.keyword === "enum") return `${at}must be one of ${JSON.stringify(error.params.allowedValues)}`;
+  if (error.keyword === "pattern") return `${at}${patternWords(clip(String(error.params.pattern)))}`;
   return `${at}${error.message ?? error.keyword}`;
 }
 

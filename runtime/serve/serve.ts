@@ -20,7 +20,7 @@ import { sendJson } from "../http/json-response.js";
 import { hostAllowList, isLoopbackAddress } from "../http/origin.js";
 import type { SessionLimits } from "../http/session-http.js";
 import { SignInGuard, type SignInSettings } from "../http/sign-in.js";
-import { TokenVerifier } from "../http/token-verifier.js";
+import { issuerName, TokenVerifier } from "../http/token-verifier.js";
 import { modernHostOf } from "../protocol/modern-host.js";
 import { OAuthProxy, type ProxySettings } from "../proxy/oauth-proxy.js";
 import { SealingKeys } from "../proxy/sealed.js";
@@ -241,7 +241,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const allowedHosts = await hostAllowList(env.host, env.publicUrl);
   // The proxy's metadata publishes the scopes the guard publishes (known once the tools are loaded).
   const signIn = signInSettings(options, log, () => guard?.scopesPublished ?? []);
-  const guard = signIn ? new SignInGuard(signIn.settings, options.fetch) : undefined;
+  const guard = signIn ? new SignInGuard(signIn.settings, options.fetch, log) : undefined;
   const policy: HttpPolicy = {
     allowedOrigins: env.allowedOrigins,
     maxRequestBytes: env.maxRequestBytes,
@@ -290,7 +290,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     const exchange = env.signIn?.upstream === "exchange";
     const upstream = exchange ? "token exchange" : env.upstreamAuthorization ? "UPSTREAM_AUTHORIZATION" : "server-held credentials";
     log.info("MCP callers sign in (resource mode)", {
-      issuer: guard.settings.issuer.href,
+      issuer: issuerName(guard.settings.issuer),
       resource: guard.settings.resource.href,
       upstream,
     });

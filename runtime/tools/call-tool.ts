@@ -1,6 +1,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { requestScope } from "../base/request-scope.js";
-import type { ToolDefinition } from "../base/tool.js";
+import type { JsonSchema, ToolDefinition } from "../base/tool.js";
+import { bodyFields, describeUnknown } from "../call/body-fields.js";
 import { type CallerCredentials, CredentialError } from "../call/credentials.js";
 import { FileArgumentError } from "../call/file-argument.js";
 import { ServerParameterError } from "../call/server-parameters.js";
@@ -77,18 +78,69 @@ export async function executeTool(call: ToolCall): Promise<CallToolResult> {
   return result;
 }
 
-async function callOnce({ runtime, tool, validators, args, caller }: ToolCall): Promise<{ result: CallToolResult; record: CallRecord }> {
+/**
+ * The body as it is sent, per the contract's tolerance: read-only fields dropped at every depth; fields the document
+ * names nowhere forwarded (its schema is open) with a note for the likely typos, or refused where the operator closed
+ * the body. Undefined `args` when a closed body refused them, with why.
+ */
+function tolerated(
+  tool: ToolDefinition,
+  args: Record<string, unknown>,
+): { args?: Record<string, unknown>; note?: string; refused?: string } {
+  const body = tool.http.body;
+  const schema = tool.inputSchema.properties;
+  const bodySchema = isJsonSchema(schema) ? schema.body : undefined;
+  if (
+    !body ||
+    args.body === undefined ||
+    !isJsonSchema(bodySchema) ||
+    (body.kind !== "json" && body.kind !== "form" && body.kind !== "multipart")
+  )
+    return { args };
+  const defs = isJsonSchema(tool.inputSchema.$defs) ? tool.inputSchema.$defs : {};
+  const read = bodyFields(args.body, bodySchema, defs as Record<string, JsonSchema>, body.readOnly ?? []);
+  if (body.closed && read.unknown.length > 0) return { refused: describeUnknown(read.unknown, true) };
+  const typos = read.unknown.filter((field) => field.meant !== undefined);
+  return { args: { ...args, body: read.sent }, ...(typos.length > 0 ? { note: describeUnknown(typos, false) } : {}) };
+}
+
+function isJsonSchema(value: unknown): value is JsonSchema {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** The result with a note beside what the upstream answered (never instead of it). */
+function withNote(result: CallToolResult, note: string | undefined): CallToolResult {
+  return note === undefined ? result : { ...result, content: [...result.content, { type: "text", text: note }] };
+}
+
+async function callOnce(call: ToolCall): Promise<{ result: CallToolResult; record: CallRecord }> {
+  const { tool, validators, args } = call;
+  if (!validators.input(args)) {
+    const message = `Invalid arguments for ${tool.name}: ${describeErrors(validators.input.errors, 5, tool.inputSchema)}`;
+    return { result: errorResult(message), record: { outcome: "invalid-arguments", reason: message } };
+  }
+  const body = tolerated(tool, args);
+  if (!body.args) {
+    const message = `Invalid arguments for ${tool.name}: ${body.refused}`;
+    return { result: errorResult(message), record: { outcome: "invalid-arguments", reason: message } };
+  }
+  const done = await callUpstream({ ...call, args: body.args });
+  return { ...done, result: withNote(done.result, body.note) };
+}
+
+async function callUpstream({
+  runtime,
+  tool,
+  validators,
+  args,
+  caller,
+}: ToolCall): Promise<{ result: CallToolResult; record: CallRecord }> {
   const { upstream, credentials: store } = runtime;
   const fail = (outcome: CallRecord["outcome"], message: string, reason = message, status?: number) => ({
     result: errorResult(message),
     record: { outcome, reason, ...(status !== undefined ? { status } : {}) },
   });
   try {
-    if (!validators.input(args))
-      return fail(
-        "invalid-arguments",
-        `Invalid arguments for ${tool.name}: ${describeErrors(validators.input.errors, 5, tool.inputSchema)}`,
-      );
     let request: Awaited<ReturnType<typeof buildUpstreamRequest>>;
     try {
       request = await buildUpstreamRequest(tool.http, runtime.parameters.apply(tool, args), upstream.baseUrl, upstream);

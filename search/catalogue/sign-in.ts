@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import { isSecureUrl, messagesOf, readSignInEnvironment, requestScope, SignInGuard, toolCallOf } from "oapi-mcp-gen-runtime";
+import { isSecureUrl, type Logger, messagesOf, readSignInEnvironment, requestScope, SignInGuard, toolCallOf } from "oapi-mcp-gen-runtime";
 import { ToolFailure } from "../documents/index.js";
 import type { Loader } from "./catalogue.js";
 
@@ -40,7 +40,7 @@ export function mayLoad(signIn: SearchSignIn | undefined): boolean {
  * (`--auth-issuer`, else `AUTH_ISSUER`) for this server's canonical URI (`--public-url`/`PUBLIC_URL` + `mcp`, or
  * `AUTH_RESOURCE`); undefined without it, when every caller is trusted alike.
  */
-export function searchSignIn(options: SignInOptions, env: NodeJS.ProcessEnv = process.env): SearchSignIn | undefined {
+export function searchSignIn(options: SignInOptions, env: NodeJS.ProcessEnv = process.env, log?: Logger): SearchSignIn | undefined {
   // The command line's settings are read as the generated server reads its environment, the same checks applied.
   const given = {
     ...env,
@@ -58,7 +58,7 @@ export function searchSignIn(options: SignInOptions, env: NodeJS.ProcessEnv = pr
     throw new Error("--public-url must be https in resource mode (http only on loopback): every request's bearer token crosses it");
   const scopes = { read: options.authReadScope, load: options.authLoadScope, admin: options.authAdminScope };
   const settings = { issuer, resource, requiredScopes: [scopes.read], listAllTools: true, introspectionCacheMs, requireAtJwt };
-  const guard = new SignInGuard({ ...settings, ...(client ? { client } : {}) });
+  const guard = new SignInGuard({ ...settings, ...(client ? { client } : {}) }, undefined, log);
   guard.publishScopes([scopes.load, scopes.admin]);
   return { guard, scopes };
 }

@@ -139,15 +139,54 @@ describe("a CMS whose API strays from its document, through the SDK client", () 
     expect(result.structuredContent).toEqual({ result: "pong" });
   });
 
-  it("refuses an unknown body field by name, while a read-only field echoed back is accepted and dropped", async () => {
-    const before = upstream.requests.length;
-    const unknown = await client.callTool({
+  it("forwards body fields the document leaves out whole, naming a likely typo beside the answer; drops a read-only field", async () => {
+    upstream.requests.length = 0;
+    const item = await client.callTool({
       name: "create_item",
-      arguments: { collection: "articles", body: { title: "New", status: "draft", colour: "red" } },
+      arguments: { collection: "articles", body: { id: 9, title: "New", status: "draft", colour: "red" } },
     });
-    expect(unknown.isError).toBe(true);
-    expect(JSON.stringify(unknown.content)).toContain("colour");
-    expect(upstream.requests.length).toBe(before);
+    expect(item.isError, JSON.stringify(item.content)).toBeFalsy();
+    expect(JSON.parse(upstream.requests[0]?.body ?? "{}")).toEqual({ title: "New", status: "draft", colour: "red" });
+    upstream.requests.length = 0;
+    // The real CMS takes bookmark and filter, which its document omits: the call goes through whole, with a note.
+    const preset = await client.callTool({
+      name: "create_preset",
+      arguments: { body: { collection: "articles", layout: "tabular", bookmark: "Drafts", filter: { status: { _eq: "draft" } } } },
+    });
+    expect(preset.isError, JSON.stringify(preset.content)).toBeFalsy();
+    expect(JSON.parse(upstream.requests[0]?.body ?? "{}")).toEqual({
+      collection: "articles",
+      layout: "tabular",
+      bookmark: "Drafts",
+      filter: { status: { _eq: "draft" } },
+    });
+    const texts = (preset.content as { text: string }[]).map((block) => block.text);
+    expect(texts.at(-1)).toBe('note: the document names no field body.filter (did you mean "filters"?); sent as given');
+    expect(preset.structuredContent).toBeDefined();
+  });
+
+  it("refuses a field the document's closed schema does not name, and one at any depth of a body the operator closed; sends nothing", async () => {
+    upstream.requests.length = 0;
+    const webhook = await client.callTool({
+      name: "create_webhook",
+      arguments: { body: { name: "n", url: "https://hooks.example/x", secret: "s" } },
+    });
+    expect(webhook.isError).toBe(true);
+    expect(JSON.stringify(webhook.content)).toContain('unknown property \\"secret\\" (it takes name, url, actions)');
+    const permission = await client.callTool({
+      name: "create_permission",
+      arguments: { body: { collection: "articles", permissions: { fields: ["*"], feilds: ["title"] } } },
+    });
+    expect(permission.isError).toBe(true);
+    expect(JSON.stringify(permission.content)).toContain(
+      'unknown property body.permissions.feilds (did you mean \\"fields\\"?): this server\'s operator closed this body',
+    );
+    expect(upstream.requests).toHaveLength(0);
+    const allowed = await client.callTool({
+      name: "create_permission",
+      arguments: { body: { collection: "articles", permissions: { fields: ["*"] } } },
+    });
+    expect(allowed.isError, JSON.stringify(allowed.content)).toBeFalsy();
   });
 
   it("publishes no output schema for a tool whose config drops it, and returns its results unchecked", async () => {

@@ -118,7 +118,7 @@ describe("behaviours of Memos' own Go MCP server", () => {
       expect(upstream.requests).toHaveLength(1);
     });
 
-    it("accepts a memo read with memo_get_memo back in memo_update_memo, dropping its read-only fields; unknown fields stay refused", async () => {
+    it("accepts a memo read with memo_get_memo back in memo_update_memo, dropping its read-only fields; a typo is named beside the answer", async () => {
       const read = await client.callTool({ name: "memo_get_memo", arguments: { memo: "abc" } });
       const { name: _, ...body } = read.structuredContent as typeof MEMO;
       upstream.requests.length = 0;
@@ -131,23 +131,80 @@ describe("behaviours of Memos' own Go MCP server", () => {
       expect(sent).toEqual({ state: "NORMAL", content: "new", visibility: "PRIVATE", pinned: false });
       const tools = await client.listTools();
       expect(tools.tools.find((tool) => tool.name === "memo_update_memo")?.description).toContain("may be sent back and are ignored");
-      const unknown = await client.callTool({ name: "memo_update_memo", arguments: { memo: "abc", body: { content: "x", bogus: 1 } } });
-      expect(unknown.isError).toBe(true);
-      expect(JSON.stringify(unknown.content)).toContain('unknown property \\"bogus\\"');
+      // Memos' document leaves its memo open: a field it does not name is forwarded; a near miss is named beside the answer.
+      upstream.requests.length = 0;
+      const typo = await client.callTool({ name: "memo_update_memo", arguments: { memo: "abc", body: { contnet: "x" } } });
+      expect(typo.isError).toBeFalsy();
+      expect(typo.structuredContent).toEqual(MEMO);
+      expect((typo.content as { text: string }[]).at(-1)?.text).toBe(
+        'note: the document names no field body.contnet (did you mean "content"?); sent as given',
+      );
+      expect(JSON.parse(upstream.requests[0]?.body ?? "{}")).toEqual({ contnet: "x" });
     });
 
-    it("refuses an unknown field in memo_create_memo's body with an argument error, and sends nothing", async () => {
+    it("forwards a field memo_create_memo's document leaves out whole, and drops the read-only fields a read carried", async () => {
       upstream.requests.length = 0;
-      const unknown = await client.callTool({ name: "memo_create_memo", arguments: { body: { content: "x", mood: "happy" } } });
-      expect(unknown.isError).toBe(true);
-      expect(JSON.stringify(unknown.content)).toContain('unknown property \\"mood\\"');
-      expect(upstream.requests).toHaveLength(0);
+      const forwarded = await client.callTool({ name: "memo_create_memo", arguments: { body: { content: "x", mood: "happy" } } });
+      expect(forwarded.isError, JSON.stringify(forwarded.content)).toBeFalsy();
+      expect(JSON.parse(upstream.requests[0]?.body ?? "{}")).toEqual({ content: "x", mood: "happy" });
+      upstream.requests.length = 0;
       const echoed = await client.callTool({
         name: "memo_create_memo",
         arguments: { body: { content: "x", creator: "users/9", tags: [] } },
       });
       expect(echoed.isError, JSON.stringify(echoed.content)).toBeFalsy();
       expect(JSON.parse(upstream.requests[0]?.body ?? "{}")).toEqual({ content: "x" });
+    });
+
+    it("drops read-only fields at every depth (an attachment's createTime and size, a relation's snippet) and forwards nested fields the document leaves out", async () => {
+      upstream.requests.length = 0;
+      const attachments = await client.callTool({
+        name: "memo_set_memo_attachments",
+        arguments: {
+          memo: "abc",
+          body: {
+            attachments: [
+              {
+                name: "attachments/a1",
+                filename: "a.png",
+                type: "image/png",
+                createTime: "2026-01-01T00:00:00Z",
+                size: "187",
+                checksum: "sha256:…",
+              },
+            ],
+          },
+        },
+      });
+      expect(attachments.isError, JSON.stringify(attachments.content)).toBeFalsy();
+      expect(JSON.parse(upstream.requests[0]?.body ?? "{}")).toEqual({
+        attachments: [{ name: "attachments/a1", filename: "a.png", type: "image/png", checksum: "sha256:…" }],
+      });
+      upstream.requests.length = 0;
+      const relations = await client.callTool({
+        name: "memo_set_memo_relations",
+        arguments: {
+          memo: "abc",
+          body: {
+            relations: [
+              { memo: { name: "memos/abc", snippet: "hello" }, relatedMemo: { name: "memos/def", snippet: "other" }, type: "REFERENCE" },
+            ],
+          },
+        },
+      });
+      expect(relations.isError, JSON.stringify(relations.content)).toBeFalsy();
+      expect(JSON.parse(upstream.requests[0]?.body ?? "{}")).toEqual({
+        relations: [{ memo: { name: "memos/abc" }, relatedMemo: { name: "memos/def" }, type: "REFERENCE" }],
+      });
+      // The config omits the root's name (the path names the memo): a name the operator took out stays refused.
+      upstream.requests.length = 0;
+      const omitted = await client.callTool({
+        name: "memo_set_memo_attachments",
+        arguments: { memo: "abc", body: { name: "memos/x", attachments: [] } },
+      });
+      expect(omitted.isError).toBe(true);
+      expect(JSON.stringify(omitted.content)).toContain('unknown property \\"name\\"');
+      expect(upstream.requests).toHaveLength(0);
     });
 
     it("lists every curated tool's input schema closed at its root, as the server refuses unknown arguments", async () => {

@@ -185,6 +185,26 @@ describe("the committed Memos server as an OAuth resource server, switched by en
     }
   });
 
+  it("logs every refusal with its reason (and the user, when the token names one), but not a first request without a token", async () => {
+    lines.length = 0;
+    await post(mcp, INITIALIZE);
+    expect(lines.filter((line) => line.message === "sign-in refused")).toEqual([]);
+    await post(mcp, INITIALIZE, { authorization: "Bearer not-a-token" });
+    const reader = await authorizationServer.accessToken(mcp.href, { sub: "rita", scope: "memos:read" });
+    await post(
+      mcp,
+      { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "memo_delete_memo", arguments: { memo: "1" } } },
+      {
+        authorization: `Bearer ${reader}`,
+      },
+    );
+    const refusals = lines.filter((line) => line.message === "sign-in refused");
+    expect(refusals).toEqual([
+      expect.objectContaining({ status: 401, reason: expect.stringContaining("cannot introspect"), from: "127.0.0.1" }),
+      expect.objectContaining({ status: 403, reason: "this call needs the scope memos:write", user: "rita" }),
+    ]);
+  });
+
   describe("refuses tokens it must not take, each with 401 invalid_token", () => {
     const now = () => Math.floor(Date.now() / 1000);
     /** A token signed with the authorization server's own key (or `key`), claims as given over valid ones. */

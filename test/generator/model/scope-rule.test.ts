@@ -58,18 +58,19 @@ describe("scopes by rule (auth.scopes)", () => {
     });
   });
 
-  it("lets the most specific rule decide (operation, then path, then tag), and the document's own scopes win", async () => {
+  it("needs every matching rule's scopes (read or write, tag, path, operation), and the document's own scopes win", async () => {
     const { scopes } = await toolsWith({
       read: "notes:read",
       write: "notes:write",
       paths: { "/admin/**": "notes:admin" },
       tags: { Audit: ["notes:audit"] },
-      operations: { deleteNote: ["notes:admin", "notes:write"] },
+      operations: { deleteNote: ["notes:admin"] },
     });
     expect(scopes).toMatchObject({
-      listUsers: ["notes:admin"],
-      readAudit: ["notes:audit"],
-      deleteNote: ["notes:admin", "notes:write"],
+      listUsers: ["notes:read", "notes:admin"],
+      readAudit: ["notes:read", "notes:audit"],
+      // A rule adds to the write scope, never stands in for it.
+      deleteNote: ["notes:write", "notes:admin"],
       // The document names notes:export for it (the API key beside it never stands in): the rule leaves it alone.
       exportNotes: [],
     });

@@ -86,7 +86,7 @@ describe("OpenAPI schema → JSON Schema", () => {
     expect(converted.properties).toEqual({ id: { description: "the id", allOf: [{ $ref: "#/$defs/Id" }] } });
   });
 
-  it("drops readOnly properties from requests and writeOnly ones from responses", () => {
+  it("makes readOnly properties of requests accepted-and-dropped placeholders (never required), and drops writeOnly ones from responses", () => {
     const schema = {
       type: "object",
       required: ["id", "secret", "name"],
@@ -94,7 +94,8 @@ describe("OpenAPI schema → JSON Schema", () => {
     };
     const request = converterFor(documentWith({}), "request", "t").convertRoot(schema);
     const response = converterFor(documentWith({}), "response", "t").convertRoot(schema);
-    expect(Object.keys(request.properties as JsonObject)).toEqual(["secret", "name"]);
+    expect(Object.keys(request.properties as JsonObject)).toEqual(["id", "secret", "name"]);
+    expect((request.properties as JsonObject).id).toEqual({ readOnly: true, description: "Read-only: accepted and ignored (never sent)." });
     expect(request.required).toEqual(["secret", "name"]);
     expect(Object.keys(response.properties as JsonObject)).toEqual(["id", "name"]);
     expect(response.required).toEqual(["id", "name"]);
