@@ -267,7 +267,11 @@ async function generateBeside(
 function registryAuth(model: ApiModel, tools: readonly ToolModel[], config: ResolvedConfig): RegistryAuth {
   const all = config.auth.apply === "all";
   const used = new Set(tools.flatMap((tool) => (tool.security ?? []).flatMap((requirement) => Object.keys(requirement))));
-  const schemes = Object.fromEntries(Object.entries(securitySchemes(model)).filter(([name]) => all || used.has(name)));
+  const every = Object.entries(securitySchemes(model));
+  const schemes = Object.fromEntries(every.filter(([name]) => all || used.has(name)));
+  const undeclared = Object.fromEntries(
+    every.filter(([name]) => !all && !used.has(name)).map(([name, scheme]) => [name, Object.values(scheme.env)]),
+  );
   const { passthrough } = config.auth;
   const refused = passthrough.headers.flatMap((name) => {
     const refusal = headerRefusal(name);
@@ -283,6 +287,7 @@ function registryAuth(model: ApiModel, tools: readonly ToolModel[], config: Reso
     ...(config.auth.mode !== "passthrough" ? { mode: config.auth.mode } : {}),
     passthrough: { authorization: passthrough.authorization, headers: passthrough.headers },
     ...signInProvider(model, config),
+    ...(Object.keys(undeclared).length > 0 ? { undeclared } : {}),
   };
 }
 

@@ -83,8 +83,12 @@ function credentialRows(schemes: Record<string, SchemeModel>): string[] {
           : scheme.type === "oauth2"
             ? "a bearer token, or OAuth2 client credentials (token fetched, cached and refreshed)"
             : "a bearer token";
+    // An API key in the Authorization header is the header's whole value: the API may want `Bearer <key>` there.
+    const header = scheme.type === "apiKey" && scheme.in === "header" && scheme.name?.toLowerCase() === "authorization";
     for (const [role, variable] of Object.entries(scheme.env))
-      rows.push(`| \`${variable}\` | ${markdownText(name)} (${role}) | ${how}: ${valueForm(role)} |`);
+      rows.push(
+        `| \`${variable}\` | ${markdownText(name)} (${role}) | ${how}: ${header ? "the whole header value, as the API wants it (often `Bearer <token>`), sent exactly as set" : valueForm(role)} |`,
+      );
   }
   return rows;
 }
@@ -93,7 +97,7 @@ function credentialRows(schemes: Record<string, SchemeModel>): string[] {
 function valueForm(role: string): string {
   switch (role) {
     case "apiKey":
-      return "the key alone, sent exactly as set";
+      return "the key as the API takes it, sent exactly as set (nothing added)";
     case "token":
       return "the token alone, without `Bearer ` (the server sends `Bearer <token>`)";
     case "username":

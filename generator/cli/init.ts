@@ -6,6 +6,7 @@ import { neededOnEveryCall } from "oapi-mcp-gen-runtime/discovery";
 import { isJsonObject, type JsonObject, normalizeDocument, readDocumentSource } from "../../openapi/document/index.js";
 import { type ApiModel, buildApiModel, type OperationModel } from "../../openapi/model/index.js";
 import { bundleExternalRefs } from "../../openapi/references/index.js";
+import { shellWord } from "../../templates/deploy.js";
 import { oneLine } from "../../templates/literal.js";
 import { toolDefinition } from "../../templates/tool-module.js";
 import { UserError } from "../base/errors.js";
@@ -33,6 +34,9 @@ interface Listed {
   selected: boolean;
 }
 
+/** The config file the generator reads from the working folder when none is named (`--config`). */
+const DEFAULT_CONFIG_NAME = "oapi-mcp.config.yaml";
+
 /**
  * Writes a commented config that lists every operation by tag with the tool name it would get and its share of
  * `tools/list`; read-only operations are selected until the default budget, the rest stay commented out.
@@ -52,7 +56,10 @@ export async function initConfig(spec: string, configPath: string, force: boolea
   await writeFile(configPath, configText(model, spec, configPath, listed));
   const which =
     resources.length > 0 ? `: the core operations of ${resources.slice(0, 6).join(", ")}${resources.length > 6 ? ", …" : ""}` : "";
-  return `wrote ${configPath}: ${listed.length} operations listed, ${selected.length} selected${which} (about ${tokens} tokens of tools/list); edit it, then run \`oapi-mcp-gen ${spec} --out generated\` (add \`--runtime vendor\` while oapi-mcp-gen-runtime is not on your registry)\n`;
+  // The generator reads oapi-mcp.config.yaml from the working folder by itself; any other config must be named.
+  const config = resolve(configPath) === resolve(DEFAULT_CONFIG_NAME) ? "" : ` --config ${shellWord(configPath)}`;
+  const next = `oapi-mcp-gen ${shellWord(spec)}${config} --out generated`;
+  return `wrote ${configPath}: ${listed.length} operations listed, ${selected.length} selected${which} (about ${tokens} tokens of tools/list); edit it, then run \`${next}\` (add \`--runtime vendor\` while oapi-mcp-gen-runtime is not on your registry)\n`;
 }
 
 /** Every operation with its tag, tool name and size (or why it cannot become a tool as it is), built in one pass. */

@@ -4,6 +4,7 @@ import { type ApiModel, markdownText, type OperationModel } from "../../openapi/
 import type { ToolView } from "../../templates/tool-view.js";
 import { UserError } from "../base/errors.js";
 import { type OperationAction, operationAction } from "../base/operation-action.js";
+import { type OperationTraits, operationTraits } from "../base/operation-traits.js";
 import type { AnnotationOverride, OperationOverride } from "../config/config.js";
 import { type DefinitionMemo, SchemaConverter } from "../schema/json-schema.js";
 import { bindParameters, checkPathParameters, type ParameterBinding, type ParameterGlobals, parameterSchema } from "./parameters.js";
@@ -100,7 +101,10 @@ export function operationToTool(
     outputSchema: output.schema,
     outputValidation: override.output?.validate ?? outputValidation,
     publishOutputSchema: override.output?.schema !== false,
-    annotations: { title, ...annotationsFor(operation.method, override.annotations, operationAction(operation)) },
+    annotations: {
+      title,
+      ...annotationsFor(operation.method, override.annotations, operationAction(operation), operationTraits(operation)),
+    },
     parameters: parameters.map(({ binding }) => binding),
     undeclaredParameters: parameters.filter(({ parameter }) => parameter.synthesized).map(({ binding }) => binding.argument),
     ...(body ? { body: body.binding } : {}),
@@ -131,14 +135,20 @@ export function annotationsFor(
   method: HttpMethod,
   override: AnnotationOverride = {},
   action?: OperationAction,
+  traits?: Partial<OperationTraits>,
 ): Omit<ToolAnnotations, "title"> {
-  // A POST that only reads by its words (a search, a validation) is as safe as a GET.
-  const safe =
-    method === "get" || method === "head" || method === "options" || method === "trace" || (action === "read" && method === "post");
+  // A POST that only reads by its words (a search, a validation) is as safe as a GET; one that signs in, issues a
+  // token or starts a session is not, whatever its first verb ("Retrieve a temporary access token").
+  const readsByWords = action === "read" && method === "post" && traits?.signsIn !== true;
+  const safe = method === "get" || method === "head" || method === "options" || method === "trace" || readsByWords;
   const removes = action === "delete" || action === "cancel";
   const readOnly = safe && !removes && action !== "send";
   const byMethod = method === "delete" || method === "put";
-  const destructive = !readOnly && (removes || action === "replace" || (byMethod && action !== "create"));
+  // Destructive by consequence: turning something off, archiving, a bulk change, an instance-wide switch; a sort
+  // order or position only reorders (nothing lost), whatever its method.
+  const consequence = traits?.switchesOff === true || traits?.bulk === true || traits?.instanceWide === true;
+  const overwrites = (action === "replace" || (byMethod && action !== "create")) && traits?.ordersOnly !== true;
+  const destructive = !readOnly && (removes || consequence || overwrites);
   const hints = {
     readOnlyHint: readOnly,
     destructiveHint: destructive,

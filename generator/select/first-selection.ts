@@ -1,6 +1,7 @@
 import { pushTo } from "oapi-mcp-gen-runtime";
 import type { OperationModel } from "../../openapi/model/index.js";
 import { operationAction } from "../base/operation-action.js";
+import { everydayAreas } from "./api-areas.js";
 
 /** One resource of an API: the operations its core verbs find, by how central it is. */
 interface Resource {
@@ -26,7 +27,7 @@ export interface Selectable {
 
 /**
  * A useful first selection for an API: the everyday operations (list, read, create, update; nothing deprecated, nothing
- * that deletes or cancels, nothing for administrators or tests) of its most central resources, most central first,
+ * that deletes or cancels, none of its plumbing, probes or tests: `everydayAreas`) of its most central resources, most central first,
  * within the limits. Resources one lists and creates come first; a resource is central when many operations lie under
  * its path (counted half), name it in an argument (`customer` in Stripe's charges, invoices, payment intents…) or go
  * through it (`/charges/{}/refunds`). An API of RPC methods (`/chat.postMessage`) has its namespaces for resources and
@@ -36,7 +37,9 @@ export function firstSelection<T extends Selectable>(
   listed: readonly T[],
   limits: SelectionLimits,
 ): { selected: T[]; resources: string[] } {
-  const usable = listed.filter((item) => item.entry.operationId !== undefined && item.tokens !== undefined && everyday(item.entry));
+  const candidates = listed.filter((item) => item.entry.operationId !== undefined && item.tokens !== undefined && everyday(item.entry));
+  const inArea = everydayAreas(candidates);
+  const usable = candidates.filter(inArea);
   const selected: T[] = [];
   const resources: string[] = [];
   let tokens = 0;
@@ -71,17 +74,11 @@ export function firstSelection<T extends Selectable>(
 /** The share of the token budget the first pass (each resource's list and read) may take. */
 const READ_SHARE = 0.6;
 
-/** Path segments and names of what only administrators, tests or internal tools use. */
-const NOT_EVERYDAY = /^(?:admin|admins|administration|test_?helpers?|internal|enterprises?|enterprise-admin)$/i;
-
-/** Whether an operation belongs to an API's everyday use: current, not deleting or cancelling, not for admins or tests. */
+/** Whether an operation is of everyday use by itself: current, and not deleting or cancelling (its area is `everydayAreas`'). */
 function everyday(entry: OperationModel): boolean {
   if (entry.deprecated || entry.method === "delete") return false;
   const action = operationAction(entry);
-  if (action === "delete" || action === "cancel") return false;
-  const segments = entry.path.split(/[/.]/).filter((segment) => segment !== "");
-  const named = [...segments, ...entry.tags, ...(entry.operationId?.split(/[/._]/).slice(0, 1) ?? [])];
-  return !named.some((segment) => NOT_EVERYDAY.test(segment));
+  return action !== "delete" && action !== "cancel";
 }
 
 /** A path with its parameters named alike (`/v1/customers/{customer}` → `/v1/customers/{}`), so routes compare. */

@@ -34,6 +34,11 @@ export interface AuthDefinition {
   readonly passthrough: { readonly authorization: boolean; readonly headers: readonly string[] };
   /** Proxy mode: the API's own OAuth provider (the config's `auth.provider`, else the document's authorization-code flow). */
   readonly provider?: SignInProvider;
+  /**
+   * The document's schemes no selected operation declares (under `apply: declared`), by the variables they would read:
+   * set, such a variable is never sent, and start-up says so.
+   */
+  readonly undeclared?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** Where proxy mode sends users to sign in, and how the operator's app talks to the provider. */

@@ -19,9 +19,25 @@ export function mayCall(tool: ToolDefinition, settings: CodeSettings): boolean {
   );
 }
 
-/** A short program for this API: its first operation that only reads, called with sample values for what it requires. */
+/** Path words of probes and server plumbing: a program's example lists the API's own things, not its health. */
+const PROBES = /(?:^|[/._-])(?:health|healthz|ready|readyz|readiness|live|livez|liveness|ping|metrics|version|status)(?:$|[/._-])/i;
+
+/** How well an operation suits the example: a list of the API's own things first (no probe), then any read. */
+function exampleRank(tool: ToolDefinition): number {
+  if (PROBES.test(tool._meta.path)) return 3;
+  const required = Array.isArray(tool.inputSchema.required) ? tool.inputSchema.required.length : 0;
+  const lists = !/\}\/?$/.test(tool._meta.path);
+  return lists && required === 0 ? 0 : lists ? 1 : 2;
+}
+
+/**
+ * A short program for this API: an operation that only reads (a list of the API's own things where there is one,
+ * never a health probe where there is another), called with sample values for what it requires.
+ */
 export function codeExample(tools: readonly ToolDefinition[]): string {
-  const read = tools.find((tool) => readsOnly(tool._meta.method)) ?? tools[0];
+  const reads = tools.filter((tool) => readsOnly(tool._meta.method));
+  const best = Math.min(...reads.map(exampleRank));
+  const read = reads.find((tool) => exampleRank(tool) === best) ?? tools[0];
   if (!read) return "return 1 + 1;";
   const properties = isRecord(read.inputSchema.properties) ? read.inputSchema.properties : {};
   const required = Array.isArray(read.inputSchema.required) ? read.inputSchema.required.filter((name) => typeof name === "string") : [];

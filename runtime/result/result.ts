@@ -1,5 +1,6 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { isRecord } from "../base/own-property.js";
+import { errorDetails } from "./error-details.js";
 
 /** Object-shaped structured content: objects as they are, `{ ok: true }` for nothing, `{ result }` otherwise. */
 export function wrapStructuredContent(value: unknown): Record<string, unknown> {
@@ -30,17 +31,32 @@ export function decodeJson(text: string): { ok: true; value: unknown } | { ok: f
 }
 
 const MAX_MESSAGE_LENGTH = 500;
+/** The message with the details an answer lists, at most this long. */
+const MAX_DETAILED_LENGTH = 2_500;
 
-/** The API's own error message: `message`, `error`, `error.message`, `detail` or `title`, else the text itself. */
+/**
+ * The API's own error message (`message`, `error`, `error.message`, `detail` or `title`, else the text itself), with
+ * the details it lists (`details`, `errors`, RFC 9457's `invalid-params`, …): what a model needs to fix its call
+ * ("refer to the details list" says nothing by itself).
+ */
 export function apiErrorMessage(text: string): string {
   const decoded = decodeJson(text);
   if (decoded.ok && typeof decoded.value === "object" && decoded.value !== null) {
     const body = decoded.value;
     if (isRecord(body)) {
       const nested = isRecord(body.error) ? body.error.message : undefined;
-      for (const candidate of [body.message, body.error, nested, body.detail, body.title, body.error_description]) {
-        if (typeof candidate === "string" && candidate.trim() !== "") return truncate(candidate.trim());
+      const message = [body.message, body.error, nested, body.detail, body.title, body.error_description].find(
+        (candidate): candidate is string => typeof candidate === "string" && candidate.trim() !== "",
+      );
+      if (message !== undefined) {
+        const details = errorDetails(body, message);
+        const said = truncate(message.trim());
+        if (details.length === 0) return said;
+        const listed = `${said} — ${details.join("; ")}`;
+        return listed.length > MAX_DETAILED_LENGTH ? `${listed.slice(0, MAX_DETAILED_LENGTH)}… [truncated]` : listed;
       }
+      const details = errorDetails(body, "");
+      if (details.length > 0) return truncate(details.join("; "));
     }
     return truncate(JSON.stringify(body));
   }

@@ -313,10 +313,15 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   });
   warnUnsetParameters(runtime, log);
   if (guard) warnOpenWrites(runtime, guard.settings.requiredScopes, log);
-  tellCredentialReach(runtime, log);
+  tellCredentialReach(runtime, log, options.env ?? process.env);
   const { passthrough } = runtime.auth;
   const forwards = env.upstreamConfigured !== false && (passthrough.authorization || passthrough.headers.length > 0);
   warnClearTextUpstream(env.apiBaseUrl, runtime, log, forwards);
+  if (env.upstreamAuthorization !== undefined && !guard)
+    log.warn(
+      "UPSTREAM_AUTHORIZATION is set but not sent: over HTTP in passthrough each caller's own Authorization goes upstream (the variable serves stdio, and signed-in callers in resource mode); set a scheme's variable for a server-held credential",
+      {},
+    );
   if (runtime.credentials.configured().length > 0 && !guard) {
     log.warn(
       "server-held credentials serve every caller of /mcp, which has no authentication of its own: keep it on loopback or behind a proxy that authenticates callers",
@@ -343,7 +348,16 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
  * What the server-held credentials reach: a warning when they go with under half of the operations (the document
  * declares security on few), and which operations carry them instead of the caller's Authorization.
  */
-function tellCredentialReach(runtime: ToolRuntime, log: Logger): void {
+function tellCredentialReach(runtime: ToolRuntime, log: Logger, env: NodeJS.ProcessEnv): void {
+  // A variable of a scheme no operation here declares is read by nothing: say so rather than leave calls to fail.
+  for (const [scheme, variables] of Object.entries(runtime.auth.undeclared ?? {})) {
+    const set = variables.filter((variable) => env[variable]?.trim());
+    if (set.length > 0)
+      log.warn(
+        `${set.join(", ")} ${set.length === 1 ? "is" : "are"} set, but no operation of this server declares ${scheme}, so it is never sent; set auth.apply: all in the config and generate again to send it with every operation`,
+        { scheme, variables: set },
+      );
+  }
   const credentials = runtime.credentials.configured();
   if (credentials.length === 0) return;
   const operations = [...runtime.tools.values()];
@@ -406,6 +420,7 @@ export async function startStdioServer(options: ServeOptions): Promise<{ close()
     ...(runtime.parameters.configured().length > 0 ? { parameters: runtime.parameters.configured() } : {}),
   });
   warnUnsetParameters(runtime, log);
+  tellCredentialReach(runtime, log, options.env ?? process.env);
   warnClearTextUpstream(options.environment.apiBaseUrl, runtime, log, authorization !== undefined);
   return { close: () => server.close() };
 }

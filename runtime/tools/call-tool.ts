@@ -163,7 +163,11 @@ async function callUpstream({
     }
     switch (outcome.kind) {
       case "unreachable":
-        return fail("unreachable", `The upstream API is unreachable (${tool.http.method} ${tool.http.path}).`, outcome.detail);
+        return fail(
+          "unreachable",
+          `The upstream API is unreachable (${tool.http.method} ${tool.http.path}: ${unreachableCause(outcome.detail)}); the server's operator should check API_BASE_URL.`,
+          `${outcome.detail} (upstream ${upstream.baseUrl.origin}; check API_BASE_URL)`,
+        );
       case "timeout":
         return fail("timeout", `The upstream API did not answer within ${outcome.timeoutMs} ms.`);
       case "too-large":
@@ -191,4 +195,20 @@ async function callUpstream({
       record: { outcome: "failed", reason: error instanceof Error ? (error.stack ?? error.message) : String(error) },
     };
   }
+}
+
+/** Why a connection failed, in words a caller may see (the error's code, never the host it was for). */
+function unreachableCause(detail: string): string {
+  const code = /\b(E[A-Z]{2,}[A-Z_]*|UND_ERR_[A-Z_]+|CERT_[A-Z_]+)\b/.exec(detail)?.[1];
+  const words: Record<string, string> = {
+    ECONNREFUSED: "connection refused",
+    ENOTFOUND: "its host name does not resolve",
+    EAI_AGAIN: "its host name could not be resolved now",
+    ECONNRESET: "the connection was reset",
+    EHOSTUNREACH: "its host cannot be reached",
+    ENETUNREACH: "its network cannot be reached",
+    ETIMEDOUT: "the connection timed out",
+    CERT_HAS_EXPIRED: "its TLS certificate has expired",
+  };
+  return code === undefined ? "the connection failed" : `${words[code] ?? "the connection failed"}, ${code}`;
 }

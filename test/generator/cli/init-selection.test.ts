@@ -8,6 +8,9 @@ import { initConfig } from "../../../generator/cli/index.js";
 const GITHUB = createRequire(import.meta.url).resolve("@octokit/openapi/generated/api.github.com.json");
 const SLACK = "test/fixtures/slack/slack.com.json";
 const STRIPE = "test/fixtures/stripe/stripe.com.json";
+const GOOGLE_ADMIN = "test/fixtures/management/google-admin-directory.json";
+const INFLUXDB = "test/fixtures/management/influxdb-oss.json";
+const MEMOS = "examples/memos/openapi.yaml";
 
 /** Each operation of a document by operationId: its method, path and whether it is deprecated. */
 async function operationsOf(file: string): Promise<Map<string, { method: string; path: string; deprecated: boolean; summary: string }>> {
@@ -38,7 +41,7 @@ describe("init's first selection: the operations of everyday use", () => {
     return { selected, operations: await operationsOf(file) };
   };
 
-  const expectEveryday = (selected: string[], operations: Awaited<ReturnType<typeof operationsOf>>) => {
+  const expectEveryday = (selected: string[], operations: Awaited<ReturnType<typeof operationsOf>>, management = false) => {
     expect(selected.length).toBeGreaterThan(0);
     for (const id of selected) {
       const operation = operations.get(id);
@@ -46,7 +49,8 @@ describe("init's first selection: the operations of everyday use", () => {
       expect(operation?.deprecated, `${id} is deprecated`).toBe(false);
       expect(operation?.method, `${id} deletes`).not.toBe("delete");
       expect(operation?.summary ?? "", `${id} deletes`).not.toMatch(/^(?:delete|remove|cancel|archive)/i);
-      expect(operation?.path ?? "", `${id} is for administrators`).not.toMatch(/(?:^|[/.])admin[./]/);
+      if (!management) expect(operation?.path ?? "", `${id} is for administrators`).not.toMatch(/(?:^|[/.])admin[./]/);
+      expect(operation?.path ?? "", `${id} is a probe`).not.toMatch(/\/(?:health|ready|ping|metrics)(?:\/|$)/);
     }
   };
 
@@ -70,6 +74,47 @@ describe("init's first selection: the operations of everyday use", () => {
     );
     expect(selected.some((id) => id.includes("TestHelpers") || id.includes("Treasury"))).toBe(false);
     expectEveryday(selected, operations);
+  }, 60_000);
+
+  it("on a management API whose every path lies under /admin (Google's Admin SDK), takes its core resources, not its tokens", async () => {
+    const { selected, operations } = await selection(GOOGLE_ADMIN, "google-admin");
+    expect(selected).toEqual(
+      expect.arrayContaining([
+        "directory.users.list",
+        "directory.users.get",
+        "directory.users.insert",
+        "directory.users.patch",
+        "directory.groups.list",
+        "directory.groups.get",
+        "directory.orgunits.list",
+        "directory.orgunits.insert",
+      ]),
+    );
+    expect(selected.filter((id) => /tokens|asps|verificationCodes|channels/.test(id))).toEqual([]);
+    expectEveryday(selected, operations, true);
+  }, 60_000);
+
+  it("on a server's API (InfluxDB), takes buckets, dashboards and tasks; never its probes (health, ready, ping, metrics) or tokens", async () => {
+    const { selected, operations } = await selection(INFLUXDB, "influxdb");
+    expect(selected).toEqual(
+      expect.arrayContaining(["GetBuckets", "PostBuckets", "GetBucketsID", "PatchBucketsID", "GetTasks", "PostTasks", "GetDashboards"]),
+    );
+    expect(selected.filter((id) => /Health|Ready|Ping|Metrics|Authorizations|Setup/.test(id))).toEqual([]);
+    expectEveryday(selected, operations);
+  }, 60_000);
+
+  it("on Memos, takes its memos and attachments, none of its users, identity providers, tokens, webhooks or instance settings", async () => {
+    const config = join(folder, "memos.yaml");
+    // The next command it suggests names the config it wrote (not the default the generator looks for by itself).
+    expect(await initConfig(MEMOS, config, true)).toContain(`then run \`oapi-mcp-gen ${MEMOS} --config ${config} --out generated\``);
+    const selected = [...(await readFile(config, "utf8")).matchAll(/^ {2}- "?([^"\s]+)"?\s+#/gm)].map((match) => match[1] ?? "");
+    expect(selected).toEqual(
+      expect.arrayContaining(["MemoService_ListMemos", "MemoService_CreateMemo", "MemoService_GetMemo", "MemoService_UpdateMemo"]),
+    );
+    expect(selected).toEqual(expect.arrayContaining(["AttachmentService_ListAttachments", "AttachmentService_GetAttachment"]));
+    expect(selected.filter((id) => /^(?:UserService|IdentityProviderService|InstanceService|AuthService)_|Token|Webhook/.test(id))).toEqual(
+      [],
+    );
   }, 60_000);
 
   it("on GitHub, takes the issues and pull requests of a repository", async () => {

@@ -34,6 +34,11 @@ describe("a server-held credential that reaches few operations", () => {
     );
   });
 
+  it("writes the variables of a scheme no selected operation declares, for start-up to name when one is set", async () => {
+    const { files } = await generateFromDocument(keyedDocument(0), config);
+    expect(files.get("server-settings.ts")).toContain('undeclared: { KeyAuth: ["KEY_AUTH_API_KEY"] }');
+  });
+
   it("is not named when each operation declares its own scheme (most declare one)", async () => {
     const document = keyedDocument(0);
     const schemes = ["KeyAuth", "OtherKey"];

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { operationTraits } from "../../../generator/base/operation-traits.js";
 import { annotationsFor, operationAction } from "../../../generator/model/index.js";
 
 describe("tool annotations by meaning as well as method", () => {
@@ -36,5 +37,48 @@ describe("tool annotations by meaning as well as method", () => {
     expect(annotationsFor("put")).toMatchObject({ destructiveHint: true });
     expect(annotationsFor("post")).toMatchObject({ destructiveHint: false, idempotentHint: false });
     expect(annotationsFor("post", { destructiveHint: false }, "delete")).toMatchObject({ destructiveHint: false });
+  });
+});
+
+describe("hints by consequence", () => {
+  /** The hints of an operation as the generator derives them: method, first verb and traits. */
+  const hints = (
+    method: "get" | "post" | "put" | "patch" | "delete",
+    operation: { path: string; summary?: string; operationId?: string },
+  ) => annotationsFor(method, {}, operationAction(operation), operationTraits(operation));
+
+  it("never marks read-only an operation that signs in, issues a token or starts a session, whatever its first verb", () => {
+    // A real CMS's login: "Retrieve a Temporary Access Token" reads by its first word, and mints a token and a session.
+    expect(hints("post", { path: "/auth/login", summary: "Retrieve a Temporary Access Token", operationId: "login" })).toMatchObject({
+      readOnlyHint: false,
+      idempotentHint: false,
+    });
+    expect(hints("post", { path: "/auth/refresh", summary: "Get a new access token", operationId: "refresh" }).readOnlyHint).toBe(false);
+    expect(hints("post", { path: "/sessions", summary: "Get or start a session" }).readOnlyHint).toBe(false);
+    // A search sent with POST still reads.
+    expect(hints("post", { path: "/contacts/search", summary: "Search contacts" }).readOnlyHint).toBe(true);
+    // Listing tokens with GET is a read.
+    expect(hints("get", { path: "/users/{id}/tokens", summary: "List access tokens" }).readOnlyHint).toBe(true);
+  });
+
+  it("marks destructive what turns something off, archives, changes in bulk or flips an instance-wide switch; not a sort order", () => {
+    expect(
+      hints("post", { path: "/projects/{p}/features/{f}/environments/{e}/off", summary: "Disable a feature in an environment" })
+        .destructiveHint,
+    ).toBe(true);
+    expect(
+      hints("post", { path: "/projects/{p}/features/{f}/environments/{e}/on", summary: "Enable a feature in an environment" })
+        .destructiveHint,
+    ).toBe(false);
+    expect(hints("post", { path: "/projects/{p}/archive", summary: "Archive features in bulk" }).destructiveHint).toBe(true);
+    expect(
+      hints("patch", { path: "/items/{collection}", summary: "Update multiple items", operationId: "updateItemsBulk" }).destructiveHint,
+    ).toBe(true);
+    expect(hints("post", { path: "/maintenance", summary: "Enable maintenance mode" }).destructiveHint).toBe(true);
+    expect(hints("patch", { path: "/settings", summary: "Update the instance settings" }).destructiveHint).toBe(true);
+    expect(hints("put", { path: "/strategies/sort-order", summary: "Set the strategies' sort order" }).destructiveHint).toBe(false);
+    expect(hints("put", { path: "/orders/{id}", summary: "Replace an order" }).destructiveHint).toBe(true);
+    expect(hints("post", { path: "/containers/{id}/stop", summary: "Stop a container" }).destructiveHint).toBe(true);
+    expect(hints("patch", { path: "/blocks/{id}", summary: "Update a block" }).destructiveHint).toBe(false);
   });
 });

@@ -100,7 +100,7 @@ describe("deploy kit and tools/list budget", () => {
     expect(readme).toContain('"BEARER_AUTH_TOKEN": "<token>"');
     // What each value is, so nobody writes `Bearer ` where the server adds it; and whose credential a call carries.
     expect(readme).toMatch(/`BEARER_AUTH_TOKEN`\s+\| .* the token alone, without `Bearer ` \(the server sends `Bearer <token>`\)\s+\|/);
-    expect(readme).toMatch(/`API_KEY_QUERY_API_KEY`\s+\| .* the key alone, sent exactly as set\s+\|/);
+    expect(readme).toMatch(/`API_KEY_QUERY_API_KEY`\s+\| .* the key as the API takes it, sent exactly as set \(nothing added\)\s+\|/);
     expect(readme).toContain(
       "One identity per call: the caller's `Authorization` header is forwarded to the upstream origin (only) on operations where no server-held credential below applies, and never beside one",
     );

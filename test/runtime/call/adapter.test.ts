@@ -215,7 +215,10 @@ describe("generated Memos tools call the upstream REST API exactly", () => {
     try {
       const result = await other.callTool({ name: "memo_get_memo", arguments: { memo: "a" } });
       expect(result.isError).toBe(true);
-      expect((result.content as { text: string }[])[0]?.text).toBe("The upstream API is unreachable (GET /api/v1/memos/{memo}).");
+      // Why, and what the operator checks; the host stays in the log, never in what a caller sees.
+      expect((result.content as { text: string }[])[0]?.text).toBe(
+        "The upstream API is unreachable (GET /api/v1/memos/{memo}: connection refused, ECONNREFUSED); the server's operator should check API_BASE_URL.",
+      );
     } finally {
       await other.close();
       await lonely.close();

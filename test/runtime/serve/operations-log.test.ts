@@ -80,6 +80,27 @@ describe("operations log", () => {
     expect(warning?.credentials).toEqual(["bearerAuth"]);
   });
 
+  it("says when a variable set would never be sent: a scheme no operation declares, UPSTREAM_AUTHORIZATION in HTTP passthrough", async () => {
+    const recorder = recordingLogger();
+    const server = await startServer({
+      identity: serverIdentity,
+      tools,
+      auth: { ...auth, undeclared: { keyAuth: ["KEY_AUTH_API_KEY"] } },
+      env: { KEY_AUTH_API_KEY: "k" },
+      log: recorder.log,
+      environment: testEnvironment(new URL("http://127.0.0.1:9/v1"), { upstreamAuthorization: "Bearer operator" }),
+    });
+    await server.close();
+    const warnings = recorder
+      .parsed()
+      .filter((line) => line.level === "warn")
+      .map((line) => String(line.message));
+    expect(warnings).toContain(
+      "KEY_AUTH_API_KEY is set, but no operation of this server declares keyAuth, so it is never sent; set auth.apply: all in the config and generate again to send it with every operation",
+    );
+    expect(warnings.some((line) => line.startsWith("UPSTREAM_AUTHORIZATION is set but not sent: over HTTP in passthrough"))).toBe(true);
+  });
+
   it("forwards no caller credentials when the upstream URL comes from the document alone", async () => {
     expect(readServerEnvironment({}, { defaultBaseUrl: "https://api.example.com" }).upstreamConfigured).toBe(false);
     expect(readServerEnvironment({}, { defaultBaseUrl: "https://api.example.com", fromConfig: true }).upstreamConfigured).toBe(true);
