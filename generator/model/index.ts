@@ -1,6 +1,7 @@
 /** Each selected operation as a tool: names, parameters, bodies, results, credentials, servers, and the mode and search data. */
 
 export { type OperationAction, operationAction } from "../base/operation-action.js";
+export { type OperationTraits, operationTraits } from "../base/operation-traits.js";
 export { buildTools } from "./build-tools.js";
 export { alwaysListedTools, discoveryData, type ServingMode, servingMode } from "./discovery.js";
 export { lexiconFor } from "./lexicon.js";

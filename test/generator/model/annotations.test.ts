@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { operationTraits } from "../../../generator/base/operation-traits.js";
-import { annotationsFor, operationAction } from "../../../generator/model/index.js";
+import { annotationsFor, operationAction, operationTraits } from "../../../generator/model/index.js";
 
 describe("tool annotations by meaning as well as method", () => {
   it("reads the action from the summary's first word, else the operationId's first verb", () => {
