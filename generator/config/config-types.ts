@@ -110,25 +110,25 @@ export interface GeneratorConfig {
      */
     mode?: "passthrough" | "resource" | "proxy";
     /**
-     * Resource and proxy mode: the OAuth scopes a signed-in caller needs for each tool, by rule, where the document's security names none for its operation (the document's own requirements win, and an alternative credential such as an API key never stands in for a scope; overrides.<id>.scopes add to either). Of the rules that match an operation, the most specific applies: operations, then paths, then tags, then read or write. Start-up warns when tools that change data need no scope beyond AUTH_SCOPES.
+     * Resource and proxy mode: the OAuth scopes a signed-in caller needs for each tool, by rule, where the document's security names none for its operation (the document's own requirements win, and an alternative credential such as an API key never stands in for a scope; overrides.<id>.scopes add to either). An operation needs the scopes of every rule that matches it (read or write, its tags, its path's globs, its operationId): a rule only ever adds. Start-up warns when tools that change data need no scope beyond AUTH_SCOPES.
      */
     scopes?: {
       read?: ScopeList;
       write?: ScopeList;
       /**
-       * By tag: an operation with any of these tags needs the scopes of every one it has.
+       * By tag: an operation with any of these tags needs their scopes too.
        */
       tags?: {
         [k: string]: ScopeList | undefined;
       };
       /**
-       * By path glob (`*` one segment, `**` any, so `/admin/**` is a prefix): an operation whose path matches needs the scopes of every glob it matches.
+       * By path glob (`*` one segment, `**` any, so `/admin/**` is a prefix): an operation whose path matches needs their scopes too.
        */
       paths?: {
         [k: string]: ScopeList | undefined;
       };
       /**
-       * By operationId.
+       * By operationId: that operation needs these scopes too.
        */
       operations?: {
         [k: string]: ScopeList | undefined;
@@ -447,25 +447,25 @@ export interface ResolvedConfig {
      */
     mode: "passthrough" | "resource" | "proxy";
     /**
-     * Resource and proxy mode: the OAuth scopes a signed-in caller needs for each tool, by rule, where the document's security names none for its operation (the document's own requirements win, and an alternative credential such as an API key never stands in for a scope; overrides.<id>.scopes add to either). Of the rules that match an operation, the most specific applies: operations, then paths, then tags, then read or write. Start-up warns when tools that change data need no scope beyond AUTH_SCOPES.
+     * Resource and proxy mode: the OAuth scopes a signed-in caller needs for each tool, by rule, where the document's security names none for its operation (the document's own requirements win, and an alternative credential such as an API key never stands in for a scope; overrides.<id>.scopes add to either). An operation needs the scopes of every rule that matches it (read or write, its tags, its path's globs, its operationId): a rule only ever adds. Start-up warns when tools that change data need no scope beyond AUTH_SCOPES.
      */
     scopes?: {
       read?: ScopeList;
       write?: ScopeList;
       /**
-       * By tag: an operation with any of these tags needs the scopes of every one it has.
+       * By tag: an operation with any of these tags needs their scopes too.
        */
       tags?: {
         [k: string]: ScopeList | undefined;
       };
       /**
-       * By path glob (`*` one segment, `**` any, so `/admin/**` is a prefix): an operation whose path matches needs the scopes of every glob it matches.
+       * By path glob (`*` one segment, `**` any, so `/admin/**` is a prefix): an operation whose path matches needs their scopes too.
        */
       paths?: {
         [k: string]: ScopeList | undefined;
       };
       /**
-       * By operationId.
+       * By operationId: that operation needs these scopes too.
        */
       operations?: {
         [k: string]: ScopeList | undefined;

@@ -151,7 +151,7 @@ describe("a document of prototype-member names, exponential patterns and deep li
     // Backtracking would take 2^40 steps: hours, not the seconds a loaded machine may add.
     expect(performance.now() - started).toBeLessThan(3_000);
     expect(result.isError).toBe(true);
-    expect(JSON.stringify(result.content)).toContain("must match pattern");
+    expect(JSON.stringify(result.content)).toContain("must match the pattern ^(a+)+$");
     expect((await call("constructor", { path_constructor: "x", toString: "a".repeat(40) })).isError).toBeFalsy();
   });
 

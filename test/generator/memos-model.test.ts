@@ -85,18 +85,22 @@ describe("Memos tool model", () => {
   it("requires only content for create and comment; read-only fields are accepted and never sent", () => {
     for (const name of ["memo_create_memo", "memo_create_memo_comment"]) {
       expect(body(name).required).toEqual(["content"]);
-      expect((body(name).properties as JsonObject).creator).toEqual({ description: "Read-only: accepted and ignored (never sent)." });
+      expect((body(name).properties as JsonObject).creator).toEqual({
+        readOnly: true,
+        description: "Read-only: accepted and ignored (never sent).",
+      });
       expect(byName(name).body?.readOnly).toContain("creator");
       expect(byName(name).inputSchema.required).toContain("body");
     }
   });
 
-  it("makes UpdateMemo a partial update: no required fields, the name accepted and dropped, at least one property, destructive", () => {
+  it("makes UpdateMemo a partial update: no required fields, the name accepted and dropped, at least one property, open, destructive", () => {
     const update = body("memo_update_memo");
     expect(update.required).toBeUndefined();
     expect(update.minProperties).toBe(1);
     expect((update.properties as JsonObject).name).toMatchObject({ type: "string" });
-    expect(update.additionalProperties).toBe(false);
+    // Memos' document leaves its memo open: unknown fields are forwarded (a likely typo gets a note), not refused.
+    expect(update.additionalProperties).toBeUndefined();
     expect(byName("memo_update_memo").body?.readOnly).toContain("name");
     expect((byName("memo_update_memo").inputSchema.properties as JsonObject).updateMask).toBeDefined();
     expect(byName("memo_update_memo").inputSchema.required).toEqual(["memo", "body"]);

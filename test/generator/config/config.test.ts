@@ -28,7 +28,7 @@ describe("config validation", () => {
       parameters: {},
       overrides: {},
       auth: { apply: "declared", mode: "passthrough", prefer: "server", passthrough: { authorization: true, headers: [] } },
-      schemas: { maxBytes: 65536 },
+      schemas: { maxBytes: 65536, closedBodies: false },
       output: { validate: "warn" },
       externalRefs: { outsideFolder: false, urls: false },
       mode: "auto",
