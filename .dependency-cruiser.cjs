@@ -122,7 +122,7 @@ module.exports = {
       comment:
         "runtime/base/ imports nothing of schema, result, call, tools, discovery, protocol, http, serve: the layers run base, schema, result, call, tools, then discovery and protocol side by side, http, serve.",
       from: { path: "^runtime/base/" },
-      to: { path: "^runtime/(schema|result|call|tools|discovery|protocol|http|serve)/|^runtime/(index|sdk)\\.ts$" },
+      to: { path: "^runtime/(schema|result|call|tools|discovery|protocol|http|serve|sign-in|telemetry)/|^runtime/(index|sdk)\\.ts$" },
     },
     {
       name: "runtime-schema-below-what-stands-on-it",
@@ -130,7 +130,7 @@ module.exports = {
       comment:
         "runtime/schema/ imports nothing of result, call, tools, discovery, protocol, http, serve: the layers run base, schema, result, call, tools, then discovery and protocol side by side, http, serve.",
       from: { path: "^runtime/schema/" },
-      to: { path: "^runtime/(result|call|tools|discovery|protocol|http|serve)/|^runtime/(index|sdk)\\.ts$" },
+      to: { path: "^runtime/(result|call|tools|discovery|protocol|http|serve|sign-in|telemetry)/|^runtime/(index|sdk)\\.ts$" },
     },
     {
       name: "runtime-result-below-what-stands-on-it",
@@ -138,7 +138,7 @@ module.exports = {
       comment:
         "runtime/result/ imports nothing of call, tools, discovery, protocol, http, serve: the layers run base, schema, result, call, tools, then discovery and protocol side by side, http, serve.",
       from: { path: "^runtime/result/" },
-      to: { path: "^runtime/(call|tools|discovery|protocol|http|serve)/|^runtime/(index|sdk)\\.ts$" },
+      to: { path: "^runtime/(call|tools|discovery|protocol|http|serve|sign-in|telemetry)/|^runtime/(index|sdk)\\.ts$" },
     },
     {
       name: "runtime-call-below-what-stands-on-it",
@@ -146,7 +146,7 @@ module.exports = {
       comment:
         "runtime/call/ imports nothing of tools, discovery, protocol, http, serve: the layers run base, schema, result, call, tools, then discovery and protocol side by side, http, serve.",
       from: { path: "^runtime/call/" },
-      to: { path: "^runtime/(tools|discovery|protocol|http|serve)/|^runtime/(index|sdk)\\.ts$" },
+      to: { path: "^runtime/(tools|discovery|protocol|http|serve|sign-in|telemetry)/|^runtime/(index|sdk)\\.ts$" },
     },
     {
       name: "runtime-tools-below-what-stands-on-it",
@@ -154,7 +154,7 @@ module.exports = {
       comment:
         "runtime/tools/ imports nothing of discovery, protocol, http, serve: the layers run base, schema, result, call, tools, then discovery and protocol side by side, http, serve.",
       from: { path: "^runtime/tools/" },
-      to: { path: "^runtime/(discovery|protocol|http|serve)/|^runtime/(index|sdk)\\.ts$" },
+      to: { path: "^runtime/(discovery|protocol|http|serve|sign-in|telemetry)/|^runtime/(index|sdk)\\.ts$" },
     },
     {
       name: "runtime-discovery-below-what-stands-on-it",
@@ -162,7 +162,7 @@ module.exports = {
       comment:
         "runtime/discovery/ imports nothing of protocol, http, serve: the layers run base, schema, result, call, tools, then discovery and protocol side by side, http, serve.",
       from: { path: "^runtime/discovery/" },
-      to: { path: "^runtime/(protocol|http|serve)/|^runtime/(index|sdk)\\.ts$" },
+      to: { path: "^runtime/(protocol|http|serve|sign-in|telemetry)/|^runtime/(index|sdk)\\.ts$" },
     },
     {
       name: "runtime-protocol-below-what-stands-on-it",
@@ -170,7 +170,7 @@ module.exports = {
       comment:
         "runtime/protocol/ imports nothing of discovery, http, serve: the layers run base, schema, result, call, tools, then discovery and protocol side by side, http, serve.",
       from: { path: "^runtime/protocol/" },
-      to: { path: "^runtime/(discovery|http|serve)/|^runtime/(index|sdk)\\.ts$" },
+      to: { path: "^runtime/(discovery|http|serve|sign-in|telemetry)/|^runtime/(index|sdk)\\.ts$" },
     },
     {
       name: "runtime-http-below-discovery-serve",
@@ -178,29 +178,30 @@ module.exports = {
       comment:
         "runtime/http/ imports nothing of discovery, serve: the layers run base, schema, result, call, tools, then discovery and protocol side by side, http, serve.",
       from: { path: "^runtime/http/" },
-      to: { path: "^runtime/(discovery|serve)/|^runtime/(index|sdk)\\.ts$" },
+      to: { path: "^runtime/(discovery|serve|sign-in|telemetry)/|^runtime/(index|sdk)\\.ts$" },
     },
     {
-      name: "runtime-proxy-between-http-and-serve",
+      name: "runtime-sign-in-between-http-and-serve",
       severity: "error",
       comment:
-        "runtime/proxy/ (proxy mode's authorization server) stands on http/ and base/ and under serve/: it imports nothing of schema, result, call, tools, discovery, protocol, code or serve.",
-      from: { path: "^runtime/proxy/" },
-      to: { path: "^runtime/(schema|result|call|tools|discovery|protocol|code|serve)/|^runtime/(index|sdk)\\.ts$" },
+        "runtime/sign-in/ (resource mode's guard, proxy mode's authorization server, their settings and shared state) stands on http/, tools/ and the layers under them, and under serve/: it imports nothing of discovery, protocol, code, telemetry or serve.",
+      from: { path: "^runtime/sign-in/" },
+      to: { path: "^runtime/(discovery|protocol|code|telemetry|serve)/|^runtime/(index|sdk)\\.ts$" },
     },
     {
-      name: "runtime-proxy-reached-from-serve",
+      name: "runtime-sign-in-reached-from-serve",
       severity: "error",
-      comment: "Only serve/ starts proxy mode: no layer under it reaches runtime/proxy/ (http/sign-in.ts takes it by its interface).",
-      from: { path: "^runtime/", pathNot: "^runtime/(proxy|serve)/" },
-      to: { path: "^runtime/proxy/" },
+      comment:
+        "Only serve/ (and the package's face) starts sign-in: the layers under it reach it by the interfaces they own (http/sign-in-port.ts), never its files.",
+      from: { path: "^runtime/", pathNot: "^runtime/(sign-in|serve)/|^runtime/index\\.ts$" },
+      to: { path: "^runtime/sign-in/" },
     },
     {
       name: "runtime-code-below-what-stands-on-it",
       severity: "error",
       comment: "runtime/code/ stands beside discovery/, above tools/: it imports nothing of discovery, protocol, http or serve.",
       from: { path: "^runtime/code/" },
-      to: { path: "^runtime/(discovery|protocol|http|serve)/|^runtime/(index|sdk)\\.ts$" },
+      to: { path: "^runtime/(discovery|protocol|http|serve|sign-in|telemetry)/|^runtime/(index|sdk)\\.ts$" },
     },
     {
       name: "a-server-without-code-mode-loads-no-engine",

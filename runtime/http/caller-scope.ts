@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { inRequestScope, openRequestScope, type RequestScope } from "../base/request-scope.js";
 import { clientGroup } from "./client-group.js";
-import type { SignInGuard } from "./sign-in.js";
+import type { SignInPort } from "./sign-in-port.js";
 
 /** The scope of one HTTP request: its caller is the client's address group; it is gone when the connection closes early. */
 export function callerScope(req: IncomingMessage, res: ServerResponse): RequestScope {
@@ -16,7 +16,7 @@ export function callerScope(req: IncomingMessage, res: ServerResponse): RequestS
  * Resource mode: the request's caller as its bearer token says (its scope then keys per-caller shares on the token's
  * subject, not the network); false once a 401 or 503 has answered it.
  */
-export async function signedInto(guard: SignInGuard, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+export async function signedInto(guard: SignInPort, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
   const caller = await guard.admit(req, res);
   if (!caller) return false;
   const scope = openRequestScope();

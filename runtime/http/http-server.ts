@@ -12,7 +12,7 @@ import { answeredCors } from "./cors.js";
 import { sendJson, sendJsonText } from "./json-response.js";
 import { ANSWERED, readMessage, serveModern } from "./mcp-post.js";
 import { checkHost, checkOrigin } from "./origin.js";
-import type { SignInGuard } from "./sign-in.js";
+import type { SignInPort } from "./sign-in-port.js";
 
 export { sendJson } from "./json-response.js";
 
@@ -25,7 +25,7 @@ export interface HttpPolicy {
   /** @default 4194304 */
   maxRequestBytes?: number;
   /** Resource mode: every MCP request signs in with a bearer token from the operator's authorization server. */
-  signIn?: SignInGuard;
+  signIn?: SignInPort;
 }
 
 /** A running HTTP server and how to stop it. */
@@ -85,7 +85,7 @@ async function handleMcpPost(runtime: ToolRuntime, policy: HttpPolicy, req: Inco
 }
 
 /** Resource mode: answers 403 `insufficient_scope` for a call the caller's token does not grant; true when it did. */
-export function refusedForScope(runtime: ToolRuntime, guard: SignInGuard, message: unknown, res: ServerResponse): boolean {
+export function refusedForScope(runtime: ToolRuntime, guard: SignInPort, message: unknown, res: ServerResponse): boolean {
   const refused = refusedScopes(runtime, message);
   if (!refused) return false;
   guard.refuseScope(res, refused.caller, refused.missing);

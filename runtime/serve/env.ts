@@ -1,7 +1,7 @@
 import { realpathSync, statSync } from "node:fs";
 import { EnvironmentError } from "../base/environment-error.js";
 import { normalizeOrigin } from "../http/origin.js";
-import { readSignInEnvironment, type SignInEnvironment } from "./sign-in-env.js";
+import { readSignInEnvironment, type SignInEnvironment } from "../sign-in/sign-in-env.js";
 
 /** Settings of a generated server, read from the environment. */
 export interface ServerEnvironment {

@@ -1,10 +1,8 @@
-import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { EnvironmentError } from "../base/environment-error.js";
-import { ExpiringCache } from "../base/expiring-cache.js";
 import { type Logger, loggerFromEnvironment, stderrLogger } from "../base/logger.js";
 import type { ToolDefinition } from "../base/tool.js";
-import type { AuthDefinition, SignedInAuthorization } from "../call/credentials.js";
+import type { AuthDefinition } from "../call/credentials.js";
 import type { CodeSettings } from "../code/code-settings.js";
 import type { DiscoveryData } from "../discovery/discovery.js";
 import {
@@ -19,17 +17,13 @@ import {
 import { sendJson } from "../http/json-response.js";
 import { hostAllowList, isLoopbackAddress } from "../http/origin.js";
 import type { SessionLimits } from "../http/session-http.js";
-import { SignInGuard, type SignInSettings } from "../http/sign-in.js";
-import { issuerName, TokenVerifier } from "../http/token-verifier.js";
 import { modernHostOf } from "../protocol/modern-host.js";
-import { OAuthProxy, type ProxySettings } from "../proxy/oauth-proxy.js";
-import { SealingKeys } from "../proxy/sealed.js";
+import { SignInGuard } from "../sign-in/guard.js";
+import { warnOpenWrites } from "../sign-in/open-writes.js";
+import { type SignInSetup, scopesNamed, signInFor, tellSignIn, upstreamForSignedIn } from "../sign-in/settings.js";
 import { createToolRuntime, type ServerIdentity, type ToolRuntime } from "../tools/tool-runtime.js";
-import { scopesOf } from "../tools/tool-scopes.js";
 import { readServerEnvironment, type ServerEnvironment, type UpstreamDefaults } from "./env.js";
-import { warnOpenWrites } from "./open-writes.js";
 import { endWithLauncher } from "./parent-watch.js";
-import { authUrl, isSecureUrl } from "./sign-in-env.js";
 import { parseServerArguments, serverUsage } from "./usage.js";
 
 /** The tools, or how to load them: a generated server imports its tool modules once it listens. */
@@ -79,7 +73,12 @@ async function runtimeFor(options: ServeOptions, log: Logger, guard?: SignInGuar
     ...(env.upstreamConfigured === false ? { forwardCaller: false } : {}),
     ...(env.samplingOff ? { samplingOff: true } : {}),
     ...(guard
-      ? { signIn: { listAllTools: guard.settings.listAllTools, upstreamAuthorization: upstreamForSignedIn(guard, env, log) } }
+      ? {
+          signIn: {
+            listAllTools: guard.settings.listAllTools,
+            upstreamAuthorization: upstreamForSignedIn(guard, env.upstreamAuthorization, log),
+          },
+        }
       : {}),
     upstream: {
       baseUrl: env.apiBaseUrl,
@@ -109,125 +108,18 @@ async function sessionHandler(runtime: ToolRuntime, policy: HttpPolicy, limits: 
   );
 }
 
-/**
- * Sign-in settings: `AUTH_MODE` (else the config's `auth.mode`) and what it needs; undefined in passthrough. A resource
- * server needs its authorization server (`AUTH_ISSUER`) and its own canonical URI (`PUBLIC_URL`); a proxy, its URI, its
- * key and the provider's app.
- */
-function signInSettings(
-  options: ServeOptions,
-  log: Logger,
-  scopesPublished: () => readonly string[],
-): { settings: SignInSettings; proxy?: OAuthProxy } | undefined {
-  const { environment: env, auth } = options;
-  const given = env.signIn;
-  const mode = given?.mode ?? auth?.mode ?? "passthrough";
-  if (mode === "passthrough") return undefined;
-  const resource = given?.resource;
-  if (mode === "proxy") {
-    const proxy = new OAuthProxy(proxySettings(options, resource), log, scopesPublished, options.fetch);
-    const settings = { issuer: proxy.place.issuer, resource: proxy.place.resource, requiredScopes: given?.requiredScopes ?? [] };
-    return { settings: { ...settings, listAllTools: given?.listAllTools ?? false, proxy }, proxy };
-  }
-  const problems = [
-    ...(given?.issuer ? [] : ["AUTH_ISSUER is required in resource mode (the authorization server whose tokens this server takes)"]),
-    ...(resource ? [] : ["PUBLIC_URL (or AUTH_RESOURCE) is required in resource mode: tokens must be meant for this server's URL"]),
-    ...(resource && !isSecureUrl(resource)
-      ? ["PUBLIC_URL must be https in resource mode (http only on loopback): every request's bearer token crosses it"]
-      : []),
-  ];
-  if (!given?.issuer || !resource || problems.length > 0) throw new EnvironmentError(problems.join("\n"));
-  return {
-    settings: {
-      issuer: given.issuer,
-      resource,
-      requiredScopes: given.requiredScopes,
-      listAllTools: given.listAllTools,
-      introspectionCacheMs: given.introspectionCacheMs,
-      requireAtJwt: given.requireAtJwt,
-      ...(given.client ? { client: given.client } : {}),
-      ...(given.upstream === "exchange" ? { exchangeAudience: given.exchangeAudience ?? env.apiBaseUrl.origin } : {}),
-    },
-  };
-}
-
-/**
- * Proxy mode's settings: `PUBLIC_URL`, `AUTH_KEY`, the operator's app (`AUTH_CLIENT_ID`, `AUTH_CLIENT_SECRET`) and the
- * provider's endpoints (`AUTH_PROVIDER_*`, else the document's oauth2 authorization-code flow).
- */
-function proxySettings(options: ServeOptions, resource: URL | undefined): ProxySettings {
-  const given = options.environment.signIn;
-  const registered = options.auth?.provider;
-  const problems: string[] = [];
-  const authorizationUrl =
-    given?.proxy.authorizationUrl ??
-    (registered ? authUrl(registered.authorizationUrl, "auth.provider.authorizationUrl", problems) : undefined);
-  const tokenUrl = given?.proxy.tokenUrl ?? (registered ? authUrl(registered.tokenUrl, "auth.provider.tokenUrl", problems) : undefined);
+/** What sign-in is set up from, out of the serve options. */
+function signInSetup(options: ServeOptions): SignInSetup {
   const env = options.environment;
-  const clearText = resource !== undefined && !isSecureUrl(resource);
-  problems.push(
-    ...(resource ? [] : ["PUBLIC_URL (or AUTH_RESOURCE) is required in proxy mode: it is where users and clients reach this server"]),
-    ...(clearText ? ["PUBLIC_URL must be https in proxy mode (http only on loopback): sign-in pages, codes and tokens cross it"] : []),
-    ...(env.upstreamConfigured === false
-      ? [
-          "API_BASE_URL is required in proxy mode: users' provider tokens go only to an upstream the operator names, never to one the document alone names",
-        ]
-      : []),
-    ...(given?.proxy.key ? [] : ["AUTH_KEY is required in proxy mode: 32 random bytes that seal its tokens (openssl rand -base64 32)"]),
-    ...(given?.client
-      ? []
-      : ["AUTH_CLIENT_ID and AUTH_CLIENT_SECRET are required in proxy mode: the app registered with the API's sign-in"]),
-    ...((authorizationUrl && tokenUrl) || registered
-      ? []
-      : [
-          "AUTH_PROVIDER_AUTHORIZATION_URL and AUTH_PROVIDER_TOKEN_URL are required in proxy mode (neither the config's auth.provider nor the document's oauth2 flows name them)",
-        ]),
-  );
-  if (problems.length > 0 || !resource || !given?.proxy.key || !given.client || !authorizationUrl || !tokenUrl)
-    throw new EnvironmentError(problems.join("\n"));
-  const { proxy } = given;
   return {
-    resource,
+    given: env.signIn,
+    ...(options.auth ? { auth: options.auth } : {}),
     serverName: options.identity.name,
-    provider: {
-      authorizationUrl,
-      tokenUrl,
-      client: given.client,
-      scopes: proxy.scopes ?? registered?.scopes ?? [],
-      clientAuth: proxy.clientAuth ?? registered?.clientAuth ?? "basic",
-    },
-    keys: new SealingKeys(resource, given.proxy.key, proxy.previousKey),
-    clientMetadata: {
-      allowedHosts: new Set(proxy.clientMetadataHosts),
-      timeoutMs: options.clientMetadataTimeoutMs ?? 5_000,
-      maxBytes: 5_120,
-      ...(options.trustedCa ? { ca: options.trustedCa } : {}),
-    },
-  };
-}
-
-/** Every scope the operations' security requirements name (published as `scopes_supported`). */
-function scopesNamed(runtime: ToolRuntime): string[] {
-  return [...runtime.tools.values()].flatMap((tool) => scopesOf(tool, runtime.auth));
-}
-
-/**
- * What a signed-in caller's calls send upstream in place of its MCP token: a token exchanged for it (RFC 8693, cached
- * per token until it expires), or the operator's `UPSTREAM_AUTHORIZATION` (server-held credentials apply besides).
- */
-function upstreamForSignedIn(guard: SignInGuard, env: ServerEnvironment, log: Logger): SignedInAuthorization {
-  const audience = guard.settings.exchangeAudience;
-  const { verifier } = guard;
-  if (audience === undefined || !(verifier instanceof TokenVerifier)) return async () => env.upstreamAuthorization;
-  const exchanged = new ExpiringCache<{ token: string; expiresAt: number }>(10_000);
-  return async (caller) => {
-    const key = createHash("sha256").update(caller.token).digest("base64url");
-    const cached = exchanged.get(key);
-    if (cached) return `Bearer ${cached.token}`;
-    const fresh = await verifier.exchange(caller.token, audience);
-    exchanged.set(key, { token: fresh.token, expiresAt: Math.min(fresh.expiresAt, caller.expiresAt) });
-    log.info("exchanged a token for the upstream", { user: caller.subject });
-    return `Bearer ${fresh.token}`;
+    apiBaseUrl: env.apiBaseUrl,
+    ...(env.upstreamConfigured !== undefined ? { upstreamConfigured: env.upstreamConfigured } : {}),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.trustedCa ? { trustedCa: options.trustedCa } : {}),
+    ...(options.clientMetadataTimeoutMs !== undefined ? { clientMetadataTimeoutMs: options.clientMetadataTimeoutMs } : {}),
   };
 }
 
@@ -240,7 +132,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const log = options.log ?? stderrLogger;
   const allowedHosts = await hostAllowList(env.host, env.publicUrl);
   // The proxy's metadata publishes the scopes the guard publishes (known once the tools are loaded).
-  const signIn = signInSettings(options, log, () => guard?.scopesPublished ?? []);
+  const signIn = signInFor(signInSetup(options), log, () => guard?.scopesPublished ?? []);
   const guard = signIn ? new SignInGuard(signIn.settings, options.fetch, log) : undefined;
   const policy: HttpPolicy = {
     allowedOrigins: env.allowedOrigins,
@@ -279,28 +171,14 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     void sandbox.warmSandbox(options.code);
     running.server.once("close", () => void sandbox.closeSandbox());
   }
-  if (signIn?.proxy) {
-    const { place } = signIn.proxy;
-    log.info("MCP callers sign in through this server (proxy mode); register this callback URL with the provider", {
-      issuer: place.issuerName,
-      callback: place.callback.href,
-      provider: signIn.proxy.provider.origin,
-    });
-  } else if (guard) {
-    const exchange = env.signIn?.upstream === "exchange";
-    const upstream = exchange ? "token exchange" : env.upstreamAuthorization ? "UPSTREAM_AUTHORIZATION" : "server-held credentials";
-    log.info("MCP callers sign in (resource mode)", {
-      issuer: issuerName(guard.settings.issuer),
-      resource: guard.settings.resource.href,
-      upstream,
-    });
-    if (!exchange && env.upstreamAuthorization === undefined && runtime.credentials.configured().length === 0) {
-      log.warn(
-        "resource mode with no upstream credential: signed-in callers' calls reach the upstream without one (set UPSTREAM_AUTHORIZATION, a scheme's variables, or AUTH_UPSTREAM=exchange)",
-        {},
-      );
-    }
-  }
+  if (signIn && guard)
+    tellSignIn(
+      signIn,
+      guard,
+      runtime,
+      { exchange: env.signIn?.upstream === "exchange", upstreamAuthorization: env.upstreamAuthorization },
+      log,
+    );
   log.info("MCP server listening", {
     server: options.identity.name,
     url: running.url.href,

@@ -2,9 +2,9 @@ import { createHash, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tools as memosTools, serverIdentity } from "../../generated/index.js";
 import { silentLogger } from "../../runtime/base/logger.js";
-import { SealingKeys } from "../../runtime/proxy/sealed.js";
 import { readServerEnvironment } from "../../runtime/serve/env.js";
 import { startServer } from "../../runtime/serve/serve.js";
+import { SealingKeys } from "../../runtime/sign-in/proxy/sealed.js";
 import { freePort } from "../../scripts/free-port.js";
 import { tools as kitchenTools } from "../fixtures/kitchen-sink/generated/index.js";
 import {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { AttemptBudget } from "../../../runtime/http/attempt-budget.js";
-import { InvalidToken, TokenVerifier, TooManyNewTokens } from "../../../runtime/http/token-verifier.js";
+import { AttemptBudget } from "../../../runtime/sign-in/attempt-budget.js";
+import { InvalidToken, TokenVerifier, TooManyNewTokens } from "../../../runtime/sign-in/token-verifier.js";
 
 const ISSUER = new URL("https://login.example.com");
 const RESOURCE = new URL("https://mcp.example.com/mcp");

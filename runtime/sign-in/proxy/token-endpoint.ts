@@ -1,10 +1,10 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { ExpiringCache } from "../base/expiring-cache.js";
-import type { Logger } from "../base/logger.js";
-import { isRecord } from "../base/own-property.js";
-import { sendJson } from "../http/json-response.js";
-import { readRequestBody } from "../http/request-body.js";
+import { ExpiringCache } from "../../base/expiring-cache.js";
+import type { Logger } from "../../base/logger.js";
+import { isRecord } from "../../base/own-property.js";
+import { sendJson } from "../../http/json-response.js";
+import { readRequestBody } from "../../http/request-body.js";
 import { sameResource } from "./authorization-flow.js";
 import type { ProxyPlace } from "./proxy-place.js";
 import type { SealingKeys } from "./sealed.js";

@@ -1,7 +1,7 @@
 import { request } from "node:https";
 import { isIP } from "node:net";
-import { ExpiringCache } from "../base/expiring-cache.js";
-import { checkedLookup, isRefusedAddress } from "../base/public-address.js";
+import { ExpiringCache } from "../../base/expiring-cache.js";
+import { checkedLookup, isRefusedAddress } from "../../base/public-address.js";
 
 /** Where and how Client ID Metadata Documents may be fetched. */
 export interface ClientMetadataPolicy {

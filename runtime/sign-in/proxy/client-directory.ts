@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { isRecord } from "../base/own-property.js";
-import { isLoopbackAddress } from "../http/origin.js";
+import { isRecord } from "../../base/own-property.js";
+import { isLoopbackAddress } from "../../http/origin.js";
 import { ClientMetadataFetcher, type ClientMetadataPolicy, ClientMetadataRefused } from "./client-metadata-document.js";
 import { type SealingKeys, SealRefused } from "./sealed.js";
 

@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Logger } from "../base/logger.js";
-import { isRecord } from "../base/own-property.js";
-import { isLoopbackAddress } from "../http/origin.js";
-import { readRequestBody } from "../http/request-body.js";
+import type { Logger } from "../../base/logger.js";
+import { isRecord } from "../../base/own-property.js";
+import { isLoopbackAddress } from "../../http/origin.js";
+import { readRequestBody } from "../../http/request-body.js";
 import { type ClientDirectory, type ClientRecord, ClientRefused, clientLabel } from "./client-directory.js";
 import { sendConsentPage, sendErrorPage } from "./consent-page.js";
 import type { ProxyPlace } from "./proxy-place.js";

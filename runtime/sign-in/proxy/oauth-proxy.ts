@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Logger } from "../base/logger.js";
-import { sendJson } from "../http/json-response.js";
-import { readRequestBody } from "../http/request-body.js";
-import { InvalidToken, type VerifiedToken } from "../http/token-verifier.js";
+import type { Logger } from "../../base/logger.js";
+import { sendJson } from "../../http/json-response.js";
+import { readRequestBody } from "../../http/request-body.js";
+import { InvalidToken, type VerifiedToken } from "../token-verifier.js";
 import { AuthorizationFlow, sameResource } from "./authorization-flow.js";
 import { ClientDirectory, ClientRefused, clientLabel } from "./client-directory.js";
 import type { ClientMetadataPolicy } from "./client-metadata-document.js";

@@ -3,10 +3,10 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { silentLogger } from "../../../runtime/base/logger.js";
-import { proxyPlace } from "../../../runtime/proxy/proxy-place.js";
-import { SealingKeys } from "../../../runtime/proxy/sealed.js";
-import { TokenEndpoint } from "../../../runtime/proxy/token-endpoint.js";
-import { UpstreamProvider } from "../../../runtime/proxy/upstream-provider.js";
+import { proxyPlace } from "../../../runtime/sign-in/proxy/proxy-place.js";
+import { SealingKeys } from "../../../runtime/sign-in/proxy/sealed.js";
+import { TokenEndpoint } from "../../../runtime/sign-in/proxy/token-endpoint.js";
+import { UpstreamProvider } from "../../../runtime/sign-in/proxy/upstream-provider.js";
 
 const resource = new URL("http://127.0.0.1:1/mcp");
 const keys = new SealingKeys(resource, Uint8Array.from(randomBytes(32)));

@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { type Logger, silentLogger } from "../base/logger.js";
 import { openRequestScope, type SignedInCaller } from "../base/request-scope.js";
-import { sendJson } from "./json-response.js";
+import { sendJson } from "../http/json-response.js";
+import type { SignInPort } from "../http/sign-in-port.js";
 import {
   InvalidToken,
   issuerName,
@@ -36,7 +37,7 @@ export function metadataUrl(resource: URL): URL {
  * lacks a scope with 403 `insufficient_scope` naming the scopes to ask for.
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization
  */
-export class SignInGuard {
+export class SignInGuard implements SignInPort {
   readonly verifier: TokenCheck;
   private readonly metadataPaths: ReadonlySet<string>;
   private readonly metadataHref: string;

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { SealingKeys, SealRefused } from "../../../runtime/proxy/sealed.js";
+import { SealingKeys, SealRefused } from "../../../runtime/sign-in/proxy/sealed.js";
 
 const key = () => Uint8Array.from(randomBytes(32));
 

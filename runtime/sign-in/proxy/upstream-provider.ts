@@ -1,5 +1,5 @@
-import { clientBasic } from "../base/client-basic.js";
-import { isRecord } from "../base/own-property.js";
+import { clientBasic } from "../../base/client-basic.js";
+import { isRecord } from "../../base/own-property.js";
 
 /** The API's own sign-in (the upstream OAuth provider) and the operator's app registered with it. */
 export interface ProviderSettings {

@@ -1,4 +1,4 @@
-import { issuerName } from "../http/token-verifier.js";
+import { issuerName } from "../token-verifier.js";
 
 /** Where the OAuth proxy stands: its issuer (this server's public origin), the MCP resource, and its callback. */
 export interface ProxyPlace {

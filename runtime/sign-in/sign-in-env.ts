@@ -1,5 +1,5 @@
 import { isLoopbackAddress } from "../http/origin.js";
-import { readSealingKey } from "../proxy/sealed.js";
+import { readSealingKey } from "./proxy/sealed.js";
 
 /** How callers sign in, as the environment says. */
 export interface SignInEnvironment {
