@@ -58,7 +58,7 @@ export async function initConfig(spec: string, configPath: string, force: boolea
     resources.length > 0 ? `: the core operations of ${resources.slice(0, 6).join(", ")}${resources.length > 6 ? ", …" : ""}` : "";
   // The generator reads oapi-mcp.config.yaml from the working folder by itself; any other config must be named.
   const config = resolve(configPath) === resolve(DEFAULT_CONFIG_NAME) ? "" : ` --config ${shellWord(configPath)}`;
-  const next = `oapi-mcp-gen ${shellWord(spec)}${config} --out generated`;
+  const next = `npx oapi-mcp-gen ${shellWord(spec)}${config} --out generated`;
   return `wrote ${configPath}: ${listed.length} operations listed, ${selected.length} selected${which} (about ${tokens} tokens of tools/list); edit it, then run \`${next}\` (add \`--runtime vendor\` while oapi-mcp-gen-runtime is not on your registry)\n`;
 }
 

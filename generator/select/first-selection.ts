@@ -10,6 +10,8 @@ interface Resource {
   /** Its core operations (indexes of the usable ones): its list and read, and its create and update. */
   reads: readonly number[];
   changes: readonly number[];
+  /** What changes an item's state besides an update (`/features/{}/environments/{}/on`, `/issues/{}/lock`). */
+  actions: readonly number[];
 }
 
 /** What a first selection may take: whichever limit comes first. */
@@ -68,6 +70,8 @@ export function firstSelection<T extends Selectable>(
     ...[0, 1, 2, 3].flatMap((pass) => chosen.slice(central).flatMap((resource) => of(resource.changes)[pass] ?? [])),
   ];
   for (const item of changes) if (!selected.includes(item) && fits(item)) take(item);
+  // Then what changes an item's state (switching it on or off, publishing it), most central first.
+  for (const item of chosen.flatMap((resource) => of(resource.actions))) if (!selected.includes(item) && fits(item)) take(item);
   return { selected, resources };
 }
 
@@ -115,6 +119,7 @@ function rpcResources(usable: readonly Selectable[]): Resource[] {
       // Up to two methods per action (`chat.postMessage` and `chat.postEphemeral`): a namespace's everyday methods.
       reads: RPC_READS.flatMap((verb) => members.filter((index) => verb.test(verbOf(index))).slice(0, 2)),
       changes: RPC_CHANGES.flatMap((verb) => members.filter((index) => verb.test(verbOf(index))).slice(0, 2)),
+      actions: [],
     }))
     .sort((a, b) => b.weight - a.weight);
 }
@@ -170,9 +175,22 @@ function restResources(usable: readonly Selectable[]): Resource[] {
     return {
       reads: present([list, route("get", item)]),
       changes: present([create, route("patch", item) ?? route("put", item) ?? route("post", item)]),
+      actions: actionsUnder(item),
       full: list !== undefined && create !== undefined,
     };
   };
+  // What acts on an item without being a collection of its own: a POST or PUT on a route under it that nothing lists
+  // (`/features/{}/environments/{}/on`); two at most.
+  const listed = new Set(usable.flatMap((item, index) => (item.entry.method === "get" ? [shapes[index]] : [])));
+  const actionsUnder = (item: string) =>
+    usable
+      .flatMap((entry, index) => {
+        const shape = shapes[index] ?? "";
+        const acts =
+          (entry.entry.method === "post" || entry.entry.method === "put") && shape.startsWith(`${item}/`) && !shape.endsWith("{}");
+        return acts && !listed.has(shape) ? [index] : [];
+      })
+      .slice(0, 2);
   // Of a name's collections, the most central, or a less central one that is listed and created there
   // (`/repos/{}/{}/issues` over `/issues`, which only lists); the name weighs what its most central collection does.
   const byName = new Map<string, Resource & { full: boolean }>();

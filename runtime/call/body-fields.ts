@@ -58,7 +58,9 @@ export function bodyFields(
       const known = shape.properties.get(name);
       if (known) {
         if (known.some((s) => resolved(s, defs).some((r) => r.readOnly === true))) continue;
-        setOwn(kept, name, walk(entry, known, `${path}.${name}`, false));
+        const sent = walk(entry, known, `${path}.${name}`, false);
+        // An object that held only read-only fields is left out whole: sent empty, it could clear what the API holds.
+        if (!emptied(entry, sent)) setOwn(kept, name, sent);
         continue;
       }
       if (shape.extra.length > 0) setOwn(kept, name, walk(entry, shape.extra, `${path}.${name}`, false));
@@ -102,6 +104,11 @@ function shapeOf(schemas: JsonSchema[], defs: Readonly<Record<string, JsonSchema
     if (isRecord(schema.patternProperties)) shape.openByDesign = true;
   }
   return shape;
+}
+
+/** Whether a non-empty object came out of the walk empty (all its fields read-only). */
+function emptied(before: unknown, after: unknown): boolean {
+  return isRecord(before) && isRecord(after) && Object.keys(before).length > 0 && Object.keys(after).length === 0;
 }
 
 function isSchema(value: unknown): value is JsonSchema {

@@ -106,7 +106,7 @@ describe("init's first selection: the operations of everyday use", () => {
   it("on Memos, takes its memos and attachments, none of its users, identity providers, tokens, webhooks or instance settings", async () => {
     const config = join(folder, "memos.yaml");
     // The next command it suggests names the config it wrote (not the default the generator looks for by itself).
-    expect(await initConfig(MEMOS, config, true)).toContain(`then run \`oapi-mcp-gen ${MEMOS} --config ${config} --out generated\``);
+    expect(await initConfig(MEMOS, config, true)).toContain(`then run \`npx oapi-mcp-gen ${MEMOS} --config ${config} --out generated\``);
     const selected = [...(await readFile(config, "utf8")).matchAll(/^ {2}- "?([^"\s]+)"?\s+#/gm)].map((match) => match[1] ?? "");
     expect(selected).toEqual(
       expect.arrayContaining(["MemoService_ListMemos", "MemoService_CreateMemo", "MemoService_GetMemo", "MemoService_UpdateMemo"]),

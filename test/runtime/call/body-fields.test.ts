@@ -48,6 +48,11 @@ describe("a body as it is sent: the contract's tolerance", () => {
     expect(unknown).toEqual([]);
   });
 
+  it("leaves out an object that held only read-only fields (sent empty, it could clear what the API holds)", () => {
+    const { sent } = bodyFields({ title: "t", attachments: [{ name: "a", meta: { at: "now" } }], part: { id: 3 } }, schema, defs);
+    expect(sent).toEqual({ title: "t", attachments: [{ name: "a" }] });
+  });
+
   it("keeps fields the schema names nowhere and lists them, with the name a near miss was meant as; a map's or pattern's entries are its own", () => {
     const { sent, unknown } = bodyFields(
       { titel: "t", bookmark: "b", attachments: [{ nmae: "a" }], extra: { "x-trace": 1 }, open: { anything: 1 }, either: { b: "1" } },
