@@ -3,6 +3,7 @@
  * except the SDK-based server parts, which live in `oapi-mcp-gen-runtime/sdk` so that importing this loads no SDK.
  */
 
+export { type AuditEvent, audit } from "./base/audit.js";
 export { EnvironmentError } from "./base/environment-error.js";
 export { canonicalJson, jsonText } from "./base/json-text.js";
 export { pushTo, someOf } from "./base/lists.js";
@@ -55,6 +56,7 @@ export {
   sendJson,
 } from "./http/http-server.js";
 export { bindsLoopback, checkHost, checkOrigin, hostAllowList, isLoopbackAddress, normalizeOrigin } from "./http/origin.js";
+export { Readiness, type ReadinessCheck } from "./http/readiness.js";
 export type { SessionLimits } from "./http/session-http.js";
 export { isJsonMediaType } from "./result/response-content.js";
 export { wrapStructuredContent } from "./result/result.js";
@@ -71,7 +73,9 @@ export { runServer, type ServeOptions, startServer, startStdioServer, type ToolS
 export { type ClientOptions, type ClientRegistry, ToolCallError, toolCaller } from "./serve/tool-client.js";
 export { parseServerArguments, type ServerCommand, serverUsage } from "./serve/usage.js";
 export { metadataUrl, SignInGuard, type SignInSettings } from "./sign-in/guard.js";
+export { signInChecks } from "./sign-in/settings.js";
 export { canonicalUri, isSecureUrl, readSignInEnvironment } from "./sign-in/sign-in-env.js";
+export { withoutSecrets } from "./sign-in/state/database-url.js";
 export { issuerName } from "./sign-in/token-verifier.js";
 export { callByName } from "./tools/call-by-name.js";
 export { executeTool, type ToolCall } from "./tools/call-tool.js";

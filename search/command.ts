@@ -10,6 +10,8 @@ import {
   type Logger,
   listen,
   normalizeOrigin,
+  Readiness,
+  signInChecks,
   stderrLogger,
 } from "oapi-mcp-gen-runtime";
 import { SessionHttpHandler, serveModernOnStdio } from "oapi-mcp-gen-runtime/sdk";
@@ -226,7 +228,7 @@ async function openCatalogue(options: SearchOptions, log: Logger) {
     catalogue = new MemoryCatalogue(policy, store, log, parser, budget);
   }
   const signIn = options.stdio ? undefined : signInOf(options, log);
-  const context: ToolContext = { catalogue, ...(await callPolicy(options)), ...(signIn ? { signIn } : {}) };
+  const context: ToolContext = { catalogue, ...(await callPolicy(options)), ...(signIn ? { signIn } : {}), log };
   const restored = catalogue.startRestore();
   for (const { name, source } of options.load) {
     const { api, replaced } = await catalogue.load(name, source, { trusted: true });
@@ -313,6 +315,17 @@ export async function startSearchServer(options: SearchOptions, log: Logger = st
       maxRequestBytes: MAX_REQUEST_BYTES,
       ...(allowedHosts ? { allowedHosts } : {}),
       ...(signIn ? { signIn: signIn.guard } : {}),
+      // Ready: the catalogue answers (its database, on PostgreSQL) and, signed in, the authorization server's keys.
+      readiness: new Readiness([
+        ...signInChecks(signIn?.guard, undefined),
+        {
+          name: "catalogue",
+          check: async () => {
+            await catalogue.ready;
+            if (!catalogue.healthy) throw new Error("the catalogue's database does not answer");
+          },
+        },
+      ]),
     },
     { maxSessions: options.maxSessions, idleMs: options.sessionIdleSeconds * 1000, maxPerClient: options.maxSessionsPerClient },
     log,

@@ -50,6 +50,8 @@ const RULES: Record<string, { folders: string[]; typeOnlyFolders?: string[]; pac
       "quickjs-emscripten-core",
       "re2js",
       "sucrase",
+      // Optional, loaded only when switched on: shared sign-in state (AUTH_STATE_URL).
+      "pg",
     ],
   },
   // The runtime's face for the public-address check both the search server's fetches and proxy mode's use.
@@ -100,14 +102,21 @@ describe("package boundaries", () => {
   });
 
   it("the runtime's own package.json declares exactly the packages it imports", async () => {
-    const manifest = JSON.parse(await readFile(join(ROOT, "runtime/package.json"), "utf8")) as { dependencies: Record<string, string> };
+    const manifest = JSON.parse(await readFile(join(ROOT, "runtime/package.json"), "utf8")) as {
+      dependencies: Record<string, string>;
+      peerDependencies: Record<string, string>;
+      peerDependenciesMeta: Record<string, { optional?: boolean }>;
+    };
     const used = new Set(
       (await importsUnder("runtime"))
         .map((i) => i.specifier)
         .filter((s) => !s.startsWith(".") && !NODE.has(s))
         .map(packageOf),
     );
-    expect([...used].sort()).toEqual(Object.keys(manifest.dependencies).sort());
+    // What a deployment adds only to switch a feature on is an optional peer: never installed with the runtime.
+    const optional = Object.keys(manifest.peerDependencies ?? {});
+    for (const name of optional) expect(manifest.peerDependenciesMeta?.[name]?.optional, name).toBe(true);
+    expect([...used].sort()).toEqual([...Object.keys(manifest.dependencies), ...optional].sort());
   });
 
   it("generated code imports only the runtime's public entry and its own modules", async () => {

@@ -40,7 +40,7 @@ interface ObjectShape {
 export function bodyFields(
   value: unknown,
   schema: JsonSchema,
-  defs: Readonly<Record<string, JsonSchema>>,
+  defs: Readonly<Record<string, unknown>>,
   dropAtRoot: readonly string[] = [],
 ): BodyFields {
   const unknown: UnknownField[] = [];
@@ -79,11 +79,11 @@ export function bodyFields(
 }
 
 /** A schema with its `$ref` followed (a chain of at most 32), and the branches of its compositions beside it. */
-function resolved(schema: JsonSchema, defs: Readonly<Record<string, JsonSchema>>, depth = 0): JsonSchema[] {
+function resolved(schema: JsonSchema, defs: Readonly<Record<string, unknown>>, depth = 0): JsonSchema[] {
   if (depth > 32) return [];
   const ref = typeof schema.$ref === "string" ? /^#\/\$defs\/(.+)$/.exec(schema.$ref)?.[1] : undefined;
   const target = ref !== undefined && Object.hasOwn(defs, decodeURIComponent(ref)) ? defs[decodeURIComponent(ref)] : undefined;
-  const own = target ? resolved(target, defs, depth + 1) : [schema];
+  const own = isSchema(target) ? resolved(target, defs, depth + 1) : [schema];
   const branches = ["allOf", "anyOf", "oneOf"].flatMap((keyword) => {
     const list = schema[keyword];
     return Array.isArray(list) ? list.filter(isSchema).flatMap((branch) => resolved(branch, defs, depth + 1)) : [];
@@ -92,7 +92,7 @@ function resolved(schema: JsonSchema, defs: Readonly<Record<string, JsonSchema>>
 }
 
 /** The properties every branch of these schemas names, and whether the object takes other names by design. */
-function shapeOf(schemas: JsonSchema[], defs: Readonly<Record<string, JsonSchema>>): ObjectShape {
+function shapeOf(schemas: JsonSchema[], defs: Readonly<Record<string, unknown>>): ObjectShape {
   const shape: ObjectShape = { properties: new Map(), openByDesign: false, extra: [] };
   for (const schema of schemas.flatMap((s) => resolved(s, defs))) {
     if (isRecord(schema.properties))

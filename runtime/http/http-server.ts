@@ -12,6 +12,7 @@ import { answeredCors } from "./cors.js";
 import { sendJson, sendJsonText } from "./json-response.js";
 import { ANSWERED, readMessage, serveModern } from "./mcp-post.js";
 import { checkHost, checkOrigin } from "./origin.js";
+import { Readiness } from "./readiness.js";
 import type { SignInPort } from "./sign-in-port.js";
 
 export { sendJson } from "./json-response.js";
@@ -26,6 +27,8 @@ export interface HttpPolicy {
   maxRequestBytes?: number;
   /** Resource mode: every MCP request signs in with a bearer token from the operator's authorization server. */
   signIn?: SignInPort;
+  /** `GET /ready`: what this replica needs to serve (without it, /ready answers as /health). */
+  readiness?: Readiness;
 }
 
 /** A running HTTP server and how to stop it. */
@@ -41,6 +44,7 @@ export interface RunningServer {
 export function createRequestHandler(runtime: ToolRuntime, policy: HttpPolicy) {
   return scoped(async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (isHealthCheck(req)) return sendJson(res, 200, { status: "ok", server: runtime.identity.name, tools: runtime.tools.size });
+    if (Readiness.asked(req)) return policy.readiness ? policy.readiness.answer(res) : sendJson(res, 200, { status: "ready", checks: {} });
     if (policy.signIn?.answersSignIn(req, res)) return;
     const path = (req.url ?? "/").split("?")[0];
     if (path !== "/mcp") return sendJson(res, 404, { error: "not found" });

@@ -12,6 +12,7 @@ import { clientGroup } from "./client-group.js";
 import { guardMcpRequest, type HttpPolicy } from "./http-server.js";
 import { sendJson } from "./json-response.js";
 import { ANSWERED, readMessage, serveModern } from "./mcp-post.js";
+import { Readiness } from "./readiness.js";
 
 /** Session limits of the stateful server. */
 export interface SessionLimits {
@@ -74,6 +75,8 @@ export class SessionHttpHandler {
       const health = { status: "ok", ...this.health(), sessions: this.sessions.size };
       return sendJson(res, health.status === "ok" ? 200 : 503, health);
     }
+    if (Readiness.asked(req))
+      return this.policy.readiness ? this.policy.readiness.answer(res) : sendJson(res, 200, { status: "ready", checks: {} });
     const { signIn } = this.policy;
     if (signIn?.answersSignIn(req, res)) return;
     if (path !== "/mcp") return sendJson(res, 404, { error: "not found" });

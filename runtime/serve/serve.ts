@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { audit } from "../base/audit.js";
 import { EnvironmentError } from "../base/environment-error.js";
 import { type Logger, loggerFromEnvironment, stderrLogger } from "../base/logger.js";
 import type { ToolDefinition } from "../base/tool.js";
@@ -16,11 +17,20 @@ import {
 } from "../http/http-server.js";
 import { sendJson } from "../http/json-response.js";
 import { hostAllowList, isLoopbackAddress } from "../http/origin.js";
+import { Readiness } from "../http/readiness.js";
 import type { SessionLimits } from "../http/session-http.js";
 import { modernHostOf } from "../protocol/modern-host.js";
 import { SignInGuard } from "../sign-in/guard.js";
 import { warnOpenWrites } from "../sign-in/open-writes.js";
-import { type SignInSetup, scopesNamed, signInFor, tellSignIn, upstreamForSignedIn } from "../sign-in/settings.js";
+import {
+  openSignInState,
+  type SignInSetup,
+  scopesNamed,
+  signInChecks,
+  signInFor,
+  tellSignIn,
+  upstreamForSignedIn,
+} from "../sign-in/settings.js";
 import { createToolRuntime, type ServerIdentity, type ToolRuntime } from "../tools/tool-runtime.js";
 import { readServerEnvironment, type ServerEnvironment, type UpstreamDefaults } from "./env.js";
 import { endWithLauncher } from "./parent-watch.js";
@@ -131,14 +141,24 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const { environment: env } = options;
   const log = options.log ?? stderrLogger;
   const allowedHosts = await hostAllowList(env.host, env.publicUrl);
+  // Proxy mode keeps what must hold across replicas in its sign-in state (AUTH_STATE_URL), opened before it listens.
+  const proxy = (env.signIn?.mode ?? options.auth?.mode) === "proxy";
+  const state = proxy ? await openSignInState(env.signIn?.stateUrl, log) : undefined;
   // The proxy's metadata publishes the scopes the guard publishes (known once the tools are loaded).
-  const signIn = signInFor(signInSetup(options), log, () => guard?.scopesPublished ?? []);
+  let signIn: ReturnType<typeof signInFor>;
+  try {
+    signIn = signInFor({ ...signInSetup(options), ...(state ? { state } : {}) }, log, () => guard?.scopesPublished ?? []);
+  } catch (error) {
+    await state?.close();
+    throw error;
+  }
   const guard = signIn ? new SignInGuard(signIn.settings, options.fetch, log) : undefined;
   const policy: HttpPolicy = {
     allowedOrigins: env.allowedOrigins,
     maxRequestBytes: env.maxRequestBytes,
     ...(allowedHosts ? { allowedHosts } : {}),
     ...(guard ? { signIn: guard } : {}),
+    readiness: new Readiness([...signInChecks(guard, state), upstreamCheck(env.apiBaseUrl, options.fetch)]),
   };
   const loaded = runtimeFor(options, log, guard).then(async (runtime) => {
     guard?.publishScopes(scopesNamed(runtime));
@@ -149,6 +169,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const handler: Handler = async (req, res) => {
     if (ready) return ready.handle(req, res);
     if (isHealthCheck(req)) return sendJson(res, 200, { status: "loading", server: options.identity.name });
+    if (Readiness.asked(req)) return sendJson(res, 503, { status: "not ready", checks: { tools: "loading" } });
     return (await loaded).handle(req, res);
   };
   const running = await listen(handler, env.host, env.port, (error) =>
@@ -218,6 +239,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     close: async () => {
       await sessions?.close();
       await running.close();
+      await state?.close();
     },
   };
 }
@@ -322,6 +344,7 @@ export async function runServer(
     process.stdout.write(`${name} ${options.identity.version}\n`);
     return undefined;
   }
+  if (command.kind === "revoke-user") return revokeUser(command.subject, name, configured);
   if (command.kind === "error") {
     process.stderr.write(`${name}: ${command.message}\n`);
     process.exitCode = 1;
@@ -358,4 +381,51 @@ export async function runServer(
   process.once("SIGINT", () => stop("SIGINT"));
   endWithLauncher(stop);
   return running;
+}
+
+/**
+ * `--revoke-user SUBJECT`: ends every sign-in of a user issued until now, in the state every replica shares
+ * (`AUTH_STATE_URL`); each replica refuses the user's tokens within seconds, and the user signs in again to go on.
+ */
+async function revokeUser(subject: string, name: string, configured: Logger | { problem: string }): Promise<undefined> {
+  const log = "problem" in configured ? stderrLogger : configured;
+  const url = process.env.AUTH_STATE_URL?.trim();
+  if (!url) {
+    process.stderr.write(`${name}: --revoke-user needs AUTH_STATE_URL, the database every replica shares sign-in state in\n`);
+    process.exitCode = 1;
+    return undefined;
+  }
+  try {
+    const state = await openSignInState(url, log);
+    try {
+      await state.revokeSubject(subject);
+    } finally {
+      await state.close();
+    }
+  } catch (error) {
+    process.stderr.write(`${name}: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+    return undefined;
+  }
+  audit(log, { event: "revoked", what: "user", by: "operator", user: subject });
+  process.stdout.write(
+    `${name}: every sign-in of ${JSON.stringify(subject)} until now is revoked; every replica refuses its tokens within seconds\n`,
+  );
+  return undefined;
+}
+
+/** The upstream answers at all (any HTTP status): a replica that cannot reach it is not ready. */
+function upstreamCheck(apiBaseUrl: URL, fetchFn: typeof fetch = fetch) {
+  return {
+    name: "upstream",
+    check: async () => {
+      const answer = await fetchFn(apiBaseUrl, { method: "HEAD", redirect: "manual", signal: AbortSignal.timeout(3_000) }).catch(
+        (error: unknown) => {
+          const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : String(error);
+          throw new Error(`unreachable (${cause}); check API_BASE_URL`);
+        },
+      );
+      await answer.body?.cancel();
+    },
+  };
 }

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { audit } from "../base/audit.js";
 import { type Logger, silentLogger } from "../base/logger.js";
 import { openRequestScope, type SignedInCaller } from "../base/request-scope.js";
 import { sendJson } from "../http/json-response.js";
@@ -95,6 +96,9 @@ export class SignInGuard implements SignInPort {
     try {
       const found = await this.verifier.verify(token, openRequestScope()?.caller);
       const caller: SignedInCaller = { ...found, token, challenge: (scopes) => this.challenge({ scopes }) };
+      // A token seen for the first time is a sign-in (in proxy mode the token endpoint writes it, with the provider's word).
+      if (found.fresh && !this.settings.proxy)
+        audit(this.log, { event: "sign-in", mode: "resource", user: found.subject, ...(found.client ? { client: found.client } : {}) });
       const missing = this.settings.requiredScopes.filter((scope) => !found.scopes.has(scope));
       if (missing.length > 0) {
         this.refuseScope(res, caller, missing);
@@ -157,9 +161,8 @@ export class SignInGuard implements SignInPort {
   ): void {
     if (!quiet) {
       const who = caller ? { user: caller.subject, ...(caller.client ? { client: caller.client } : {}) } : {};
-      const fields = { status, reason: message, ...who, from: openRequestScope()?.caller };
-      if (status >= 500) this.log.error("sign-in refused", fields);
-      else this.log.warn("sign-in refused", fields);
+      const from = openRequestScope()?.caller;
+      audit(this.log, { event: "refused", status, reason: message, ...who, ...(from ? { from } : {}) });
     }
     if (challenge) res.setHeader("www-authenticate", challenge);
     sendJson(res, status, { jsonrpc: "2.0", error: { code: -32001, message }, id: null });

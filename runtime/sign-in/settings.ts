@@ -3,12 +3,14 @@ import { EnvironmentError } from "../base/environment-error.js";
 import { ExpiringCache } from "../base/expiring-cache.js";
 import type { Logger } from "../base/logger.js";
 import type { AuthDefinition, SignedInAuthorization } from "../call/credentials.js";
+import type { ReadinessCheck } from "../http/readiness.js";
 import type { ToolRuntime } from "../tools/tool-runtime-contract.js";
 import { scopesOf } from "../tools/tool-scopes.js";
 import type { SignInGuard, SignInSettings } from "./guard.js";
 import { OAuthProxy, type ProxySettings } from "./proxy/oauth-proxy.js";
 import { SealingKeys } from "./proxy/sealed.js";
 import { authUrl, isSecureUrl, type SignInEnvironment } from "./sign-in-env.js";
+import { MemorySignInState, type SignInState } from "./state/sign-in-state.js";
 import { issuerName, TokenVerifier } from "./token-verifier.js";
 
 /** What sign-in is set up from: the environment's settings, the registry's auth, and what the server knows of itself. */
@@ -27,6 +29,8 @@ export interface SignInSetup {
   trustedCa?: string;
   /** Injected for tests. @default 5000 */
   clientMetadataTimeoutMs?: number;
+  /** Proxy mode's state shared by replicas (`openSignInState`). @default this replica's memory */
+  state?: SignInState;
 }
 
 /** Sign-in as set up: the guard's settings, and in proxy mode the authorization server it answers as. */
@@ -123,7 +127,15 @@ function proxySettings(setup: SignInSetup, resource: URL | undefined): ProxySett
       maxBytes: 5_120,
       ...(setup.trustedCa ? { ca: setup.trustedCa } : {}),
     },
+    ...(setup.state ? { state: setup.state } : {}),
   };
+}
+
+/** The sign-in state `AUTH_STATE_URL` names (PostgreSQL, shared by replicas), else this replica's memory. */
+export async function openSignInState(url: string | undefined, log: Logger): Promise<SignInState> {
+  if (url === undefined) return new MemorySignInState();
+  const { PostgresSignInState } = await import("./state/postgres-state.js");
+  return PostgresSignInState.open(url, log);
 }
 
 /** Every scope the operations' security requirements and scope rules name (published as `scopes_supported`). */
@@ -156,7 +168,7 @@ export function tellSignIn(
   signIn: SignInSet,
   guard: SignInGuard,
   runtime: ToolRuntime,
-  upstream: { exchange: boolean; upstreamAuthorization: string | undefined },
+  upstream: { exchange: boolean; upstreamAuthorization: string | undefined; state?: string | undefined },
   log: Logger,
 ): void {
   if (signIn.proxy) {
@@ -165,7 +177,13 @@ export function tellSignIn(
       issuer: place.issuerName,
       callback: place.callback.href,
       provider: signIn.proxy.provider.origin,
+      state: upstream.state ?? "memory",
     });
+    if ((upstream.state ?? "memory") === "memory")
+      log.info(
+        "sign-in state (used codes, refresh-token rotations, revocations) is this replica's own and forgotten at a restart: more than one replica needs AUTH_STATE_URL",
+        {},
+      );
     return;
   }
   const { exchange, upstreamAuthorization } = upstream;
@@ -180,4 +198,13 @@ export function tellSignIn(
       {},
     );
   }
+}
+
+/** What readiness asks of sign-in: the authorization server's metadata and keys (resource mode), the shared state. */
+export function signInChecks(guard: SignInGuard | undefined, state: SignInState | undefined): ReadinessCheck[] {
+  const { verifier } = guard ?? {};
+  return [
+    ...(verifier instanceof TokenVerifier ? [{ name: "authorization server", check: () => verifier.ready() }] : []),
+    ...(state && state.location !== "memory" ? [{ name: "sign-in state", check: () => state.check() }] : []),
+  ];
 }

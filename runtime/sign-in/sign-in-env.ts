@@ -18,6 +18,8 @@ export interface SignInEnvironment {
   introspectionCacheMs: number;
   /** `AUTH_REQUIRE_AT_JWT=on`: JWT access tokens must be typed `at+jwt` (RFC 9068). */
   requireAtJwt: boolean;
+  /** `AUTH_STATE_URL`: the PostgreSQL database replicas share sign-in state in; unset, each replica's memory. */
+  stateUrl?: string;
   /** Proxy mode: the provider behind this server and the keys its tokens are sealed with. */
   proxy: ProxyEnvironment;
 }
@@ -60,11 +62,14 @@ export function readSignInEnvironment(
   const cacheSeconds = text("AUTH_INTROSPECTION_CACHE_SECONDS") ?? "0";
   if (!/^\d{1,3}$/.test(cacheSeconds) || Number(cacheSeconds) > 300)
     problems.push(`AUTH_INTROSPECTION_CACHE_SECONDS: "${cacheSeconds}" must be a whole number of seconds from 0 to 300`);
+  const stateUrl = text("AUTH_STATE_URL");
+  if (stateUrl !== undefined && !/^postgres(ql)?:\/\//i.test(stateUrl))
+    problems.push("AUTH_STATE_URL: must be a postgres:// URL (the database replicas share sign-in state in)");
   const atJwt = text("AUTH_REQUIRE_AT_JWT") ?? "off";
   if (atJwt !== "on" && atJwt !== "off") problems.push(`AUTH_REQUIRE_AT_JWT: "${atJwt}" must be on or off`);
   const requiredScopes = listOf(text("AUTH_SCOPES"));
   const proxy = readProxyEnvironment(text, problems);
-  const anything = mode ?? issuer ?? id ?? text("AUTH_SCOPES") ?? text("AUTH_UPSTREAM") ?? text("AUTH_KEY");
+  const anything = mode ?? issuer ?? id ?? text("AUTH_SCOPES") ?? text("AUTH_UPSTREAM") ?? text("AUTH_KEY") ?? stateUrl;
   if (anything === undefined) return undefined;
   return {
     ...(mode === "passthrough" || mode === "resource" || mode === "proxy" ? { mode } : {}),
@@ -77,6 +82,7 @@ export function readSignInEnvironment(
     ...(exchangeAudience ? { exchangeAudience } : {}),
     introspectionCacheMs: /^\d{1,3}$/.test(cacheSeconds) ? Math.min(300, Number(cacheSeconds)) * 1000 : 0,
     requireAtJwt: atJwt === "on",
+    ...(stateUrl !== undefined ? { stateUrl } : {}),
     proxy,
   };
 }

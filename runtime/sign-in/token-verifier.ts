@@ -29,6 +29,8 @@ export interface VerifiedToken {
   expiresAt: number;
   /** Proxy mode: the user's provider token the access token carries, as an Authorization value. */
   upstreamAuthorization?: string;
+  /** Set the first time this server sees the token (a sign-in, for the audit trail). */
+  fresh?: boolean;
 }
 
 /** What checks a bearer token: the issuer's (resource mode) or this server's own (proxy mode). */
@@ -153,7 +155,7 @@ export class TokenVerifier implements TokenCheck {
     const found = verified(payload);
     // Kept as it was verified (`nbf` already past).
     this.verifiedJwts.set(token, found);
-    return found;
+    return { ...found, fresh: true };
   }
 
   /**
@@ -193,10 +195,23 @@ export class TokenVerifier implements TokenCheck {
     const audiences = Array.isArray(answer.aud) ? answer.aud : answer.aud === undefined ? [] : [answer.aud];
     if (!audiences.includes(this.settings.resource.href)) refuse("the token is meant for another resource");
     const found = verified(answer);
+    const fresh = !this.seenActive.get(key);
     this.seenActive.set(key, { expiresAt: found.expiresAt });
     const keepMs = this.settings.introspectionCacheMs ?? 0;
     if (keepMs > 0) this.introspected.set(key, { ...found, expiresAt: Math.min(found.expiresAt, Date.now() + keepMs) });
-    return found;
+    return fresh ? { ...found, fresh } : found;
+  }
+
+  /**
+   * Throws unless the authorization server can be asked now: its metadata read (cached an hour) and its keys fetched
+   * (for readiness: a replica that cannot check tokens is not ready).
+   */
+  async ready(): Promise<void> {
+    const metadata = await this.issuerMetadata();
+    if (!metadata.jwks_uri) return;
+    const response = await this.fetchFn(metadata.jwks_uri, { redirect: "error", signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
+    await response.body?.cancel();
+    if (!response.ok) throw new Error(`its keys (${new URL(metadata.jwks_uri).pathname}) answered ${response.status}`);
   }
 
   /** Exchanges the caller's MCP token for one meant for the upstream (RFC 8693), at the issuer's token endpoint. */

@@ -98,7 +98,7 @@ function tolerated(
   )
     return { args };
   const defs = isJsonSchema(tool.inputSchema.$defs) ? tool.inputSchema.$defs : {};
-  const read = bodyFields(args.body, bodySchema, defs as Record<string, JsonSchema>, body.readOnly ?? []);
+  const read = bodyFields(args.body, bodySchema, defs, body.readOnly ?? []);
   if (body.closed && read.unknown.length > 0) return { refused: describeUnknown(read.unknown, true) };
   const typos = read.unknown.filter((field) => field.meant !== undefined);
   return { args: { ...args, body: read.sent }, ...(typos.length > 0 ? { note: describeUnknown(typos, false) } : {}) };

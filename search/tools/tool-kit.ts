@@ -1,3 +1,4 @@
+import type { Logger } from "oapi-mcp-gen-runtime";
 import { excerpt } from "oapi-mcp-gen-runtime";
 import { HTTP_METHODS, type JsonObject } from "../../openapi/document/index.js";
 import type { Catalogue, SearchSignIn } from "../catalogue/index.js";
@@ -13,6 +14,8 @@ export interface ToolContext {
   calls?: CallPolicy;
   /** Resource mode: who loads and removes documents, and which scope lets them change other users'. */
   signIn?: SearchSignIn;
+  /** Where a change to the catalogue is written to the audit trail. */
+  log?: Logger;
 }
 
 /** The input schema of a search tool: an object of named arguments. */

@@ -1,4 +1,4 @@
-import { pushTo, setOwn } from "oapi-mcp-gen-runtime";
+import { audit, excerpt, pushTo, requestScope, setOwn } from "oapi-mcp-gen-runtime";
 import { isJsonObject, type JsonObject } from "../../openapi/document/index.js";
 import type { SecuritySchemeModel } from "../../openapi/model/index.js";
 import { checkMayLoad, loaderOf } from "../catalogue/index.js";
@@ -56,10 +56,18 @@ export const SEARCH_TOOLS: SearchTool[] = [
       "url",
     ]),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-    async handler(args, { catalogue, signIn }) {
+    async handler(args, { catalogue, signIn, log }) {
       checkMayLoad(signIn);
       const by = loaderOf(signIn);
       const { api, replaced } = await catalogue.load(String(args.name), String(args.url), by ? { by } : {});
+      if (log)
+        audit(log, {
+          event: "catalogue",
+          action: replaced ? "replace" : "load",
+          api: api.name,
+          ...callerOf(),
+          source: excerpt(String(args.url), 200),
+        });
       const { name: _, title, version, description, servers, paths_count, tags_count } = api.summary();
       const message = `API '${api.name}' ${replaced ? "reloaded (replaced the previous version)" : "loaded"}: ${api.operations.length} operations.`;
       const structured: JsonObject = {
@@ -368,10 +376,11 @@ export const SEARCH_TOOLS: SearchTool[] = [
     description: "Remove a loaded API and everything kept of it (its stored copy and its search index) from this server's catalogue.",
     inputSchema: input({ name: nameArg, format: formatArg }, ["name"]),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    async handler(args, { catalogue, signIn }) {
+    async handler(args, { catalogue, signIn, log }) {
       const name = String(args.name);
       checkMayLoad(signIn);
       await catalogue.unload(name, loaderOf(signIn));
+      if (log) audit(log, { event: "catalogue", action: "unload", api: name, ...callerOf() });
       const message = `API '${name}' unloaded.`;
       return answer(args, { status: "success", message, name }, () => fieldsMarkdown(`Unloaded ${name}`, [["name", name]]));
     },
@@ -396,4 +405,11 @@ function whereCredential(scheme: SecuritySchemeModel): string {
     return `OAuth 2.0: ${flows.join("; ")}`;
   }
   return scheme.type;
+}
+
+/** Who changed the catalogue, for the audit trail: the signed-in user and client, else the caller's network. */
+function callerOf(): { user: string; client?: string } {
+  const scope = requestScope();
+  const signedIn = scope.signedIn;
+  return signedIn ? { user: signedIn.subject, ...(signedIn.client ? { client: signedIn.client } : {}) } : { user: scope.caller };
 }

@@ -1,4 +1,3 @@
-import { createHash, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tools as memosTools, serverIdentity } from "../../generated/index.js";
 import { silentLogger } from "../../runtime/base/logger.js";
@@ -14,6 +13,7 @@ import {
 } from "../fixtures/kitchen-sink/generated/server-settings.js";
 import { authorize, type CookieJar } from "../helpers/authorization-server.js";
 import { signedInClient, TestOAuthProvider } from "../helpers/oauth-client.js";
+import { pkce, proxyFlow, REDIRECT } from "../helpers/proxy-flow.js";
 import { newKey, OPERATOR_APP, startProxyStack, tokenSubject } from "../helpers/proxy-stack.js";
 
 type Stack = Awaited<ReturnType<typeof startProxyStack>>;
@@ -25,8 +25,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.close();
 });
-
-const REDIRECT = "http://127.0.0.1:9/callback";
 
 /** A raw POST to `/mcp` with a bearer token, in either era. */
 async function mcpPost(token: string, body: unknown, headers: Record<string, string> = {}, at: URL = stack.mcp) {
@@ -54,83 +52,13 @@ function modernCall(token: string, name: string, args: Record<string, unknown> =
   );
 }
 
-/** A client registered at the proxy (RFC 7591) for these redirect URIs. */
-async function register(redirectUris: string[] = [REDIRECT]): Promise<string> {
-  const response = await fetch(new URL("/register", stack.publicUrl), {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ client_name: "raw test client", redirect_uris: redirectUris, token_endpoint_auth_method: "none" }),
-  });
-  expect(response.status).toBe(201);
-  return ((await response.json()) as { client_id: string }).client_id;
-}
-
-/** PKCE: a verifier and its S256 challenge. */
-function pkce() {
-  const verifier = randomBytes(32).toString("base64url");
-  return { verifier, challenge: createHash("sha256").update(verifier).digest("base64url") };
-}
-
-/** The proxy's authorization URL for a client, with these parameters over sensible defaults. */
-function authorizationUrl(clientId: string, params: Record<string, string | undefined> = {}, at: URL = stack.mcp): URL {
-  const url = new URL("/authorize", at);
-  const all: Record<string, string | undefined> = {
-    response_type: "code",
-    client_id: clientId,
-    redirect_uri: REDIRECT,
-    state: "the-clients-state",
-    code_challenge: pkce().challenge,
-    code_challenge_method: "S256",
-    scope: "memos:read memos:write",
-    resource: stack.mcp.href,
-    ...params,
-  };
-  for (const [key, value] of Object.entries(all)) if (value !== undefined) url.searchParams.set(key, value);
-  return url;
-}
-
-/** What the token endpoint answers: tokens, or an error. */
-interface TokenAnswer {
-  access_token: string;
-  refresh_token: string;
-  scope: string;
-  expires_in: number;
-  error?: string;
-  error_description?: string;
-}
-
-/** POST /token with a form. */
-async function token(fields: Record<string, string>, at: URL = stack.mcp) {
-  const response = await fetch(new URL("/token", at), {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams(fields),
-  });
-  return { status: response.status, body: (await response.json()) as TokenAnswer };
-}
-
-/** A full sign-in by hand (register, authorize, consent, provider, code, token) as `user`. */
-async function signIn(user: string, scope = "memos:read memos:write") {
-  stack.signInAs(user);
-  const clientId = await register();
-  const { verifier, challenge } = pkce();
-  const back = await authorize(authorizationUrl(clientId, { code_challenge: challenge, scope }), REDIRECT);
-  const code = back.get("code") ?? "";
-  const answer = await token({
-    grant_type: "authorization_code",
-    code,
-    code_verifier: verifier,
-    client_id: clientId,
-    redirect_uri: REDIRECT,
-  });
-  expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-  return {
-    clientId,
-    code,
-    verifier,
-    tokens: answer.body as { access_token: string; refresh_token: string; scope: string; expires_in: number },
-  };
-}
+/** The proxy's flow by hand, against this file's stack. */
+const flow = () => proxyFlow(stack);
+const register = (redirectUris?: string[]) => flow().register(redirectUris);
+const authorizationUrl = (clientId: string, params?: Record<string, string | undefined>, at?: URL) =>
+  flow().authorizationUrl(clientId, params, at);
+const token = (fields: Record<string, string>, at?: URL) => flow().token(fields, at);
+const signIn = (user: string, scope?: string) => flow().signIn(user, scope);
 
 describe("proxy mode: the server is the clients' authorization server, in front of a provider without dynamic registration", () => {
   it("publishes RFC 8414 metadata (PKCE S256, registration, metadata documents, iss) and names itself in its resource metadata", async () => {
@@ -512,8 +440,8 @@ describe("a key rotation that retires the old key, and an app secret the provide
   it("logs the provider's refusal of the app's credentials with its cause, and tells the client the operator must fix it", async () => {
     const lines: Record<string, unknown>[] = [];
     const log = {
-      info: () => {},
-      warn: () => {},
+      info: (message: string, fields?: Record<string, unknown>) => lines.push({ message, ...fields }),
+      warn: (message: string, fields?: Record<string, unknown>) => lines.push({ message, ...fields }),
       error: (message: string, fields?: Record<string, unknown>) => lines.push({ message, ...fields }),
     };
     const misconfigured = await stack.replica({ AUTH_CLIENT_SECRET: "not-the-apps-secret" }, log);
@@ -539,6 +467,9 @@ describe("a key rotation that retires the old key, and an app secret the provide
           message: expect.stringContaining("the provider refused this server's app credentials; check AUTH_CLIENT_ID, AUTH_CLIENT_SECRET"),
           cause: expect.stringContaining("invalid_client"),
         }),
+      );
+      expect(lines).toContainEqual(
+        expect.objectContaining({ message: "audit", event: "refused", status: 503, reason: expect.stringContaining("own app") }),
       );
     } finally {
       await misconfigured.close();

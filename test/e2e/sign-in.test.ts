@@ -188,7 +188,7 @@ describe("the committed Memos server as an OAuth resource server, switched by en
   it("logs every refusal with its reason (and the user, when the token names one), but not a first request without a token", async () => {
     lines.length = 0;
     await post(mcp, INITIALIZE);
-    expect(lines.filter((line) => line.message === "sign-in refused")).toEqual([]);
+    expect(lines.filter((line) => line.message === "audit" && line.event === "refused")).toEqual([]);
     await post(mcp, INITIALIZE, { authorization: "Bearer not-a-token" });
     const reader = await authorizationServer.accessToken(mcp.href, { sub: "rita", scope: "memos:read" });
     await post(
@@ -198,11 +198,13 @@ describe("the committed Memos server as an OAuth resource server, switched by en
         authorization: `Bearer ${reader}`,
       },
     );
-    const refusals = lines.filter((line) => line.message === "sign-in refused");
+    const refusals = lines.filter((line) => line.message === "audit" && line.event === "refused");
     expect(refusals).toEqual([
       expect.objectContaining({ status: 401, reason: expect.stringContaining("cannot introspect"), from: "127.0.0.1" }),
       expect.objectContaining({ status: 403, reason: "this call needs the scope memos:write", user: "rita" }),
     ]);
+    // Rita's token, seen for the first time, was a sign-in.
+    expect(lines).toContainEqual(expect.objectContaining({ message: "audit", event: "sign-in", mode: "resource", user: "rita" }));
   });
 
   describe("refuses tokens it must not take, each with 401 invalid_token", () => {
@@ -279,11 +281,16 @@ describe("the committed Memos server as an OAuth resource server, switched by en
       ["typed as another kind of token", () => token({}, undefined, "logout+jwt"), "is not an access token"],
       ["issued in the future", () => token({ iat: now() + 3600 }), "issued in the future"],
     ])("a token %s", async (_, make, reason) => {
+      lines.length = 0;
       const refused = await call(await make());
       expect(refused.status).toBe(401);
       expect(refused.challenge).toContain('error="invalid_token"');
       expect(refused.challenge).toContain(reason);
       expect(refused.challenge).toContain("resource_metadata=");
+      // Every refusal leaves its audit line, with its reason.
+      expect(lines).toContainEqual(
+        expect.objectContaining({ message: "audit", event: "refused", status: 401, reason: expect.stringContaining(reason) }),
+      );
     });
   });
 });

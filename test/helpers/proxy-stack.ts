@@ -39,7 +39,9 @@ export function newKey(): string {
  * app registered for the proxy's callback), the API itself (it answers each user with that user's own memo, by the
  * provider token's `sub`), an https host of Client ID Metadata Documents, and the committed Memos server in proxy mode.
  */
-export async function startProxyStack(options: { log?: Logger; clientMetadataTimeoutMs?: number; code?: CodeSettings } = {}) {
+export async function startProxyStack(
+  options: { log?: Logger; clientMetadataTimeoutMs?: number; code?: CodeSettings; variables?: Record<string, string> } = {},
+) {
   let user = "alice";
   let ttl = 3600;
   const port = await freePort();
@@ -96,6 +98,7 @@ export async function startProxyStack(options: { log?: Logger; clientMetadataTim
       AUTH_PROVIDER_TOKEN_URL: new URL("/token", provider.issuer).href,
       AUTH_PROVIDER_SCOPES: "openid",
       AUTH_CLIENT_METADATA_HOSTS: `127.0.0.1:${metadataHost.port}`,
+      ...options.variables,
       ...variables,
     });
     return startServer({

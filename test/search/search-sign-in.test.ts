@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inRequestScope } from "../../runtime/base/request-scope.js";
 import { freePort } from "../../scripts/free-port.js";
 import { type Catalogue, searchSignIn } from "../../search/catalogue/index.js";
+import { parseSearchArguments, startSearchServer } from "../../search/command.js";
 import { SEARCH_TOOLS } from "../../search/tools/index.js";
 import { startAuthorizationServer } from "../helpers/authorization-server.js";
 import { postFrom } from "../helpers/loopback-post.js";
@@ -295,13 +296,23 @@ describe("the search server's documents keep their owners: across restarts, and 
     rmSync(store, { recursive: true, force: true });
   });
 
+  const lines: Record<string, unknown>[] = [];
+  const log = {
+    info: (message: string, fields?: Record<string, unknown>) => lines.push({ message, ...fields }),
+    warn: (message: string, fields?: Record<string, unknown>) => lines.push({ message, ...fields }),
+    error: (message: string, fields?: Record<string, unknown>) => lines.push({ message, ...fields }),
+  };
+
   /** The search server on its folder store, the operator's `company` loaded at start; clients by subject and scopes. */
   async function startOnStore() {
     const port = await freePort();
-    const running = await startSearch([
-      ...["--port", String(port), "--store", store, "--auth-mode", "resource", "--auth-issuer", authorizationServer.issuer.href],
-      ...["--public-url", `http://127.0.0.1:${port}`, "--load", `company=${MUSEUM}`, ...fileRoots()],
-    ]);
+    const running = await startSearchServer(
+      parseSearchArguments([
+        ...["--port", String(port), "--store", store, "--auth-mode", "resource", "--auth-issuer", authorizationServer.issuer.href],
+        ...["--public-url", `http://127.0.0.1:${port}`, "--load", `company=${MUSEUM}`, ...fileRoots()],
+      ]),
+      log,
+    );
     await running.catalogue.ready;
     const as = async (subject: string, scope: string) => {
       const token = await authorizationServer.accessToken(`http://127.0.0.1:${port}/mcp`, { sub: subject, scope });
@@ -342,6 +353,14 @@ describe("the search server's documents keep their owners: across restarts, and 
       expect((await callTool(aliceAgain, "load_openapi", { name: "alices", url: MUSEUM })).isError).toBe(false);
       expect((await callTool(admin, "load_openapi", { name: "company", url: MEMOS })).isError).toBe(false);
       expect((await callTool(admin, "unload_api", { name: "alices" })).isError).toBe(false);
+      // Each change is one audit line naming who made it; a refused one, the reason.
+      const changes = lines.filter((line) => line.message === "audit" && line.event === "catalogue");
+      expect(changes).toEqual([
+        expect.objectContaining({ action: "load", api: "alices", user: "alice", source: MEMOS }),
+        expect.objectContaining({ action: "replace", api: "alices", user: "alice" }),
+        expect.objectContaining({ action: "replace", api: "company", user: "root" }),
+        expect.objectContaining({ action: "unload", api: "alices", user: "root" }),
+      ]);
     } finally {
       await Promise.all([bobAgain.close(), aliceAgain.close(), admin.close()]);
       await second.running.close();

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { audit } from "../../base/audit.js";
 import type { Logger } from "../../base/logger.js";
 import { isRecord } from "../../base/own-property.js";
 import { isLoopbackAddress } from "../../http/origin.js";
@@ -112,7 +113,12 @@ export class AuthorizationFlow {
       return sendErrorPage(res, 400, "This consent form was not shown in this browser; start the sign-in again from your client.");
     const { request, nonce } = sealed;
     if (form.get("decision") !== "approve") {
-      this.log.info("sign-in: consent refused", { client: clientLabel(request.client_id) });
+      audit(this.log, {
+        event: "refused",
+        status: 302,
+        reason: "the user did not allow the client (consent page)",
+        client: clientLabel(request.client_id),
+      });
       return this.redirectBack(res, request.redirect_uri, {
         error: "access_denied",
         error_description: "the user did not allow access",

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "../../base/logger.js";
 import { sendJson } from "../../http/json-response.js";
 import { readRequestBody } from "../../http/request-body.js";
+import type { SignInState } from "../state/sign-in-state.js";
 import { InvalidToken, type VerifiedToken } from "../token-verifier.js";
 import { AuthorizationFlow, sameResource } from "./authorization-flow.js";
 import { ClientDirectory, ClientRefused, clientLabel } from "./client-directory.js";
@@ -19,6 +20,8 @@ export interface ProxySettings {
   provider: ProviderSettings;
   keys: SealingKeys;
   clientMetadata: ClientMetadataPolicy;
+  /** What must hold across replicas: codes used, refresh generations, revocations. @default this replica's memory */
+  state?: SignInState;
 }
 
 /** The proxy's endpoints, by path. */
@@ -28,6 +31,7 @@ const ENDPOINTS = {
   consent: "/consent",
   callback: "/oauth/callback",
   token: "/token",
+  revoke: "/revoke",
   register: "/register",
 } as const;
 
@@ -55,7 +59,7 @@ export class OAuthProxy {
     const provider = new UpstreamProvider(settings.provider, fetchFn);
     this.clients = new ClientDirectory(settings.keys, settings.clientMetadata);
     this.flow = new AuthorizationFlow(this.place, this.clients, settings.keys, provider, log);
-    this.tokens = new TokenEndpoint(this.place, settings.keys, provider, log);
+    this.tokens = new TokenEndpoint(this.place, settings.keys, provider, log, settings.state);
   }
 
   /** Where users sign in: the provider's authorization endpoint. */
@@ -78,7 +82,7 @@ export class OAuthProxy {
   }
 
   private route(path: string, method: string, req: IncomingMessage, res: ServerResponse): Promise<void> | undefined {
-    const cors = path === ENDPOINTS.metadata || path === ENDPOINTS.token || path === ENDPOINTS.register;
+    const cors = path === ENDPOINTS.metadata || path === ENDPOINTS.token || path === ENDPOINTS.revoke || path === ENDPOINTS.register;
     if (cors) res.setHeader("access-control-allow-origin", "*");
     if (cors && method === "OPTIONS") return Promise.resolve(preflight(res));
     if (path === ENDPOINTS.metadata && (method === "GET" || method === "HEAD")) return Promise.resolve(sendJson(res, 200, this.metadata()));
@@ -86,6 +90,7 @@ export class OAuthProxy {
     if (path === ENDPOINTS.consent && method === "POST") return this.flow.consent(req, res);
     if (path === ENDPOINTS.callback && method === "GET") return this.flow.callback(req, res);
     if (path === ENDPOINTS.token && method === "POST") return this.tokens.handle(req, res);
+    if (path === ENDPOINTS.revoke && method === "POST") return this.tokens.revoke(req, res);
     if (path === ENDPOINTS.register && method === "POST") return this.register(req, res);
     return undefined;
   }
@@ -97,6 +102,8 @@ export class OAuthProxy {
       issuer: this.place.issuerName,
       authorization_endpoint: at(ENDPOINTS.authorize),
       token_endpoint: at(ENDPOINTS.token),
+      revocation_endpoint: at(ENDPOINTS.revoke),
+      revocation_endpoint_auth_methods_supported: ["none"],
       registration_endpoint: at(ENDPOINTS.register),
       response_types_supported: ["code"],
       response_modes_supported: ["query"],
@@ -139,8 +146,10 @@ export class OAuthProxy {
     }
     if (claims.iss !== this.place.issuerName || typeof claims.aud !== "string" || !sameResource(claims.aud, this.place.resource))
       throw new InvalidToken("the token is meant for another resource");
-    if (typeof claims.family === "string" && this.tokens.revoked.get(claims.family)) throw new InvalidToken("the sign-in was revoked");
     if (typeof claims.sub !== "string" || typeof claims.upstream !== "string") throw new InvalidToken("the token cannot be read");
+    const issuedAt = typeof claims.iat === "number" ? claims.iat : 0;
+    if (typeof claims.family === "string" && (await this.tokens.state.isRevoked(claims.family, claims.sub, issuedAt)))
+      throw new InvalidToken("the sign-in was revoked");
     return {
       subject: claims.sub,
       ...(typeof claims.client_id === "string" ? { client: clientLabel(claims.client_id) } : {}),

@@ -1,11 +1,13 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { ExpiringCache } from "../../base/expiring-cache.js";
+import { audit } from "../../base/audit.js";
 import type { Logger } from "../../base/logger.js";
 import { isRecord } from "../../base/own-property.js";
 import { sendJson } from "../../http/json-response.js";
 import { readRequestBody } from "../../http/request-body.js";
+import { MemorySignInState, type SignInState } from "../state/sign-in-state.js";
 import { sameResource } from "./authorization-flow.js";
+import { clientLabel } from "./client-directory.js";
 import type { ProxyPlace } from "./proxy-place.js";
 import type { SealingKeys } from "./sealed.js";
 import { type ProviderGrant, ProviderRefused, type UpstreamProvider } from "./upstream-provider.js";
@@ -19,6 +21,8 @@ interface RefreshClaims {
   /** Its place in the family's rotation: the first refresh token of a sign-in is 0, each rotation one more. */
   generation: number;
   jti: string;
+  /** When it was sealed (seconds): a user's sign-ins revoked after it end it. */
+  iat: number;
   upstream: { access: string; refresh?: string; expires_at?: number };
 }
 
@@ -43,35 +47,24 @@ const ACCESS_SECONDS = 3600;
 const REFRESH_SECONDS = 30 * 24 * 3600;
 /** The provider's token is refreshed when it has less than this left. */
 const REFRESH_MARGIN_SECONDS = 60;
-/**
- * Sign-ins (refresh-token families) whose rotation a replica follows, and revoked ones it remembers: one entry per
- * sign-in, however often it refreshes, so only as many sign-ins at the provider could push the oldest out.
- */
-const MAX_FAMILIES = 200_000;
+/** How long a code's use is remembered: past its life of a minute. */
+const CODE_MEMORY_MS = 120_000;
 
 /**
  * POST /token: redeems this server's codes (PKCE S256, the same client and redirect URI, once) by redeeming the
- * provider's code inside, and rotates refresh tokens, refreshing the provider's token when it has expired. Access and
- * refresh tokens are sealed: they carry the user's provider tokens, which never reach the client in the clear.
+ * provider's code inside, and rotates refresh tokens, refreshing the provider's token when it has expired; POST
+ * /revoke (RFC 7009) ends a sign-in. Access and refresh tokens are sealed: they carry the user's provider tokens, which
+ * never reach the client in the clear. What must hold wherever a request lands (codes used, each sign-in's refresh
+ * generation, revocations) is the sign-in state's: this replica's memory, or PostgreSQL shared by every replica.
  */
 export class TokenEndpoint {
-  /** Codes already used on this replica (the provider refuses a reused code on any replica); a code lives a minute. */
-  private readonly usedCodes = new ExpiringCache<{ expiresAt: number }>(100_000);
-  /** Each sign-in's refresh-token generation this replica expects next: an earlier one presented is a reuse. */
-  private readonly families: ExpiringCache<{ next: number; expiresAt: number }>;
-  /** Refresh-token families revoked on this replica after a reuse: their access tokens stop working too. */
-  readonly revoked: ExpiringCache<{ expiresAt: number }>;
-
   constructor(
     private readonly place: ProxyPlace,
     private readonly keys: SealingKeys,
     private readonly provider: UpstreamProvider,
     private readonly log: Logger,
-    maxFamilies = MAX_FAMILIES,
-  ) {
-    this.families = new ExpiringCache(maxFamilies);
-    this.revoked = new ExpiringCache(maxFamilies);
-  }
+    readonly state: SignInState = new MemorySignInState(),
+  ) {}
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     res.setHeader("cache-control", "no-store");
@@ -90,6 +83,7 @@ export class TokenEndpoint {
       // 401 for invalid_client only where the client authenticated with the Authorization header (RFC 6749 §5.2).
       if (error instanceof TokenError) {
         const status = error.error === "invalid_client" && req.headers.authorization !== undefined ? 401 : 400;
+        audit(this.log, { event: "refused", status, reason: `${error.error}: ${error.message}` });
         return sendJson(res, status, { error: error.error, error_description: error.message });
       }
       if (error instanceof ProviderRefused) {
@@ -99,10 +93,41 @@ export class TokenEndpoint {
             { provider: this.provider.settings.tokenUrl.origin, cause: error.message },
           );
         const status = error.error === "invalid_grant" ? 400 : 503;
+        audit(this.log, { event: "refused", status, reason: `${error.error}: ${error.message}` });
         return sendJson(res, status, { error: error.error, error_description: error.message });
       }
       throw error;
     }
+  }
+
+  /**
+   * POST /revoke (RFC 7009): ends the sign-in a refresh or access token belongs to (its family: every token of it), for
+   * the client it was issued to; logout, for a client. Answers 200 whatever the token, as the RFC says (a token this
+   * server does not know, or another client's, reveals nothing).
+   */
+  async revoke(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    res.setHeader("cache-control", "no-store");
+    const body = await readRequestBody(req, 16_384);
+    if (!/^application\/x-www-form-urlencoded/i.test(req.headers["content-type"] ?? "") || body === undefined)
+      return sendJson(res, 400, { error: "invalid_request", error_description: "the revocation must be a form under 16 KB" });
+    const form = new URLSearchParams(body);
+    const token = form.get("token") ?? "";
+    const clientId = form.get("client_id");
+    if (!token || !clientId)
+      return sendJson(res, 400, { error: "invalid_request", error_description: "a revocation names the token and the client (client_id)" });
+    const hint = form.get("token_type_hint");
+    const kinds = hint === "access_token" ? (["access", "refresh"] as const) : (["refresh", "access"] as const);
+    for (const kind of kinds) {
+      const claims = await this.keys.tryOpen(kind, token);
+      if (!claims) continue;
+      const { family, sub, client_id: owner } = claims;
+      if (typeof family === "string" && typeof sub === "string" && owner === clientId) {
+        await this.state.revokeFamily(family, sub, Date.now() + REFRESH_SECONDS * 1000);
+        audit(this.log, { event: "revoked", what: "sign-in", by: "client", user: sub, client: clientLabel(clientId) });
+      }
+      break;
+    }
+    res.writeHead(200, { "content-type": "application/json" }).end("{}");
   }
 
   /** authorization_code: this server's code, checked, then the provider's code inside it redeemed for the user's tokens. */
@@ -111,8 +136,8 @@ export class TokenEndpoint {
     const claims = await this.opened("code", form.get("code"), "the code is not valid (expired, used, or not from this server)");
     const request = isRecord(claims.request) ? claims.request : {};
     const jti = String(claims.jti);
-    if (this.usedCodes.get(jti)) throw new TokenError("invalid_grant", "the code has already been used");
-    this.usedCodes.set(jti, { expiresAt: Date.now() + 120_000 });
+    if (!(await this.state.useCode(jti, Date.now() + CODE_MEMORY_MS)))
+      throw new TokenError("invalid_grant", "the code has already been used");
     if (form.get("client_id") !== request.client_id) throw new TokenError("invalid_grant", "the code was issued to another client");
     if (form.get("redirect_uri") !== null && form.get("redirect_uri") !== request.redirect_uri)
       throw new TokenError("invalid_grant", "redirect_uri differs from the authorization request's");
@@ -127,7 +152,8 @@ export class TokenEndpoint {
     const subject = grant.subject ?? `session-${randomBytes(12).toString("base64url")}`;
     this.log.info("sign-in: a user signed in through the provider", { user: subject });
     const family = randomBytes(12).toString("base64url");
-    this.families.set(family, { next: 0, expiresAt: Date.now() + REFRESH_SECONDS * 1000 });
+    await this.state.startFamily(family, subject, Date.now() + REFRESH_SECONDS * 1000);
+    audit(this.log, { event: "sign-in", mode: "proxy", user: subject, client: clientLabel(String(request.client_id)) });
     return this.issue({ sub: subject, client_id: String(request.client_id), scope, family }, 0, grant);
   }
 
@@ -154,16 +180,22 @@ export class TokenEndpoint {
     await this.checkClient(form.get("client_id"));
     const claims = refreshClaims(await this.opened("refresh", form.get("refresh_token"), "the refresh token is not valid"));
     if (form.get("client_id") !== claims.client_id) throw new TokenError("invalid_grant", "the refresh token was issued to another client");
-    if (this.revoked.get(claims.family)) throw new TokenError("invalid_grant", "this sign-in was revoked; sign in again");
-    const expected = this.families.get(claims.family)?.next ?? claims.generation;
-    if (claims.generation < expected) {
-      this.revoked.set(claims.family, { expiresAt: Date.now() + REFRESH_SECONDS * 1000 });
-      this.families.set(claims.family, { next: Number.MAX_SAFE_INTEGER, expiresAt: Date.now() + REFRESH_SECONDS * 1000 });
-      this.log.warn("sign-in: a refresh token was used twice; its sign-in is revoked on this replica", { user: claims.sub });
+    if (await this.state.isRevoked(claims.family, claims.sub, claims.iat))
+      throw new TokenError("invalid_grant", "this sign-in was revoked; sign in again");
+    const expiresAt = Date.now() + REFRESH_SECONDS * 1000;
+    const outcome = await this.state.advance(claims.family, claims.generation, claims.sub, expiresAt);
+    if (outcome === "revoked") throw new TokenError("invalid_grant", "this sign-in was revoked; sign in again");
+    if (outcome === "reused") {
+      audit(this.log, { event: "revoked", what: "sign-in", by: "reuse", user: claims.sub, client: clientLabel(claims.client_id) });
+      this.log.warn(
+        `sign-in: a refresh token was used twice; its sign-in is revoked${this.state.location === "memory" ? " on this replica" : ""}`,
+        {
+          user: claims.sub,
+        },
+      );
       throw new TokenError("invalid_grant", "the refresh token has already been used");
     }
     const generation = claims.generation + 1;
-    this.families.set(claims.family, { next: generation, expiresAt: Date.now() + REFRESH_SECONDS * 1000 });
     const { upstream } = claims;
     const now = Math.floor(Date.now() / 1000);
     let grant: ProviderGrant = {
@@ -250,6 +282,7 @@ function refreshClaims(claims: Record<string, unknown>): RefreshClaims {
     family: claims.family,
     generation: claims.generation,
     jti: claims.jti,
+    iat: typeof claims.iat === "number" ? claims.iat : 0,
     upstream: { access: upstream.access, ...(refresh ? { refresh } : {}), ...(expires ? { expires_at: expires } : {}) },
   };
 }

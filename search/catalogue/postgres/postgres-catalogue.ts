@@ -1,4 +1,5 @@
 import type { Logger } from "oapi-mcp-gen-runtime";
+import { withoutSecrets } from "oapi-mcp-gen-runtime";
 import pg from "pg";
 import type { OpenApiDocument } from "../../../openapi/document/index.js";
 import { errorMessage } from "../../../openapi/fetch/index.js";
@@ -28,7 +29,6 @@ import { Liveness } from "./liveness.js";
 import { migrate } from "./migrations.js";
 import { documentRows } from "./operation-rows.js";
 import { filterSql, operationRow, type ShownColumns, searchCatalogue } from "./postgres-search.js";
-import { withoutSecrets } from "./store-url.js";
 import { jsonb, storable } from "./stored-text.js";
 
 /** Any number to key the advisory lock that makes loads and unloads, across replicas, one at a time. */

@@ -7,6 +7,7 @@ import { proxyPlace } from "../../../runtime/sign-in/proxy/proxy-place.js";
 import { SealingKeys } from "../../../runtime/sign-in/proxy/sealed.js";
 import { TokenEndpoint } from "../../../runtime/sign-in/proxy/token-endpoint.js";
 import { UpstreamProvider } from "../../../runtime/sign-in/proxy/upstream-provider.js";
+import { MemorySignInState } from "../../../runtime/sign-in/state/sign-in-state.js";
 
 const resource = new URL("http://127.0.0.1:1/mcp");
 const keys = new SealingKeys(resource, Uint8Array.from(randomBytes(32)));
@@ -20,7 +21,7 @@ const provider = new UpstreamProvider({
 
 describe("refresh-token reuse on a replica that remembers few sign-ins", () => {
   // A replica remembering four sign-ins: refreshes, however many, must not push out what it knows of one.
-  const endpoint = new TokenEndpoint(proxyPlace(resource, "notes"), keys, provider, silentLogger, 4);
+  const endpoint = new TokenEndpoint(proxyPlace(resource, "notes"), keys, provider, silentLogger, new MemorySignInState(4));
   const server = createServer((req, res) => void endpoint.handle(req, res));
   let url = "";
   beforeAll(async () => {

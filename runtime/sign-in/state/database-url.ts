@@ -21,7 +21,7 @@ const SHOWN_PARAMETERS = new Set([
 const HIDDEN = "***";
 
 /**
- * A database URL as it may be logged or shown: its password hidden, whether in its user information or as a query
+ * A database URL as it may be logged or shown (the sign-in state's, the search catalogue's): its password hidden, whether in its user information or as a query
  * parameter (`?password=`), and so is the value of any other parameter that may hold a secret (`sslpassword`, `sslkey`).
  */
 export function withoutSecrets(url: string): string {
