@@ -197,6 +197,35 @@ module.exports = {
       to: { path: "^runtime/sign-in/" },
     },
     {
+      name: "runtime-telemetry-between-http-and-serve",
+      severity: "error",
+      comment:
+        "runtime/telemetry/ (metrics and traces) stands on http/'s port and base/, under serve/: it imports nothing of tools, discovery, protocol, code, sign-in or serve.",
+      from: { path: "^runtime/telemetry/" },
+      to: { path: "^runtime/(schema|result|call|tools|discovery|protocol|code|sign-in|serve)/|^runtime/(index|sdk)\\.ts$" },
+    },
+    {
+      name: "runtime-telemetry-reached-from-serve",
+      severity: "error",
+      comment:
+        "Only serve/ starts telemetry: the layers under it reach it by the interfaces they own (http/telemetry-port.ts, base/request-scope.ts's RequestTrace), never its files.",
+      from: { path: "^runtime/", pathNot: "^runtime/(telemetry|serve)/" },
+      to: { path: "^runtime/telemetry/" },
+    },
+    {
+      name: "a-server-without-telemetry-loads-none",
+      severity: "error",
+      comment:
+        "Telemetry and its packages load only when switched on: serve/ reaches runtime/telemetry/ by a dynamic import (its environment reader aside).",
+      from: { path: "^runtime/", pathNot: "^runtime/telemetry/" },
+      to: {
+        path: "^runtime/telemetry/",
+        pathNot: "^runtime/telemetry/telemetry-env\\.ts$",
+        dynamic: false,
+        dependencyTypesNot: ["type-only"],
+      },
+    },
+    {
       name: "runtime-code-below-what-stands-on-it",
       severity: "error",
       comment: "runtime/code/ stands beside discovery/, above tools/: it imports nothing of discovery, protocol, http or serve.",

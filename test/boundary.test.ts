@@ -50,8 +50,14 @@ const RULES: Record<string, { folders: string[]; typeOnlyFolders?: string[]; pac
       "quickjs-emscripten-core",
       "re2js",
       "sucrase",
-      // Optional, loaded only when switched on: shared sign-in state (AUTH_STATE_URL).
+      // Optional, loaded only when switched on: shared sign-in state (AUTH_STATE_URL), metrics and traces.
       "pg",
+      "prom-client",
+      "@opentelemetry/api",
+      "@opentelemetry/core",
+      "@opentelemetry/resources",
+      "@opentelemetry/sdk-trace-base",
+      "@opentelemetry/exporter-trace-otlp-http",
     ],
   },
   // The runtime's face for the public-address check both the search server's fetches and proxy mode's use.

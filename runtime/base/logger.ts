@@ -1,3 +1,5 @@
+import { writeSync } from "node:fs";
+
 /** Where the runtime reports what happens: one line per event on stderr (JSON by default). */
 export interface Logger {
   debug?(message: string, fields?: Record<string, unknown>): void;
@@ -14,12 +16,12 @@ const FORMATS = ["json", "text"] as const;
 /** `LOG_FORMAT`: one JSON object a line, or `time LEVEL message key=value…` for people. */
 export type LogFormat = (typeof FORMATS)[number];
 
-/** A logger writing at or above `level` to a stream (stderr: stdout stays free for stdio transports). */
-export function createLogger(
-  level: Level = "info",
-  format: LogFormat = "json",
-  stream: { write(text: string): unknown } = process.stderr,
-): Logger {
+/**
+ * A logger writing at or above `level` to a stream (stderr: stdout stays free for stdio transports). Lines for stderr
+ * leave together once per turn of the event loop, one write for a burst of calls; what is pending goes at exit.
+ */
+export function createLogger(level: Level = "info", format: LogFormat = "json", given?: { write(text: string): unknown }): Logger {
+  const stream = given ?? batchedStderr();
   const threshold = LEVELS.indexOf(level);
   const at = (name: Exclude<Level, "silent">) => (message: string, fields?: Record<string, unknown>) => {
     if (LEVELS.indexOf(name) < threshold) return;
@@ -35,6 +37,28 @@ export function loggerFromEnvironment(env: NodeJS.ProcessEnv): Logger | { proble
   if (level === undefined) return { problem: `LOG_LEVEL: "${String(env.LOG_LEVEL).slice(0, 40)}" must be one of ${LEVELS.join(", ")}` };
   if (format === undefined) return { problem: `LOG_FORMAT: "${String(env.LOG_FORMAT).slice(0, 40)}" must be json or text` };
   return createLogger(level, format);
+}
+
+let stderrBatch: { write(text: string): void } | undefined;
+
+/** stderr, written once per turn of the event loop (each write is a system call); the lines still pending go at exit. */
+function batchedStderr(): { write(text: string): void } {
+  if (stderrBatch) return stderrBatch;
+  let pending: string[] = [];
+  const flush = () => {
+    const text = pending.join("");
+    pending = [];
+    if (text !== "") process.stderr.write(text);
+  };
+  process.once("exit", () => {
+    if (pending.length > 0) writeSync(2, pending.join(""));
+  });
+  stderrBatch = {
+    write(text) {
+      if (pending.push(text) === 1) setImmediate(flush);
+    },
+  };
+  return stderrBatch;
 }
 
 /** The choice that equals `text`, typed as a choice. */

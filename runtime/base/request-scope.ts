@@ -18,6 +18,17 @@ export interface SignedInCaller {
   challenge(scopes: readonly string[]): string;
 }
 
+/** The trace of one MCP request (telemetry switched on): named once its message is read, ended with its answer. */
+export interface RequestTrace {
+  /** Names the span by what the JSON-RPC message asks (`tools/call memo_list_memos`), and takes its `_meta` trace context. */
+  describe(message: unknown): void;
+  /** A child span for one upstream call: the headers carrying its trace context (`traceparent`), and its end. */
+  upstream(method: string, url: URL): { headers: Record<string, string>; end(status?: number, error?: string): void };
+  /** Notes a tool call's outcome (its log event's fields) on the request's span. */
+  note(toolCall: Record<string, unknown>): void;
+  end(status: number): void;
+}
+
 /** What the transport knows of the caller behind the request being answered, whatever protocol path serves it. */
 export interface RequestScope {
   /** Who the caller is, for per-caller shares: a verified identity when sign-in is on, else its network client group. */
@@ -26,6 +37,8 @@ export interface RequestScope {
   gone: AbortSignal;
   /** The signed-in caller, when the server is a resource server. */
   signedIn?: SignedInCaller;
+  /** This request's trace, when telemetry is switched on. */
+  trace?: RequestTrace;
 }
 
 const scopes = new AsyncLocalStorage<RequestScope>();

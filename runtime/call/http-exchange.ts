@@ -4,12 +4,33 @@ import { pipeline, type Transform } from "node:stream";
 import { constants, createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 import { setOwn } from "../base/own-property.js";
 
-/** What is sent: the upstream request's method, headers and body, and the signal that ends it. */
+/** What is sent: the upstream request's method, headers and body, and what ends it early (a timeout). */
 export interface ExchangeInit {
   method: string;
   headers: Record<string, string>;
   body?: string | URLSearchParams | FormData | Uint8Array;
-  signal: AbortSignal;
+  cancel: Cancellation;
+}
+
+/**
+ * Ends an exchange in flight, its request or the reading of its answer: what a call's timeout pulls. A plain callback,
+ * not an AbortSignal: a signal, its listeners and the stream hooks it adds cost a busy server 5 % of its time.
+ */
+export class Cancellation {
+  cancelled = false;
+  private stop: (() => void) | undefined;
+
+  /** Runs `stop` on cancellation (at once, if it came already); a later call replaces an earlier one. */
+  onCancel(stop: () => void): void {
+    if (this.cancelled) stop();
+    else this.stop = stop;
+  }
+
+  cancel(): void {
+    if (this.cancelled) return;
+    this.cancelled = true;
+    this.stop?.();
+  }
 }
 
 /** One response as the upstream client reads it, whichever client made the request. */
@@ -30,7 +51,10 @@ export type Send = (url: URL, init: ExchangeInit) => Promise<Exchange>;
 
 /** A `fetch` (an injected one, for tests and embedding) as a sender. */
 export function fetchSender(send: typeof fetch): Send {
-  return async (url, { method, headers, body, signal }) => {
+  return async (url, { method, headers, body, cancel }) => {
+    const controller = new AbortController();
+    cancel.onCancel(() => controller.abort());
+    const { signal } = controller;
     const response = await send(url, { method, headers, body: body as RequestInit["body"], redirect: "manual", signal });
     return {
       status: response.status,
@@ -81,8 +105,14 @@ function sendOnce(url: URL, init: ExchangeInit, headers: Record<string, string>,
   const request = url.protocol === "https:" ? httpsRequest : httpRequest;
   const agent = url.protocol === "https:" ? AGENTS["https:"] : AGENTS["http:"];
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: init.method, headers, agent, signal: init.signal });
-    req.once("response", (response) => resolve(exchange(response)));
+    const req = request(url, { method: init.method, headers, agent });
+    // Cancelled, the request ends, and with it the answer being read (its stream fails).
+    init.cancel.onCancel(() => req.destroy(new Error("The operation was aborted")));
+    req.once("response", (response) => {
+      // Read to its end, the connection goes back to the pool: a late cancellation must not close it under another call.
+      response.once("end", () => init.cancel.onCancel(() => {}));
+      resolve(exchange(response));
+    });
     // Every error is heard (a request can fail again after its answer began, when the call times out); the first decides.
     req.on("error", (error: NodeJS.ErrnoException) => {
       const stale = req.reusedSocket && (error.code === "ECONNRESET" || error.code === "EPIPE");

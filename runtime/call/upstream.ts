@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
+import { requestScope } from "../base/request-scope.js";
 import type { UpstreamResponse } from "../result/response-content.js";
-import { type Exchange, fetchSender, nodeSender } from "./http-exchange.js";
+import { Cancellation, type Exchange, fetchSender, nodeSender } from "./http-exchange.js";
 import type { UpstreamRequest } from "./upstream-request.js";
 
 /** How a successful response body is read. */
@@ -33,14 +34,23 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 /** Error bodies are read for their message only. */
 const ERROR_BODY_BYTES = 64 * 1024;
 
-/** Sends the request, follows redirects by hand (dropping credentials off-origin), and reads a bounded body. */
+/**
+ * Sends the request, follows redirects by hand (dropping credentials off-origin), and reads a bounded body. Traced
+ * (telemetry on), the call is a child span of its MCP request's, and its `traceparent` goes upstream.
+ */
 export async function fetchUpstream(request: UpstreamRequest, options: UpstreamOptions): Promise<UpstreamOutcome> {
+  const trace = requestScope().trace?.upstream(request.method, request.url);
+  if (!trace) return exchangeUpstream(request, options);
+  const outcome = await exchangeUpstream({ ...request, headers: { ...request.headers, ...trace.headers } }, options);
+  trace.end(outcome.kind === "response" ? outcome.status : undefined, outcome.kind === "response" ? undefined : outcome.kind);
+  return outcome;
+}
+
+async function exchangeUpstream(request: UpstreamRequest, options: UpstreamOptions): Promise<UpstreamOutcome> {
   const send = options.fetch ? fetchSender(options.fetch) : nodeSender;
-  // A controller and a timer cleared on return, not AbortSignal.timeout: that one stays weakly tracked until collected,
-  // a cost on every call of a busy server.
-  const timeout = new AbortController();
-  const timer = setTimeout(() => timeout.abort(), options.timeoutMs).unref();
-  const { signal } = timeout;
+  // A timer cleared on return, pulling a plain cancellation: no AbortSignal on every call of a busy server.
+  const cancel = new Cancellation();
+  const timer = setTimeout(() => cancel.cancel(), options.timeoutMs).unref();
   const origin = request.url.origin;
   let url = request.url;
   let method = request.method;
@@ -50,7 +60,7 @@ export async function fetchUpstream(request: UpstreamRequest, options: UpstreamO
       const sameOrigin = url.origin === origin;
       const headers = sameOrigin ? withCredentials(request.headers, options.credentials) : withoutCookies(request.headers);
       if (body === undefined) delete headers["content-type"];
-      const response = await send(url, { method, headers, body, signal });
+      const response = await send(url, { method, headers, body, cancel });
       const location = response.header("location");
       if (!REDIRECT_STATUSES.has(response.status) || location === null) {
         const ok = response.status >= 200 && response.status <= 299;
@@ -70,7 +80,7 @@ export async function fetchUpstream(request: UpstreamRequest, options: UpstreamO
       url = next;
     }
   } catch (error) {
-    if (signal.aborted) return { kind: "timeout", timeoutMs: options.timeoutMs };
+    if (cancel.cancelled) return { kind: "timeout", timeoutMs: options.timeoutMs };
     return { kind: "unreachable", detail: describeNetworkError(error) };
   } finally {
     clearTimeout(timer);

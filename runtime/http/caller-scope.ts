@@ -5,11 +5,21 @@ import type { SignInPort } from "./sign-in-port.js";
 
 /** The scope of one HTTP request: its caller is the client's address group; it is gone when the connection closes early. */
 export function callerScope(req: IncomingMessage, res: ServerResponse): RequestScope {
-  const gone = new AbortController();
+  // Made when first asked for (code mode's runs wait on it): a tool call through a busy server never pays for it.
+  let gone: AbortController | undefined;
+  const controller = () => {
+    gone ??= new AbortController();
+    return gone;
+  };
   res.once("close", () => {
-    if (!res.writableFinished) gone.abort();
+    if (!res.writableFinished) controller().abort();
   });
-  return { caller: clientGroup(req.socket.remoteAddress ?? "unknown"), gone: gone.signal };
+  return {
+    caller: clientGroup(req.socket.remoteAddress ?? "unknown"),
+    get gone() {
+      return controller().signal;
+    },
+  };
 }
 
 /**

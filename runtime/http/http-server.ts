@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server as NodeHttpServer, type ServerResponse } from "node:http";
 import type { Logger } from "../base/logger.js";
+import { openRequestScope } from "../base/request-scope.js";
 import { modernHostOf } from "../protocol/modern-host.js";
 import { routeMessage } from "../protocol/modern-protocol.js";
 import { FAST_PATH_VERSIONS } from "../protocol/protocol-versions.js";
@@ -14,6 +15,7 @@ import { ANSWERED, readMessage, serveModern } from "./mcp-post.js";
 import { checkHost, checkOrigin } from "./origin.js";
 import { Readiness } from "./readiness.js";
 import type { SignInPort } from "./sign-in-port.js";
+import type { TelemetryPort } from "./telemetry-port.js";
 
 export { sendJson } from "./json-response.js";
 
@@ -29,6 +31,8 @@ export interface HttpPolicy {
   signIn?: SignInPort;
   /** `GET /ready`: what this replica needs to serve (without it, /ready answers as /health). */
   readiness?: Readiness;
+  /** Metrics (`/metrics` with its token) and traces, when switched on. */
+  telemetry?: TelemetryPort;
 }
 
 /** A running HTTP server and how to stop it. */
@@ -45,9 +49,11 @@ export function createRequestHandler(runtime: ToolRuntime, policy: HttpPolicy) {
   return scoped(async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (isHealthCheck(req)) return sendJson(res, 200, { status: "ok", server: runtime.identity.name, tools: runtime.tools.size });
     if (Readiness.asked(req)) return policy.readiness ? policy.readiness.answer(res) : sendJson(res, 200, { status: "ready", checks: {} });
+    if (policy.telemetry?.answersMetrics(req, res)) return;
     if (policy.signIn?.answersSignIn(req, res)) return;
     const path = (req.url ?? "/").split("?")[0];
     if (path !== "/mcp") return sendJson(res, 404, { error: "not found" });
+    if (policy.telemetry) traced(policy.telemetry, req, res);
     if (!guardMcpRequest(req, res, policy, runtime.log)) return;
     if (policy.signIn && !(await signedInto(policy.signIn, req, res))) return;
     if (req.method !== "POST") {
@@ -59,6 +65,13 @@ export function createRequestHandler(runtime: ToolRuntime, policy: HttpPolicy) {
     }
     await handleMcpPost(runtime, policy, req, res);
   });
+}
+
+/** Telemetry on: the request's trace, in its scope, from now until its answer is sent. */
+export function traced(telemetry: TelemetryPort, req: IncomingMessage, res: ServerResponse): void {
+  const scope = openRequestScope();
+  const trace = scope && telemetry.traceRequest(req, res);
+  if (scope && trace) scope.trace = trace;
 }
 
 /** Whether a request is `GET` or `HEAD /health`. */
@@ -75,6 +88,7 @@ async function handleMcpPost(runtime: ToolRuntime, policy: HttpPolicy, req: Inco
   const message = await readMessage(req, res, policy.maxRequestBytes);
   if (message === ANSWERED) return;
   if (message === undefined) return sdkExchange(runtime, policy, req, res);
+  openRequestScope()?.trace?.describe(message);
   if (policy.signIn && refusedForScope(runtime, policy.signIn, message, res)) return;
   const route = routeMessage(message, req.headers);
   if (route.era !== "legacy") return serveModern(modernHostOf(runtime), route, req, res);

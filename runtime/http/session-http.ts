@@ -9,7 +9,7 @@ import type { ModernHost } from "../protocol/modern-exchange.js";
 import { routeMessage } from "../protocol/modern-protocol.js";
 import { scoped, signedInto } from "./caller-scope.js";
 import { clientGroup } from "./client-group.js";
-import { guardMcpRequest, type HttpPolicy } from "./http-server.js";
+import { guardMcpRequest, type HttpPolicy, traced } from "./http-server.js";
 import { sendJson } from "./json-response.js";
 import { ANSWERED, readMessage, serveModern } from "./mcp-post.js";
 import { Readiness } from "./readiness.js";
@@ -77,9 +77,11 @@ export class SessionHttpHandler {
     }
     if (Readiness.asked(req))
       return this.policy.readiness ? this.policy.readiness.answer(res) : sendJson(res, 200, { status: "ready", checks: {} });
-    const { signIn } = this.policy;
+    const { signIn, telemetry } = this.policy;
+    if (telemetry?.answersMetrics(req, res)) return;
     if (signIn?.answersSignIn(req, res)) return;
     if (path !== "/mcp") return sendJson(res, 404, { error: "not found" });
+    if (telemetry) traced(telemetry, req, res);
     if (!guardMcpRequest(req, res, this.policy, this.log)) return;
     if (signIn && !(await signedInto(signIn, req, res))) return;
     const sessionId = req.headers["mcp-session-id"];
@@ -94,10 +96,13 @@ export class SessionHttpHandler {
         return sendJson(res, 404, { jsonrpc: "2.0", error: { code: -32001, message: "Session not found" }, id: null });
       session.lastSeen = Date.now();
       session.requests++;
-      // Signed in, a call is checked against the token's scopes before the session sees it.
-      if (!signIn || !this.refusedForScope || req.method !== "POST") return session.transport.handleRequest(req, res);
+      // Signed in, a call is checked against the token's scopes before the session sees it; traced, it names its span.
+      const checked = signIn !== undefined && this.refusedForScope !== undefined;
+      if ((!checked && !scope?.trace) || req.method !== "POST") return session.transport.handleRequest(req, res);
       const message = await readMessage(req, res, this.policy.maxRequestBytes);
-      if (message === ANSWERED || (message !== undefined && this.refusedForScope(message, res))) return;
+      if (message === ANSWERED) return;
+      if (message !== undefined) scope?.trace?.describe(message);
+      if (checked && message !== undefined && this.refusedForScope?.(message, res)) return;
       return session.transport.handleRequest(req, res, message);
     }
     if (req.method !== "POST") {
@@ -111,6 +116,7 @@ export class SessionHttpHandler {
     if (this.modern) {
       message = await readMessage(req, res, this.policy.maxRequestBytes);
       if (message === ANSWERED) return;
+      if (message !== undefined) openRequestScope()?.trace?.describe(message);
       if (message !== undefined && this.refusedForScope?.(message, res)) return;
       const route = message === undefined ? undefined : routeMessage(message, req.headers);
       if (route && route.era !== "legacy") return serveModern(this.modern, route, req, res);

@@ -2,6 +2,7 @@ import { realpathSync, statSync } from "node:fs";
 import { EnvironmentError } from "../base/environment-error.js";
 import { normalizeOrigin } from "../http/origin.js";
 import { readSignInEnvironment, type SignInEnvironment } from "../sign-in/sign-in-env.js";
+import { readTelemetryEnvironment, type TelemetryEnvironment } from "../telemetry/telemetry-env.js";
 
 /** Settings of a generated server, read from the environment. */
 export interface ServerEnvironment {
@@ -35,6 +36,8 @@ export interface ServerEnvironment {
   samplingOff?: boolean;
   /** `AUTH_MODE` and what resource mode needs (`AUTH_ISSUER`, …); the config's `auth.mode` applies when unset. */
   signIn?: SignInEnvironment;
+  /** Metrics (`METRICS_PORT`, `METRICS_TOKEN`) and traces (`OTEL_EXPORTER_OTLP_*`), when switched on. */
+  telemetry?: TelemetryEnvironment;
 }
 
 /** What the generated code knows about the upstream, used when the environment says nothing. */
@@ -86,6 +89,7 @@ export function readServerEnvironment(env: NodeJS.ProcessEnv = process.env, defa
   const sampling = env.MCP_SAMPLING?.trim() || "on";
   if (sampling !== "on" && sampling !== "off") problems.push(`MCP_SAMPLING: "${sampling}" must be on or off`);
   const signIn = readSignInEnvironment(env, publicUrl, problems);
+  const telemetry = readTelemetryEnvironment(env, problems);
   if (problems.length > 0 || !apiBaseUrl) throw new EnvironmentError(problems.join("\n"));
   return {
     apiBaseUrl,
@@ -97,6 +101,7 @@ export function readServerEnvironment(env: NodeJS.ProcessEnv = process.env, defa
     ...(upstreamAuthorization ? { upstreamAuthorization } : {}),
     ...(sampling === "off" ? { samplingOff: true } : {}),
     ...(signIn ? { signIn } : {}),
+    ...(telemetry ? { telemetry } : {}),
     ...settings,
   };
 }

@@ -31,6 +31,7 @@ import {
   tellSignIn,
   upstreamForSignedIn,
 } from "../sign-in/settings.js";
+import type { Telemetry } from "../telemetry/index.js";
 import { createToolRuntime, type ServerIdentity, type ToolRuntime } from "../tools/tool-runtime.js";
 import { readServerEnvironment, type ServerEnvironment, type UpstreamDefaults } from "./env.js";
 import { endWithLauncher } from "./parent-watch.js";
@@ -139,7 +140,25 @@ function signInSetup(options: ServeOptions): SignInSetup {
  */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const { environment: env } = options;
-  const log = options.log ?? stderrLogger;
+  // Telemetry, when switched on, is loaded now (with its packages) and counts what the server's log says.
+  const settings = env.telemetry;
+  const telemetry = settings
+    ? await import("../telemetry/index.js").then((loaded) =>
+        loaded.startTelemetry(settings, options.identity.name, env.host, options.log ?? stderrLogger),
+      )
+    : undefined;
+  try {
+    return await startTelemetered(options, telemetry);
+  } catch (error) {
+    await telemetry?.close();
+    throw error;
+  }
+}
+
+/** startServer, once telemetry (when switched on) is running. */
+async function startTelemetered(options: ServeOptions, telemetry: Telemetry | undefined): Promise<RunningServer> {
+  const { environment: env } = options;
+  const log = telemetry?.log ?? options.log ?? stderrLogger;
   const allowedHosts = await hostAllowList(env.host, env.publicUrl);
   // Proxy mode keeps what must hold across replicas in its sign-in state (AUTH_STATE_URL), opened before it listens.
   const proxy = (env.signIn?.mode ?? options.auth?.mode) === "proxy";
@@ -158,6 +177,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     maxRequestBytes: env.maxRequestBytes,
     ...(allowedHosts ? { allowedHosts } : {}),
     ...(guard ? { signIn: guard } : {}),
+    ...(telemetry ? { telemetry: telemetry.port } : {}),
     readiness: new Readiness([...signInChecks(guard, state), upstreamCheck(env.apiBaseUrl, options.fetch)]),
   };
   const loaded = runtimeFor(options, log, guard).then(async (runtime) => {
@@ -240,6 +260,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       await sessions?.close();
       await running.close();
       await state?.close();
+      await telemetry?.close();
     },
   };
 }

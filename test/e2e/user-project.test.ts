@@ -227,9 +227,21 @@ describe("in a user's own project, from the packed tarballs", () => {
     const installed = await readdir(join(generated, "node_modules"));
     for (const heavy of ["typescript", "ts-morph", "prettier", "openapi-typescript", "oapi-mcp-gen"])
       expect(installed).not.toContain(heavy);
+    // What a deployment adds to switch a feature on (shared sign-in state, metrics, traces) is never installed with it.
+    for (const optional of ["pg", "prom-client", "@opentelemetry"]) expect(installed).not.toContain(optional);
     const bytes = await folderBytes(join(generated, "node_modules"));
     expect(bytes).toBeLessThan(MAX_PRODUCTION_BYTES);
     await sh("npm run build", generated);
+    // Switched on without its package, telemetry stops the server in one line that says what to add.
+    const metricsOn = { ...env, API_BASE_URL: "http://127.0.0.1:9", PORT: "0", METRICS_TOKEN: "0123456789abcdef0123" };
+    const refused = await execFile("node", ["dist/server.js"], { cwd: generated, env: metricsOn, encoding: "utf8" }).then(
+      () => ({ code: 0, stderr: "" }),
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(refused.code).toBe(1);
+    expect(refused.stderr.trim()).toMatch(
+      /^[\w-]+: METRICS_PORT or METRICS_TOKEN is set: install prom-client beside this server \(npm install prom-client@15\)$/,
+    );
     const { tools, result } = await serveAndCall(["npm", "start"], generated, {});
     expect(tools.length).toBeGreaterThan(0);
     expect(result.isError).toBeFalsy();

@@ -30,6 +30,11 @@ describe("fetch executor", () => {
           .writeHead(200, { "content-type": "application/json", "content-encoding": "gzip", "content-length": small.length })
           .end(small);
       }
+      if (request.path === "/trickle") {
+        // Headers at once, then a body that never ends: the call's timeout covers its reading too.
+        res.writeHead(200, { "content-type": "application/json" });
+        return void res.write('{"a":');
+      }
       if (request.path === "/chunked-big") {
         res.writeHead(200, { "content-type": "application/json" });
         for (let i = 0; i < 50; i++) res.write("x".repeat(100));
@@ -85,5 +90,19 @@ describe("fetch executor", () => {
     expect(await fetchUpstream(request("/gzip-bomb"), capped)).toEqual({ kind: "too-large", limitBytes: 100_000 });
     const small = await fetchUpstream(request("/gzip-small"), options);
     expect(small.kind === "response" && JSON.parse(small.body.toString("utf8"))).toEqual({ small: true });
+  });
+
+  it("times out while the answer's body is still being read, on either client, and the next call is answered", async () => {
+    for (const fetchOption of [{}, { fetch }]) {
+      const started = Date.now();
+      const outcome = await fetchUpstream(
+        { method: "GET", url: new URL("/trickle", api.url), headers: {} },
+        { ...options, timeoutMs: 300, ...fetchOption },
+      );
+      expect(outcome).toEqual({ kind: "timeout", timeoutMs: 300 });
+      expect(Date.now() - started).toBeLessThan(2_000);
+      const next = await fetchUpstream({ method: "GET", url: new URL("/ok", api.url), headers: {} }, { ...options, ...fetchOption });
+      expect(next).toMatchObject({ kind: "response", status: 200 });
+    }
   });
 });
