@@ -208,8 +208,8 @@ module.exports = {
       name: "runtime-telemetry-reached-from-serve",
       severity: "error",
       comment:
-        "Only serve/ starts telemetry: the layers under it reach it by the interfaces they own (http/telemetry-port.ts, base/request-scope.ts's RequestTrace), never its files.",
-      from: { path: "^runtime/", pathNot: "^runtime/(telemetry|serve)/" },
+        "Only serve/ (and the package's face) starts telemetry: the layers under it reach it by the interfaces they own (http/telemetry-port.ts, base/request-scope.ts's RequestTrace), never its files.",
+      from: { path: "^runtime/", pathNot: "^runtime/(telemetry|serve)/|^runtime/index\\.ts$" },
       to: { path: "^runtime/telemetry/" },
     },
     {

@@ -77,6 +77,7 @@ export { signInChecks } from "./sign-in/settings.js";
 export { canonicalUri, isSecureUrl, readSignInEnvironment } from "./sign-in/sign-in-env.js";
 export { withoutSecrets } from "./sign-in/state/database-url.js";
 export { issuerName } from "./sign-in/token-verifier.js";
+export { readTelemetryEnvironment, type TelemetryEnvironment } from "./telemetry/telemetry-env.js";
 export { callByName } from "./tools/call-by-name.js";
 export { executeTool, type ToolCall } from "./tools/call-tool.js";
 export { describeOperation } from "./tools/describe-operation.js";

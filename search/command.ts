@@ -4,6 +4,7 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import {
   bindsLoopback,
+  EnvironmentError,
   endWithLauncher,
   hostAllowList,
   issuerName,
@@ -11,10 +12,12 @@ import {
   listen,
   normalizeOrigin,
   Readiness,
+  readTelemetryEnvironment,
   signInChecks,
   stderrLogger,
 } from "oapi-mcp-gen-runtime";
 import { SessionHttpHandler, serveModernOnStdio } from "oapi-mcp-gen-runtime/sdk";
+import type { Telemetry } from "oapi-mcp-gen-runtime/telemetry";
 import { allowedHostsFrom, errorCode, errorMessage, parseAllowedHost } from "../openapi/fetch/index.js";
 import { type Catalogue, MemoryCatalogue, refusedForCatalogue, type SearchSignIn, searchSignIn } from "./catalogue/index.js";
 import { DirectoryStore, DocumentParser, defaultStorePath, type SourcePolicy, ToolFailure } from "./documents/index.js";
@@ -292,7 +295,26 @@ export async function startSearchStdio(options: SearchOptions, log: Logger = std
 }
 
 /** Starts the search server over HTTP; resolves with a stop function once it listens. */
-export async function startSearchServer(options: SearchOptions, log: Logger = stderrLogger) {
+export async function startSearchServer(options: SearchOptions, given: Logger = stderrLogger, env: NodeJS.ProcessEnv = process.env) {
+  // Metrics and traces, when the environment switches them on (METRICS_*, OTEL_*), loaded only then.
+  const problems: string[] = [];
+  const settings = readTelemetryEnvironment(env, problems);
+  if (problems.length > 0) throw new InvalidArgumentError(problems.join("; "));
+  const telemetry = settings
+    ? await import("oapi-mcp-gen-runtime/telemetry").then((loaded) =>
+        loaded.startTelemetry(settings, "oapi-mcp-gen-search", options.host, given),
+      )
+    : undefined;
+  try {
+    return await startObserved(options, telemetry?.log ?? given, telemetry);
+  } catch (error) {
+    await telemetry?.close();
+    throw error;
+  }
+}
+
+/** startSearchServer, once telemetry (when switched on) is running. */
+async function startObserved(options: SearchOptions, log: Logger, telemetry: Telemetry | undefined) {
   const { catalogue, context, restored, parser } = await openCatalogue(options, log);
   const origins = new Set<string>();
   for (const origin of [...options.allowedOrigin, ...(options.publicUrl ? [options.publicUrl] : [])]) {
@@ -315,6 +337,7 @@ export async function startSearchServer(options: SearchOptions, log: Logger = st
       maxRequestBytes: MAX_REQUEST_BYTES,
       ...(allowedHosts ? { allowedHosts } : {}),
       ...(signIn ? { signIn: signIn.guard } : {}),
+      ...(telemetry ? { telemetry: telemetry.port } : {}),
       // Ready: the catalogue answers (its database, on PostgreSQL) and, signed in, the authorization server's keys.
       readiness: new Readiness([
         ...signInChecks(signIn?.guard, undefined),
@@ -361,6 +384,7 @@ export async function startSearchServer(options: SearchOptions, log: Logger = st
       await running.close();
       await parser.close();
       await catalogue.close();
+      await telemetry?.close();
     },
   };
 }
@@ -403,7 +427,8 @@ export async function runSearch(argv: readonly string[]): Promise<number | undef
     endWithLauncher(stop);
     return undefined;
   } catch (error) {
-    if (error instanceof ToolFailure || error instanceof InvalidArgumentError || errorCode(error) === "EADDRINUSE") {
+    const plain = error instanceof ToolFailure || error instanceof InvalidArgumentError || error instanceof EnvironmentError;
+    if (plain || errorCode(error) === "EADDRINUSE") {
       process.stderr.write(`error: ${errorMessage(error)}\n`);
       return 1;
     }

@@ -84,6 +84,12 @@ const SETTINGS: readonly [string, string][] = [
   ["MAX_RESPONSE_BYTES", "largest upstream response (default 10485760)"],
   ["UPLOAD_DIR", "the only folder file arguments may name by path (unset: base64 only)"],
   ["MAX_UPLOAD_BYTES", "largest file argument (default 26214400)"],
+  ["METRICS_PORT", "Prometheus /metrics on a port of its own, on METRICS_HOST (default HOST); add the client: npm install prom-client"],
+  ["METRICS_TOKEN", "/metrics on the main port for a scraper sending Authorization: Bearer <token> (16 characters or more)"],
+  [
+    "OTEL_EXPORTER_OTLP_ENDPOINT",
+    "OpenTelemetry traces over OTLP/HTTP to this collector (+ /v1/traces; or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT); OTEL_SERVICE_NAME, OTEL_TRACES_SAMPLER and the SDK's other variables apply; add the SDK (README: Operating it)",
+  ],
   ["LOG_LEVEL", "debug, info (default), warn, error or silent; one line per tool call at info"],
   ["LOG_FORMAT", "json (default: one object a line) or text"],
 ];

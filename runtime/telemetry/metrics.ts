@@ -14,14 +14,28 @@ async function loadPromClient(): Promise<PromClient> {
   }
 }
 
-/** Where a refusal's status puts it: no valid token, no scope, too many new tokens, the authorization server away, … */
-function refusalReason(status: number): string {
+/** The OAuth error codes a token endpoint's refusal is counted by (RFC 6749 §5.2); another counts as `token_request`. */
+const OAUTH_ERRORS = new Set([
+  "invalid_request",
+  "invalid_client",
+  "invalid_grant",
+  "unauthorized_client",
+  "unsupported_grant_type",
+  "invalid_scope",
+  "server_error",
+  "temporarily_unavailable",
+]);
+
+/** Why a request was refused, as a bounded label: the token endpoint's OAuth error, else what its status says. */
+function refusalReason(status: number, reason: string): string {
+  const code = /^([a-z_]+): /.exec(reason)?.[1];
+  if (code !== undefined) return OAUTH_ERRORS.has(code) ? code : "token_request";
   if (status === 401) return "invalid_token";
   if (status === 403) return "insufficient_scope";
   if (status === 429) return "rate_limited";
-  if (status === 503) return "unavailable";
   if (status === 302) return "consent_denied";
-  return "token_request";
+  if (status >= 500) return "unavailable";
+  return "bad_request";
 }
 
 /**
@@ -88,7 +102,7 @@ export class Metrics {
     }
     if (message !== "audit") return;
     if (fields.event === "sign-in") this.signIns.inc({ mode: String(fields.mode) });
-    else if (fields.event === "refused") this.refusals.inc({ reason: refusalReason(Number(fields.status)) });
+    else if (fields.event === "refused") this.refusals.inc({ reason: refusalReason(Number(fields.status), String(fields.reason)) });
     else if (fields.event === "revoked") this.revocations.inc({ what: String(fields.what), by: String(fields.by) });
     else if (fields.event === "catalogue") this.catalogue.inc({ action: String(fields.action) });
   }

@@ -2,12 +2,15 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serverIdentity, tools } from "../../../generated/index.js";
+import { silentLogger } from "../../../runtime/base/logger.js";
 import type { RunningServer } from "../../../runtime/http/http-server.js";
 import { readServerEnvironment } from "../../../runtime/serve/env.js";
 import { startServer } from "../../../runtime/serve/serve.js";
 import { freePort } from "../../../scripts/free-port.js";
+import { parseSearchArguments, startSearchServer } from "../../../search/command.js";
 import { startAuthorizationServer } from "../../helpers/authorization-server.js";
 import { connectClient } from "../../helpers/memos-server.js";
+import { fileRoots, MEMOS } from "../../helpers/search-server.js";
 import { sendJson, startUpstream } from "../../helpers/upstream.js";
 
 /** One span as an OTLP/HTTP JSON export carries it. */
@@ -281,6 +284,63 @@ describe("metrics of sign-in: refusals by reason", () => {
       await off.close();
       await upstream.close();
       await authorizationServer.close();
+    }
+  });
+});
+
+describe("metrics read off the audit trail", () => {
+  it("counts sign-ins, refusals by a bounded reason, revocations and catalogue changes", async () => {
+    const { Metrics } = await import("../../../runtime/telemetry/metrics.js");
+    const metrics = await Metrics.start();
+    const events: Record<string, unknown>[] = [
+      { event: "sign-in", mode: "proxy", user: "u" },
+      { event: "refused", status: 401, reason: "the token is not valid" },
+      { event: "refused", status: 403, reason: "needs memos:write" },
+      { event: "refused", status: 400, reason: "invalid_grant: this sign-in was revoked; sign in again" },
+      { event: "refused", status: 400, reason: "made_up_by_a_provider: anything at all" },
+      { event: "refused", status: 302, reason: "the user did not allow the client (consent page)" },
+      { event: "revoked", what: "user", by: "operator", user: "u" },
+      { event: "catalogue", action: "load", api: "memos" },
+    ];
+    for (const fields of events) metrics.observe("audit", fields);
+    const written: string[] = [];
+    await metrics.answer({ writeHead: () => ({ end: (body: string) => written.push(body) }) } as never);
+    const samples = parseMetrics(written.join(""));
+    expect(sample(samples, "mcp_sign_ins_total", { mode: "proxy" })).toBe(1);
+    for (const reason of ["invalid_token", "insufficient_scope", "invalid_grant", "token_request", "consent_denied"])
+      expect(sample(samples, "mcp_sign_in_refusals_total", { reason }), reason).toBe(1);
+    expect(samples.filter((s) => s.name === "mcp_sign_in_refusals_total").map((s) => s.labels.reason)).not.toContain(
+      "made_up_by_a_provider",
+    );
+    expect(sample(samples, "mcp_revocations_total", { what: "user", by: "operator" })).toBe(1);
+    expect(sample(samples, "mcp_catalogue_changes_total", { action: "load" })).toBe(1);
+  });
+});
+
+describe("the search server's telemetry", () => {
+  it("counts catalogue changes on /metrics, and traces its requests", async () => {
+    const receiver = await startOtlpReceiver();
+    const scheduleDelay = process.env.OTEL_BSP_SCHEDULE_DELAY;
+    process.env.OTEL_BSP_SCHEDULE_DELAY = "50";
+    const env = { METRICS_TOKEN: TOKEN, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url };
+    const search = await startSearchServer(parseSearchArguments(["--port", "0", "--memory", ...fileRoots()]), silentLogger, env);
+    const traceId = "5bf92f3577b34da6a3ce929d0e0e4737";
+    const client = await connectClient(search.url, { traceparent: `00-${traceId}-00f067aa0ba902b8-01` });
+    try {
+      expect((await client.callTool({ name: "load_openapi", arguments: { name: "memos", url: MEMOS } })).isError).toBeFalsy();
+      const scraped = await fetch(new URL("/metrics", search.url), { headers: { authorization: `Bearer ${TOKEN}` } });
+      expect(sample(parseMetrics(await scraped.text()), "mcp_catalogue_changes_total", { action: "load" })).toBe(1);
+      const deadline = Date.now() + 10_000;
+      while (!receiver.spans.some((span) => span.traceId === traceId && span.name === "tools/call load_openapi") && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      const call = receiver.spans.find((span) => span.traceId === traceId && span.name === "tools/call load_openapi");
+      expect(call).toMatchObject({ kind: SERVER, parentSpanId: "00f067aa0ba902b8", service: "oapi-mcp-gen-search" });
+    } finally {
+      await client.close();
+      await search.close();
+      await receiver.close();
+      if (scheduleDelay === undefined) delete process.env.OTEL_BSP_SCHEDULE_DELAY;
+      else process.env.OTEL_BSP_SCHEDULE_DELAY = scheduleDelay;
     }
   });
 });
