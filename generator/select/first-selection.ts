@@ -182,15 +182,17 @@ function restResources(usable: readonly Selectable[]): Resource[] {
   // What acts on an item without being a collection of its own: a POST or PUT on a route under it that nothing lists
   // (`/features/{}/environments/{}/on`); two at most.
   const listed = new Set(usable.flatMap((item, index) => (item.entry.method === "get" ? [shapes[index]] : [])));
-  const actionsUnder = (item: string) =>
-    usable
-      .flatMap((entry, index) => {
-        const shape = shapes[index] ?? "";
-        const acts =
-          (entry.entry.method === "post" || entry.entry.method === "put") && shape.startsWith(`${item}/`) && !shape.endsWith("{}");
-        return acts && !listed.has(shape) ? [index] : [];
-      })
-      .slice(0, 2);
+  // Each such action, filed once under every route above it (a document's operations times its depth, not squared).
+  const actions = new Map<string, number[]>();
+  for (const [index, entry] of usable.entries()) {
+    const shape = shapes[index] ?? "";
+    if ((entry.entry.method !== "post" && entry.entry.method !== "put") || shape.endsWith("{}") || listed.has(shape)) continue;
+    for (let end = shape.indexOf("/", 1); end !== -1; end = shape.indexOf("/", end + 1)) {
+      const above = actions.get(shape.slice(0, end)) ?? [];
+      if (above.length < 2) actions.set(shape.slice(0, end), [...above, index]);
+    }
+  }
+  const actionsUnder = (item: string) => actions.get(item) ?? [];
   // Of a name's collections, the most central, or a less central one that is listed and created there
   // (`/repos/{}/{}/issues` over `/issues`, which only lists); the name weighs what its most central collection does.
   const byName = new Map<string, Resource & { full: boolean }>();

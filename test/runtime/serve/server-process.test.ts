@@ -48,7 +48,10 @@ describe("the generated server as a process", () => {
       if (loading(body)) await new Promise((resolve) => setTimeout(resolve, 50));
     }
     expect(body).toEqual({ status: "ok", server: "memos", tools: 17 });
-    expect(run.stderr()).toMatch(/"message":"MCP server listening".*"url":"http:\/\/127\.0\.0\.1:\d+\/mcp"/);
+    // Log lines leave once per turn of the event loop: the line may follow the answer that /health gave in that turn.
+    const listening = /"message":"MCP server listening".*"url":"http:\/\/127\.0\.0\.1:\d+\/mcp"/;
+    for (let attempt = 0; attempt < 40 && !listening.test(run.stderr()); attempt++) await new Promise((resolve) => setTimeout(resolve, 25));
+    expect(run.stderr()).toMatch(listening);
     run.child.kill("SIGTERM");
     expect(await run.exited).toBe(0);
     expect(run.stderr()).toContain('"signal":"SIGTERM"');
