@@ -246,7 +246,8 @@ async function generateBeside(
   const description = `MCP server for ${facts.document.title || name}`.slice(0, 300);
   const vendored = runtime === "vendor";
   const runtimeDependencyText = runtimeDependency(runtime, RUNTIME_VERSION);
-  files.set("package.json", packageJsonText({ name, version, description, runtimeDependency: runtimeDependencyText }));
+  const include = config.server.include ?? [];
+  files.set("package.json", packageJsonText({ name, version, description, runtimeDependency: runtimeDependencyText, include }));
   files.set("tsconfig.json", tsconfigText(vendored));
   files.set(".gitignore", gitignoreText(runtime));
   files.set(".dockerignore", dockerignoreText());

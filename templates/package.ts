@@ -7,7 +7,25 @@ export interface PackageFacts {
   description: string;
   /** The dependency on `oapi-mcp-gen-runtime`: `^version`, or a `file:` one (`--runtime vendor` or `tarball`). */
   runtimeDependency: string;
+  /** The config's `server.include`: the runtime's optional packages this deployment switches on. */
+  include?: readonly IncludedPart[];
 }
+
+/** What a deployment may switch on that needs a package of its own beside the runtime. */
+export type IncludedPart = "metrics" | "traces" | "postgres";
+
+/** The packages each part needs, at the versions the runtime is tested with (its optional peers). */
+export const INCLUDED_PACKAGES: Readonly<Record<IncludedPart, Readonly<Record<string, string>>>> = {
+  metrics: { "prom-client": "^15.1.3" },
+  traces: {
+    "@opentelemetry/api": "^1.9.0",
+    "@opentelemetry/core": "^2.12.1",
+    "@opentelemetry/exporter-trace-otlp-http": "^0.223.1",
+    "@opentelemetry/resources": "^2.12.1",
+    "@opentelemetry/sdk-trace-base": "^2.12.1",
+  },
+  postgres: { pg: "^8.23.1" },
+};
 
 /**
  * The generated folder's own package: ESM whatever the host project is, the runtime as its only dependency, and
@@ -24,10 +42,17 @@ export function packageJsonText(facts: PackageFacts): string {
     engines: { node: "^20.19.0 || ^22.12.0 || >=24.0.0" },
     main: "dist/server.js",
     scripts: { build: "tsc -p tsconfig.json", start: "node dist/server.js" },
-    dependencies: { "oapi-mcp-gen-runtime": facts.runtimeDependency },
+    dependencies: dependenciesOf(facts),
     devDependencies: { typescript: "^5.9.3" },
   };
   return `${JSON.stringify(manifest, null, 2)}\n`;
+}
+
+/** The runtime and the packages of the parts the config includes, in the order npm writes them (by name). */
+function dependenciesOf(facts: PackageFacts): Record<string, string> {
+  const all: Record<string, string> = { "oapi-mcp-gen-runtime": facts.runtimeDependency };
+  for (const part of facts.include ?? []) Object.assign(all, INCLUDED_PACKAGES[part]);
+  return Object.fromEntries(Object.entries(all).sort(([a], [b]) => a.localeCompare(b, "en")));
 }
 
 /** Compiler settings of the generated folder: strict, NodeNext, no ambient types needed, output in `dist/`. */

@@ -35,6 +35,10 @@ export interface GeneratorConfig {
      * Instructions returned to clients in initialize.
      */
     instructions?: string;
+    /**
+     * Packages the generated folder depends on beside the runtime, for what a deployment switches on by environment: metrics (prom-client, for METRICS_PORT or METRICS_TOKEN), traces (OpenTelemetry's SDK and OTLP exporter, for OTEL_EXPORTER_OTLP_ENDPOINT), postgres (pg, for proxy mode's AUTH_STATE_URL). Written into the generated package.json, so --check stays true and the Docker image installs them.
+     */
+    include?: ("metrics" | "traces" | "postgres")[];
   };
   /**
    * The allowlist: operationIds that become tools (in this order). Combine with or replace by `select`.
@@ -372,6 +376,10 @@ export interface ResolvedConfig {
      * Instructions returned to clients in initialize.
      */
     instructions?: string;
+    /**
+     * Packages the generated folder depends on beside the runtime, for what a deployment switches on by environment: metrics (prom-client, for METRICS_PORT or METRICS_TOKEN), traces (OpenTelemetry's SDK and OTLP exporter, for OTEL_EXPORTER_OTLP_ENDPOINT), postgres (pg, for proxy mode's AUTH_STATE_URL). Written into the generated package.json, so --check stays true and the Docker image installs them.
+     */
+    include?: ("metrics" | "traces" | "postgres")[];
   };
   /**
    * The allowlist: operationIds that become tools (in this order). Combine with or replace by `select`.

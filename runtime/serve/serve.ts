@@ -217,7 +217,11 @@ async function startTelemetered(options: ServeOptions, telemetry: Telemetry | un
       signIn,
       guard,
       runtime,
-      { exchange: env.signIn?.upstream === "exchange", upstreamAuthorization: env.upstreamAuthorization },
+      {
+        exchange: env.signIn?.upstream === "exchange",
+        upstreamAuthorization: env.upstreamAuthorization,
+        ...(state ? { state: state.location } : {}),
+      },
       log,
     );
   log.info("MCP server listening", {

@@ -76,7 +76,7 @@ const SETTINGS: readonly [string, string][] = [
   ["AUTH_CLIENT_METADATA_HOSTS", "proxy mode: HOST:PORT entries whose client metadata documents may be on a private address"],
   [
     "AUTH_STATE_URL",
-    "proxy mode: postgres:// database where replicas share used codes, refresh rotations and revocations (unset: this replica's memory; add the driver: npm install pg)",
+    "proxy mode: postgres:// database where replicas share used codes, refresh rotations and revocations (unset: this replica's memory; its driver: the config's server.include: [postgres])",
   ],
   ["MCP_SAMPLING", "off: discovery search never asks a client's model (sampling) to choose among its best matches (default on)"],
   ["UPSTREAM_TIMEOUT_MS", "upstream call time limit (default 30000)"],
@@ -84,11 +84,14 @@ const SETTINGS: readonly [string, string][] = [
   ["MAX_RESPONSE_BYTES", "largest upstream response (default 10485760)"],
   ["UPLOAD_DIR", "the only folder file arguments may name by path (unset: base64 only)"],
   ["MAX_UPLOAD_BYTES", "largest file argument (default 26214400)"],
-  ["METRICS_PORT", "Prometheus /metrics on a port of its own, on METRICS_HOST (default HOST); add the client: npm install prom-client"],
+  [
+    "METRICS_PORT",
+    "Prometheus /metrics on a port of its own, on METRICS_HOST (default HOST); its package: the config's server.include: [metrics]",
+  ],
   ["METRICS_TOKEN", "/metrics on the main port for a scraper sending Authorization: Bearer <token> (16 characters or more)"],
   [
     "OTEL_EXPORTER_OTLP_ENDPOINT",
-    "OpenTelemetry traces over OTLP/HTTP to this collector (+ /v1/traces; or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT); OTEL_SERVICE_NAME, OTEL_TRACES_SAMPLER and the SDK's other variables apply; add the SDK (README: Operating it)",
+    "OpenTelemetry traces over OTLP/HTTP to this collector (+ /v1/traces; or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT); OTEL_SERVICE_NAME, OTEL_TRACES_SAMPLER and the SDK's other variables apply; its packages: the config's server.include: [traces]",
   ],
   ["LOG_LEVEL", "debug, info (default), warn, error or silent; one line per tool call at info"],
   ["LOG_FORMAT", "json (default: one object a line) or text"],

@@ -116,7 +116,8 @@ export class SignInGuard implements SignInPort {
         return undefined;
       }
       const reason = error instanceof InvalidToken ? error.message : "the token cannot be checked";
-      this.refuse(res, 401, this.challenge({ error: "invalid_token", description: reason }), reason);
+      const who = error instanceof InvalidToken ? error.who : undefined;
+      this.refuse(res, 401, this.challenge({ error: "invalid_token", description: reason }), reason, who);
       return undefined;
     }
   }
@@ -156,7 +157,7 @@ export class SignInGuard implements SignInPort {
     status: number,
     challenge: string | undefined,
     message: string,
-    caller?: SignedInCaller,
+    caller?: { subject: string; client?: string },
     quiet = false,
   ): void {
     if (!quiet) {

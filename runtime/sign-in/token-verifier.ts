@@ -42,6 +42,14 @@ export interface TokenCheck {
 /** A token this server does not take, with why (the reason goes in `error_description`, never a secret). */
 export class InvalidToken extends Error {
   override name = "InvalidToken";
+
+  /** `who`: the user and client a token names that opened but is refused (a revoked sign-in), for the audit line. */
+  constructor(
+    message: string,
+    readonly who?: { subject: string; client?: string },
+  ) {
+    super(message);
+  }
 }
 
 /** The authorization server cannot be asked right now: no token can be checked (503, not the caller's fault). */

@@ -26,6 +26,7 @@ export async function startTelemetry(settings: TelemetryEnvironment, serverName:
   if (metrics && settings.metrics?.port !== undefined)
     listener = await metrics.listen(settings.metrics.host ?? host, settings.metrics.port, log);
   const token = settings.metrics?.token;
+  if (metrics && token !== undefined) log.info("metrics at /metrics on the main port, for a scraper sending METRICS_TOKEN", {});
   return {
     log: observedLogger(log, metrics, tracing !== undefined),
     port: {

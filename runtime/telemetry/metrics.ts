@@ -10,7 +10,9 @@ async function loadPromClient(): Promise<PromClient> {
   try {
     return await import("prom-client");
   } catch {
-    throw new EnvironmentError("METRICS_PORT or METRICS_TOKEN is set: install prom-client beside this server (npm install prom-client@15)");
+    throw new EnvironmentError(
+      "METRICS_PORT or METRICS_TOKEN is set, but prom-client is not installed: add metrics to server.include in the generator's config and generate again (or npm install prom-client@15 beside the server)",
+    );
   }
 }
 

@@ -43,7 +43,7 @@ export class Tracing {
       import("@opentelemetry/exporter-trace-otlp-http"),
     ]).catch(() => {
       throw new EnvironmentError(
-        `OTEL_EXPORTER_OTLP_ENDPOINT is set: install the OpenTelemetry packages beside this server (npm install ${TRACE_PACKAGES})`,
+        `OTEL_EXPORTER_OTLP_ENDPOINT is set, but OpenTelemetry's SDK is not installed: add traces to server.include in the generator's config and generate again (or npm install ${TRACE_PACKAGES} beside the server)`,
       );
     });
     const provider = new sdk.BasicTracerProvider({

@@ -16,11 +16,16 @@ describe("proxy mode's sign-in state shared by three replicas on one PostgreSQL"
   let stack: Awaited<ReturnType<typeof startProxyStack>>;
   let replicas: Awaited<ReturnType<typeof stack.replica>>[] = [];
   let stateUrl = "";
+  /** What every replica logged: the audit lines among it. */
+  const logged: Record<string, unknown>[] = [];
+  const record = (message: string, fields: Record<string, unknown> = {}) => void logged.push({ message, ...fields });
+  const log = { info: record, warn: record, error: record };
+  const audited = (event: string) => logged.filter((line) => line.message === "audit" && line.event === event);
 
   beforeAll(async () => {
     database = await startPostgres();
     stateUrl = await database.createDatabase("signin_state");
-    stack = await startProxyStack({ variables: { AUTH_STATE_URL: stateUrl } });
+    stack = await startProxyStack({ variables: { AUTH_STATE_URL: stateUrl }, log });
     replicas = [await stack.replica(), await stack.replica()];
   }, 120_000);
   afterAll(async () => {
@@ -73,6 +78,14 @@ describe("proxy mode's sign-in state shared by three replicas on one PostgreSQL"
     expect(rotated.status, JSON.stringify(rotated.body)).toBe(200);
     const reused = await flow.token({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: clientId }, third);
     expect(reused.body).toMatchObject({ error: "invalid_grant", error_description: "the refresh token has already been used" });
+    // Each replica's start-up names the shared store, and none says its state is its own.
+    const told = logged.filter((line) => String(line.message).startsWith("MCP callers sign in through this server"));
+    expect(told.map((line) => line.state)).toEqual(Array(3).fill(expect.stringMatching(/^postgres(ql)?:\/\/.*signin_state/)));
+    expect(logged.filter((line) => String(line.message).includes("is this replica's own"))).toEqual([]);
+    // The refusal's audit line says where it came from.
+    expect(audited("refused")).toContainEqual(
+      expect.objectContaining({ status: 400, reason: "invalid_grant: the refresh token has already been used", from: "127.0.0.1" }),
+    );
     // The thief may hold either token: the sign-in is over wherever it is presented.
     const after = await flow.token({ grant_type: "refresh_token", refresh_token: rotated.body.refresh_token, client_id: clientId }, first);
     expect(after.body.error_description).toBe("this sign-in was revoked; sign in again");
@@ -150,6 +163,10 @@ describe("proxy mode's sign-in state shared by three replicas on one PostgreSQL"
         (await Promise.all(at().map((where) => call(tokens.access_token, where)))).every((status) => status === 401),
       ),
     ).toBe(true);
+    // Who was refused after the offboarding: the audit line names the user and their client.
+    expect(audited("refused")).toContainEqual(
+      expect.objectContaining({ status: 401, reason: "the sign-in was revoked", user: "kofi", client: expect.any(String) }),
+    );
     const fresh = await flow.signIn("kofi");
     expect(await call(fresh.tokens.access_token, at()[1])).toBe(200);
   });

@@ -65,16 +65,17 @@ describe("in a user's own project, from the packed tarballs", () => {
     command: string[],
     cwd: string,
     extraEnv: Record<string, string>,
-    options: { uid?: number; gid?: number } = {},
+    options: { uid?: number; gid?: number; probe?: (base: string) => Promise<void> } = {},
   ) {
     const upstream = await upstreamReady;
     const port = await freePort();
+    const { probe, ...ids } = options;
     const child = spawn(command[0] as string, command.slice(1), {
       cwd,
       env: { ...env, ...extraEnv, HOST: "127.0.0.1", PORT: String(port), API_BASE_URL: upstream.url.href },
       stdio: ["ignore", "pipe", "pipe"],
       detached: true,
-      ...options,
+      ...ids,
     });
     servers.push(child);
     let output = "";
@@ -95,6 +96,7 @@ describe("in a user's own project, from the packed tarballs", () => {
       const before = upstream.requests.length;
       const result = await client.callTool({ name: "memo_list_memos", arguments: { pageSize: 2 } });
       const sent = upstream.requests.slice(before);
+      await probe?.(base);
       return { tools: tools.map((tool) => tool.name), result, sent };
     } finally {
       await client.close();
@@ -240,11 +242,27 @@ describe("in a user's own project, from the packed tarballs", () => {
     );
     expect(refused.code).toBe(1);
     expect(refused.stderr.trim()).toMatch(
-      /^[\w-]+: METRICS_PORT or METRICS_TOKEN is set: install prom-client beside this server \(npm install prom-client@15\)$/,
+      /^[\w-]+: METRICS_PORT or METRICS_TOKEN is set, but prom-client is not installed: add metrics to server\.include in the generator's config and generate again/,
     );
-    const { tools, result } = await serveAndCall(["npm", "start"], generated, {});
+    expect(refused.stderr).not.toMatch(/\n\s+at /);
+    // Included in the config, its package is the generated folder's own: installed from its package.json, and served.
+    await writeFile(
+      join(project, "oapi-mcp.config.yaml"),
+      "server:\n  name: memos\n  include: [metrics]\nselect:\n  tags: [MemoService]\n",
+    );
+    await sh("npx oapi-mcp-gen openapi.yaml --config oapi-mcp.config.yaml --out generated");
+    await sh("npm install --omit=dev", generated);
+    expect(await readdir(join(generated, "node_modules"))).toContain("prom-client");
+    await sh("npx oapi-mcp-gen openapi.yaml --config oapi-mcp.config.yaml --out generated --check");
+    const scraped: string[] = [];
+    const probe = async (base: string) => {
+      const response = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${metricsOn.METRICS_TOKEN}` } });
+      scraped.push(await response.text());
+    };
+    const { tools, result } = await serveAndCall(["npm", "start"], generated, { METRICS_TOKEN: metricsOn.METRICS_TOKEN }, { probe });
     expect(tools.length).toBeGreaterThan(0);
     expect(result.isError).toBeFalsy();
+    expect(scraped.join("")).toMatch(/^mcp_tool_calls_total\{tool="memo_list_memos",outcome="ok"\} 1$/m);
   }, 300_000);
 
   it("builds and serves the same way when the host project is ESM", async () => {

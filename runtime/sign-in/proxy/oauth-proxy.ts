@@ -149,7 +149,10 @@ export class OAuthProxy {
     if (typeof claims.sub !== "string" || typeof claims.upstream !== "string") throw new InvalidToken("the token cannot be read");
     const issuedAt = typeof claims.iat === "number" ? claims.iat : 0;
     if (typeof claims.family === "string" && (await this.tokens.state.isRevoked(claims.family, claims.sub, issuedAt)))
-      throw new InvalidToken("the sign-in was revoked");
+      throw new InvalidToken("the sign-in was revoked", {
+        subject: claims.sub,
+        ...(typeof claims.client_id === "string" ? { client: clientLabel(claims.client_id) } : {}),
+      });
     return {
       subject: claims.sub,
       ...(typeof claims.client_id === "string" ? { client: clientLabel(claims.client_id) } : {}),

@@ -1,3 +1,4 @@
+import { EnvironmentError } from "../../base/environment-error.js";
 import type { Logger } from "../../base/logger.js";
 import { withoutSecrets } from "./database-url.js";
 import type { Advance, SignInState } from "./sign-in-state.js";
@@ -39,7 +40,10 @@ function isPgModule(value: unknown): value is PgModule {
 /** Opens the pool with node-postgres, which a deployment adds beside the server (`npm install pg`). */
 async function openPool(url: string): Promise<Pool> {
   const loaded: unknown = await import("pg").catch(() => undefined);
-  if (!isPgModule(loaded)) throw new Error("AUTH_STATE_URL is a PostgreSQL URL: install its driver beside this server (npm install pg@8)");
+  if (!isPgModule(loaded))
+    throw new EnvironmentError(
+      "AUTH_STATE_URL is a PostgreSQL URL, but its driver is not installed: add postgres to server.include in the generator's config and generate again (or npm install pg@8 beside the server)",
+    );
   const pg = loaded.default;
   return new pg.Pool({
     connectionString: url,

@@ -42,6 +42,36 @@ describe("deploy kit and tools/list budget", () => {
     expect(workflow).toContain('npx tsc -p generated/tsconfig.json\n          --outDir "$RUNNER_TEMP/mcp-server-build"');
   });
 
+  it("server.include puts the packages of what a deployment switches on into package.json, at the versions the runtime is tested with", async () => {
+    const { INCLUDED_PACKAGES, packageJsonText } = await import("../../../templates/package.js");
+    const facts = { name: "memos", version: "0.1.0", description: "d", runtimeDependency: "^0.1.0" };
+    const manifest = JSON.parse(packageJsonText({ ...facts, include: ["traces", "postgres", "metrics"] }));
+    // In the order npm writes them, so an `npm install` in the folder changes nothing that --check would see.
+    expect(Object.keys(manifest.dependencies)).toEqual([
+      "@opentelemetry/api",
+      "@opentelemetry/core",
+      "@opentelemetry/exporter-trace-otlp-http",
+      "@opentelemetry/resources",
+      "@opentelemetry/sdk-trace-base",
+      "oapi-mcp-gen-runtime",
+      "pg",
+      "prom-client",
+    ]);
+    expect(JSON.parse(packageJsonText(facts)).dependencies).toEqual({ "oapi-mcp-gen-runtime": "^0.1.0" });
+    // Each is one of the runtime's optional peers, at the version this repository tests it with.
+    const runtime = JSON.parse(await readFile(join(ROOT, "runtime/package.json"), "utf8"));
+    const root = JSON.parse(await readFile(join(ROOT, "package.json"), "utf8"));
+    for (const [name, range] of Object.entries(INCLUDED_PACKAGES).flatMap(([, packages]) => Object.entries(packages))) {
+      expect(runtime.peerDependenciesMeta[name], name).toEqual({ optional: true });
+      expect(range, name).toBe(root.devDependencies[name] ?? root.dependencies[name]);
+    }
+    expect(Object.keys(runtime.peerDependencies).sort()).toEqual(
+      Object.values(INCLUDED_PACKAGES)
+        .flatMap((packages) => Object.keys(packages))
+        .sort(),
+    );
+  });
+
   it("compiles and runs in a CommonJS host project with its own tsconfig, no @types needed", async () => {
     const host = await mkdtemp(join(tmpdir(), "oapi-cjs-host-"));
     try {
