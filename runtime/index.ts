@@ -3,7 +3,7 @@
  * except the SDK-based server parts, which live in `oapi-mcp-gen-runtime/sdk` so that importing this loads no SDK.
  */
 
-export { type AuditEvent, audit } from "./base/audit.js";
+export { type AuditEvent, audit, namedCaller } from "./base/audit.js";
 export { EnvironmentError } from "./base/environment-error.js";
 export { canonicalJson, jsonText } from "./base/json-text.js";
 export { pushTo, someOf } from "./base/lists.js";
@@ -68,6 +68,7 @@ export { firstSentence } from "./schema/schema-fit.js";
 export { repeatedItems } from "./schema/unique-items.js";
 export { describeErrors } from "./schema/validation.js";
 export { readServerEnvironment, type ServerEnvironment, type UpstreamDefaults } from "./serve/env.js";
+export { openTelemetry } from "./serve/open-telemetry.js";
 export { endWithLauncher } from "./serve/parent-watch.js";
 export { runServer, type ServeOptions, startServer, startStdioServer, type ToolSource } from "./serve/serve.js";
 export { type ClientOptions, type ClientRegistry, ToolCallError, toolCaller } from "./serve/tool-client.js";
@@ -76,7 +77,9 @@ export { metadataUrl, SignInGuard, type SignInSettings } from "./sign-in/guard.j
 export { signInChecks } from "./sign-in/settings.js";
 export { canonicalUri, isSecureUrl, readSignInEnvironment } from "./sign-in/sign-in-env.js";
 export { withoutSecrets } from "./sign-in/state/database-url.js";
+export { openPostgresPool, type PoolSettings, type PostgresConnection, withConnection } from "./sign-in/state/postgres-pool.js";
 export { issuerName } from "./sign-in/token-verifier.js";
+export type { Telemetry } from "./telemetry/index.js";
 export { readTelemetryEnvironment, type TelemetryEnvironment } from "./telemetry/telemetry-env.js";
 export { callByName } from "./tools/call-by-name.js";
 export { executeTool, type ToolCall } from "./tools/call-tool.js";
@@ -84,4 +87,4 @@ export { describeOperation } from "./tools/describe-operation.js";
 export { LISTING_LIMITS, type Listing, listedForm, listing, toolsListOf, toolsModeList } from "./tools/listed-tools.js";
 export { createToolRuntime, type ServerIdentity, type ToolRuntime } from "./tools/tool-runtime.js";
 export type { DiscoveryFactory, DiscoveryTools, ServedTool } from "./tools/tool-runtime-contract.js";
-export { messagesOf, toolCallOf } from "./tools/tool-scopes.js";
+export { messagesOf, scopeAlternatives, scopesOf, toolCallOf } from "./tools/tool-scopes.js";

@@ -11,13 +11,14 @@ import {
   type Logger,
   listen,
   normalizeOrigin,
+  openTelemetry,
   Readiness,
   readTelemetryEnvironment,
   signInChecks,
   stderrLogger,
+  type Telemetry,
 } from "oapi-mcp-gen-runtime";
 import { SessionHttpHandler, serveModernOnStdio } from "oapi-mcp-gen-runtime/sdk";
-import type { Telemetry } from "oapi-mcp-gen-runtime/telemetry";
 import { allowedHostsFrom, errorCode, errorMessage, parseAllowedHost } from "../openapi/fetch/index.js";
 import { type Catalogue, MemoryCatalogue, refusedForCatalogue, type SearchSignIn, searchSignIn } from "./catalogue/index.js";
 import { DirectoryStore, DocumentParser, defaultStorePath, type SourcePolicy, ToolFailure } from "./documents/index.js";
@@ -300,11 +301,7 @@ export async function startSearchServer(options: SearchOptions, given: Logger = 
   const problems: string[] = [];
   const settings = readTelemetryEnvironment(env, problems);
   if (problems.length > 0) throw new InvalidArgumentError(problems.join("; "));
-  const telemetry = settings
-    ? await import("oapi-mcp-gen-runtime/telemetry").then((loaded) =>
-        loaded.startTelemetry(settings, "oapi-mcp-gen-search", options.host, given),
-      )
-    : undefined;
+  const telemetry = await openTelemetry(settings, "oapi-mcp-gen-search", options.host, given);
   try {
     return await startObserved(options, telemetry?.log ?? given, telemetry);
   } catch (error) {

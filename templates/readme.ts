@@ -1,6 +1,7 @@
 import {
   type AuthDefinition,
   type SecuritySchemeDefinition as SchemeModel,
+  scopesOf,
   setOwn,
   someOf,
   suppliedValues,
@@ -385,31 +386,24 @@ export function readmeSource(facts: ReadmeFacts): ReadmeSource {
   return { text: `${GENERATED_MARKDOWN_HEADER}\n${lines.join("\n")}`, table: toolTable(facts.tools) };
 }
 
-/** The scopes a tool's document names for it (its `oauth2` and `openIdConnect` schemes'), besides the config's. */
-function scopesOfTool(tool: ToolView, schemes: ReadmeFacts["schemes"]): string[] {
-  const documented = (tool.security ?? []).flatMap((alternative) =>
-    Object.entries(alternative).flatMap(([scheme, scopes]) => {
-      const type = schemes[scheme]?.type;
-      return type === "oauth2" || type === "openIdConnect" ? [...scopes] : [];
-    }),
-  );
-  return [...new Set([...(tool.scopes ?? []), ...documented])];
-}
-
 /**
  * "For a team": resource mode with the scopes this server publishes (the document's, or the config's scope rule), to
  * create at the authorization server as they are; when tools that change data need no scope, says so and how to give
  * them one, never a made-up scope.
  */
 function teamSection(facts: ReadmeFacts): string[] {
-  const scopes = [...new Set(facts.tools.flatMap((tool) => scopesOfTool(tool, facts.schemes)))].sort();
-  const openWrites = facts.tools.filter((tool) => tool.annotations.readOnlyHint !== true && scopesOfTool(tool, facts.schemes).length === 0);
+  // Each tool's scopes, as the server publishes and checks them (the document's OAuth scopes, the config's).
+  const scoped = facts.tools.map((tool) => ({ tool, scopes: scopesOf(tool, facts) }));
+  const scopes = [...new Set(scoped.flatMap((entry) => entry.scopes))].sort();
+  const openWrites = scoped
+    .filter((entry) => entry.tool.annotations.readOnlyHint !== true && entry.scopes.length === 0)
+    .map((entry) => entry.tool);
   const created =
     scopes.length > 0
       ? `Create the scopes this server needs there, as they are named: ${scopes.map((scope) => `\`${scope}\``).join(", ")}, and grant each user those they may have (the authorization server decides: a client asks for all of them at the first sign-in, and a user sees only the tools their token allows). `
       : "";
   const byScope = scopes.map((scope) => {
-    const needing = facts.tools.filter((tool) => scopesOfTool(tool, facts.schemes).includes(scope)).map((tool) => `\`${tool.name}\``);
+    const needing = scoped.filter((entry) => entry.scopes.includes(scope)).map((entry) => `\`${entry.tool.name}\``);
     return `- \`${scope}\`: ${someOf(needing, 12)}`;
   });
   const which =

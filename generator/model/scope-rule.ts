@@ -1,4 +1,4 @@
-import { didYouMean } from "oapi-mcp-gen-runtime";
+import { didYouMean, scopeAlternatives } from "oapi-mcp-gen-runtime";
 import picomatch from "picomatch";
 import type { ApiModel, OperationModel } from "../../openapi/model/index.js";
 import { UserError } from "../base/errors.js";
@@ -11,16 +11,6 @@ type ScopeRule = NonNullable<ResolvedConfig["auth"]["scopes"]>;
 /** A scope list as a list. */
 function listOf(scopes: ScopeList | undefined): string[] {
   return scopes === undefined ? [] : typeof scopes === "string" ? [scopes] : [...scopes];
-}
-
-/** Whether the document's security names an OAuth scope for the operation (a scope of an `oauth2` or `openIdConnect` scheme). */
-function documentNamesScopes(model: ApiModel, tool: ToolModel): boolean {
-  return (tool.security ?? []).some((alternative) =>
-    Object.entries(alternative).some(([scheme, scopes]) => {
-      const type = model.securitySchemes.get(scheme)?.type;
-      return (type === "oauth2" || type === "openIdConnect") && scopes.length > 0;
-    }),
-  );
 }
 
 /** The scopes of every entry of `table` that `matches`, or undefined when none does. */
@@ -63,10 +53,12 @@ export function applyScopeRule(
       unknown.map((id) => `auth.scopes.operations: "${id}" is not an operationId in the document${didYouMean(id, known)}`),
     );
   const paths = new Map(Object.keys(rule.paths ?? {}).map((glob) => [glob, picomatch(glob, { dot: true })] as const));
+  // As the runtime reads them: a tool whose document names an OAuth scope for it keeps the document's word.
+  const schemes = { schemes: Object.fromEntries(model.securitySchemes) };
   // One tool per selected operation, in the same order.
   entries.forEach((operation, index) => {
     const tool = tools[index];
-    if (!tool || documentNamesScopes(model, tool)) return;
+    if (!tool || scopeAlternatives(tool, schemes).flat().length > 0) return;
     const scopes = [...new Set([...(tool.scopes ?? []), ...ruleScopes(rule, operation, tool.annotations.readOnlyHint === true, paths)])];
     if (scopes.length > 0) tool.scopes = scopes;
   });

@@ -31,17 +31,20 @@ const PEOPLE = new Set(["user", "users", "account", "accounts", "member", "membe
 const ROOT = /^v\d+(\.\d+)?$|^api$/i;
 
 /** The words an operation's place is named by: its path's named segments (or an RPC method's namespace) and its tags. */
-function placeWords(entry: OperationModel, skip: ReadonlySet<string>): string[] {
+function placeWords(entry: OperationModel): string[] {
   const segments = entry.path.split("/").filter((segment) => segment !== "" && !segment.startsWith("{") && !ROOT.test(segment));
   // An RPC method (`/admin.users.list`, `/chat.postMessage`) is named by its namespace, not its verb.
-  const place = segments.length === 1 && segments[0]?.includes(".") ? (segments[0].split(".").slice(0, -1) ?? []) : segments;
-  return [...place, ...entry.tags].flatMap((part) => words(part)).filter((word) => !skip.has(word));
+  const place = segments.length === 1 && segments[0]?.includes(".") ? segments[0].split(".").slice(0, -1) : segments;
+  return [...place, ...entry.tags].flatMap((part) => words(part));
 }
 
 /** Whether some operation outside people's own paths names them in an argument (`user`, `user_id`, `members`). */
-function peopleNamedElsewhere(entries: readonly { entry: OperationModel; arguments?: readonly string[] }[]): boolean {
+function peopleNamedElsewhere(
+  entries: readonly { entry: OperationModel; arguments?: readonly string[] }[],
+  placeOf: (entry: OperationModel) => readonly string[],
+): boolean {
   return entries.some(({ entry, arguments: args }) => {
-    if (placeWords(entry, new Set()).some((word) => PEOPLE.has(word))) return false;
+    if (placeOf(entry).some((word) => PEOPLE.has(word))) return false;
     const names = [...entry.parameters.filter((parameter) => parameter.in !== "path").map((parameter) => parameter.name), ...(args ?? [])];
     return names.some((name) => words(name).some((word) => PEOPLE.has(word)));
   });
@@ -59,16 +62,20 @@ const DOMAIN_SHARE = 0.25;
 export function everydayAreas<T extends { entry: OperationModel; arguments?: readonly string[] }>(
   items: readonly T[],
 ): (item: T) => boolean {
-  const adminShare =
-    items.filter(({ entry }) => placeWords(entry, new Set()).some((word) => word === "admin")).length / Math.max(1, items.length);
+  // Each operation's place words, read once.
+  const places = new Map(items.map(({ entry }) => [entry, placeWords(entry)]));
+  const placeOf = (entry: OperationModel) => places.get(entry) ?? [];
+  const adminShare = items.filter(({ entry }) => placeOf(entry).includes("admin")).length / Math.max(1, items.length);
   // A management API under /admin: its /admin is the API, the word says nothing of who uses it.
-  const skip = new Set(adminShare >= 0.5 ? ["admin"] : []);
-  const plumbing = new Set([...PLUMBING, ...(peopleNamedElsewhere(items) ? [] : PEOPLE)]);
-  const kept = items.filter(({ entry }) => {
-    const place = placeWords(entry, skip);
-    return !place.some((word) => NEVER.has(word) || word === "admin" || word === "administration" || word === "enterprise");
-  });
-  const domain = kept.filter(({ entry }) => !placeWords(entry, skip).some((word) => plumbing.has(word)));
+  const skip = adminShare >= 0.5 ? "admin" : undefined;
+  const plumbing = new Set([...PLUMBING, ...(peopleNamedElsewhere(items, placeOf) ? [] : PEOPLE)]);
+  const kept = items.filter(
+    ({ entry }) =>
+      !placeOf(entry).some(
+        (word) => word !== skip && (NEVER.has(word) || word === "admin" || word === "administration" || word === "enterprise"),
+      ),
+  );
+  const domain = kept.filter(({ entry }) => !placeOf(entry).some((word) => word !== skip && plumbing.has(word)));
   const everyday = new Set<T>(domain.length >= kept.length * DOMAIN_SHARE ? domain : kept);
   return (item) => everyday.has(item);
 }

@@ -46,7 +46,7 @@ export function bodyFields(
   const unknown: UnknownField[] = [];
   const walk = (item: unknown, schemas: JsonSchema[], path: string, root: boolean): unknown => {
     if (Array.isArray(item)) {
-      const items = schemas.flatMap((s) => resolved(s, defs)).flatMap((s) => (isSchema(s.items) ? [s.items] : []));
+      const items = schemas.flatMap((s) => resolved(s, defs)).flatMap((s) => (isRecord(s.items) ? [s.items] : []));
       return items.length === 0 ? item : item.map((entry, index) => walk(entry, items, `${path}[${index}]`, false));
     }
     if (!isRecord(item)) return item;
@@ -83,10 +83,10 @@ function resolved(schema: JsonSchema, defs: Readonly<Record<string, unknown>>, d
   if (depth > 32) return [];
   const ref = typeof schema.$ref === "string" ? /^#\/\$defs\/(.+)$/.exec(schema.$ref)?.[1] : undefined;
   const target = ref !== undefined && Object.hasOwn(defs, decodeURIComponent(ref)) ? defs[decodeURIComponent(ref)] : undefined;
-  const own = isSchema(target) ? resolved(target, defs, depth + 1) : [schema];
+  const own = isRecord(target) ? resolved(target, defs, depth + 1) : [schema];
   const branches = ["allOf", "anyOf", "oneOf"].flatMap((keyword) => {
     const list = schema[keyword];
-    return Array.isArray(list) ? list.filter(isSchema).flatMap((branch) => resolved(branch, defs, depth + 1)) : [];
+    return Array.isArray(list) ? list.filter(isRecord).flatMap((branch) => resolved(branch, defs, depth + 1)) : [];
   });
   return [...own, ...branches];
 }
@@ -97,10 +97,10 @@ function shapeOf(schemas: JsonSchema[], defs: Readonly<Record<string, unknown>>)
   for (const schema of schemas.flatMap((s) => resolved(s, defs))) {
     if (isRecord(schema.properties))
       for (const [name, child] of Object.entries(schema.properties))
-        if (isSchema(child)) shape.properties.set(name, [...(shape.properties.get(name) ?? []), child]);
+        if (isRecord(child)) shape.properties.set(name, [...(shape.properties.get(name) ?? []), child]);
     const additional = schema.additionalProperties;
-    if (isSchema(additional) && Object.keys(additional).length > 0) shape.extra.push(additional);
-    else if (additional === true || (isSchema(additional) && Object.keys(additional).length === 0)) shape.openByDesign = true;
+    if (isRecord(additional) && Object.keys(additional).length > 0) shape.extra.push(additional);
+    else if (additional === true || (isRecord(additional) && Object.keys(additional).length === 0)) shape.openByDesign = true;
     if (isRecord(schema.patternProperties)) shape.openByDesign = true;
   }
   return shape;
@@ -109,10 +109,6 @@ function shapeOf(schemas: JsonSchema[], defs: Readonly<Record<string, unknown>>)
 /** Whether a non-empty object came out of the walk empty (all its fields read-only). */
 function emptied(before: unknown, after: unknown): boolean {
   return isRecord(before) && isRecord(after) && Object.keys(before).length > 0 && Object.keys(after).length === 0;
-}
-
-function isSchema(value: unknown): value is JsonSchema {
-  return isRecord(value);
 }
 
 /** One line naming the fields a closed body refused, or hinting at the likely typos an open one forwarded. */

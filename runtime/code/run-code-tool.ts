@@ -35,9 +35,10 @@ function exampleRank(tool: ToolDefinition): number {
  * never a health probe where there is another), called with sample values for what it requires.
  */
 export function codeExample(tools: readonly ToolDefinition[]): string {
+  // The first read of the best rank, each ranked once.
   const reads = tools.filter((tool) => readsOnly(tool._meta.method));
-  const best = Math.min(...reads.map(exampleRank));
-  const read = reads.find((tool) => exampleRank(tool) === best) ?? tools[0];
+  const ranks = reads.map(exampleRank);
+  const read = reads[ranks.indexOf(Math.min(...ranks))] ?? tools[0];
   if (!read) return "return 1 + 1;";
   const properties = isRecord(read.inputSchema.properties) ? read.inputSchema.properties : {};
   const required = Array.isArray(read.inputSchema.required) ? read.inputSchema.required.filter((name) => typeof name === "string") : [];

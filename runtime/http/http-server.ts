@@ -48,7 +48,7 @@ export interface RunningServer {
 export function createRequestHandler(runtime: ToolRuntime, policy: HttpPolicy) {
   return scoped(async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (isHealthCheck(req)) return sendJson(res, 200, { status: "ok", server: runtime.identity.name, tools: runtime.tools.size });
-    if (Readiness.asked(req)) return policy.readiness ? policy.readiness.answer(res) : sendJson(res, 200, { status: "ready", checks: {} });
+    if (Readiness.asked(req)) return Readiness.answer(policy.readiness, res);
     if (policy.telemetry?.answersMetrics(req, res)) return;
     if (policy.signIn?.answersSignIn(req, res)) return;
     const path = (req.url ?? "/").split("?")[0];

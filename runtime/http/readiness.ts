@@ -26,6 +26,11 @@ export class Readiness {
     return (req.url ?? "/").split("?")[0] === "/ready" && (req.method === "GET" || req.method === "HEAD");
   }
 
+  /** Answers `/ready` with `readiness`'s checks; a server that names none is ready once it answers at all. */
+  static answer(readiness: Readiness | undefined, res: ServerResponse): Promise<void> | void {
+    return readiness ? readiness.answer(res) : sendJson(res, 200, { status: "ready", checks: {} });
+  }
+
   async answer(res: ServerResponse): Promise<void> {
     const now = Date.now();
     if (!this.last || now - this.last.at > REUSE_MS) {

@@ -75,8 +75,7 @@ export class SessionHttpHandler {
       const health = { status: "ok", ...this.health(), sessions: this.sessions.size };
       return sendJson(res, health.status === "ok" ? 200 : 503, health);
     }
-    if (Readiness.asked(req))
-      return this.policy.readiness ? this.policy.readiness.answer(res) : sendJson(res, 200, { status: "ready", checks: {} });
+    if (Readiness.asked(req)) return Readiness.answer(this.policy.readiness, res);
     const { signIn, telemetry } = this.policy;
     if (telemetry?.answersMetrics(req, res)) return;
     if (signIn?.answersSignIn(req, res)) return;

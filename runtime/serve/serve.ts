@@ -31,9 +31,11 @@ import {
   tellSignIn,
   upstreamForSignedIn,
 } from "../sign-in/settings.js";
+import type { SignInState } from "../sign-in/state/sign-in-state.js";
 import type { Telemetry } from "../telemetry/index.js";
 import { createToolRuntime, type ServerIdentity, type ToolRuntime } from "../tools/tool-runtime.js";
 import { readServerEnvironment, type ServerEnvironment, type UpstreamDefaults } from "./env.js";
+import { openTelemetry } from "./open-telemetry.js";
 import { endWithLauncher } from "./parent-watch.js";
 import { parseServerArguments, serverUsage } from "./usage.js";
 
@@ -141,36 +143,33 @@ function signInSetup(options: ServeOptions): SignInSetup {
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const { environment: env } = options;
   // Telemetry, when switched on, is loaded now (with its packages) and counts what the server's log says.
-  const settings = env.telemetry;
-  const telemetry = settings
-    ? await import("../telemetry/index.js").then((loaded) =>
-        loaded.startTelemetry(settings, options.identity.name, env.host, options.log ?? stderrLogger),
-      )
-    : undefined;
+  const telemetry = await openTelemetry(env.telemetry, options.identity.name, env.host, options.log ?? stderrLogger);
+  const log = telemetry?.log ?? options.log ?? stderrLogger;
+  // Proxy mode keeps what must hold across replicas in its sign-in state (AUTH_STATE_URL), opened before it listens.
+  const proxy = (env.signIn?.mode ?? options.auth?.mode) === "proxy";
+  let state: SignInState | undefined;
   try {
-    return await startTelemetered(options, telemetry);
+    state = proxy ? await openSignInState(env.signIn?.stateUrl, log) : undefined;
+    return await startWith(options, log, telemetry, state);
   } catch (error) {
+    // Whatever stopped the start, nothing it opened keeps the process alive (a database pool, a metrics port).
+    await state?.close();
     await telemetry?.close();
     throw error;
   }
 }
 
-/** startServer, once telemetry (when switched on) is running. */
-async function startTelemetered(options: ServeOptions, telemetry: Telemetry | undefined): Promise<RunningServer> {
+/** startServer, once telemetry and the sign-in state (when there are) are open. */
+async function startWith(
+  options: ServeOptions,
+  log: Logger,
+  telemetry: Telemetry | undefined,
+  state: SignInState | undefined,
+): Promise<RunningServer> {
   const { environment: env } = options;
-  const log = telemetry?.log ?? options.log ?? stderrLogger;
   const allowedHosts = await hostAllowList(env.host, env.publicUrl);
-  // Proxy mode keeps what must hold across replicas in its sign-in state (AUTH_STATE_URL), opened before it listens.
-  const proxy = (env.signIn?.mode ?? options.auth?.mode) === "proxy";
-  const state = proxy ? await openSignInState(env.signIn?.stateUrl, log) : undefined;
   // The proxy's metadata publishes the scopes the guard publishes (known once the tools are loaded).
-  let signIn: ReturnType<typeof signInFor>;
-  try {
-    signIn = signInFor({ ...signInSetup(options), ...(state ? { state } : {}) }, log, () => guard?.scopesPublished ?? []);
-  } catch (error) {
-    await state?.close();
-    throw error;
-  }
+  const signIn = signInFor({ ...signInSetup(options), ...(state ? { state } : {}) }, log, () => guard?.scopesPublished ?? []);
   const guard = signIn ? new SignInGuard(signIn.settings, options.fetch, log) : undefined;
   const policy: HttpPolicy = {
     allowedOrigins: env.allowedOrigins,

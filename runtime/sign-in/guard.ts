@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { audit } from "../base/audit.js";
+import { audit, namedCaller } from "../base/audit.js";
 import { type Logger, silentLogger } from "../base/logger.js";
 import { openRequestScope, type SignedInCaller } from "../base/request-scope.js";
 import { sendJson } from "../http/json-response.js";
@@ -98,7 +98,7 @@ export class SignInGuard implements SignInPort {
       const caller: SignedInCaller = { ...found, token, challenge: (scopes) => this.challenge({ scopes }) };
       // A token seen for the first time is a sign-in (in proxy mode the token endpoint writes it, with the provider's word).
       if (found.fresh && !this.settings.proxy)
-        audit(this.log, { event: "sign-in", mode: "resource", user: found.subject, ...(found.client ? { client: found.client } : {}) });
+        audit(this.log, { event: "sign-in", mode: "resource", user: found.subject, ...namedCaller(found) });
       const missing = this.settings.requiredScopes.filter((scope) => !found.scopes.has(scope));
       if (missing.length > 0) {
         this.refuseScope(res, caller, missing);
@@ -160,11 +160,7 @@ export class SignInGuard implements SignInPort {
     caller?: { subject: string; client?: string },
     quiet = false,
   ): void {
-    if (!quiet) {
-      const who = caller ? { user: caller.subject, ...(caller.client ? { client: caller.client } : {}) } : {};
-      const from = openRequestScope()?.caller;
-      audit(this.log, { event: "refused", status, reason: message, ...who, ...(from ? { from } : {}) });
-    }
+    if (!quiet) audit(this.log, { event: "refused", status, reason: message, ...namedCaller(caller) });
     if (challenge) res.setHeader("www-authenticate", challenge);
     sendJson(res, status, { jsonrpc: "2.0", error: { code: -32001, message }, id: null });
   }

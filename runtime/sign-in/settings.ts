@@ -168,25 +168,26 @@ export function tellSignIn(
   signIn: SignInSet,
   guard: SignInGuard,
   runtime: ToolRuntime,
-  upstream: { exchange: boolean; upstreamAuthorization: string | undefined; state?: string | undefined },
+  given: { exchange: boolean; upstreamAuthorization: string | undefined; state?: string | undefined },
   log: Logger,
 ): void {
   if (signIn.proxy) {
     const { place } = signIn.proxy;
+    const state = given.state ?? "memory";
     log.info("MCP callers sign in through this server (proxy mode); register this callback URL with the provider", {
       issuer: place.issuerName,
       callback: place.callback.href,
       provider: signIn.proxy.provider.origin,
-      state: upstream.state ?? "memory",
+      state,
     });
-    if ((upstream.state ?? "memory") === "memory")
+    if (state === "memory")
       log.info(
         "sign-in state (used codes, refresh-token rotations, revocations) is this replica's own and forgotten at a restart: more than one replica needs AUTH_STATE_URL",
         {},
       );
     return;
   }
-  const { exchange, upstreamAuthorization } = upstream;
+  const { exchange, upstreamAuthorization } = given;
   log.info("MCP callers sign in (resource mode)", {
     issuer: issuerName(guard.settings.issuer),
     resource: guard.settings.resource.href,

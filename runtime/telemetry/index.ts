@@ -1,6 +1,6 @@
-import type { Server } from "node:http";
 import type { Logger } from "../base/logger.js";
 import { openRequestScope } from "../base/request-scope.js";
+import type { RunningServer } from "../http/http-server.js";
 import type { TelemetryPort } from "../http/telemetry-port.js";
 import { hasMetricsToken, Metrics } from "./metrics.js";
 import type { TelemetryEnvironment } from "./telemetry-env.js";
@@ -22,7 +22,7 @@ export interface Telemetry {
 export async function startTelemetry(settings: TelemetryEnvironment, serverName: string, host: string, log: Logger): Promise<Telemetry> {
   const metrics = settings.metrics ? await Metrics.start() : undefined;
   const tracing = settings.traces ? await Tracing.start(settings.traces, serverName, log) : undefined;
-  let listener: Server | undefined;
+  let listener: RunningServer | undefined;
   if (metrics && settings.metrics?.port !== undefined)
     listener = await metrics.listen(settings.metrics.host ?? host, settings.metrics.port, log);
   const token = settings.metrics?.token;
@@ -39,7 +39,7 @@ export async function startTelemetry(settings: TelemetryEnvironment, serverName:
       traceRequest: (req, res) => tracing?.begin(req, res),
     },
     close: async () => {
-      await new Promise<void>((resolve) => (listener ? listener.close(() => resolve()) : resolve()));
+      await listener?.close();
       await tracing?.close();
     },
   };

@@ -1,7 +1,8 @@
 import { timingSafeEqual } from "node:crypto";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { EnvironmentError } from "../base/environment-error.js";
 import type { Logger } from "../base/logger.js";
+import { listen, type RunningServer } from "../http/http-server.js";
 
 type PromClient = typeof import("prom-client");
 
@@ -116,18 +117,19 @@ export class Metrics {
   }
 
   /** `/metrics` on a listener of its own (`METRICS_PORT`), for a platform's scraper on the private network. */
-  async listen(host: string, port: number, log: Logger): Promise<Server> {
-    const server = createServer((req, res) => {
-      if ((req.url ?? "/").split("?")[0] === "/metrics" && req.method === "GET") void this.answer(res);
-      else res.writeHead(404).end();
-    });
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
-      server.listen(port, host, () => resolve());
-    });
-    const address = server.address();
-    log.info("metrics at /metrics", { url: typeof address === "object" && address ? `http://${host}:${address.port}/metrics` : host });
-    return server;
+  async listen(host: string, port: number, log: Logger): Promise<RunningServer> {
+    const running = await listen(
+      async (req, res) => {
+        if ((req.url ?? "/").split("?")[0] === "/metrics" && req.method === "GET") await this.answer(res);
+        else res.writeHead(404).end();
+      },
+      host,
+      port,
+      (error) => log.error("metrics: answering a scrape failed", { error: String(error) }),
+      { port: "METRICS_PORT", host: "METRICS_HOST" },
+    );
+    log.info("metrics at /metrics", { url: new URL("/metrics", running.url).href });
+    return running;
   }
 }
 

@@ -1,6 +1,8 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { namedCaller } from "../base/audit.js";
+import { isRecord } from "../base/own-property.js";
 import { requestScope } from "../base/request-scope.js";
-import type { JsonSchema, ToolDefinition } from "../base/tool.js";
+import type { ToolDefinition } from "../base/tool.js";
 import { bodyFields, describeUnknown } from "../call/body-fields.js";
 import { type CallerCredentials, CredentialError } from "../call/credentials.js";
 import { FileArgumentError } from "../call/file-argument.js";
@@ -64,7 +66,7 @@ export async function executeTool(call: ToolCall): Promise<CallToolResult> {
       : await callOnce(call);
   const fields = {
     tool: tool.name,
-    ...(signedIn ? { user: signedIn.subject, ...(signedIn.client ? { client: signedIn.client } : {}) } : {}),
+    ...namedCaller(signedIn),
     method: tool.http.method,
     path: tool.http.path,
     ...(record.status !== undefined ? { status: record.status } : {}),
@@ -89,23 +91,19 @@ function tolerated(
 ): { args?: Record<string, unknown>; note?: string; refused?: string } {
   const body = tool.http.body;
   const schema = tool.inputSchema.properties;
-  const bodySchema = isJsonSchema(schema) ? schema.body : undefined;
+  const bodySchema = isRecord(schema) ? schema.body : undefined;
   if (
     !body ||
     args.body === undefined ||
-    !isJsonSchema(bodySchema) ||
+    !isRecord(bodySchema) ||
     (body.kind !== "json" && body.kind !== "form" && body.kind !== "multipart")
   )
     return { args };
-  const defs = isJsonSchema(tool.inputSchema.$defs) ? tool.inputSchema.$defs : {};
+  const defs = isRecord(tool.inputSchema.$defs) ? tool.inputSchema.$defs : {};
   const read = bodyFields(args.body, bodySchema, defs, body.readOnly ?? []);
   if (body.closed && read.unknown.length > 0) return { refused: describeUnknown(read.unknown, true) };
   const typos = read.unknown.filter((field) => field.meant !== undefined);
   return { args: { ...args, body: read.sent }, ...(typos.length > 0 ? { note: describeUnknown(typos, false) } : {}) };
-}
-
-function isJsonSchema(value: unknown): value is JsonSchema {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** The result with a note beside what the upstream answered (never instead of it). */

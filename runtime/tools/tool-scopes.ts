@@ -5,8 +5,12 @@ import type { ToolDefinition } from "../base/tool.js";
 import type { AuthDefinition } from "../call/credentials.js";
 import type { ToolRuntime } from "./tool-runtime-contract.js";
 
+/** What the scopes of a tool are read from: its security requirements and the config's scopes, and the schemes' types. */
+type ScopedTool = Pick<ToolDefinition, "security" | "scopes">;
+type SchemeTypes = { readonly schemes: Readonly<Record<string, { readonly type: string } | undefined>> };
+
 /** Whether a scheme grants OAuth scopes (`oauth2`, `openIdConnect`): the only kind a signed-in caller's token carries. */
-function grantsScopes(auth: AuthDefinition, scheme: string): boolean {
+function grantsScopes(auth: SchemeTypes, scheme: string): boolean {
   const type = auth.schemes[scheme]?.type;
   return type === "oauth2" || type === "openIdConnect";
 }
@@ -17,7 +21,7 @@ function grantsScopes(auth: AuthDefinition, scheme: string): boolean {
  * signed-in caller never presents it, the server does, so it cannot stand in for a scope. Empty: the document names
  * no OAuth scheme for the tool.
  */
-export function scopeAlternatives(tool: ToolDefinition, auth: AuthDefinition): string[][] {
+export function scopeAlternatives(tool: ScopedTool, auth: SchemeTypes): string[][] {
   return (tool.security ?? [])
     .filter((alternative) => Object.keys(alternative).some((scheme) => grantsScopes(auth, scheme)))
     .map((alternative) => Object.entries(alternative).flatMap(([scheme, scopes]) => (grantsScopes(auth, scheme) ? [...scopes] : [])));
@@ -39,7 +43,7 @@ export function missingScopes(tool: ToolDefinition, auth: AuthDefinition, grante
 }
 
 /** Every scope a tool may need, whichever alternative the caller holds. */
-export function scopesOf(tool: ToolDefinition, auth: AuthDefinition): string[] {
+export function scopesOf(tool: ScopedTool, auth: SchemeTypes): string[] {
   return [...new Set([...(tool.scopes ?? []), ...scopeAlternatives(tool, auth).flat()])];
 }
 

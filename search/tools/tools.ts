@@ -1,4 +1,4 @@
-import { audit, excerpt, pushTo, requestScope, setOwn } from "oapi-mcp-gen-runtime";
+import { audit, excerpt, namedCaller, pushTo, requestScope, setOwn } from "oapi-mcp-gen-runtime";
 import { isJsonObject, type JsonObject } from "../../openapi/document/index.js";
 import type { SecuritySchemeModel } from "../../openapi/model/index.js";
 import { checkMayLoad, loaderOf } from "../catalogue/index.js";
@@ -408,8 +408,7 @@ function whereCredential(scheme: SecuritySchemeModel): string {
 }
 
 /** Who changed the catalogue, for the audit trail: the signed-in user and client, else the caller's network. */
-function callerOf(): { user: string; client?: string } {
-  const scope = requestScope();
-  const signedIn = scope.signedIn;
-  return signedIn ? { user: signedIn.subject, ...(signedIn.client ? { client: signedIn.client } : {}) } : { user: scope.caller };
+function callerOf(): { user?: string; client?: string } {
+  const { signedIn, caller } = requestScope();
+  return signedIn ? namedCaller(signedIn) : { user: caller };
 }

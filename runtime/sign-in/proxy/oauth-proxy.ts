@@ -148,14 +148,11 @@ export class OAuthProxy {
       throw new InvalidToken("the token is meant for another resource");
     if (typeof claims.sub !== "string" || typeof claims.upstream !== "string") throw new InvalidToken("the token cannot be read");
     const issuedAt = typeof claims.iat === "number" ? claims.iat : 0;
+    const who = { subject: claims.sub, ...(typeof claims.client_id === "string" ? { client: clientLabel(claims.client_id) } : {}) };
     if (typeof claims.family === "string" && (await this.tokens.state.isRevoked(claims.family, claims.sub, issuedAt)))
-      throw new InvalidToken("the sign-in was revoked", {
-        subject: claims.sub,
-        ...(typeof claims.client_id === "string" ? { client: clientLabel(claims.client_id) } : {}),
-      });
+      throw new InvalidToken("the sign-in was revoked", who);
     return {
-      subject: claims.sub,
-      ...(typeof claims.client_id === "string" ? { client: clientLabel(claims.client_id) } : {}),
+      ...who,
       scopes: new Set(typeof claims.scope === "string" ? claims.scope.split(" ").filter(Boolean) : []),
       expiresAt: typeof claims.exp === "number" ? claims.exp * 1000 : Date.now(),
       upstreamAuthorization: `Bearer ${claims.upstream}`,

@@ -3,7 +3,6 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { audit } from "../../base/audit.js";
 import type { Logger } from "../../base/logger.js";
 import { isRecord } from "../../base/own-property.js";
-import { openRequestScope } from "../../base/request-scope.js";
 import { sendJson } from "../../http/json-response.js";
 import { readRequestBody } from "../../http/request-body.js";
 import { MemorySignInState, type SignInState } from "../state/sign-in-state.js";
@@ -84,7 +83,7 @@ export class TokenEndpoint {
       // 401 for invalid_client only where the client authenticated with the Authorization header (RFC 6749 §5.2).
       if (error instanceof TokenError) {
         const status = error.error === "invalid_client" && req.headers.authorization !== undefined ? 401 : 400;
-        audit(this.log, { event: "refused", status, reason: `${error.error}: ${error.message}`, ...refusedFrom() });
+        audit(this.log, { event: "refused", status, reason: `${error.error}: ${error.message}` });
         return sendJson(res, status, { error: error.error, error_description: error.message });
       }
       if (error instanceof ProviderRefused) {
@@ -94,7 +93,7 @@ export class TokenEndpoint {
             { provider: this.provider.settings.tokenUrl.origin, cause: error.message },
           );
         const status = error.error === "invalid_grant" ? 400 : 503;
-        audit(this.log, { event: "refused", status, reason: `${error.error}: ${error.message}`, ...refusedFrom() });
+        audit(this.log, { event: "refused", status, reason: `${error.error}: ${error.message}` });
         return sendJson(res, status, { error: error.error, error_description: error.message });
       }
       throw error;
@@ -286,10 +285,4 @@ function refreshClaims(claims: Record<string, unknown>): RefreshClaims {
     iat: typeof claims.iat === "number" ? claims.iat : 0,
     upstream: { access: upstream.access, ...(refresh ? { refresh } : {}), ...(expires ? { expires_at: expires } : {}) },
   };
-}
-
-/** Where a refused token request came from (its network group), for the audit line. */
-function refusedFrom(): { from?: string } {
-  const from = openRequestScope()?.caller;
-  return from ? { from } : {};
 }

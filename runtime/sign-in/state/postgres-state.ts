@@ -1,6 +1,7 @@
 import { EnvironmentError } from "../../base/environment-error.js";
 import type { Logger } from "../../base/logger.js";
 import { withoutSecrets } from "./database-url.js";
+import { openPostgresPool, type PostgresConnection, withConnection } from "./postgres-pool.js";
 import type { Advance, SignInState } from "./sign-in-state.js";
 
 /** The tables, created when missing (every statement may run at once on every replica). */
@@ -21,7 +22,7 @@ interface Queryable {
   query(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[]; rowCount: number | null }>;
 }
 interface Pool extends Queryable {
-  connect(): Promise<Queryable & { release(): void }>;
+  connect(): Promise<Queryable & PostgresConnection>;
   end(): Promise<void>;
   on(event: "error", listener: (error: Error) => void): unknown;
 }
@@ -37,22 +38,17 @@ function isPgModule(value: unknown): value is PgModule {
   return typeof main === "object" && main !== null && "Pool" in main && typeof main.Pool === "function";
 }
 
-/** Opens the pool with node-postgres, which a deployment adds beside the server (`npm install pg`). */
-async function openPool(url: string): Promise<Pool> {
+/** Opens the pool with node-postgres, which a deployment adds beside the server (`server.include: [postgres]`). */
+async function openPool(url: string, log: Logger): Promise<Pool> {
   const loaded: unknown = await import("pg").catch(() => undefined);
   if (!isPgModule(loaded))
     throw new EnvironmentError(
       "AUTH_STATE_URL is a PostgreSQL URL, but its driver is not installed: add postgres to server.include in the generator's config and generate again (or npm install pg@8 beside the server)",
     );
-  const pg = loaded.default;
-  return new pg.Pool({
-    connectionString: url,
-    max: 5,
-    statement_timeout: 5_000,
-    query_timeout: 10_000,
-    connectionTimeoutMillis: 5_000,
-    application_name: "oapi-mcp-gen sign-in",
-  });
+  const settings = { url, max: 5, statementMs: 5_000, connectMs: 5_000, name: "oapi-mcp-gen sign-in" };
+  return openPostgresPool(loaded.default.Pool, settings, (error) =>
+    log.warn("sign-in state: a database connection was lost", { error: error.message }),
+  );
 }
 
 /**
@@ -72,14 +68,13 @@ export class PostgresSignInState implements SignInState {
     private readonly log: Logger,
   ) {
     this.location = withoutSecrets(url);
-    pool.on("error", (error) => log.warn("sign-in state: a database connection was lost", { error: error.message }));
     this.sweeper = setInterval(() => void this.sweep(), SWEEP_MS);
     this.sweeper.unref();
   }
 
   /** Connects and creates the tables; fails naming the database (without its password) when it cannot. */
   static async open(url: string, log: Logger): Promise<PostgresSignInState> {
-    const pool = await openPool(url);
+    const pool = await openPool(url, log);
     try {
       for (const statement of SCHEMA) await createIfMissing(pool, statement);
     } catch (error) {
@@ -106,7 +101,13 @@ export class PostgresSignInState implements SignInState {
   }
 
   async advance(family: string, generation: number, subject: string, expiresAt: number): Promise<Advance> {
-    const client = await this.pool.connect();
+    const outcome = await withConnection(this.pool, (client) => this.advanceOn(client, family, generation, subject, expiresAt));
+    if (outcome !== "ok") this.clear.delete(`family ${family}`);
+    return outcome;
+  }
+
+  /** One transaction on one connection: the family's row, locked, read and moved on. */
+  private async advanceOn(client: Queryable, family: string, generation: number, subject: string, expiresAt: number): Promise<Advance> {
     try {
       await client.query("BEGIN");
       // The row is taken for this transaction: two replicas given one refresh token at once take it in turn.
@@ -125,13 +126,10 @@ export class PostgresSignInState implements SignInState {
         );
       if (outcome === "reused") await client.query("UPDATE oapi_signin_families SET revoked = true WHERE family = $1", [family]);
       await client.query("COMMIT");
-      if (outcome !== "ok") this.clear.delete(`family ${family}`);
       return outcome;
     } catch (error) {
       await client.query("ROLLBACK").catch(() => {});
       throw error;
-    } finally {
-      client.release();
     }
   }
 
