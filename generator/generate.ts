@@ -6,8 +6,9 @@ import { bundleExternalRefs, type ExternalRefPolicy } from "../openapi/reference
 import { clientModule } from "../templates/client-module.js";
 import { ciWorkflowText, DEFAULT_PATHS, dockerfileText, dockerignoreText, type GenerationPaths } from "../templates/deploy.js";
 import { DISCOVERY_MODULE, discoveryModule } from "../templates/discovery-module.js";
+import { bundleScriptText, type ListingFacts, mcpbManifestText, registryNameOf, serverJsonText } from "../templates/listing.js";
 import type { ModuleSource } from "../templates/literal-slots.js";
-import { gitignoreText, packageJsonText, tsconfigText } from "../templates/package.js";
+import { gitignoreText, packageJsonText, packageName, tsconfigText } from "../templates/package.js";
 import { readmeSource } from "../templates/readme.js";
 import { type RegistryAuth, registryModule, SERVER_SETTINGS, serverSettingsModule } from "../templates/registry.js";
 import { schemasModule } from "../templates/schemas-module.js";
@@ -25,7 +26,7 @@ import { alwaysListedTools, type ServingMode, searchableOperations, servingMode,
 import { securitySchemes } from "./model/security.js";
 import { upstreamDefaults } from "./model/servers.js";
 import type { ToolModel } from "./model/tool-model.js";
-import { checkBudget, discoveryListSize, type ToolsListSize, toolsModeListSize } from "./model/tools-list.js";
+import { checkBudget, discoveryListSize, servedTools, type ToolsListSize, toolsModeListSize } from "./model/tools-list.js";
 import { renderModules } from "./output/render.js";
 import {
   type RuntimeSource,
@@ -77,6 +78,8 @@ export interface GenerationOptions {
   runtime?: RuntimeSource;
   /** A side thread started before the run (the CLI warms one while it reads a large document); its starter closes it. */
   side?: SideThread;
+  /** Also an MCP Bundle (`--mcpb`), whatever the config's `server.bundle` says. */
+  mcpb?: boolean;
 }
 
 /** A config for a run without a config file: every operation, the server named after the document's title. */
@@ -130,6 +133,7 @@ async function generateBeside(
 ): Promise<GenerationResult> {
   const config = resolveConfig(given);
   const { documentUrl, paths = DEFAULT_PATHS, progress = () => {}, clock = NO_CLOCK, prettierOnly = false, runtime = "registry" } = options;
+  const bundle = options.mcpb === true || config.server.bundle === "mcpb";
   // Rendered text is cached by content and renderer: prettier alone renders the same text, but is not to be cached.
   const cache = prettierOnly ? undefined : options.cache;
   progress("selecting operations");
@@ -191,6 +195,9 @@ async function generateBeside(
     if (shared.constants.length > 0) structures.set("schemas.ts", schemasModule(shared));
   });
   const identity = { name, version, ...(title ? { title } : {}), ...(instructions ? { instructions } : {}) };
+  const { registryName, publicUrl } = config.server;
+  const npmName = config.server.packageName ?? packageName(name);
+  const bundleFile = `${npmName.replace(/^@[^/]+\//, "")}.mcpb`;
   const upstream = upstreamDefaults(model, config.baseUrl, documentUrl);
   const auth = registryAuth(model, tools, config);
   const reachWarnings = credentialReachWarnings(auth, tools);
@@ -215,6 +222,13 @@ async function generateBeside(
     ...(mode === "tools" && allListed().describes ? { describes: true } : {}),
     ...(code ? { code: codeFacts(code, definitions) } : {}),
     ...(runtime !== "registry" ? { runtime: { source: runtime, tarball: runtimeTarball(RUNTIME_VERSION) } } : {}),
+    listing: {
+      packageName: npmName,
+      registryName: registryNameOf({ packageName: npmName, ...(registryName ? { registryName } : {}) }),
+      placeholder: registryName === undefined,
+      ...(publicUrl ? { publicUrl } : {}),
+      ...(bundle ? { bundle: bundleFile } : {}),
+    },
   };
   const readme = readmeSource(facts);
   const formattedReadme = later(
@@ -247,10 +261,48 @@ async function generateBeside(
   const vendored = runtime === "vendor";
   const runtimeDependencyText = runtimeDependency(runtime, RUNTIME_VERSION);
   const include = config.server.include ?? [];
-  files.set("package.json", packageJsonText({ name, version, description, runtimeDependency: runtimeDependencyText, include }));
+  const listing: ListingFacts = {
+    name,
+    version,
+    ...(title ? { title } : {}),
+    description,
+    packageName: npmName,
+    ...(registryName ? { registryName } : {}),
+    ...(publicUrl ? { publicUrl } : {}),
+    upstream,
+    schemes: auth.schemes,
+    passthrough: auth.passthrough,
+    ...(facts.signInMode ? { signInMode: facts.signInMode } : {}),
+    tools,
+  };
+  const bundleScript = "deploy/bundle.mjs";
+  files.set(
+    "package.json",
+    packageJsonText({
+      name,
+      version,
+      description,
+      runtimeDependency: runtimeDependencyText,
+      include,
+      packageName: npmName,
+      mcpName: registryNameOf(listing),
+      ...(registryName ? { listed: true } : {}),
+      ...(bundle ? { bundleScript } : {}),
+    }),
+  );
+  files.set("server.json", serverJsonText(listing));
+  if (bundle) {
+    const listed = servedTools(searches, definitions, title ?? name, alwaysList, code, parts).map((tool) => ({
+      name: tool.name,
+      description: firstSentence(tool.description) || tool.description,
+    }));
+    files.set("manifest.json", mcpbManifestText(listing, listed));
+    const copies = runtime === "vendor" ? ["vendor"] : runtime === "tarball" ? [runtimeTarball(RUNTIME_VERSION)] : [];
+    files.set(bundleScript, bundleScriptText(bundleFile, copies));
+  }
   files.set("tsconfig.json", tsconfigText(vendored));
-  files.set(".gitignore", gitignoreText(runtime));
-  files.set(".dockerignore", dockerignoreText());
+  files.set(".gitignore", gitignoreText(runtime, bundle));
+  files.set(".dockerignore", dockerignoreText(bundle));
   files.set("deploy/Dockerfile", dockerfileText(name, runtimeCopies(runtime, RUNTIME_VERSION)));
   if (vendored) {
     files.set(".npmrc", vendorNpmrc());

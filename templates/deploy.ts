@@ -43,10 +43,10 @@ CMD ["node", "dist/server.js"]
 }
 
 /** What the image build leaves out of its context: installs and build output of the host. */
-export function dockerignoreText(): string {
+export function dockerignoreText(bundle = false): string {
   return `${GENERATED_HASH_HEADER}node_modules
 dist
-`;
+${bundle ? "*.mcpb\n" : ""}`;
 }
 
 /** A GitHub Actions workflow that fails when the generated folder no longer matches the document or stops compiling. */

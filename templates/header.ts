@@ -10,11 +10,21 @@ export const GENERATED_MARKDOWN_HEADER = `<!-- ${GENERATED_MARK} -->\n`;
 /** The same header for Dockerfiles and YAML. */
 export const GENERATED_HASH_HEADER = `# ${GENERATED_MARK}\n`;
 
-/** True when a file's first line carries the generated mark (or, in JSON, its first member is `"//": mark`). */
+/** The first line of an executable entry (`bin`), above the generated header. */
+export const SHEBANG = "#!/usr/bin/env node\n";
+
+/** The mark as a JSON member: first in package.json, inside the `_meta` a schema leaves open elsewhere (server.json). */
+export const GENERATED_JSON_MEMBER = `"//": ${JSON.stringify(GENERATED_MARK)}`;
+
+/**
+ * True when a file's first line (after a shebang) carries the generated mark, or a JSON object's head (the first bytes
+ * of the file) holds it as a `"//"` member.
+ */
 export function isGeneratedText(head: string): boolean {
-  const [first = "", second = ""] = head.split("\n", 2);
+  const [first = ""] = head.split("\n", 2);
+  if (first.startsWith("#!")) return isGeneratedText(head.slice(first.length + 1));
   if (first.includes(GENERATED_MARK)) return true;
-  return first === "{" && second.trim() === `"//": ${JSON.stringify(GENERATED_MARK)},`;
+  return first === "{" && head.includes(GENERATED_JSON_MEMBER);
 }
 
 /** Where generated code imports the runtime from: a package specifier, never a relative path. */

@@ -1,4 +1,5 @@
 import { GENERATED_HASH_HEADER, GENERATED_MARK } from "./header.js";
+import { MCPB_PACKAGE, MCPB_VERSION, NODE_ENGINES } from "./listing.js";
 
 /** What the generated package.json pins: the runtime it was generated for and the compiler that builds it. */
 export interface PackageFacts {
@@ -9,6 +10,14 @@ export interface PackageFacts {
   runtimeDependency: string;
   /** The config's `server.include`: the runtime's optional packages this deployment switches on. */
   include?: readonly IncludedPart[];
+  /** The package's npm name: the config's `server.packageName`, else `packageName(name)`. */
+  packageName?: string;
+  /** The server's name in the MCP Registry (server.json's `name`), which npm shows the registry as `mcpName`. */
+  mcpName: string;
+  /** The config names the server in the registry: the package is to be published (no `private`). */
+  listed?: boolean;
+  /** An MCP Bundle is built (`npm run bundle`, with `@anthropic-ai/mcpb`) by this script. */
+  bundleScript?: string;
 }
 
 /** What a deployment may switch on that needs a package of its own beside the runtime. */
@@ -29,21 +38,33 @@ export const INCLUDED_PACKAGES: Readonly<Record<IncludedPart, Readonly<Record<st
 
 /**
  * The generated folder's own package: ESM whatever the host project is, the runtime as its only dependency, and
- * `build`/`start` scripts, so `npm install && npm run build && npm start` works inside it.
+ * `build`/`start` scripts, so `npm install && npm run build && npm start` works inside it. It is publishable as the npm
+ * package server.json names: its `bin` is the built server (`npx <package> --stdio`), `files` the build (the folder's
+ * .gitignore would leave dist/ out), `mcpName` the registry's name for it; `private` keeps it off npm until the config
+ * gives that name (`server.registryName`).
  */
 export function packageJsonText(facts: PackageFacts): string {
+  const name = facts.packageName ?? packageName(facts.name);
   const manifest = {
     "//": GENERATED_MARK,
-    name: packageName(facts.name),
+    name,
     version: facts.version,
     description: facts.description,
-    private: true,
+    ...(facts.listed ? {} : { private: true }),
+    mcpName: facts.mcpName,
     type: "module",
-    engines: { node: "^20.19.0 || ^22.12.0 || >=24.0.0" },
+    engines: { node: NODE_ENGINES },
     main: "dist/server.js",
-    scripts: { build: "tsc -p tsconfig.json", start: "node dist/server.js" },
+    bin: { [name.replace(/^@[^/]+\//, "")]: "dist/server.js" },
+    files: ["dist"],
+    scripts: {
+      build: "tsc -p tsconfig.json",
+      start: "node dist/server.js",
+      prepublishOnly: "npm run build",
+      ...(facts.bundleScript ? { bundle: `npm run build && node ${facts.bundleScript}` } : {}),
+    },
     dependencies: dependenciesOf(facts),
-    devDependencies: { typescript: "^5.9.3" },
+    devDependencies: { ...(facts.bundleScript ? { [MCPB_PACKAGE]: MCPB_VERSION } : {}), typescript: "^5.9.3" },
   };
   return `${JSON.stringify(manifest, null, 2)}\n`;
 }
@@ -83,7 +104,7 @@ export function tsconfigText(vendored = false): string {
  * a vendored runtime (its `dist/`) or the runtime's tarball, whatever a project-wide rule (`dist/`, `build/`, `*.tgz`)
  * says: this file's rules win over those of folders above it.
  */
-export function gitignoreText(runtime: "registry" | "vendor" | "tarball" = "registry"): string {
+export function gitignoreText(runtime: "registry" | "vendor" | "tarball" = "registry", bundle = false): string {
   // Anchored: a vendored runtime's own dist/ (vendor/oapi-mcp-gen-runtime/dist) is committed with the folder.
   const kept =
     runtime === "vendor"
@@ -93,7 +114,7 @@ export function gitignoreText(runtime: "registry" | "vendor" | "tarball" = "regi
         : "";
   return `${GENERATED_HASH_HEADER}/node_modules/
 /dist/
-${kept}`;
+${bundle ? "/*.mcpb\n" : ""}${kept}`;
 }
 
 /** An npm package name from the server name (lower case, URL-safe, at most 214 characters). */

@@ -9,6 +9,7 @@ import {
 } from "oapi-mcp-gen-runtime";
 import { type GenerationPaths, imageName, shellWord } from "./deploy.js";
 import { GENERATED_MARKDOWN_HEADER } from "./header.js";
+import { type ListingReadme, listingSection } from "./listing.js";
 import { oneLine } from "./literal.js";
 import type { ToolView } from "./tool-view.js";
 
@@ -36,6 +37,8 @@ export interface ReadmeFacts {
   code?: { instead: boolean; example: string; writes: boolean | readonly string[]; timeoutMs: number; memoryMb: number; maxCalls: number };
   /** Where the runtime comes from when not from the registry: a copy in `vendor/`, or its tarball beside the package. */
   runtime?: { source: "vendor" | "tarball"; tarball: string };
+  /** How the server is listed: npm and the MCP Registry (server.json), its deployment, its desktop bundle. */
+  listing: ListingReadme;
 }
 
 /** What `run_code` does on this server, with a program over its own operations. */
@@ -372,6 +375,7 @@ export function readmeSource(facts: ReadmeFacts): ReadmeSource {
         ]
       : []),
     "",
+    ...listingSection(facts.listing, shellOut, facts.runtime !== undefined),
     "## Keep it current",
     "",
     "After every API change, from your project's root:",

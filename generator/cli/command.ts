@@ -37,6 +37,8 @@ export interface GenerateOptions {
   timings: boolean;
   /** Where the generated package gets its runtime (`--runtime vendor` copies it into the folder); unset: as the output has it. */
   runtime?: RuntimeSource;
+  /** `--mcpb` (true) or `--no-mcpb` (false): an MCP Bundle besides the config's `server.bundle`; unset: as the output has it. */
+  mcpb?: boolean;
 }
 
 /** The command the user asked for. */
@@ -93,6 +95,11 @@ function program(
         "registry: depend on oapi-mcp-gen-runtime from npm; vendor: copy it into <out>/vendor; tarball: from its npm pack tarball in <out> (default: as the folder has it, else registry)",
       ).choices(["registry", "vendor", "tarball"]),
     )
+    .option(
+      "--mcpb",
+      "also an MCP Bundle: manifest.json and npm run bundle, which packs a .mcpb (the config's server.bundle: mcpb; default: as the folder has it)",
+    )
+    .option("--no-mcpb", "no MCP Bundle unless the config's server.bundle asks for one")
     .addHelpText("after", EXAMPLES)
     .showSuggestionAfterError(true)
     .enablePositionalOptions()
@@ -102,7 +109,15 @@ function program(
     .action(
       (
         spec: string | undefined,
-        options: { out?: string; config?: string; check?: boolean; quiet?: boolean; timings?: boolean; runtime?: RuntimeSource },
+        options: {
+          out?: string;
+          config?: string;
+          check?: boolean;
+          quiet?: boolean;
+          timings?: boolean;
+          runtime?: RuntimeSource;
+          mcpb?: boolean;
+        },
       ) => {
         if (spec === undefined) {
           root.outputHelp({ error: true });
@@ -121,6 +136,7 @@ function program(
           quiet: options.quiet === true,
           timings: options.timings === true,
           ...(options.runtime ? { runtime: options.runtime } : {}),
+          ...(options.mcpb !== undefined ? { mcpb: options.mcpb } : {}),
         });
       },
     );
@@ -215,6 +231,12 @@ function runtimeSourceOf(out: string): RuntimeSource {
   }
 }
 
+/** True when an existing generated folder holds an MCP Bundle's manifest it generated (`--mcpb` or the config's). */
+function bundledIn(out: string): boolean {
+  const manifest = join(out, "manifest.json");
+  return pathKind(manifest) === "file" && isGeneratedFile(manifest);
+}
+
 /** A selection that does not fit the document, said of the config it came from (and why that config was read). */
 function selectionProblem(error: SelectionError, configPath: string, found: boolean): UserError {
   const why = found
@@ -293,6 +315,7 @@ async function readAndGenerate(
     paths,
     side,
     ...(options.runtime ? { runtime: options.runtime } : {}),
+    ...(options.mcpb ? { mcpb: true } : {}),
     progress: (stage) => progress.stage(stage),
     ...(clock ? { clock } : {}),
   }).catch((error: unknown) => {
@@ -313,7 +336,12 @@ async function generate(options: GenerateOptions): Promise<number> {
 async function generateTimed(given: GenerateOptions, clock: StageClock | undefined): Promise<number> {
   checkOutputFolder(given.out);
   // Without --runtime, a folder that vendors its runtime keeps doing so (its --check and regeneration stay as they were).
-  const options: GenerateOptions = { ...given, runtime: given.runtime ?? runtimeSourceOf(given.out) };
+  // Likewise a folder that holds an MCP Bundle's manifest keeps it without --mcpb (--no-mcpb drops it).
+  const options: GenerateOptions = {
+    ...given,
+    runtime: given.runtime ?? runtimeSourceOf(given.out),
+    mcpb: given.mcpb ?? bundledIn(given.out),
+  };
   const configPath = options.config ?? (pathKind(DEFAULT_CONFIG) === "file" ? DEFAULT_CONFIG : undefined);
   // The config's bytes key the run; it is parsed and checked only when the run generates (its last run did, with them).
   const configBytes = configPath ? await readFile(configPath).catch(() => undefined) : undefined;
@@ -337,6 +365,7 @@ async function generateTimed(given: GenerateOptions, clock: StageClock | undefin
           paths,
           runtimeVersion,
           runtime: options.runtime,
+          mcpb: options.mcpb,
         })
       : undefined;
   });
@@ -439,6 +468,7 @@ async function reportCheck(
     "--out",
     paths.out,
     ...(options.runtime && options.runtime !== "registry" ? ["--runtime", options.runtime] : []),
+    ...(options.mcpb ? ["--mcpb"] : []),
   ].join(" ");
   process.stderr.write(`${options.out} is out of date; run \`${again}\`:\n${lines.map((l) => `  ${l}`).join("\n")}\n`);
   return 1;

@@ -39,6 +39,22 @@ export interface GeneratorConfig {
      * Packages the generated folder depends on beside the runtime, for what a deployment switches on by environment: metrics (prom-client, for METRICS_PORT or METRICS_TOKEN), traces (OpenTelemetry's SDK and OTLP exporter, for OTEL_EXPORTER_OTLP_ENDPOINT), postgres (pg, for proxy mode's AUTH_STATE_URL). Written into the generated package.json, so --check stays true and the Docker image installs them.
      */
     include?: ("metrics" | "traces" | "postgres")[];
+    /**
+     * The generated package's npm name, scoped or not (e.g. @acme/memos-mcp). The npm entry of server.json names it. Default: the server name followed by -mcp-server.
+     */
+    packageName?: string;
+    /**
+     * The server's name in the MCP Registry, in reverse-DNS form with one slash (io.github.acme/memos-mcp-server; the namespace must be one you can prove: your GitHub account or organisation, or a domain). Written into server.json and as mcpName into package.json, which then loses private: true so that it can be published to npm. Unset: a placeholder the README asks to replace before publishing.
+     */
+    registryName?: string;
+    /**
+     * Where a deployment of this server is reachable for everyone, as PUBLIC_URL gives it to that deployment (https://mcp.example.com): server.json then lists it as a streamable-http remote at its /mcp.
+     */
+    publicUrl?: string;
+    /**
+     * mcpb: also write manifest.json for an MCP Bundle (a desktop extension that runs the server over stdio) and an npm run bundle script that builds the .mcpb file with @anthropic-ai/mcpb (as the --mcpb flag does).
+     */
+    bundle?: "mcpb";
   };
   /**
    * The allowlist: operationIds that become tools (in this order). Combine with or replace by `select`.
@@ -380,6 +396,22 @@ export interface ResolvedConfig {
      * Packages the generated folder depends on beside the runtime, for what a deployment switches on by environment: metrics (prom-client, for METRICS_PORT or METRICS_TOKEN), traces (OpenTelemetry's SDK and OTLP exporter, for OTEL_EXPORTER_OTLP_ENDPOINT), postgres (pg, for proxy mode's AUTH_STATE_URL). Written into the generated package.json, so --check stays true and the Docker image installs them.
      */
     include?: ("metrics" | "traces" | "postgres")[];
+    /**
+     * The generated package's npm name, scoped or not (e.g. @acme/memos-mcp). The npm entry of server.json names it. Default: the server name followed by -mcp-server.
+     */
+    packageName?: string;
+    /**
+     * The server's name in the MCP Registry, in reverse-DNS form with one slash (io.github.acme/memos-mcp-server; the namespace must be one you can prove: your GitHub account or organisation, or a domain). Written into server.json and as mcpName into package.json, which then loses private: true so that it can be published to npm. Unset: a placeholder the README asks to replace before publishing.
+     */
+    registryName?: string;
+    /**
+     * Where a deployment of this server is reachable for everyone, as PUBLIC_URL gives it to that deployment (https://mcp.example.com): server.json then lists it as a streamable-http remote at its /mcp.
+     */
+    publicUrl?: string;
+    /**
+     * mcpb: also write manifest.json for an MCP Bundle (a desktop extension that runs the server over stdio) and an npm run bundle script that builds the .mcpb file with @anthropic-ai/mcpb (as the --mcpb flag does).
+     */
+    bundle?: "mcpb";
   };
   /**
    * The allowlist: operationIds that become tools (in this order). Combine with or replace by `select`.

@@ -82,3 +82,29 @@ export function checkBudget(size: ToolsListSize, budget: GeneratorConfig["budget
     throw new UserError(`budget: tools/list is ${problems.join(" and ")}; select fewer operations or shorten descriptions with overrides`);
   }
 }
+
+/** A tool as `tools/list` names it, with its description. */
+export interface ServedTool {
+  name: string;
+  description: string;
+}
+
+/** The tools the generated server lists, in its order: what an MCP Bundle's manifest names. */
+export function servedTools(
+  searches: boolean,
+  definitions: readonly ToolDefinition[],
+  apiTitle: string,
+  alwaysList: readonly string[],
+  code?: CodeSettings,
+  parts: readonly ApiPart[] = [],
+): ServedTool[] {
+  const direct = new Set(alwaysList);
+  const served: readonly { name: string; description?: string }[] = searches
+    ? [
+        ...discoveryToolDefinitions(apiTitle, definitions, codeBeside(code), parts),
+        ...(code ? [runCodeDefinition(apiTitle, definitions, code)] : []),
+        ...toolsListOf(definitions.filter((definition) => direct.has(definition.name))),
+      ]
+    : [...toolsModeList(definitions, apiTitle).tools, ...(code ? [runCodeDefinition(apiTitle, definitions, code)] : [])];
+  return served.map((tool) => ({ name: tool.name, description: tool.description ?? "" }));
+}

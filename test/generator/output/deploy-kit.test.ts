@@ -44,7 +44,7 @@ describe("deploy kit and tools/list budget", () => {
 
   it("server.include puts the packages of what a deployment switches on into package.json, at the versions the runtime is tested with", async () => {
     const { INCLUDED_PACKAGES, packageJsonText } = await import("../../../templates/package.js");
-    const facts = { name: "memos", version: "0.1.0", description: "d", runtimeDependency: "^0.1.0" };
+    const facts = { name: "memos", version: "0.1.0", description: "d", runtimeDependency: "^0.1.0", mcpName: "io.github.acme/memos" };
     const manifest = JSON.parse(packageJsonText({ ...facts, include: ["traces", "postgres", "metrics"] }));
     // In the order npm writes them, so an `npm install` in the folder changes nothing that --check would see.
     expect(Object.keys(manifest.dependencies)).toEqual([
