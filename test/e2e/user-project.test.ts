@@ -1,8 +1,10 @@
-import { type ChildProcess, exec as execCallback, execFile as execFileCallback, spawn } from "node:child_process";
-import { chmod, copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { type ChildProcess, exec as execCallback, execFile as execFileCallback, execFileSync, spawn } from "node:child_process";
+import { chmod, copyFile, lstat, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir, userInfo } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { promisify } from "node:util";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../scripts/free-port.js";
 import { connectClient } from "../../scripts/mcp-client.js";
@@ -14,6 +16,9 @@ import { accountIds, npmEnvironment } from "../helpers/user-project.js";
 
 const exec = promisify(execCallback);
 const execFile = promisify(execFileCallback);
+
+/** The release script's steps the suite has already taken (its install, lint, generated check, tests and build). */
+const RELEASE_ARGS = ["--skip", "install,lint,generated,test,build"];
 
 /** A production install of a generated server must stay small (the runtime and what it needs, nothing else). */
 const MAX_PRODUCTION_BYTES = 40 * 1024 * 1024;
@@ -38,7 +43,7 @@ async function folderBytes(folder: string): Promise<number> {
   return total;
 }
 
-describe("in a user's own project, from the packed tarballs", () => {
+describe("in a user's own project, from a real registry the release script published both packages to", () => {
   let scratch: string;
   let project: string;
   let registry: LocalRegistry;
@@ -110,14 +115,18 @@ describe("in a user's own project, from the packed tarballs", () => {
     scratch = await mkdtemp(join(tmpdir(), "oapi-user-project-"));
     // The image's unprivileged user must be able to read what the build stage left.
     await chmod(scratch, 0o755);
-    const tarballs = join(scratch, "tarballs");
-    await mkdir(tarballs);
-    // `npm test` has just built; packing without scripts keeps that build.
-    for (const workspace of [[], ["--workspace", "oapi-mcp-gen-runtime"]]) {
-      await execFile("npm", ["pack", "--ignore-scripts", "--pack-destination", tarballs, ...workspace], { cwd: ROOT });
-    }
-    registry = await startLocalRegistry((await readdir(tarballs)).map((file) => join(tarballs, file)));
-    env = { ...npmEnvironment(), npm_config_registry: registry.url };
+    // Both packages published to a real registry by the release script's own steps (npm test has just built).
+    registry = await startLocalRegistry(join(scratch, "registry"));
+    await execFile(
+      process.execPath,
+      [join(ROOT, "scripts/release.mjs"), ...RELEASE_ARGS, "--registry", registry.url, "--out", join(scratch, "release")],
+      {
+        cwd: ROOT,
+        env: { ...npmEnvironment(), npm_config_userconfig: registry.publisherConfig },
+      },
+    );
+    // From here on npm knows only that registry, as a fresh machine configured for it would.
+    env = { ...npmEnvironment(), npm_config_userconfig: registry.userConfig, npm_config_registry: registry.url };
     project = join(scratch, "app");
     await mkdir(project);
     await sh("npm init -y");
@@ -174,6 +183,11 @@ describe("in a user's own project, from the packed tarballs", () => {
       await sh(command, cwd);
     }
     expect(served).toBe(true);
+    // The runtime came from the registry, as a user's would (npm's own has none): installed, not linked to this repository.
+    const installed = join(project, "generated/node_modules/oapi-mcp-gen-runtime");
+    expect((await lstat(installed)).isSymbolicLink()).toBe(false);
+    const { version } = JSON.parse(await readFile(join(ROOT, "runtime/package.json"), "utf8"));
+    expect(JSON.parse(await readFile(join(installed, "package.json"), "utf8")).version).toBe(version);
     expect(await readFile(join(project, "oapi-mcp.config.yaml"), "utf8")).toMatch(/- MemoService_ListMemos {2}# memo_list_memos/);
     expect(await readdir(join(project, "generated/dist"))).toContain("server.js");
   }, 600_000);
@@ -285,4 +299,43 @@ describe("in a user's own project, from the packed tarballs", () => {
     expect(await readFile(join(project, "README.md"), "utf8")).toBe("# My app\n");
     expect((await readdir(join(project, "node_modules"), { recursive: true })).sort()).toEqual(before);
   }, 60_000);
+
+  it("npx oapi-mcp-gen search --stdio --memory, from the registry: loads the project's document and finds an operation", async () => {
+    const transport = new StdioClientTransport({
+      command: "npx",
+      args: ["oapi-mcp-gen", "search", "--stdio", "--memory"],
+      cwd: project,
+      env: env as Record<string, string>,
+      stderr: "pipe",
+    });
+    const client = new Client({ name: "user-project-test", version: "1.0.0" });
+    await client.connect(transport);
+    try {
+      const call = async (name: string, args: Record<string, unknown>) => {
+        const result = await client.callTool({ name, arguments: args });
+        const text = (result.content as { type: string; text: string }[])[0]?.text ?? "";
+        expect(result.isError, text).toBeFalsy();
+        return text;
+      };
+      await call("load_openapi", { name: "memos", url: "./openapi.yaml" });
+      expect(await call("search_endpoints", { name: "memos", keyword: "list memos" })).toContain("MemoService_ListMemos");
+    } finally {
+      await client.close();
+    }
+  }, 120_000);
+
+  it("the committed generated/ installs from the registry and its Dockerfile's steps build an image that serves", async () => {
+    const committed = join(scratch, "committed");
+    const files = execFileSync("git", ["ls-files", "generated"], { cwd: ROOT, encoding: "utf8" }).split("\n").filter(Boolean);
+    for (const file of files) {
+      await mkdir(dirname(join(committed, file)), { recursive: true });
+      await copyFile(join(ROOT, file), join(committed, file));
+    }
+    const generated = join(committed, "generated");
+    const image = await buildDockerfile(join(generated, "deploy/Dockerfile"), generated, join(scratch, "docker-committed"), env);
+    expect(await readdir(join(image.workdir, "node_modules"))).toContain("oapi-mcp-gen-runtime");
+    expect(await readdir(join(image.workdir, "node_modules"))).not.toContain("typescript");
+    const { result } = await serveAndCall([process.execPath, ...image.cmd.slice(1)], image.workdir, image.env);
+    expect(result.isError).toBeFalsy();
+  }, 300_000);
 });
