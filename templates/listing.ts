@@ -244,13 +244,13 @@ import { cpSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { packExtension } from "${MCPB_PACKAGE}/cli";
+import { packExtension } from ${JSON.stringify(`${MCPB_PACKAGE}/cli`)};
 
 const folder = fileURLToPath(new URL("..", import.meta.url));
 const output = join(folder, ${JSON.stringify(file)});
 const stage = mkdtempSync(join(tmpdir(), "mcpb-"));
 try {
-  for (const path of ${JSON.stringify(paths)})
+  for (const path of [${paths.map((path) => JSON.stringify(path)).join(", ")}])
     if (existsSync(join(folder, path))) cpSync(join(folder, path), join(stage, path), { recursive: true });
   const args = [existsSync(join(stage, "package-lock.json")) ? "ci" : "install", "--omit=dev", "--no-audit", "--no-fund"];
   // Under npm run, npm_execpath is npm's own script: no shell is needed to find it, on any platform.
