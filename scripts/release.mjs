@@ -28,16 +28,37 @@ const PACKAGES = [
   { name: "oapi-mcp-gen", folder: "." },
 ];
 
-const { values } = parseArgs({
-  options: {
-    "dry-run": { type: "boolean", default: false },
-    skip: { type: "string", default: "" },
-    registry: { type: "string" },
-    tag: { type: "string" },
-    out: { type: "string", default: ".tmp/release" },
-    provenance: { type: "boolean" },
-  },
-});
+const USAGE = `usage: node scripts/release.mjs [options]
+
+  --dry-run          every step, but the publish only says what it would send
+  --skip STEPS       steps to leave out, comma-separated: ${STEPS.join(", ")}
+  --registry URL     where to publish (default: npm's configured registry)
+  --tag vX.Y.Z       the tag being released (default: GITHUB_REF_NAME on a tag); it must name the version
+  --out DIR          where the tarballs, SHA256SUMS and RELEASE_NOTES.md go (default: .tmp/release)
+  --provenance       publish with npm provenance (default: on in GitHub Actions with an OIDC token)
+  -h, --help         this help
+`;
+
+let values;
+try {
+  ({ values } = parseArgs({
+    options: {
+      "dry-run": { type: "boolean", default: false },
+      skip: { type: "string", default: "" },
+      registry: { type: "string" },
+      tag: { type: "string" },
+      out: { type: "string", default: ".tmp/release" },
+      provenance: { type: "boolean" },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  }));
+} catch (error) {
+  fail(`${error.message}\n${USAGE}`);
+}
+if (values.help) {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
 const dryRun = values["dry-run"];
 const skipped = new Set(values.skip.split(",").filter(Boolean));
 for (const step of skipped) if (!STEPS.includes(step)) fail(`--skip ${step}: the steps are ${STEPS.join(", ")}`);
@@ -124,7 +145,7 @@ function publish(version) {
       process.stdout.write(`release: ${name}@${version} is on ${registry} already; left as it is\n`);
       continue;
     }
-    const args = ["publish", file, "--registry", registry, "--access", "public", "--tag", "latest"];
+    const args = ["publish", file, "--registry", registry, "--access", "public", "--tag", "latest", "--loglevel=warn"];
     if (provenance) args.push("--provenance");
     if (dryRun) args.push("--dry-run");
     npm(args, { cwd: out });

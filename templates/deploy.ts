@@ -15,14 +15,17 @@ export const DEFAULT_PATHS: GenerationPaths = { spec: "openapi.yaml", config: "o
 /**
  * A two-stage image built from the generated package (and its lockfile, when `npm install` wrote one: `npm ci`, else
  * `npm install`); `runtimeCopies` (a vendored runtime, its tarball) are copied in before the install. It runs as the
- * unprivileged `node` user.
+ * unprivileged `node` user. Both stages install from npm's registry unless the build names another
+ * (`--build-arg npm_config_registry=…`); a registry's token never goes into an image this way, only its address.
  */
 export function dockerfileText(name: string, runtimeCopies: readonly string[] = []): string {
   const vendor = runtimeCopies.map((line) => `${line}\n`).join("");
   const install = (flags: string) => `RUN if [ -f package-lock.json ]; then npm ci ${flags}; else npm install ${flags}; fi`;
   return `${GENERATED_HASH_HEADER}# Build context: this folder (with its package-lock.json when \`npm install\` wrote one).
 #   docker build -f deploy/Dockerfile -t ${imageName(name)} .
+# From a registry of your own: --build-arg npm_config_registry=https://npm.example.com/
 FROM node:22-slim AS build
+ARG npm_config_registry=https://registry.npmjs.org/
 WORKDIR /app
 COPY package*.json ./
 ${vendor}${install("--no-audit --no-fund")}
@@ -30,6 +33,7 @@ COPY . .
 RUN npm run build
 
 FROM node:22-slim
+ARG npm_config_registry=https://registry.npmjs.org/
 WORKDIR /app
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000
 COPY package*.json ./

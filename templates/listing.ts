@@ -244,8 +244,12 @@ import { cpSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { packExtension } from ${JSON.stringify(`${MCPB_PACKAGE}/cli`)};
 
+const mcpb = await import(${JSON.stringify(`${MCPB_PACKAGE}/cli`)}).catch(() => undefined);
+if (!mcpb) {
+  console.error("npm run bundle packs with ${MCPB_PACKAGE}, a devDependency of this folder that is not installed: run npm install first");
+  process.exit(1);
+}
 const folder = fileURLToPath(new URL("..", import.meta.url));
 const output = join(folder, ${JSON.stringify(file)});
 const stage = mkdtempSync(join(tmpdir(), "mcpb-"));
@@ -257,7 +261,9 @@ try {
   const npm = process.env.npm_execpath;
   if (npm) execFileSync(process.execPath, [npm, ...args], { cwd: stage, stdio: "inherit" });
   else execFileSync("npm", args, { cwd: stage, stdio: "inherit", shell: process.platform === "win32" });
-  if (!(await packExtension({ extensionPath: stage, outputPath: output }))) process.exitCode = 1;
+  // The install's settings may hold a registry token: they never go into the bundle.
+  rmSync(join(stage, ".npmrc"), { force: true });
+  if (!(await mcpb.packExtension({ extensionPath: stage, outputPath: output }))) process.exitCode = 1;
 } finally {
   rmSync(stage, { recursive: true, force: true });
 }
@@ -298,13 +304,13 @@ export function listingSection(listing: ListingReadme, folder: string, vendored:
     "```sh",
     `cd ${folder}`,
     "npm install && npm publish --access public   # builds first (prepublishOnly); only dist/ is packed",
-    "mcp-publisher login github                   # the registry's publisher CLI; dns or http for a domain namespace",
+    "mcp-publisher login github                   # the registry's CLI (brew install mcp-publisher, or a release binary from github.com/modelcontextprotocol/registry); dns or http for a domain namespace",
     "mcp-publisher publish                        # reads server.json",
     "```",
     "",
     ...(listing.bundle
       ? [
-          `**Desktop bundle**: \`npm run bundle\` builds, installs the production dependencies apart and packs them with \`manifest.json\` into \`${listing.bundle}\`, an [MCP Bundle](https://github.com/anthropics/mcpb) that Claude Desktop and other hosts install with a click and run over stdio with their own Node, asking the user for the settings (credentials kept as secrets). \`npx mcpb validate manifest.json\` checks the manifest, \`npx mcpb info ${listing.bundle}\` the bundle; sign it with \`npx mcpb sign\`.`,
+          `**Desktop bundle**: after \`npm install\` (which installs the bundle tooling, a devDependency), \`npm run bundle\` builds, installs the production dependencies apart and packs them with \`manifest.json\` into \`${listing.bundle}\`, an [MCP Bundle](https://github.com/anthropics/mcpb) that Claude Desktop and other hosts install with a click and run over stdio with their own Node, asking the user for the settings (credentials kept as secrets). \`npx mcpb validate manifest.json\` checks the manifest, \`npx mcpb info ${listing.bundle}\` the bundle; sign it with \`npx mcpb sign\`.`,
         ]
       : [
           "**Desktop bundle**: `server.bundle: mcpb` in the config (or `--mcpb`) adds a `manifest.json` and `npm run bundle`, which packs this server as an [MCP Bundle](https://github.com/anthropics/mcpb) (`.mcpb`) that Claude Desktop and other hosts install with a click.",

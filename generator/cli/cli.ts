@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // Each command loads only what it needs: a generator run whose inputs did not change never loads the pipeline.
-const argv = process.argv.slice(2);
+const given = process.argv.slice(2);
+// `help search` is the search server's own help, as `search --help` is.
+const argv = given[0] === "help" && given[1] === "search" ? ["search", "--help"] : given;
 (await import("../cache/compile-cache.js")).enableCompileCache();
 const code =
   argv[0] === "search"

@@ -59,7 +59,7 @@ export async function initConfig(spec: string, configPath: string, force: boolea
   // The generator reads oapi-mcp.config.yaml from the working folder by itself; any other config must be named.
   const config = resolve(configPath) === resolve(DEFAULT_CONFIG_NAME) ? "" : ` --config ${shellWord(configPath)}`;
   const next = `npx oapi-mcp-gen ${shellWord(spec)}${config} --out generated`;
-  return `wrote ${configPath}: ${listed.length} operations listed, ${selected.length} selected${which} (about ${tokens} tokens of tools/list); edit it, then run \`${next}\` (add \`--runtime vendor\` while oapi-mcp-gen-runtime is not on your registry)\n`;
+  return `wrote ${configPath}: ${listed.length} operations listed, ${selected.length} selected${which} (about ${tokens} tokens of tools/list); edit it, then run \`${next}\`\n`;
 }
 
 /** Every operation with its tag, tool name and size (or why it cannot become a tool as it is), built in one pass. */

@@ -18,7 +18,7 @@ const exec = promisify(execCallback);
 const execFile = promisify(execFileCallback);
 
 /** The release script's steps the suite has already taken (its install, lint, generated check, tests and build). */
-const RELEASE_ARGS = ["--skip", "install,lint,generated,test,build"];
+const SUITE_STEPS = "install,lint,generated,test,build";
 
 /** A production install of a generated server must stay small (the runtime and what it needs, nothing else). */
 const MAX_PRODUCTION_BYTES = 40 * 1024 * 1024;
@@ -48,6 +48,14 @@ describe("in a user's own project, from a real registry the release script publi
   let project: string;
   let registry: LocalRegistry;
   let env: NodeJS.ProcessEnv;
+  /** What the release script printed in each run, and what the registry had after each. */
+  const releases: Record<"dryRun" | "afterDryRun" | "release" | "afterRelease" | "rerun", string> = {
+    dryRun: "",
+    afterDryRun: "",
+    release: "",
+    afterRelease: "",
+    rerun: "",
+  };
   const servers: ChildProcess[] = [];
   const upstreamReady = startUpstream((request, res) => {
     if (request.path === "/api/v1/memos")
@@ -115,16 +123,31 @@ describe("in a user's own project, from a real registry the release script publi
     scratch = await mkdtemp(join(tmpdir(), "oapi-user-project-"));
     // The image's unprivileged user must be able to read what the build stage left.
     await chmod(scratch, 0o755);
-    // Both packages published to a real registry by the release script's own steps (npm test has just built).
+    // Both packages published to a real registry by the release script's own steps (npm test has just built): a dry
+    // run first, then the release, then a re-run of its publish step, as after a partial failure.
     registry = await startLocalRegistry(join(scratch, "registry"));
-    await execFile(
-      process.execPath,
-      [join(ROOT, "scripts/release.mjs"), ...RELEASE_ARGS, "--registry", registry.url, "--out", join(scratch, "release")],
-      {
-        cwd: ROOT,
-        env: { ...npmEnvironment(), npm_config_userconfig: registry.publisherConfig },
-      },
-    );
+    const publisher = { ...npmEnvironment(), npm_config_userconfig: registry.publisherConfig };
+    const release = async (...args: string[]) => {
+      const script = [join(ROOT, "scripts/release.mjs"), "--registry", registry.url, "--out", join(scratch, "release"), ...args];
+      const { stdout, stderr } = await execFile(process.execPath, script, { cwd: ROOT, env: publisher });
+      return stdout + stderr;
+    };
+    const published = async () =>
+      (
+        await Promise.all(
+          ["oapi-mcp-gen", "oapi-mcp-gen-runtime"].map((name) =>
+            execFile("npm", ["view", name, "version", "--registry", registry.url], { env: publisher }).then(
+              ({ stdout }) => `${name}@${stdout.trim()}`,
+              () => `${name} absent`,
+            ),
+          ),
+        )
+      ).join(", ");
+    releases.dryRun = await release("--dry-run", "--skip", `${SUITE_STEPS},check`);
+    releases.afterDryRun = await published();
+    releases.release = await release("--skip", SUITE_STEPS);
+    releases.afterRelease = await published();
+    releases.rerun = await release("--skip", `${SUITE_STEPS},check,pack`);
     // From here on npm knows only that registry, as a fresh machine configured for it would.
     env = { ...npmEnvironment(), npm_config_userconfig: registry.userConfig, npm_config_registry: registry.url };
     project = join(scratch, "app");
@@ -145,6 +168,23 @@ describe("in a user's own project, from a real registry the release script publi
     await registry?.close();
     await (await upstreamReady).close();
     await rm(scratch, { recursive: true, force: true });
+  });
+
+  it("the release script: a dry run publishes nothing, the release both packages with their sums and notes, a re-run leaves them", async () => {
+    const { version } = JSON.parse(await readFile(join(ROOT, "package.json"), "utf8"));
+    expect(releases.dryRun).toContain(`release: v${version} (dry run) to ${registry.url}`);
+    expect(releases.dryRun).toContain(`+ oapi-mcp-gen@${version}`);
+    expect(releases.afterDryRun).toBe("oapi-mcp-gen absent, oapi-mcp-gen-runtime absent");
+    expect(releases.release).toMatch(/^oapi-mcp-gen-runtime@\S+: \d+ files, .*: ok$/m);
+    expect(releases.afterRelease).toBe(`oapi-mcp-gen@${version}, oapi-mcp-gen-runtime@${version}`);
+    const sums = await readFile(join(scratch, "release/SHA256SUMS"), "utf8");
+    expect(sums).toMatch(
+      new RegExp(`^[0-9a-f]{64}  oapi-mcp-gen-runtime-${version}\\.tgz\\n[0-9a-f]{64}  oapi-mcp-gen-${version}\\.tgz\\n$`),
+    );
+    const notes = await readFile(join(scratch, "release/RELEASE_NOTES.md"), "utf8");
+    expect(notes).toMatch(new RegExp(`^# v${version}\\n\\n## oapi-mcp-gen-runtime\\n\\n### Minor Changes`));
+    expect(releases.rerun).toContain(`release: oapi-mcp-gen-runtime@${version} is on ${registry.url} already; left as it is`);
+    expect(releases.rerun).toContain(`release: oapi-mcp-gen@${version} is on ${registry.url} already; left as it is`);
   });
 
   it("the README's commands, run as written in a fresh CommonJS project, generate, build and serve", async () => {
@@ -221,7 +261,10 @@ describe("in a user's own project, from a real registry the release script publi
     // The README's `npm install` (the first test) wrote the lockfile the build stage installs from.
     const generated = join(project, "generated");
     expect(await readdir(generated)).toContain("package-lock.json");
-    const image = await buildDockerfile(join(generated, "deploy/Dockerfile"), generated, join(scratch, "docker"), env);
+    // As docker build runs it: npm's settings of the machine, the registry only as the build argument the Dockerfile names.
+    const image = await buildDockerfile(join(generated, "deploy/Dockerfile"), generated, join(scratch, "docker"), npmEnvironment(), {
+      npm_config_registry: registry.url,
+    });
     expect(image.user).toBe("node");
     expect(image.cmd).toEqual(["node", "dist/server.js"]);
     const production = await readdir(join(image.workdir, "node_modules"));
@@ -332,7 +375,15 @@ describe("in a user's own project, from a real registry the release script publi
       await copyFile(join(ROOT, file), join(committed, file));
     }
     const generated = join(committed, "generated");
-    const image = await buildDockerfile(join(generated, "deploy/Dockerfile"), generated, join(scratch, "docker-committed"), env);
+    const image = await buildDockerfile(
+      join(generated, "deploy/Dockerfile"),
+      generated,
+      join(scratch, "docker-committed"),
+      npmEnvironment(),
+      {
+        npm_config_registry: registry.url,
+      },
+    );
     expect(await readdir(join(image.workdir, "node_modules"))).toContain("oapi-mcp-gen-runtime");
     expect(await readdir(join(image.workdir, "node_modules"))).not.toContain("typescript");
     const { result } = await serveAndCall([process.execPath, ...image.cmd.slice(1)], image.workdir, image.env);

@@ -24,6 +24,8 @@ interface Stage {
   root: string;
   workdir: string;
   env: Record<string, string>;
+  /** Its ARGs' values, which RUN sees. */
+  args: Record<string, string>;
   user?: string;
   cmd: string[];
   healthcheck?: string;
@@ -64,7 +66,7 @@ async function imageNpmCache(scratch: string): Promise<string> {
 }
 
 /**
- * Carries out FROM, WORKDIR, ENV, COPY (from the context or an earlier stage), RUN, USER, CMD and HEALTHCHECK in
+ * Carries out FROM, ARG (with `buildArgs`, as `--build-arg` gives them), WORKDIR, ENV, COPY (from the context or an earlier stage), RUN, USER, CMD and HEALTHCHECK in
  * scratch folders, one per stage; RUN commands run with `sh -c` in the stage's working directory with `runEnv`
  * added (the base image's Node is this machine's) and an npm cache of the image's own. Throws when a RUN fails, as `docker build` would.
  */
@@ -73,6 +75,7 @@ export async function buildDockerfile(
   context: string,
   scratch: string,
   runEnv: NodeJS.ProcessEnv,
+  buildArgs: Readonly<Record<string, string>> = {},
 ): Promise<BuiltStage> {
   const stages: Stage[] = [];
   const log: string[] = [];
@@ -87,13 +90,18 @@ export async function buildDockerfile(
     if (keyword === "FROM") {
       const root = join(scratch, `stage-${stages.length}`);
       await mkdir(root, { recursive: true });
-      stages.push({ name: rest[2] ?? String(stages.length), root, workdir: "/", env: {}, cmd: [] });
+      stages.push({ name: rest[2] ?? String(stages.length), root, workdir: "/", env: {}, args: {}, cmd: [] });
       continue;
     }
     if (!stage) throw new Error(`${line}: before any FROM`);
     if (keyword === "WORKDIR") {
       stage.workdir = posix.resolve(stage.workdir, args);
       await mkdir(join(stage.root, stage.workdir), { recursive: true });
+    } else if (keyword === "ARG") {
+      // As docker build does: the build's --build-arg, else the default; seen by RUN, not kept in the image's ENV.
+      const [name = "", ...value] = args.split("=");
+      const given = buildArgs[name] ?? (value.length > 0 ? value.join("=") : undefined);
+      if (given !== undefined) stage.args[name] = given;
     } else if (keyword === "ENV") {
       for (const pair of args.split(/\s+/)) {
         const [name = "", ...value] = pair.split("=");
@@ -133,7 +141,7 @@ export async function buildDockerfile(
     } else if (keyword === "RUN") {
       await execFile("sh", ["-c", args], {
         cwd: join(stage.root, stage.workdir),
-        env: { ...runEnv, npm_config_cache: npmCache, ...stage.env },
+        env: { ...runEnv, npm_config_cache: npmCache, ...stage.args, ...stage.env },
         maxBuffer: 64 * 1024 * 1024,
       }).catch((error: { stderr?: string }) => {
         throw new Error(`${line} failed:\n${error.stderr ?? ""}`);

@@ -19,7 +19,7 @@ describe("command-line conventions", () => {
     await rm(scratch, { recursive: true, force: true });
   });
 
-  it("--version prints the version; a bare call, help and --help print the help with examples", () => {
+  it("--version prints the version; a bare call, help and --help print the help with examples; help search the search server's", () => {
     for (const flag of ["--version", "-V"]) expect(runCli([flag])).toMatchObject({ status: 0, stdout: `${version}\n` });
     const bare = runCli([]);
     expect(bare.status).toBe(1);
@@ -31,6 +31,9 @@ describe("command-line conventions", () => {
       expect(help.stdout).toMatch(/search {2,}explore OpenAPI documents from an assistant/);
       expect(help.stdout.match(/^ {2}init /gm)).toHaveLength(1);
     }
+    // The search server's help, asked for either way.
+    for (const args of [["help", "search"], ["search", "--help"]])
+      expect(runCli(args).stdout, args.join(" ")).toMatch(/^Usage: oapi-mcp-gen search \[options\]/);
   });
 
   it("names unknown options and a missing --out in one line, with no stack", () => {
