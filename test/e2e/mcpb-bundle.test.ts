@@ -53,6 +53,9 @@ describe("an MCP Bundle of a generated server", () => {
       await mcpb(["unpack", bundle, unpacked]);
       const contents = await readdir(unpacked);
       expect(contents).toEqual(expect.arrayContaining(["dist", "manifest.json", "node_modules", "package.json"]));
+      // The install's settings (here the vendored runtime's .npmrc; elsewhere perhaps a registry token) stay out.
+      expect(await readdir(folder)).toContain(".npmrc");
+      expect(contents).not.toContain(".npmrc");
       const modules = await readdir(join(unpacked, "node_modules"));
       expect(modules).toContain("oapi-mcp-gen-runtime");
       expect(modules).not.toContain("typescript");
