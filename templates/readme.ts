@@ -71,9 +71,25 @@ export function markdownText(text: string, max = 160): string {
 
 function hints(tool: ToolView): string {
   const { readOnlyHint, destructiveHint, idempotentHint } = tool.annotations;
-  return [readOnlyHint ? "read-only" : "writes", destructiveHint ? "destructive" : "", idempotentHint ? "idempotent" : ""]
+  return [
+    readOnlyHint ? "read-only" : "writes",
+    destructiveHint ? "destructive" : "",
+    idempotentHint ? "idempotent" : "",
+    tool.confirm ? "the user confirms" : "",
+  ]
     .filter(Boolean)
     .join(", ");
+}
+
+/** What the README says of the tools whose calls the user confirms (config `confirm`), when there are any. */
+function confirmSection(tools: readonly ToolView[]): string[] {
+  const asking = tools.filter((tool) => tool.confirm);
+  if (asking.length === 0) return [];
+  const names = asking.map((tool) => `\`${tool.name}\``).join(", ");
+  return [
+    `The user confirms every call of ${names} before it is sent (the config's \`confirm\`): the server shows the operation and its arguments and asks through MCP elicitation while the call waits (stdio, or \`MCP_SESSIONS=stateful\`), or, for a 2026-07-28 client, answers \`input_required\` and acts on the retry. A decline sends nothing. A client that can be asked neither way (no elicitation, or stateless HTTP in the 2025 protocol) is refused, unless \`MCP_CONFIRM=best-effort\`; a \`run_code\` program can ask only while it runs.`,
+    "",
+  ];
 }
 
 function credentialRows(schemes: Record<string, SchemeModel>): string[] {
@@ -229,6 +245,7 @@ export function readmeSource(facts: ReadmeFacts): ReadmeSource {
         ]
       : []),
     ...(facts.code ? codeSection(facts.code) : []),
+    ...confirmSection(facts.tools),
     TOOL_TABLE_LINE,
     "",
     "## Run",
@@ -273,6 +290,12 @@ export function readmeSource(facts: ReadmeFacts): ReadmeSource {
     ...(facts.discovery
       ? [
           "| `MCP_SAMPLING` | `off`: `search_operations` never asks the client's model to choose among its best matches (it asks only clients that offer sampling, over stdio or stateful sessions, and waits at most 30 s for all its questions) | `on` |",
+        ]
+      : []),
+    ...(facts.tools.some((tool) => tool.confirm)
+      ? [
+          "| `MCP_CONFIRM` | `required`: a tool the user confirms is refused for a client that cannot ask its user; `best-effort`: it runs for such a client | `required` |",
+          "| `MCP_STATE_KEY` | a secret of 32 characters or more sealing the confirmations of 2026-07-28 clients (their `requestState`); give every replica the same one | one per process |",
         ]
       : []),
     "| `LOG_LEVEL` / `LOG_FORMAT` | `debug`, `info`, `warn`, `error` or `silent` (one line per tool call at `info`, failures at `warn` with their reason) / `json` or `text`, on stderr | `info` / `json` |",

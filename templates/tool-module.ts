@@ -115,6 +115,7 @@ export function toolDefinition(tool: ToolView): ToolDefinition {
     },
     ...(tool.security ? { security: tool.security } : {}),
     ...(tool.scopes ? { scopes: tool.scopes } : {}),
+    ...(tool.confirm ? { confirm: true } : {}),
   };
 }
 

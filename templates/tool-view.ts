@@ -43,6 +43,8 @@ export interface ToolView {
   };
   security?: ToolDefinition["security"];
   scopes?: ToolDefinition["scopes"];
+  /** The user confirms each call (config `confirm`). */
+  confirm?: ToolDefinition["confirm"];
 }
 
 /** `$defs` schemas that several tools contain word for word, written once and referenced by constant name. */

@@ -181,6 +181,33 @@ export interface GeneratorConfig {
     prefer?: "server" | "caller";
   };
   /**
+   * Tools whose every call the user confirms before it is sent: the server asks through MCP elicitation while the call waits (stdio, a session) or answers input_required in the 2026-07-28 protocol, and a decline sends nothing. true asks for every destructive tool (annotated destructiveHint: deletes, cancels, ends); an object chooses by rule, each rule only adding. A client that can be asked neither way is refused (the operator may let it run: MCP_CONFIRM=best-effort).
+   */
+  confirm?:
+    | boolean
+    | {
+        /**
+         * Every tool annotated destructiveHint (deletes, cancels, ends); true unless set false.
+         */
+        destructive?: boolean;
+        /**
+         * Every tool that changes data (not annotated readOnlyHint); false unless set.
+         */
+        writes?: boolean;
+        /**
+         * Every tool with any of these tags.
+         */
+        tags?: string[];
+        /**
+         * Every tool whose path matches one of these globs (`*` one segment, `**` any).
+         */
+        paths?: string[];
+        /**
+         * These operationIds.
+         */
+        operations?: string[];
+      };
+  /**
    * Limits on each tool's input and output schema.
    */
   schemas?: {
@@ -537,6 +564,33 @@ export interface ResolvedConfig {
      */
     prefer: "server" | "caller";
   };
+  /**
+   * Tools whose every call the user confirms before it is sent: the server asks through MCP elicitation while the call waits (stdio, a session) or answers input_required in the 2026-07-28 protocol, and a decline sends nothing. true asks for every destructive tool (annotated destructiveHint: deletes, cancels, ends); an object chooses by rule, each rule only adding. A client that can be asked neither way is refused (the operator may let it run: MCP_CONFIRM=best-effort).
+   */
+  confirm?:
+    | boolean
+    | {
+        /**
+         * Every tool annotated destructiveHint (deletes, cancels, ends); true unless set false.
+         */
+        destructive?: boolean;
+        /**
+         * Every tool that changes data (not annotated readOnlyHint); false unless set.
+         */
+        writes?: boolean;
+        /**
+         * Every tool with any of these tags.
+         */
+        tags?: string[];
+        /**
+         * Every tool whose path matches one of these globs (`*` one segment, `**` any).
+         */
+        paths?: string[];
+        /**
+         * These operationIds.
+         */
+        operations?: string[];
+      };
   /**
    * Limits on each tool's input and output schema.
    */

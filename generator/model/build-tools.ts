@@ -6,6 +6,7 @@ import { overrideFor, type ResolvedConfig } from "../config/config.js";
 import { DefinitionMemo } from "../schema/json-schema.js";
 import { type SchemaChecks, toolSchemaProblems } from "../schema/schema-check.js";
 import { trimSchema } from "../schema/schema-trim.js";
+import { applyConfirmRule } from "./confirm-rule.js";
 import { applyScopeRule } from "./scope-rule.js";
 import { bodyPropertyNames, type DirectionMemos, operationToTool, type ToolModel } from "./tool-model.js";
 import { TOOL_NAME_PATTERN, toolNameFromOperationId, toolNameFromRoute, uniqueNames } from "./tool-name.js";
@@ -48,6 +49,7 @@ export function buildTools(model: ApiModel, entries: readonly OperationModel[], 
   }
   if (problems.length > 0) throw new UserError(problems);
   applyScopeRule(model, entries, tools, config);
+  applyConfirmRule(model, entries, tools, config);
   // A global entry is a policy ("Slack's token from the environment"): one no selected operation declares is only noted.
   const parameterNames = new Set(entries.flatMap((entry) => [...entry.parameters.map((p) => p.name), ...bodyPropertyNames(model, entry)]));
   const unused = Object.keys(config.parameters).filter((name) => !parameterNames.has(name));

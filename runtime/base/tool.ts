@@ -120,6 +120,8 @@ export interface ToolDefinition {
   readonly security?: readonly Readonly<Record<string, readonly string[]>>[];
   /** Scopes a signed-in caller needs for this tool besides those the document names (config `overrides.<id>.scopes`). */
   readonly scopes?: readonly string[];
+  /** The user confirms each call before it is sent (config `confirm`): asked through the client, refused where it cannot ask. */
+  readonly confirm?: boolean;
 }
 
 /** A tool definition that also carries its argument and structured-result types. */

@@ -5,7 +5,7 @@ import type { ToolDefinition } from "../base/tool.js";
 import type { CallerCredentials } from "../call/credentials.js";
 import { decodeJson, errorResult, successResult } from "../result/result.js";
 import { callOperation } from "../tools/call-operation.js";
-import type { ServedTool, ServedTools, ToolRuntime } from "../tools/tool-runtime-contract.js";
+import type { CallingClient, ServedTool, ServedTools, ToolRuntime } from "../tools/tool-runtime-contract.js";
 import { budgetsOf, type CodeBudgets, type CodeSettings } from "./code-settings.js";
 import { MAX_CODE_LENGTH, mayCall, RUN_CODE, runCodeDefinition } from "./run-code-tool.js";
 import { type CallHandler, type RunRequest, SandboxPool } from "./sandbox-pool.js";
@@ -71,11 +71,22 @@ export class CodeService implements ServedTools {
   }
 
   /** Runs `run_code`; undefined for any other name. */
-  call(runtime: ToolRuntime, name: string, args: Record<string, unknown>, caller: CallerCredentials): Promise<CallToolResult> | undefined {
-    return name === RUN_CODE ? this.run(runtime, args, caller) : undefined;
+  call(
+    runtime: ToolRuntime,
+    name: string,
+    args: Record<string, unknown>,
+    caller: CallerCredentials,
+    client: CallingClient = {},
+  ): Promise<CallToolResult> | undefined {
+    return name === RUN_CODE ? this.run(runtime, args, caller, client) : undefined;
   }
 
-  private async run(runtime: ToolRuntime, args: Record<string, unknown>, caller: CallerCredentials): Promise<CallToolResult> {
+  private async run(
+    runtime: ToolRuntime,
+    args: Record<string, unknown>,
+    caller: CallerCredentials,
+    client: CallingClient,
+  ): Promise<CallToolResult> {
     const stray = Object.keys(args).find((key) => key !== "code");
     if (stray !== undefined) return errorResult(`${RUN_CODE}: unknown argument "${stray.slice(0, 40)}"; it takes code`);
     if (typeof args.code !== "string" || args.code.length > MAX_CODE_LENGTH)
@@ -85,10 +96,12 @@ export class CodeService implements ServedTools {
       const line = args.code.slice(0, module.index).split("\n").length;
       return errorResult(`${RUN_CODE}: a program has no modules (${module[1]} at line ${line}): only api and console exist`);
     }
-    return await this.runProgram(runtime, args.code, caller);
+    // A program's calls ask the user while it waits (elicitation), never by ending the run for a retry (2026-07-28's
+    // input_required): a call that wants confirmation where the client can only be asked that way is refused.
+    return await this.runProgram(runtime, args.code, caller, { inProgram: true, ...(client.askUser ? { askUser: client.askUser } : {}) });
   }
 
-  private async runProgram(runtime: ToolRuntime, code: string, caller: CallerCredentials): Promise<CallToolResult> {
+  private async runProgram(runtime: ToolRuntime, code: string, caller: CallerCredentials, client: CallingClient): Promise<CallToolResult> {
     const { budgets } = this;
     const started = performance.now();
     // Every call is listed from when it starts: one the program did not wait for still reached the upstream.
@@ -113,7 +126,7 @@ export class CodeService implements ServedTools {
       }
       const args = decodeJson(json);
       const result = args.ok
-        ? await callOperation(runtime, tool, args.value, caller, `api.${name}`)
+        ? await callOperation(runtime, tool, args.value, caller, `api.${name}`, client)
         : errorResult(`api.${name}: its arguments must be JSON`);
       call.ok = result.isError !== true;
       call.unfinished = false;

@@ -8,6 +8,7 @@ import { words } from "../base/words.js";
 import type { CallerCredentials } from "../call/credentials.js";
 import { errorResult } from "../result/result.js";
 import { callOperation } from "../tools/call-operation.js";
+import { isInputRequired } from "../tools/confirmation.js";
 import { describeOperation } from "../tools/describe-operation.js";
 import type { AskModel, CallingClient, DiscoveryTools, ServedTool, ToolRuntime } from "../tools/tool-runtime-contract.js";
 import { type ApiPart, apiParts } from "./api-parts.js";
@@ -132,7 +133,7 @@ export class DiscoveryService implements DiscoveryTools {
   ): Promise<CallToolResult> | undefined {
     if (name === DISCOVERY_TOOLS.search) return this.search(args, client, runtime);
     if (name === DISCOVERY_TOOLS.describe) return Promise.resolve(this.describe(args));
-    if (name === DISCOVERY_TOOLS.call && this.code !== "instead") return this.callOperation(runtime, args, caller);
+    if (name === DISCOVERY_TOOLS.call && this.code !== "instead") return this.callOperation(runtime, args, caller, client);
     if (this.listsDirectly(name)) return undefined;
     const hint = runtime.tools.has(name) ? ` (call it with ${DISCOVERY_TOOLS.call})` : "";
     throw invalidParams(`Unknown tool: ${name}${hint}`);
@@ -275,7 +276,12 @@ export class DiscoveryService implements DiscoveryTools {
     return describeOperation(found.tool, args.at, this.code !== "none");
   }
 
-  private async callOperation(runtime: ToolRuntime, args: Record<string, unknown>, caller: CallerCredentials): Promise<CallToolResult> {
+  private async callOperation(
+    runtime: ToolRuntime,
+    args: Record<string, unknown>,
+    caller: CallerCredentials,
+    client?: CallingClient,
+  ): Promise<CallToolResult> {
     // Its input schema says `additionalProperties: false`: a stray `headers` or `body` beside `arguments` is refused.
     const stray = Object.keys(args).find((key) => key !== "name" && key !== "arguments");
     if (stray !== undefined)
@@ -285,7 +291,8 @@ export class DiscoveryService implements DiscoveryTools {
     const found = this.operation(args.name, DISCOVERY_TOOLS.call);
     if ("error" in found) return found.error;
     const { tool } = found;
-    const result = await callOperation(runtime, tool, args.arguments ?? {}, caller, DISCOVERY_TOOLS.call);
+    const result = await callOperation(runtime, tool, args.arguments ?? {}, caller, DISCOVERY_TOOLS.call, client);
+    if (isInputRequired(result)) return result;
     return { ...result, _meta: { ...result._meta, operation: tool.name, annotations: tool.annotations } };
   }
 

@@ -1,14 +1,15 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { CreateMessageResultSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { CreateMessageResultSchema, ElicitResultSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { callerFromHeaders } from "../call/caller.js";
 import type { CallerCredentials } from "../call/credentials.js";
 import { callByName } from "../tools/call-by-name.js";
-import type { AskModel, CallingClient, ToolRuntime } from "../tools/tool-runtime-contract.js";
+import { asksForms, userAnswerOf } from "../tools/confirmation.js";
+import type { AskModel, AskUser, CallingClient, ToolRuntime } from "../tools/tool-runtime-contract.js";
 import { listedForCaller } from "../tools/tool-scopes.js";
 import { checkedCallParams, LooseCallToolRequestSchema } from "./call-request.js";
 
-/** The SDK validator (used only for elicitation, which these servers never send), built once for all requests. */
+/** The SDK validator (used only for elicitation answers), built once for all requests. */
 const SHARED_SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
 
 /**
@@ -45,7 +46,10 @@ export const SAMPLING_BUDGET_MS = 30_000;
  * `initialize` behind it, and so never asks.
  */
 export function callingClient(runtime: ToolRuntime, server: Server, extra: RequestExtra, budgetMs = SAMPLING_BUDGET_MS): CallingClient {
-  if (runtime.samplingOff || !server.getClientCapabilities()?.sampling) return {};
+  const capabilities = server.getClientCapabilities();
+  const askUser = asksForms(capabilities?.elicitation) ? userAsker(extra) : undefined;
+  const asking = askUser ? { askUser } : {};
+  if (runtime.samplingOff || !capabilities?.sampling) return asking;
   const deadline = Date.now() + budgetMs;
   const askModel: AskModel = async (params) => {
     const left = deadline - Date.now();
@@ -56,7 +60,21 @@ export function callingClient(runtime: ToolRuntime, server: Server, extra: Reque
     });
     return answer.content.type === "text" ? answer.content.text : "";
   };
-  return { askModel };
+  return { askModel, ...asking };
+}
+
+/** How long a call waits for its user to answer a confirmation. */
+export const CONFIRM_BUDGET_MS = 300_000;
+
+/** Asks the client's user through `elicitation/create` within the call's budget, never past its cancellation. */
+function userAsker(extra: RequestExtra): AskUser {
+  return async (question) => {
+    const answer = await extra.sendRequest({ method: "elicitation/create", params: { ...question } }, ElicitResultSchema, {
+      timeout: CONFIRM_BUDGET_MS,
+      signal: extra.signal,
+    });
+    return userAnswerOf(answer) ?? { action: "decline" };
+  };
 }
 
 type RequestExtra = Parameters<Parameters<Server["setRequestHandler"]>[1]>[1];

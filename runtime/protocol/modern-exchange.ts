@@ -1,7 +1,8 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { isRecord } from "../base/own-property.js";
 import { invalidParams, rpcErrorOf } from "../base/protocol-error.js";
-import type { ServerIdentity } from "../tools/tool-runtime-contract.js";
+import { asksForms, isInputRequired } from "../tools/confirmation.js";
+import type { InputRounds, ServerIdentity } from "../tools/tool-runtime-contract.js";
 import { META, MODERN_VERSIONS, type ModernRequest } from "./modern-protocol.js";
 
 /** What a server offers the 2026-07-28 exchange: its identity, its tools and how to call one. */
@@ -9,8 +10,16 @@ export interface ModernHost {
   identity: ServerIdentity;
   /** The `tools/list` entries; the list does not change while the server runs. */
   listTools(): Promise<readonly unknown[]>;
-  /** Calls a tool; rejects with a JSON-RPC error (`code`, `message`, `data`) for an unknown tool or bad params. */
-  callTool(name: string, args: Record<string, unknown>, headers: IncomingHttpHeaders): Promise<Record<string, unknown>>;
+  /**
+   * Calls a tool; rejects with a JSON-RPC error (`code`, `message`, `data`) for an unknown tool or bad params. `rounds`
+   * is what the request brings for a multi round-trip: whether its client can be asked, and a retry's answers.
+   */
+  callTool(
+    name: string,
+    args: Record<string, unknown>,
+    headers: IncomingHttpHeaders,
+    rounds: InputRounds,
+  ): Promise<Record<string, unknown>>;
 }
 
 /** The answer to one request: the HTTP status and the JSON-RPC response. */
@@ -61,22 +70,40 @@ async function resultOf(
     case "tools/call": {
       if (typeof params.name !== "string") throw invalidParams("tools/call needs the name of a tool");
       if (params.arguments !== undefined && !isRecord(params.arguments)) throw invalidParams("tools/call arguments must be an object");
-      return host.callTool(params.name, params.arguments ?? {}, headers);
+      return host.callTool(params.name, params.arguments ?? {}, headers, inputRounds(params));
     }
     default:
       return undefined;
   }
 }
 
-/** A result with `resultType: "complete"` and the server's identity in its `_meta`. */
+/** A request's multi round-trip context: whether its client declared elicitation forms, and a retry's answers. */
+function inputRounds(params: Record<string, unknown>): InputRounds {
+  const { inputResponses, requestState } = params;
+  if (inputResponses !== undefined && !isRecord(inputResponses)) throw invalidParams("inputResponses must be an object");
+  if (requestState !== undefined && typeof requestState !== "string") throw invalidParams("requestState must be a string");
+  const meta = isRecord(params._meta) ? params._meta : {};
+  const capabilities = meta[META.clientCapabilities];
+  return {
+    canElicit: isRecord(capabilities) && asksForms(capabilities.elicitation),
+    ...(inputResponses ? { responses: inputResponses } : {}),
+    ...(requestState !== undefined ? { state: requestState } : {}),
+  };
+}
+
+/**
+ * A result with its `resultType` (`complete`, or `input_required` where the server asks the client first, which then
+ * carries only its requests and state) and the server's identity in its `_meta`.
+ */
 function stamped(identity: ServerIdentity, result: Record<string, unknown>): Record<string, unknown> {
   const { name, version, title } = identity;
   const meta = isRecord(result._meta) ? result._meta : {};
-  return {
-    ...result,
-    resultType: "complete",
-    _meta: { ...meta, [META.serverInfo]: { name, version, ...(title ? { title } : {}) } },
-  };
+  const serverInfo = { [META.serverInfo]: { name, version, ...(title ? { title } : {}) } };
+  if (isInputRequired(result)) {
+    const { inputRequests, requestState } = result;
+    return { resultType: "input_required", inputRequests, requestState, _meta: { ...meta, ...serverInfo } };
+  }
+  return { ...result, resultType: "complete", _meta: { ...meta, ...serverInfo } };
 }
 
 function errorBody(id: string | number | null, code: number, message: string, data?: unknown): Record<string, unknown> {

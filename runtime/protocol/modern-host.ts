@@ -12,7 +12,7 @@ export function modernHostOf(runtime: ToolRuntime): ModernHost {
     host = {
       identity: runtime.identity,
       listTools: async () => listedForCaller(runtime),
-      callTool: (name, args, headers) => callNamedTool(runtime, name, args, headers),
+      callTool: (name, args, headers, rounds) => callNamedTool(runtime, name, args, headers, { rounds }),
     };
     hosts.set(runtime, host);
   }

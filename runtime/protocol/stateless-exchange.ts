@@ -5,7 +5,7 @@ import { rpcErrorOf } from "../base/protocol-error.js";
 import { requestScope } from "../base/request-scope.js";
 import { callerFromHeaders } from "../call/caller.js";
 import { callByName } from "../tools/call-by-name.js";
-import type { ToolRuntime } from "../tools/tool-runtime-contract.js";
+import type { CallingClient, ToolRuntime } from "../tools/tool-runtime-contract.js";
 import { listedForCaller } from "../tools/tool-scopes.js";
 import { FAST_PATH_VERSIONS } from "./protocol-versions.js";
 
@@ -163,6 +163,7 @@ export function callNamedTool(
   name: string,
   args: Record<string, unknown>,
   headers: IncomingHttpHeaders,
+  client: CallingClient = {},
 ): Promise<CallToolResult> {
-  return callByName(runtime, name, args, callerFromHeaders(headers, runtime.auth.passthrough.headers));
+  return callByName(runtime, name, args, callerFromHeaders(headers, runtime.auth.passthrough.headers), client);
 }

@@ -34,6 +34,10 @@ export interface ServerEnvironment {
   upstreamAuthorization?: string;
   /** `MCP_SAMPLING=off`: discovery search never asks the client's model to choose (`on` by default). */
   samplingOff?: boolean;
+  /** `MCP_CONFIRM=best-effort`: tools that want confirmation run for clients that cannot be asked (`required` by default). */
+  confirmBestEffort?: boolean;
+  /** `MCP_STATE_KEY`: the key sealing 2026-07-28 confirmations, the same on every replica (a key of this process when unset). */
+  stateKey?: string;
   /** `AUTH_MODE` and what resource mode needs (`AUTH_ISSUER`, …); the config's `auth.mode` applies when unset. */
   signIn?: SignInEnvironment;
   /** Metrics (`METRICS_PORT`, `METRICS_TOKEN`) and traces (`OTEL_EXPORTER_OTLP_*`), when switched on. */
@@ -88,6 +92,10 @@ export function readServerEnvironment(env: NodeJS.ProcessEnv = process.env, defa
   const upstreamAuthorization = env.UPSTREAM_AUTHORIZATION?.trim() || undefined;
   const sampling = env.MCP_SAMPLING?.trim() || "on";
   if (sampling !== "on" && sampling !== "off") problems.push(`MCP_SAMPLING: "${sampling}" must be on or off`);
+  const confirm = env.MCP_CONFIRM?.trim() || "required";
+  if (confirm !== "required" && confirm !== "best-effort") problems.push(`MCP_CONFIRM: "${confirm}" must be required or best-effort`);
+  const stateKey = env.MCP_STATE_KEY?.trim() || undefined;
+  if (stateKey !== undefined && stateKey.length < 32) problems.push("MCP_STATE_KEY: must be at least 32 characters (a random secret)");
   const signIn = readSignInEnvironment(env, publicUrl, problems);
   const telemetry = readTelemetryEnvironment(env, problems);
   if (problems.length > 0 || !apiBaseUrl) throw new EnvironmentError(problems.join("\n"));
@@ -100,6 +108,8 @@ export function readServerEnvironment(env: NodeJS.ProcessEnv = process.env, defa
     ...(sessions ? { sessions } : {}),
     ...(upstreamAuthorization ? { upstreamAuthorization } : {}),
     ...(sampling === "off" ? { samplingOff: true } : {}),
+    ...(confirm === "best-effort" ? { confirmBestEffort: true } : {}),
+    ...(stateKey ? { stateKey } : {}),
     ...(signIn ? { signIn } : {}),
     ...(telemetry ? { telemetry } : {}),
     ...settings,

@@ -85,6 +85,8 @@ async function runtimeFor(options: ServeOptions, log: Logger, guard?: SignInGuar
     ...(options.env ? { env: options.env } : {}),
     ...(env.upstreamConfigured === false ? { forwardCaller: false } : {}),
     ...(env.samplingOff ? { samplingOff: true } : {}),
+    ...(env.confirmBestEffort ? { confirmBestEffort: true } : {}),
+    ...(env.stateKey ? { stateKey: env.stateKey } : {}),
     ...(guard
       ? {
           signIn: {

@@ -61,6 +61,8 @@ export function toolCaller(registry: ClientRegistry, options: ClientOptions = {}
     auth: registry.auth,
     log: options.log ?? silentLogger,
     ...(options.env ? { env: options.env } : {}),
+    // The script calling is its author's own: no model stands between, and nobody to ask.
+    confirmBestEffort: true,
     upstream: {
       baseUrl: new URL(base),
       timeoutMs: options.timeoutMs ?? 30_000,

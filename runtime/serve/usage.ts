@@ -79,6 +79,11 @@ const SETTINGS: readonly [string, string][] = [
     "proxy mode: postgres:// database where replicas share used codes, refresh rotations and revocations (unset: this replica's memory; its driver: the config's server.include: [postgres])",
   ],
   ["MCP_SAMPLING", "off: discovery search never asks a client's model (sampling) to choose among its best matches (default on)"],
+  [
+    "MCP_CONFIRM",
+    "required (default): a tool the config marks confirm is refused for a client that cannot ask its user; best-effort: it runs",
+  ],
+  ["MCP_STATE_KEY", "secret (32+ characters) sealing 2026-07-28 confirmations, the same on every replica (default: one per process)"],
   ["UPSTREAM_TIMEOUT_MS", "upstream call time limit (default 30000)"],
   ["MAX_REQUEST_BYTES", "largest MCP request body (default 4194304)"],
   ["MAX_RESPONSE_BYTES", "largest upstream response (default 10485760)"],

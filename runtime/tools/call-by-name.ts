@@ -18,11 +18,11 @@ export async function callByName(
   client: CallingClient = {},
 ): Promise<CallToolResult> {
   checkArgumentDepth(name, args);
-  const served = runtime.code?.call(runtime, name, args, caller) ?? runtime.discovery?.call(runtime, name, args, caller, client);
+  const served = runtime.code?.call(runtime, name, args, caller, client) ?? runtime.discovery?.call(runtime, name, args, caller, client);
   if (served) return served;
   if (name === DESCRIBE_OPERATION && runtime.describesTools) return describeTool(runtime.tools, args, runtime.code !== undefined);
   const tool = runtime.tools.get(name);
   const validators = tool ? await runtime.validators.forTool(name) : undefined;
   if (!tool || !validators) throw invalidParams(`Unknown tool: ${name}`);
-  return executeTool({ runtime, tool, validators, args, caller });
+  return executeTool({ runtime, tool, validators, args, caller, client });
 }

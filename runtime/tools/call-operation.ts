@@ -7,12 +7,13 @@ import { describeErrors } from "../schema/validation.js";
 import { MAX_ARGUMENT_DEPTH, nestsDeeperThan } from "./argument-depth.js";
 import { executeTool } from "./call-tool.js";
 import { DESCRIBE_OPERATION } from "./describe-operation.js";
-import type { ToolRuntime } from "./tool-runtime-contract.js";
+import type { CallingClient, ToolRuntime } from "./tool-runtime-contract.js";
 
 /**
  * Runs a registry operation for a tool that calls operations by name (`call_operation`, a `run_code` program): its
  * arguments validated against its input schema, then executed exactly as its own tool would be, with the caller's
- * credentials. `asking` names the calling tool in error messages.
+ * credentials, and asked of the user first where it wants confirmation. `asking` names the calling tool in error
+ * messages.
  */
 export async function callOperation(
   runtime: ToolRuntime,
@@ -20,6 +21,7 @@ export async function callOperation(
   given: unknown,
   caller: CallerCredentials,
   asking: string,
+  client: CallingClient = {},
 ): Promise<CallToolResult> {
   if (!isRecord(given)) return errorResult(`${asking}: arguments must be an object`);
   // A program's arguments did not pass the tools/call check: the same limit, before anything walks them.
@@ -36,5 +38,5 @@ export async function callOperation(
       `${asking}: Invalid arguments for ${tool.name}: ${describeErrors(errors, 5, tool.inputSchema)} (inputSchema ${paths}; ${DESCRIBE_OPERATION} shows it)`,
     );
   }
-  return executeTool({ runtime, tool, validators, args: given, caller });
+  return executeTool({ runtime, tool, validators, args: given, caller, client });
 }

@@ -12,7 +12,8 @@ import { ArgumentError, buildUpstreamRequest } from "../call/upstream-request.js
 import { errorResult, httpErrorMessage } from "../result/result.js";
 import { shapeResponse } from "../result/shape-result.js";
 import { describeErrors, type ToolValidators } from "../schema/validation.js";
-import type { ToolRuntime } from "./tool-runtime-contract.js";
+import { confirmCall } from "./confirmation.js";
+import type { CallingClient, ToolRuntime } from "./tool-runtime-contract.js";
 import { missingScopes } from "./tool-scopes.js";
 
 /** One call of a tool: what was called, with which arguments, by whom, on which runtime. */
@@ -25,6 +26,8 @@ export interface ToolCall {
   args: Record<string, unknown>;
   /** The caller's Authorization and allow-listed headers. */
   caller: CallerCredentials;
+  /** What the calling client can do beyond the call: asking its user to confirm, where the tool wants that. */
+  client?: CallingClient;
 }
 
 /** What one call came to, for its log line. */
@@ -40,6 +43,9 @@ interface CallRecord {
     | "redirect"
     | "auth-failed"
     | "server-config"
+    | "declined"
+    | "unconfirmed"
+    | "input-required"
     | "failed";
   status?: number;
   reason?: string;
@@ -74,7 +80,7 @@ export async function executeTool(call: ToolCall): Promise<CallToolResult> {
     durationMs: Math.round(performance.now() - started),
     ...(record.reason !== undefined ? { reason: record.reason } : {}),
   };
-  if (record.outcome === "ok") runtime.log.info("tool call", fields);
+  if (record.outcome === "ok" || record.outcome === "input-required") runtime.log.info("tool call", fields);
   else if (record.outcome === "failed") runtime.log.error("tool call", fields);
   else runtime.log.warn("tool call", fields);
   return result;
@@ -122,6 +128,8 @@ async function callOnce(call: ToolCall): Promise<{ result: CallToolResult; recor
     const message = `Invalid arguments for ${tool.name}: ${body.refused}`;
     return { result: errorResult(message), record: { outcome: "invalid-arguments", reason: message } };
   }
+  const gate = await confirmCall(call.runtime, tool, body.args, call.client);
+  if (!gate.go) return { result: gate.result, record: { outcome: gate.outcome, reason: gate.reason } };
   const done = await callUpstream({ ...call, args: body.args });
   return { ...done, result: withNote(done.result, body.note) };
 }

@@ -4,6 +4,7 @@ import type { JsonSchema, ToolAnnotations, ToolDefinition } from "../base/tool.j
 import type { AuthDefinition, CallerCredentials, CredentialStore } from "../call/credentials.js";
 import type { ServerParameters } from "../call/server-parameters.js";
 import type { ValidatorCache } from "../schema/validation.js";
+import type { RequestStateSealer } from "./request-state.js";
 
 /** A tool the runtime serves itself (describe, search, call): what `tools/list` shows of it; it has no HTTP binding. */
 export interface ServedTool {
@@ -18,17 +19,51 @@ export interface ServedTool {
 /** Asks the calling client's model (MCP `sampling/createMessage`) and resolves to the text of its answer. */
 export type AskModel = (params: CreateMessageRequest["params"]) => Promise<string>;
 
+/** What the user answered when asked to confirm a call (MCP elicitation's actions). */
+export type UserAnswer = { action: "accept"; confirmed: boolean } | { action: "decline" | "cancel" };
+
+/** A form the user is asked to fill: MCP `elicitation/create` params in form mode. */
+export interface UserQuestion {
+  message: string;
+  requestedSchema: { type: "object"; properties: Record<string, unknown>; required?: string[] };
+}
+
+/** Asks the calling client's user (MCP `elicitation/create`) while the call waits, and resolves to the answer. */
+export type AskUser = (question: UserQuestion) => Promise<UserAnswer>;
+
+/**
+ * A 2026-07-28 call's multi round-trip context: whether its client declared elicitation, and what a retry brought back
+ * (`inputResponses`, the echoed `requestState`).
+ */
+export interface InputRounds {
+  readonly canElicit: boolean;
+  readonly responses?: Readonly<Record<string, unknown>>;
+  readonly state?: string;
+}
+
 /** What the client that sent a call can do for it beyond the call itself. */
 export interface CallingClient {
   /** Present when the client offers sampling over a channel that carries it, and the server allows asking. */
   readonly askModel?: AskModel;
+  /** Present when the client offers elicitation over a channel that carries a request back to it (stdio, a session). */
+  readonly askUser?: AskUser;
+  /** A 2026-07-28 call: the server asks by answering `input_required`, and the retry carries the answer. */
+  readonly rounds?: InputRounds;
+  /** A call a `run_code` program makes: it can ask the user only while it waits. */
+  readonly inProgram?: boolean;
 }
 
 /** Tools the runtime serves over the registry (code mode's `run_code`): what they list, and how each is called. */
 export interface ServedTools {
   readonly listed: readonly ServedTool[];
   /** Runs one of these tools; undefined for any other name. */
-  call(runtime: ToolRuntime, name: string, args: Record<string, unknown>, caller: CallerCredentials): Promise<CallToolResult> | undefined;
+  call(
+    runtime: ToolRuntime,
+    name: string,
+    args: Record<string, unknown>,
+    caller: CallerCredentials,
+    client?: CallingClient,
+  ): Promise<CallToolResult> | undefined;
 }
 
 /** Builds served tools over a registry; `apiTitle` names the API in their descriptions. */
@@ -97,6 +132,13 @@ export interface ToolRuntime {
   readonly listsAllTools?: boolean;
   /** `MCP_SAMPLING=off`: discovery search never asks the client's model to choose among its matches. */
   readonly samplingOff?: boolean;
+  /**
+   * `MCP_CONFIRM=best-effort`: a tool that asks for confirmation still runs for a client that cannot be asked (the
+   * operator allows it); by default such a call is refused.
+   */
+  readonly confirmBestEffort?: boolean;
+  /** Seals the `requestState` of 2026-07-28 confirmations (MCP_STATE_KEY, or a key of this process). */
+  readonly requestStates?: RequestStateSealer;
   /** In discovery mode: the three discovery tools over the registry, which `tools/list` shows instead of it. */
   discovery?: DiscoveryTools;
   /** With code mode: `run_code`, listed beside the other tools; `describe_operation` then shows each operation's `api` signature. */

@@ -5,6 +5,7 @@ import { type AuthDefinition, CredentialStore, type SignedInAuthorization } from
 import { ServerParameters } from "../call/server-parameters.js";
 import { ValidatorCache } from "../schema/validation.js";
 import { listing, objectSchema, toolsModeList } from "./listed-tools.js";
+import { requestStateSealer } from "./request-state.js";
 import type { DiscoveryFactory, ServedToolsFactory, ServerIdentity, ToolRuntime } from "./tool-runtime-contract.js";
 
 /** Without a generated auth definition: pass the caller's Authorization through, nothing else. */
@@ -30,6 +31,10 @@ export function createToolRuntime(options: {
   code?: ServedToolsFactory;
   /** Discovery search never asks the client's model (`MCP_SAMPLING=off`). */
   samplingOff?: boolean;
+  /** Tools that want confirmation run for clients that cannot be asked (`MCP_CONFIRM=best-effort`; the typed client's own scripts). */
+  confirmBestEffort?: boolean;
+  /** The key sealing confirmations' `requestState` (`MCP_STATE_KEY`, shared by replicas); a key of this process when unset. */
+  stateKey?: string;
   /** Resource mode: what a signed-in caller's calls send upstream (never its MCP token), and whether to list every tool. */
   signIn?: { listAllTools: boolean; upstreamAuthorization: SignedInAuthorization };
 }): ToolRuntime {
@@ -85,6 +90,8 @@ export function createToolRuntime(options: {
     ...(discovery ? { discovery } : {}),
     ...(code ? { code } : {}),
     ...(options.samplingOff ? { samplingOff: true } : {}),
+    ...(options.confirmBestEffort ? { confirmBestEffort: true } : {}),
+    requestStates: requestStateSealer(options.stateKey),
     ...(options.signIn?.listAllTools ? { listsAllTools: true } : {}),
   };
 }
