@@ -32,7 +32,10 @@ describe("command-line conventions", () => {
       expect(help.stdout.match(/^ {2}init /gm)).toHaveLength(1);
     }
     // The search server's help, asked for either way.
-    for (const args of [["help", "search"], ["search", "--help"]])
+    for (const args of [
+      ["help", "search"],
+      ["search", "--help"],
+    ])
       expect(runCli(args).stdout, args.join(" ")).toMatch(/^Usage: oapi-mcp-gen search \[options\]/);
   });
 
