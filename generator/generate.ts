@@ -1,6 +1,6 @@
 import { firstSentence, headerRefusal, type SignInProvider } from "oapi-mcp-gen-runtime";
 import { apiParts } from "oapi-mcp-gen-runtime/discovery";
-import { normalizeDocument, type OpenApiDocument, readDocumentSource } from "../openapi/document/index.js";
+import { applyOverlays, normalizeDocument, type OpenApiDocument, type Overlay, readDocumentSource } from "../openapi/document/index.js";
 import { type ApiModel, buildApiModel, pruneDocument } from "../openapi/model/index.js";
 import { bundleExternalRefs, type ExternalRefPolicy } from "../openapi/references/index.js";
 import { clientModule } from "../templates/client-module.js";
@@ -37,6 +37,7 @@ import {
   vendorNpmrc,
 } from "./output/vendor-runtime.js";
 import { shareSchemas } from "./schema/shared-schemas.js";
+import { MCP_EXTENSION, withDocumentMarks } from "./select/document-marks.js";
 import { selectOperations } from "./select/select.js";
 import { SideThread } from "./threads/side-thread.js";
 
@@ -80,6 +81,8 @@ export interface GenerationOptions {
   side?: SideThread;
   /** Also an MCP Bundle (`--mcpb`), whatever the config's `server.bundle` says. */
   mcpb?: boolean;
+  /** OpenAPI Overlays applied in order to the document as it was read, before anything reads it (`generateFromFile`). */
+  overlays?: readonly Overlay[];
 }
 
 /** A config for a run without a config file: every operation, the server named after the document's title. */
@@ -131,13 +134,15 @@ async function generateBeside(
   given: GeneratorConfig,
   options: GenerationOptions,
 ): Promise<GenerationResult> {
-  const config = resolveConfig(given);
+  const declared = resolveConfig(given);
   const { documentUrl, paths = DEFAULT_PATHS, progress = () => {}, clock = NO_CLOCK, prettierOnly = false, runtime = "registry" } = options;
-  const bundle = options.mcpb === true || config.server.bundle === "mcpb";
+  const bundle = options.mcpb === true || declared.server.bundle === "mcpb";
   // Rendered text is cached by content and renderer: prettier alone renders the same text, but is not to be cached.
   const cache = prettierOnly ? undefined : options.cache;
   progress("selecting operations");
-  const entries = await clock.time("select operations", () => selectOperations(model, config));
+  const entries = await clock.time("select operations", () => selectOperations(model, declared));
+  // What the document says of its operations for MCP (x-mcp) lies beneath the config's own word.
+  const { config, warnings: markWarnings } = withDocumentMarks(declared, entries);
   side.sizeFor(entries.length);
   const pruned = await clock.time("prune document for types", () => pruneDocument(model.document, entries));
   const types = later(
@@ -229,6 +234,12 @@ async function generateBeside(
       ...(publicUrl ? { publicUrl } : {}),
       ...(bundle ? { bundle: bundleFile } : {}),
     },
+    curation: {
+      overlays: [...(declared.overlays ?? []), ...(paths.overlays ?? [])],
+      marked: entries.flatMap((entry) =>
+        entry.operationId !== undefined && entry.declared[MCP_EXTENSION] !== undefined ? [entry.operationId] : [],
+      ),
+    },
   };
   const readme = readmeSource(facts);
   const formattedReadme = later(
@@ -310,7 +321,14 @@ async function generateBeside(
   }
   files.set("deploy/oapi-mcp-check.yml", ciWorkflowText(paths, runtime === "registry" ? undefined : runtime));
   const sorted = new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-  return { config, files: sorted, tools, warnings: [...reachWarnings, ...tools.flatMap((tool) => tool.warnings)], toolsList, mode };
+  return {
+    config,
+    files: sorted,
+    tools,
+    warnings: [...markWarnings, ...reachWarnings, ...tools.flatMap((tool) => tool.warnings)],
+    toolsList,
+    mode,
+  };
 }
 
 /**
@@ -393,12 +411,15 @@ export async function generateFromFile(
 ): Promise<GenerationResult> {
   const clock = options.clock ?? NO_CLOCK;
   options.progress?.("reading the document");
-  const { document: read, url } = await clock.time("read and parse document", () => readDocumentSource(specPath));
+  const { document: parsed, url } = await clock.time("read and parse document", () => readDocumentSource(specPath));
+  const overlaid = await clock.time("apply overlays", () => applyOverlays(parsed, options.overlays ?? []));
+  const read = overlaid.document;
+  const overlayWarnings = overlaid.unmatched.map((action) => `overlay ${action} matches nothing in the document`);
   const policy = typeof config === "function" ? DEFAULT_REF_POLICY : externalRefPolicy(resolveConfig(config));
   const raw = await clock.time("bundle external references", () => bundleExternalRefs(read, url ?? specPath, policy));
   const { document, warnings } = await clock.time("normalise (Swagger 2.0, 3.1)", () => normalizeDocument(raw, specPath));
   const model = await clock.time("build the model", () => buildApiModel(document));
   const chosen = typeof config === "function" ? config(model) : config;
   const result = await generateFromModel(model, chosen, { ...options, ...(url ? { documentUrl: url } : {}) });
-  return { ...result, warnings: [...warnings, ...result.warnings] };
+  return { ...result, warnings: [...overlayWarnings, ...warnings, ...result.warnings] };
 }

@@ -7,6 +7,13 @@ export interface GenerationPaths {
   /** Absent when the run selected every operation without a config file. */
   config?: string;
   out: string;
+  /** The `--overlay` files, in order (the config's own `overlays` need no flag). */
+  overlays?: readonly string[];
+}
+
+/** The `--overlay` arguments of a command line that repeats a run, each path one shell word. */
+export function overlayArguments(paths: GenerationPaths): string[] {
+  return (paths.overlays ?? []).flatMap((file) => ["--overlay", shellWord(file)]);
 }
 
 /** The paths the CI workflow names when the caller gives none. */
@@ -58,6 +65,7 @@ export function ciWorkflowText(paths: GenerationPaths, runtime?: string): string
   const generate = [
     `npx oapi-mcp-gen ${shellWord(paths.spec)}`,
     ...(paths.config ? [`--config ${shellWord(paths.config)}`] : []),
+    ...(paths.overlays ?? []).map((file) => `--overlay ${shellWord(file)}`),
     `--out ${shellWord(paths.out)}${runtime ? ` --runtime ${runtime}` : ""} --check`,
   ];
   return `${GENERATED_HASH_HEADER}# Copy this file to .github/workflows/ as it is: it checks ${yamlComment(paths.out)}

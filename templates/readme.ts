@@ -7,7 +7,7 @@ import {
   suppliedValues,
   type UpstreamDefaults,
 } from "oapi-mcp-gen-runtime";
-import { type GenerationPaths, imageName, shellWord } from "./deploy.js";
+import { type GenerationPaths, imageName, overlayArguments, shellWord } from "./deploy.js";
 import { GENERATED_MARKDOWN_HEADER } from "./header.js";
 import { type ListingReadme, listingSection } from "./listing.js";
 import { oneLine } from "./literal.js";
@@ -39,6 +39,8 @@ export interface ReadmeFacts {
   runtime?: { source: "vendor" | "tarball"; tarball: string };
   /** How the server is listed: npm and the MCP Registry (server.json), its deployment, its desktop bundle. */
   listing: ListingReadme;
+  /** What curated the document beside the config: its overlays (as the config and the command line name them) and the operations it marks `x-mcp`. */
+  curation?: { overlays: readonly string[]; marked: readonly string[] };
 }
 
 /** What `run_code` does on this server, with a program over its own operations. */
@@ -79,6 +81,26 @@ function hints(tool: ToolView): string {
   ]
     .filter(Boolean)
     .join(", ");
+}
+
+/** What the README says of what curated the document beside the config (overlays, `x-mcp` marks), when anything did. */
+function curationLines(curation: ReadmeFacts["curation"]): string[] {
+  if (!curation || (curation.overlays.length === 0 && curation.marked.length === 0)) return [];
+  const overlays = curation.overlays.map((file) => `\`${markdownText(file, 200)}\``).join(", ");
+  const marked = curation.marked.map((id) => `\`${markdownText(id, 100)}\``).join(", ");
+  return [
+    [
+      curation.overlays.length > 0
+        ? `The document is curated by OpenAPI Overlays, applied in order before anything reads it: ${overlays}; they are inputs of the check like the document and the config.`
+        : "",
+      curation.marked.length > 0
+        ? `The document marks ${curation.marked.length === 1 ? "an operation" : "operations"} for MCP (\`x-mcp\`: name, title, description, hidden, scopes, confirm), beneath the config's own overrides: ${marked}.`
+        : "",
+    ]
+      .filter(Boolean)
+      .join(" "),
+    "",
+  ];
 }
 
 /** What the README says of the tools whose calls the user confirms (config `confirm`), when there are any. */
@@ -214,6 +236,7 @@ export function readmeSource(facts: ReadmeFacts): ReadmeSource {
     "npx oapi-mcp-gen",
     shellWord(facts.paths.spec),
     ...(facts.paths.config ? ["--config", shellWord(facts.paths.config)] : []),
+    ...overlayArguments(facts.paths),
     "--out",
     shellOut,
     ...(facts.runtime ? ["--runtime", facts.runtime.source] : []),
@@ -409,6 +432,7 @@ export function readmeSource(facts: ReadmeFacts): ReadmeSource {
     "",
     "It exits 1 naming the stale files. `deploy/oapi-mcp-check.yml` is a GitHub Actions workflow that runs it and builds this folder (declarations too) outside it: copy it to `.github/workflows/` as it is.",
     "",
+    ...curationLines(facts.curation),
   ];
   return { text: `${GENERATED_MARKDOWN_HEADER}\n${lines.join("\n")}`, table: toolTable(facts.tools) };
 }

@@ -61,7 +61,10 @@ const RULES: Record<string, { folders: string[]; typeOnlyFolders?: string[]; pac
     ],
   },
   // The runtime's face for the public-address check both the search server's fetches and proxy mode's use.
-  openapi: { folders: [], packages: [RUNTIME, "yaml", "fastest-levenshtein", "swagger2openapi", "@redocly/openapi-core", "turndown"] },
+  openapi: {
+    folders: [],
+    packages: [RUNTIME, "yaml", "fastest-levenshtein", "swagger2openapi", "@redocly/openapi-core", "turndown", "openapi-format"],
+  },
   // prettier: templates write text as prettier prints it (its quote choice and string widths).
   templates: { folders: [], packages: [RUNTIME, "ts-morph", "prettier"] },
   generator: {

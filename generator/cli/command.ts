@@ -2,10 +2,11 @@ import { existsSync, readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { Command, CommanderError, Option } from "commander";
-import { DocumentParseError } from "../../openapi/document/index.js";
+import { DocumentParseError, readOverlay } from "../../openapi/document/index.js";
 import { mayHaveExternalRefs } from "../../openapi/references/index.js";
 import { type GenerationPaths, shellWord } from "../../templates/deploy.js";
 import { oneLine } from "../../templates/literal.js";
+import { sha256Hex } from "../base/digest.js";
 import { ConfigShapeError, SelectionError, UserError } from "../base/errors.js";
 import { packageVersion } from "../base/package-version.js";
 import { Progress } from "../base/progress.js";
@@ -39,12 +40,14 @@ export interface GenerateOptions {
   runtime?: RuntimeSource;
   /** `--mcpb` (true) or `--no-mcpb` (false): an MCP Bundle besides the config's `server.bundle`; unset: as the output has it. */
   mcpb?: boolean;
+  /** `--overlay` files, applied after the config's `overlays`, in order. */
+  overlays?: string[];
 }
 
 /** The command the user asked for. */
 export type CliCommand =
   | { kind: "generate"; options: GenerateOptions }
-  | { kind: "init"; spec: string | undefined; config: string; force: boolean }
+  | { kind: "init"; spec: string | undefined; config: string; force: boolean; overlays: string[] }
   | { kind: "done"; exitCode: number };
 
 const EXAMPLES = `
@@ -75,7 +78,7 @@ function documentHere(): string {
 /** The commander program; `actions` receive what was parsed. */
 function program(
   onGenerate: (options: GenerateOptions) => void,
-  onInit: (spec: string | undefined, config: string, force: boolean) => void,
+  onInit: (spec: string | undefined, config: string, force: boolean, overlays: string[]) => void,
 ): Command {
   const root = new Command()
     .name("oapi-mcp-gen")
@@ -100,6 +103,11 @@ function program(
       "also an MCP Bundle: manifest.json and npm run bundle, which packs a .mcpb (the config's server.bundle: mcpb; default: as the folder has it)",
     )
     .option("--no-mcpb", "no MCP Bundle unless the config's server.bundle asks for one")
+    .option(
+      "--overlay <file>",
+      "an OpenAPI Overlay applied to the document before anything reads it (repeatable; after the config's overlays)",
+      (file: string, earlier: string[] = []) => [...earlier, file],
+    )
     .addHelpText("after", EXAMPLES)
     .showSuggestionAfterError(true)
     .enablePositionalOptions()
@@ -117,6 +125,7 @@ function program(
           timings?: boolean;
           runtime?: RuntimeSource;
           mcpb?: boolean;
+          overlay?: string[];
         },
       ) => {
         if (spec === undefined) {
@@ -137,6 +146,7 @@ function program(
           timings: options.timings === true,
           ...(options.runtime ? { runtime: options.runtime } : {}),
           ...(options.mcpb !== undefined ? { mcpb: options.mcpb } : {}),
+          ...(options.overlay ? { overlays: options.overlay } : {}),
         });
       },
     );
@@ -146,9 +156,14 @@ function program(
     .argument("[spec]", `the OpenAPI document (default: the first of ${DOCUMENT_NAMES.join(", ")} here)`)
     .addOption(new Option("-c, --config <file>", "where to write the config").default(DEFAULT_CONFIG))
     .option("--force", "replace an existing config file")
+    .option(
+      "--overlay <file>",
+      "an OpenAPI Overlay applied to the document first (repeatable); the config names it for later runs",
+      (file: string, earlier: string[] = []) => [...earlier, file],
+    )
     .exitOverride()
-    .action((spec: string | undefined, options: { config: string; force?: boolean }) =>
-      onInit(spec, options.config, options.force === true),
+    .action((spec: string | undefined, options: { config: string; force?: boolean; overlay?: string[] }) =>
+      onInit(spec, options.config, options.force === true, options.overlay ?? []),
     );
   return root;
 }
@@ -160,8 +175,8 @@ export function parseArguments(argv: readonly string[]): CliCommand {
     (options) => {
       command = { kind: "generate", options };
     },
-    (spec, config, force) => {
-      command = { kind: "init", spec, config, force };
+    (spec, config, force, overlays) => {
+      command = { kind: "init", spec, config, force, overlays };
     },
   );
   try {
@@ -180,7 +195,10 @@ export async function run(argv: readonly string[]): Promise<number> {
   try {
     if (command.kind === "init") {
       const { initConfig } = await import("./init.js");
-      process.stdout.write(await initConfig(command.spec ?? documentHere(), command.config, command.force));
+      const report = await initConfig(command.spec ?? documentHere(), command.config, command.force, command.overlays);
+      const [done = "", ...warnings] = report.split(/(?=^warning: )/m);
+      process.stdout.write(done);
+      if (warnings.length > 0) process.stderr.write(warnings.join(""));
       return 0;
     }
     return await generate(command.options);
@@ -296,6 +314,29 @@ async function readConfig(configPath: string, bytes: Buffer | undefined, spec: s
   }
 }
 
+/**
+ * The overlay files of a run, in the order they apply: the config's `overlays` (relative to the config file; read
+ * leniently here, the config's own check names a bad entry), then `--overlay`'s.
+ */
+async function overlayFiles(configPath: string | undefined, configBytes: Buffer | undefined, options: GenerateOptions): Promise<string[]> {
+  let listed: unknown;
+  // Most configs name no overlay: YAML is loaded only for one that might.
+  if (configPath && configBytes?.includes("overlays")) {
+    const { parse } = await import("yaml");
+    try {
+      const parsed: unknown = parse(configBytes.toString("utf8"));
+      listed = parsed !== null && typeof parsed === "object" && "overlays" in parsed ? parsed.overlays : undefined;
+    } catch {
+      listed = undefined;
+    }
+  }
+  const folder = dirname(configPath ?? ".");
+  const fromConfig = Array.isArray(listed) ? listed.filter((entry) => typeof entry === "string") : [];
+  // Named from the working folder, as the run's messages name every file.
+  const fromWorkingFolder = fromConfig.map((file) => relative(process.cwd(), resolve(folder, file)) || ".");
+  return [...fromWorkingFolder, ...(options.overlays ?? [])];
+}
+
 /** Reads the config and the document and generates from them, with a side thread the caller started and closes. */
 async function readAndGenerate(
   options: GenerateOptions,
@@ -310,7 +351,10 @@ async function readAndGenerate(
   const config = configPath ? await readConfig(configPath, configBytes, options.spec) : undefined;
   const cache = await timed.time("open the render cache", () => RenderCache.open(options.out));
   const { defaultConfigFor, generateFromFile } = await timed.time("load the generator", () => import("../generate.js"));
+  const files = await overlayFiles(configPath, configBytes, options);
+  const overlays = await timed.time("read the overlays", () => Promise.all(files.map(readOverlay)));
   const result = await generateFromFile(options.spec, config ?? defaultConfigFor, {
+    ...(overlays.length > 0 ? { overlays } : {}),
     cache,
     paths,
     side,
@@ -350,12 +394,18 @@ async function generateTimed(given: GenerateOptions, clock: StageClock | undefin
     spec: asTyped(options.spec, root),
     out: asTyped(options.out, root),
     ...(configPath ? { config: asTyped(configPath, root) } : {}),
+    ...(options.overlays ? { overlays: options.overlays.map((file) => asTyped(file, root)) } : {}),
   };
   const progress = new Progress(process.stderr, !options.quiet);
   const timed = clock ?? NO_CLOCK;
   let documentSize = 0;
   const manifest = await timed.time("hash the inputs", async () => {
     const documentBytes = /^https?:\/\//i.test(options.spec) ? undefined : await readFile(options.spec).catch(() => undefined);
+    // Overlays key the run too; one that cannot be read makes the run generate, and say so.
+    const files = await overlayFiles(configPath, configBytes, options);
+    const read = await Promise.all(files.map((file) => readFile(file).catch(() => undefined)));
+    const overlays = read.filter((bytes) => bytes !== undefined);
+    if (overlays.length < read.length) return undefined;
     documentSize = documentBytes?.length ?? 0;
     // A multi-file document may change in a file the manifest never saw: such runs always generate.
     const multiFile = documentBytes !== undefined && mayHaveExternalRefs(documentBytes);
@@ -366,6 +416,7 @@ async function generateTimed(given: GenerateOptions, clock: StageClock | undefin
           runtimeVersion,
           runtime: options.runtime,
           mcpb: options.mcpb,
+          overlays: overlays.map((bytes) => sha256Hex(bytes)),
         })
       : undefined;
   });

@@ -3,7 +3,14 @@ import { dirname, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { pushTo } from "oapi-mcp-gen-runtime";
 import { neededOnEveryCall } from "oapi-mcp-gen-runtime/discovery";
-import { isJsonObject, type JsonObject, normalizeDocument, readDocumentSource } from "../../openapi/document/index.js";
+import {
+  applyOverlays,
+  isJsonObject,
+  type JsonObject,
+  normalizeDocument,
+  readDocumentSource,
+  readOverlay,
+} from "../../openapi/document/index.js";
 import { type ApiModel, buildApiModel, type OperationModel } from "../../openapi/model/index.js";
 import { bundleExternalRefs } from "../../openapi/references/index.js";
 import { shellWord } from "../../templates/deploy.js";
@@ -16,6 +23,7 @@ import { buildTools } from "../model/build-tools.js";
 import type { ToolModel } from "../model/tool-model.js";
 import { toolsListSize } from "../model/tools-list.js";
 import { pathKind } from "../output/output-files.js";
+import { hiddenByDocument, withDocumentMarks } from "../select/document-marks.js";
 import { firstSelection } from "../select/first-selection.js";
 
 /** The default selection stops at whichever comes first. */
@@ -41,8 +49,10 @@ const DEFAULT_CONFIG_NAME = "oapi-mcp.config.yaml";
  * Writes a commented config that lists every operation by tag with the tool name it would get and its share of
  * `tools/list`; read-only operations are selected until the default budget, the rest stay commented out.
  */
-export async function initConfig(spec: string, configPath: string, force: boolean): Promise<string> {
-  const { document: read, url } = await readDocumentSource(spec);
+export async function initConfig(spec: string, configPath: string, force: boolean, overlayFiles: readonly string[] = []): Promise<string> {
+  const { document: parsed, url } = await readDocumentSource(spec);
+  const overlays = await Promise.all(overlayFiles.map(readOverlay));
+  const { document: read, unmatched } = await applyOverlays(parsed, overlays);
   const raw = await bundleExternalRefs(read, url ?? spec, { outsideFolder: false });
   if (pathKind(configPath) !== "none" && !force)
     throw new UserError(`${configPath}: already exists; edit it, or pass --force to replace it`);
@@ -50,21 +60,35 @@ export async function initConfig(spec: string, configPath: string, force: boolea
   const model = buildApiModel(document);
   const listed = listOperationsWithTools(model);
   if (listed.length === 0) throw new UserError(`${spec}: the document has no operations under "paths"`);
-  const { selected, resources } = firstSelection(listed, { tools: DEFAULT_MAX_TOOLS, tokens: DEFAULT_MAX_TOKENS });
+  // What the document hides (x-mcp) is listed, never selected.
+  const selectable = listed.filter((item) => !hiddenByDocument(item.entry));
+  const { selected, resources } = firstSelection(selectable, { tools: DEFAULT_MAX_TOOLS, tokens: DEFAULT_MAX_TOKENS });
   for (const item of selected) item.selected = true;
   const tokens = selected.reduce((sum, item) => sum + (item.tokens ?? 0), 0);
-  await writeFile(configPath, configText(model, spec, configPath, listed));
+  // The config names the overlays relative to itself, so generating from it applies them again.
+  const overlaysFromConfig = overlayFiles.map((file) =>
+    relative(dirname(resolve(configPath)), resolve(file))
+      .split(sep)
+      .join("/"),
+  );
+  await writeFile(configPath, configText(model, spec, configPath, listed, overlaysFromConfig));
   const which =
     resources.length > 0 ? `: the core operations of ${resources.slice(0, 6).join(", ")}${resources.length > 6 ? ", …" : ""}` : "";
   // The generator reads oapi-mcp.config.yaml from the working folder by itself; any other config must be named.
   const config = resolve(configPath) === resolve(DEFAULT_CONFIG_NAME) ? "" : ` --config ${shellWord(configPath)}`;
   const next = `npx oapi-mcp-gen ${shellWord(spec)}${config} --out generated`;
-  return `wrote ${configPath}: ${listed.length} operations listed, ${selected.length} selected${which} (about ${tokens} tokens of tools/list); edit it, then run \`${next}\`\n`;
+  const hidden = listed.length - selectable.length;
+  const notes = [
+    ...(hidden > 0 ? [`${hidden} hidden by the document (x-mcp)`] : []),
+    ...unmatched.map((action) => `overlay ${action} matches nothing in the document`),
+  ];
+  return `wrote ${configPath}: ${listed.length} operations listed, ${selected.length} selected${which} (about ${tokens} tokens of tools/list); edit it, then run \`${next}\`\n${notes.map((note) => `warning: ${note}\n`).join("")}`;
 }
 
 /** Every operation with its tag, tool name and size (or why it cannot become a tool as it is), built in one pass. */
 function listOperationsWithTools(model: ApiModel): Listed[] {
-  const config = resolveConfig(defaultConfigFor(model));
+  // Tool names as the document's x-mcp marks give them.
+  const { config } = withDocumentMarks(resolveConfig(defaultConfigFor(model)), model.operations);
   const items = model.operations.map((entry): Listed => ({ entry, tag: entry.tags[0] ?? "(untagged)", selected: false }));
   let tools: (ToolModel | undefined)[];
   try {
@@ -101,7 +125,7 @@ function argumentNames(schema: JsonObject): string[] {
 }
 
 /** The YAML text: header, server, and the operations grouped by tag in document order. */
-function configText(model: ApiModel, spec: string, configPath: string, listed: Listed[]): string {
+function configText(model: ApiModel, spec: string, configPath: string, listed: Listed[], overlays: readonly string[]): string {
   const { server } = defaultConfigFor(model);
   const title = model.info.title.trim();
   const schema = relative(dirname(resolve(configPath)), fileURLToPath(new URL("../../../generator/config.schema.json", import.meta.url)))
@@ -120,6 +144,7 @@ function configText(model: ApiModel, spec: string, configPath: string, listed: L
     "  version: 0.1.0",
     ...(server.title ? [`  title: ${JSON.stringify(server.title)}`] : []),
     "",
+    ...(overlays.length > 0 ? ["overlays:", ...overlays.map((file) => `  - ${JSON.stringify(file)}`), ""] : []),
     "operations:",
   ];
   const byTag = new Map<string, Listed[]>();
@@ -207,7 +232,7 @@ function operationLine(item: Listed): string {
   if (!item.entry.operationId) return `  # (no operationId) ${route}: select it with select.paths`;
   const facts = item.problem
     ? `${route}, cannot be a tool as it is: ${comment(item.problem)}`
-    : `${item.tool}, ${route}, ~${item.tokens} tokens${item.entry.method === "delete" ? " (destructive)" : ""}`;
+    : `${item.tool}, ${route}, ~${item.tokens} tokens${item.entry.method === "delete" ? " (destructive)" : ""}${hiddenByDocument(item.entry) ? " (hidden by the document's x-mcp)" : ""}`;
   const id = /^[A-Za-z0-9_.-]+$/.test(item.entry.operationId) ? item.entry.operationId : JSON.stringify(item.entry.operationId);
   return `  ${item.selected ? "" : "# "}- ${id}  # ${facts}`;
 }

@@ -16,6 +16,10 @@ export interface GeneratorConfig {
    */
   $schema?: string;
   /**
+   * OpenAPI Overlay files (1.0 or 1.1), applied in order to the document before anything reads it, relative to this config file; --overlay adds more after them. An action that matches nothing is a warning.
+   */
+  overlays?: string[];
+  /**
    * Identity of the generated MCP server.
    */
   server: {
@@ -399,6 +403,10 @@ export interface ResolvedConfig {
    * Editor hint; ignored by the generator.
    */
   $schema?: string;
+  /**
+   * OpenAPI Overlay files (1.0 or 1.1), applied in order to the document before anything reads it, relative to this config file; --overlay adds more after them. An action that matches nothing is a warning.
+   */
+  overlays?: string[];
   /**
    * Identity of the generated MCP server.
    */

@@ -6,8 +6,8 @@ import { overrideFor, type ResolvedConfig } from "../config/config.js";
 import { DefinitionMemo } from "../schema/json-schema.js";
 import { type SchemaChecks, toolSchemaProblems } from "../schema/schema-check.js";
 import { trimSchema } from "../schema/schema-trim.js";
-import { applyConfirmRule } from "./confirm-rule.js";
-import { applyScopeRule } from "./scope-rule.js";
+import { applyConfirmRule } from "./rules/confirm-rule.js";
+import { applyScopeRule } from "./rules/scope-rule.js";
 import { bodyPropertyNames, type DirectionMemos, operationToTool, type ToolModel } from "./tool-model.js";
 import { TOOL_NAME_PATTERN, toolNameFromOperationId, toolNameFromRoute, uniqueNames } from "./tool-name.js";
 

@@ -3,6 +3,7 @@ import picomatch from "picomatch";
 import type { ApiModel, OperationModel } from "../../openapi/model/index.js";
 import { SelectionError } from "../base/errors.js";
 import type { GeneratorConfig, OperationFilter } from "../config/config.js";
+import { hiddenByDocument } from "./document-marks.js";
 
 /**
  * The operations that become tools: the allowlist in its order, then what `select` matches in document order,
@@ -40,7 +41,9 @@ export function selectOperations(model: ApiModel, config: GeneratorConfig): Oper
     if (!hasRule) problems.push("select: give `all: true` or at least one of tags, paths, methods");
     else {
       const matcher = filterMatcher(select);
-      for (const entry of entries) if (select.all === true || matcher(entry)) if (!chosen.includes(entry)) chosen.push(entry);
+      // An operation the document hides (x-mcp: { hidden: true }) is never picked by a rule; the allowlist still names it.
+      for (const entry of entries)
+        if ((select.all === true || matcher(entry)) && !hiddenByDocument(entry) && !chosen.includes(entry)) chosen.push(entry);
     }
   }
   const excluded = select?.exclude ? filterMatcher(select.exclude, new Set(select.exclude.operationIds ?? [])) : () => false;

@@ -2,6 +2,7 @@
 export { checkDocumentShape, MAX_DOCUMENT_DEPTH } from "./document-shape.js";
 export { type DocumentFormat, detectFormat, parseDocumentText, readDocumentFile, readDocumentSource } from "./load.js";
 export { type NormalizedDocument, normalizeDocument } from "./normalize.js";
+export { applyOverlays, type OverlaidDocument, type Overlay, readOverlay } from "./overlay.js";
 export { DocumentParseError } from "./parse-error.js";
 export {
   HTTP_METHODS,

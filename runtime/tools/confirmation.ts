@@ -111,7 +111,7 @@ export async function confirmCall(
     if (answer && claims && claims.call === call && claims.principal === who && sealer.consume(claims)) return judged(tool, answer);
     const state = sealer.seal({ call, principal: who, expires: Date.now() + REQUEST_STATE_TTL_MS });
     const inputRequests = { [CONFIRM_INPUT]: { method: "elicitation/create", params: { mode: "form", ...question } } };
-    const result = { content: [], resultType: "input_required", inputRequests, requestState: state } as CallToolResult;
+    const result: CallToolResult = { content: [], resultType: "input_required", inputRequests, requestState: state };
     return { go: false, result, outcome: "input-required", reason: "asked the user to confirm" };
   }
   if (runtime.confirmBestEffort) return GO;

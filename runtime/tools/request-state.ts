@@ -36,11 +36,24 @@ export function callDigest(tool: string, args: unknown): string {
   return `${tool}:${createHash("sha256").update(canonicalJson(args)).digest("base64url")}`;
 }
 
+/** Whether an opened payload has the claims' shape (it was sealed by this server, so it should). */
+function isClaims(value: unknown): value is RequestStateClaims {
+  if (value === null || typeof value !== "object") return false;
+  const fields: { call?: unknown; principal?: unknown; expires?: unknown; nonce?: unknown } = value;
+  const { call, principal, expires, nonce } = fields;
+  return (
+    typeof call === "string" &&
+    typeof principal === "string" &&
+    typeof expires === "number" &&
+    (nonce === undefined || typeof nonce === "string")
+  );
+}
+
 /** JSON with object keys in code-point order, so equal arguments digest alike whatever order they came in. */
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
   if (value !== null && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return `{${entries.map(([key, inner]) => `${JSON.stringify(key)}:${canonicalJson(inner)}`).join(",")}}`;
   }
   return JSON.stringify(value) ?? "null";
@@ -68,9 +81,8 @@ export function requestStateSealer(key: string | undefined): RequestStateSealer 
       const expected = mac(payload);
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
       try {
-        const claims = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as RequestStateClaims;
-        if (typeof claims.call !== "string" || typeof claims.principal !== "string" || typeof claims.expires !== "number") return undefined;
-        return claims.expires > now ? claims : undefined;
+        const claims: unknown = JSON.parse(Buffer.from(payload, "base64url").toString("utf8"));
+        return isClaims(claims) && claims.expires > now ? claims : undefined;
       } catch {
         return undefined;
       }

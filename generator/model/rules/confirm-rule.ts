@@ -1,9 +1,9 @@
 import { didYouMean } from "oapi-mcp-gen-runtime";
 import picomatch from "picomatch";
-import type { ApiModel, OperationModel } from "../../openapi/model/index.js";
-import { UserError } from "../base/errors.js";
-import type { ResolvedConfig } from "../config/config-types.js";
-import type { ToolModel } from "./tool-model.js";
+import type { ApiModel, OperationModel } from "../../../openapi/model/index.js";
+import { UserError } from "../../base/errors.js";
+import type { ResolvedConfig } from "../../config/config-types.js";
+import type { ToolModel } from "../tool-model.js";
 
 /** The config's confirmation rule (`confirm`), as an object. */
 interface ConfirmRule {
