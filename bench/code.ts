@@ -3,11 +3,14 @@
  * mode) on one loopback upstream, counting round trips and the bytes each way returns to the model; then the latency
  * `run_code` adds to one call, and the engine's start.
  */
+import { readdirSync, statSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { callByName, createToolRuntime, firstSentence, silentLogger, type ToolDefinition, type ToolRuntime } from "oapi-mcp-gen-runtime";
-import { closeSandbox, codeOf, warmSandbox } from "oapi-mcp-gen-runtime/code";
+import { checkerFor, closeSandbox, codeOf, warmSandbox } from "oapi-mcp-gen-runtime/code";
 import { discoveryOf } from "oapi-mcp-gen-runtime/discovery";
 import { tools as memosTools } from "../generated/index.js";
 import { resolveConfig } from "../generator/config/index.js";
@@ -214,6 +217,7 @@ export async function benchCode(): Promise<string[]> {
       rows.push([`${api}: ${task.label}`, String(steps.length), "1", String(stepBytes), String(codeBytes), fmt(stepBytes / codeBytes)]);
     }
     const latency = await oneCallLatency(runtimes.Memos, caller);
+    const checked = await typeCheckCost(baseUrl, caller);
     return [
       table(
         [
@@ -235,11 +239,71 @@ export async function benchCode(): Promise<string[]> {
           ["engine start (a worker thread and QuickJS, median of 5)", fmt(median(engineStarts), 1), "—"],
         ],
       ),
+      table(
+        ["code.typeCheck: a five-line Memos program, 200 runs each, alternating", "p50 (ms)", "p90 (ms)"],
+        [
+          ["run_code, unchecked", fmt(percentile(checked.plain, 50), 2), fmt(percentile(checked.plain, 90), 2)],
+          ["run_code, checked first", fmt(percentile(checked.checked, 50), 2), fmt(percentile(checked.checked, 90), 2)],
+          ["added by the check", fmt(median(checked.checked) - median(checked.plain), 2), "—"],
+          ["the check's start (load TypeScript, parse the library and api, first check)", fmt(checked.startMs, 0), "—"],
+          ["a program refused (a misspelt operation): the whole answer", fmt(median(checked.refused), 2), "—"],
+          [`typescript installed (what a deployment adds; the runtime's install is about 37 MB)`, `${fmt(checked.installedMb, 1)} MB`, "—"],
+        ],
+      ),
     ];
   } finally {
     await closeSandbox();
     upstream.close();
   }
+}
+
+/** What `code.typeCheck` adds: a run checked and unchecked, the checker's start, a refusal, and the compiler's size. */
+async function typeCheckCost(baseUrl: URL, caller: { headers: Record<string, string> }) {
+  const runtimeWith = (typeCheck: boolean) =>
+    createToolRuntime({
+      identity: { name: "bench", version: "1" },
+      tools: memosTools,
+      upstream: { baseUrl, timeoutMs: 10_000, maxResponseBytes: 10_000_000 },
+      log: silentLogger,
+      code: codeOf({ timeoutMs: 30_000, typeCheck }),
+    });
+  const program = [
+    "const page = await api.memo_list_memos({ pageSize: 5 });",
+    "const first = page.memos[0];",
+    "const comments = await api.memo_list_memo_comments({ memo: first.name });",
+    "console.log(comments.memos.length);",
+    "return { memo: first.name, comments: comments.memos.length };",
+  ].join("\n");
+  const start = performance.now();
+  await checkerFor(memosTools).then((checker) => checker.check("return 1;"));
+  const startMs = performance.now() - start;
+  const [plainRuntime, checkedRuntime] = [runtimeWith(false), runtimeWith(true)];
+  const plain: number[] = [];
+  const checked: number[] = [];
+  const refused: number[] = [];
+  for (let run = 0; run < 220; run++) {
+    const a = performance.now();
+    await callByName(plainRuntime, "run_code", { code: program }, caller);
+    const b = performance.now();
+    await callByName(checkedRuntime, "run_code", { code: program }, caller);
+    const c = performance.now();
+    await callByName(checkedRuntime, "run_code", { code: program.replace("memo_list_memo_comments", "memo_list_memo_coments") }, caller);
+    const d = performance.now();
+    if (run < 20) continue;
+    plain.push(b - a);
+    checked.push(c - b);
+    refused.push(d - c);
+  }
+  const compiler = dirname(fileURLToPath(import.meta.resolve("typescript/package.json")));
+  return { plain, checked, refused, startMs, installedMb: folderBytes(compiler) / 1_048_576 };
+}
+
+/** Bytes of every file under a folder. */
+function folderBytes(folder: string): number {
+  let total = 0;
+  for (const entry of readdirSync(folder, { recursive: true, withFileTypes: true }))
+    if (entry.isFile()) total += statSync(join(entry.parentPath, entry.name)).size;
+  return total;
 }
 
 /** One call of the same operation as its own tool and from a one-line program, alternating, after a warm-up. */

@@ -295,6 +295,7 @@ async function generateBeside(
       description,
       runtimeDependency: runtimeDependencyText,
       include,
+      ...(code?.typeCheck ? { typeCheck: true } : {}),
       packageName: npmName,
       mcpName: registryNameOf(listing),
       ...(registryName ? { listed: true } : {}),

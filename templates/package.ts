@@ -10,6 +10,8 @@ export interface PackageFacts {
   runtimeDependency: string;
   /** The config's `server.include`: the runtime's optional packages this deployment switches on. */
   include?: readonly IncludedPart[];
+  /** Code mode checks programs (`code.typeCheck`): the compiler is a dependency of the server, not only of its build. */
+  typeCheck?: boolean;
   /** The package's npm name: the config's `server.packageName`, else `packageName(name)`. */
   packageName?: string;
   /** The server's name in the MCP Registry (server.json's `name`), which npm shows the registry as `mcpName`. */
@@ -19,6 +21,9 @@ export interface PackageFacts {
   /** An MCP Bundle is built (`npm run bundle`, with `@anthropic-ai/mcpb`) by this script. */
   bundleScript?: string;
 }
+
+/** The compiler the generated folder builds with (and, with `code.typeCheck`, checks programs with). */
+const TYPESCRIPT_VERSION = "^5.9.3";
 
 /** What a deployment may switch on that needs a package of its own beside the runtime. */
 export type IncludedPart = "metrics" | "traces" | "postgres";
@@ -64,7 +69,11 @@ export function packageJsonText(facts: PackageFacts): string {
       ...(facts.bundleScript ? { bundle: `npm run build && node ${facts.bundleScript}` } : {}),
     },
     dependencies: dependenciesOf(facts),
-    devDependencies: { ...(facts.bundleScript ? { [MCPB_PACKAGE]: MCPB_VERSION } : {}), typescript: "^5.9.3" },
+    // The compiler builds the folder; where code mode checks programs it also runs with the server.
+    devDependencies: {
+      ...(facts.bundleScript ? { [MCPB_PACKAGE]: MCPB_VERSION } : {}),
+      ...(facts.typeCheck ? {} : { typescript: TYPESCRIPT_VERSION }),
+    },
   };
   return `${JSON.stringify(manifest, null, 2)}\n`;
 }
@@ -73,6 +82,7 @@ export function packageJsonText(facts: PackageFacts): string {
 function dependenciesOf(facts: PackageFacts): Record<string, string> {
   const all: Record<string, string> = { "oapi-mcp-gen-runtime": facts.runtimeDependency };
   for (const part of facts.include ?? []) Object.assign(all, INCLUDED_PACKAGES[part]);
+  if (facts.typeCheck) all.typescript = TYPESCRIPT_VERSION;
   return Object.fromEntries(Object.entries(all).sort(([a], [b]) => a.localeCompare(b, "en")));
 }
 

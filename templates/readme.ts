@@ -34,7 +34,15 @@ export interface ReadmeFacts {
   /** Tools mode: some listing is cut to fit, so `tools/list` also shows `describe_operation`. */
   describes?: boolean;
   /** Code mode: `run_code` beside the other tools (or, `instead`, in place of `call_operation`), an example program, and what it may change. */
-  code?: { instead: boolean; example: string; writes: boolean | readonly string[]; timeoutMs: number; memoryMb: number; maxCalls: number };
+  code?: {
+    instead: boolean;
+    example: string;
+    writes: boolean | readonly string[];
+    timeoutMs: number;
+    memoryMb: number;
+    maxCalls: number;
+    typeCheck: boolean;
+  };
   /** Where the runtime comes from when not from the registry: a copy in `vendor/`, or its tarball beside the package. */
   runtime?: { source: "vendor" | "tarball"; tarball: string };
   /** How the server is listed: npm and the MCP Registry (server.json), its deployment, its desktop bundle. */
@@ -59,6 +67,12 @@ function codeSection(code: NonNullable<ReadmeFacts["code"]>): string[] {
     code.example,
     fence,
     "",
+    ...(code.typeCheck
+      ? [
+          "Each program is type-checked against the operations' argument types first (`code.typeCheck`): a misspelt operation or argument, a wrongly typed or missing one comes back as the run's error with its line, and nothing is called. The check needs `typescript`, a dependency of this package for that reason (about 23 MB installed); it adds about 3 ms to a run.",
+          "",
+        ]
+      : []),
   ];
 }
 

@@ -276,6 +276,10 @@ export interface GeneratorConfig {
          * Bytes of JSON one run may return (1048576 when unset); logs are kept to 1,000 lines and 64 KiB.
          */
         maxOutputBytes?: number;
+        /**
+         * Check each program against the operations' types (TypeScript) before it runs: a misspelt operation, an unknown or wrongly typed argument, a missing one is the run's error with its line, and nothing is called. The generated package then depends on typescript (about 23 MB installed, beyond the runtime's budget: hence off unless set).
+         */
+        typeCheck?: boolean;
       };
   /**
    * How tool results are checked.
@@ -664,6 +668,10 @@ export interface ResolvedConfig {
          * Bytes of JSON one run may return (1048576 when unset); logs are kept to 1,000 lines and 64 KiB.
          */
         maxOutputBytes?: number;
+        /**
+         * Check each program against the operations' types (TypeScript) before it runs: a misspelt operation, an unknown or wrongly typed argument, a missing one is the run's error with its line, and nothing is called. The generated package then depends on typescript (about 23 MB installed, beyond the runtime's budget: hence off unless set).
+         */
+        typeCheck?: boolean;
       };
   /**
    * How tool results are checked.

@@ -30,6 +30,7 @@ export function codeFacts(code: CodeSettings, definitions: readonly ToolDefiniti
     timeoutMs,
     memoryMb,
     maxCalls,
+    typeCheck: code.typeCheck === true,
   };
 }
 

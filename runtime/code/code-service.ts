@@ -7,6 +7,7 @@ import { decodeJson, errorResult, successResult } from "../result/result.js";
 import { callOperation } from "../tools/call-operation.js";
 import type { CallingClient, ServedTool, ServedTools, ToolRuntime } from "../tools/tool-runtime-contract.js";
 import { budgetsOf, type CodeBudgets, type CodeSettings } from "./code-settings.js";
+import { checkerFor } from "./program-check.js";
 import { MAX_CODE_LENGTH, mayCall, RUN_CODE, runCodeDefinition } from "./run-code-tool.js";
 import { type CallHandler, type RunRequest, SandboxPool } from "./sandbox-pool.js";
 
@@ -51,7 +52,7 @@ export class CodeService implements ServedTools {
   private readonly request: Omit<RunRequest, "code">;
 
   constructor(
-    tools: readonly ToolDefinition[],
+    private readonly tools: readonly ToolDefinition[],
     private readonly settings: CodeSettings,
     apiTitle: string,
   ) {
@@ -95,6 +96,13 @@ export class CodeService implements ServedTools {
     if (module) {
       const line = args.code.slice(0, module.index).split("\n").length;
       return errorResult(`${RUN_CODE}: a program has no modules (${module[1]} at line ${line}): only api and console exist`);
+    }
+    if (this.settings.typeCheck) {
+      const errors = (await checkerFor(this.tools)).check(args.code);
+      if (errors.length > 0)
+        return errorResult(
+          `${RUN_CODE}: the program does not type-check against api, so nothing ran:\n${errors.join("\n")}\n(describe_operation shows an operation's api signature)`,
+        );
     }
     // A program's calls ask the user while it waits (elicitation), never by ending the run for a retry (2026-07-28's
     // input_required): a call that wants confirmation where the client can only be asked that way is refused.

@@ -12,6 +12,11 @@ export interface CodeSettings {
   readonly maxOutputBytes?: number;
   /** Code mode alone: `run_code` takes the place of `call_operation` beside search and describe. */
   readonly replacesCall?: boolean;
+  /**
+   * Each program is checked against the operations' types before it runs (TypeScript, an optional package): a type
+   * error is the run's result, and nothing is called.
+   */
+  readonly typeCheck?: boolean;
 }
 
 /** The budgets of a run with the defaults applied. */

@@ -10,6 +10,7 @@ import type { CodeSettings } from "./code-settings.js";
 
 export { CodeService, closeSandbox, warmSandbox } from "./code-service.js";
 export { budgetsOf, type CodeSettings } from "./code-settings.js";
+export { checkerFor, type ProgramChecker } from "./program-check.js";
 export { codeExample, RUN_CODE, runCodeDefinition } from "./run-code-tool.js";
 export { type PoolLimits, SandboxPool } from "./sandbox-pool.js";
 

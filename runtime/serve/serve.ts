@@ -72,7 +72,10 @@ async function runtimeFor(options: ServeOptions, log: Logger, guard?: SignInGuar
   ]);
   // Discovery mode's search index and code mode's engine load only when a server is given them.
   const code = options.code;
-  const codeTools = code ? (await import("../code/index.js")).codeOf(code) : undefined;
+  const coding = code ? await import("../code/index.js") : undefined;
+  const codeTools = code && coding ? coding.codeOf(code) : undefined;
+  // Programs checked before they run: the compiler loads now, so a deployment without it stops here, in one line.
+  if (code?.typeCheck && coding) await coding.checkerFor(tools);
   const serving = discovery ? await import("../discovery/index.js") : undefined;
   const discoveryTools = discovery && serving ? serving.discoveryOf(discovery, serving.codeBeside(code)) : undefined;
   return createToolRuntime({

@@ -150,4 +150,17 @@ describe("code mode, generated", () => {
     expect(plain.files.get("server.ts")).not.toContain("code");
     expect(tools.toolsList.bytes).toBeGreaterThan(plain.toolsList.bytes);
   });
+
+  it("code.typeCheck: the settings pass it, the package depends on typescript to run (not only to build), the README says so", async () => {
+    const checked = await generateFromFile(SPEC, await memosConfig({ mode: "tools", code: { typeCheck: true } }));
+    expect(checked.files.get("server-settings.ts")).toContain("typeCheck: true");
+    const manifest = JSON.parse(checked.files.get("package.json") ?? "{}");
+    expect(manifest.dependencies.typescript).toBe("^5.9.3");
+    expect(manifest.devDependencies.typescript).toBeUndefined();
+    expect(checked.files.get("README.md")).toContain("Each program is type-checked against the operations' argument types first");
+    const plain = await generateFromFile(SPEC, await memosConfig({ mode: "tools", code: true }));
+    const unchecked = JSON.parse(plain.files.get("package.json") ?? "{}");
+    expect([unchecked.dependencies.typescript, unchecked.devDependencies.typescript]).toEqual([undefined, "^5.9.3"]);
+    expect(plain.files.get("README.md")).not.toContain("type-checked");
+  });
 });
