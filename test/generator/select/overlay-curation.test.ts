@@ -26,7 +26,7 @@ async function toolModules(folder: string): Promise<Record<string, string>> {
 }
 
 describe("an overlay curates a Stripe-sized document", () => {
-  it("generates the same tools as the equivalent config (renames, hidden operations, descriptions, confirm), and the golden tree is current", async () => {
+  it("generates the same tools as the equivalent config (renames, hidden operations, descriptions, scopes, confirm), and the golden tree is current", async () => {
     const check = runCli([STRIPE, "--config", join(FIXTURE, "oapi-mcp.config.yaml"), "--out", join(FIXTURE, "generated"), "--check"]);
     expect(check.status, check.stderr).toBe(0);
     const out = join(scratch, "equivalent");
@@ -42,6 +42,7 @@ describe("an overlay curates a Stripe-sized document", () => {
     ]);
     expect(await toolModules(out)).toEqual(curated);
     expect(curated["tools/customer_update.ts"]).toMatch(/\n {2}confirm: true,\n/);
+    expect(curated["tools/customer_create.ts"]).toMatch(/\n {2}scopes: \["customers:write"\],\n/);
     // Each run says what it read: the overlay's name, and that the configs agree on what reaches tools/list.
     expect(equivalent.stdout.match(/about \d+ tokens/)?.[0]).toBe(check.stdout.match(/about \d+ tokens/)?.[0] ?? "about 8514 tokens");
   });
