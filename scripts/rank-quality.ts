@@ -23,6 +23,10 @@ export const QUALITY_DOCUMENTS: Readonly<Record<string, string>> = {
   asana: fileURLToPath(new URL("test/fixtures/blind/asana.json", ROOT)),
   telnyx: fileURLToPath(new URL("test/fixtures/blind/telnyx.json", ROOT)),
   sendgrid: fileURLToPath(new URL("test/fixtures/blind/sendgrid.json", ROOT)),
+  gitea: fileURLToPath(new URL("test/fixtures/blind-2/gitea.json", ROOT)),
+  shipengine: fileURLToPath(new URL("test/fixtures/blind-2/shipengine.json", ROOT)),
+  xtrf: fileURLToPath(new URL("test/fixtures/blind-3/xtrf.json", ROOT)),
+  sinao: fileURLToPath(new URL("test/fixtures/blind-3/sinao.json", ROOT)),
 };
 
 /** One of those documents, read and normalised. */
