@@ -123,7 +123,7 @@ function confirmSection(tools: readonly ToolView[]): string[] {
   if (asking.length === 0) return [];
   const names = asking.map((tool) => `\`${tool.name}\``).join(", ");
   return [
-    `The user confirms every call of ${names} before it is sent (the config's \`confirm\`): the server shows the operation and its arguments and asks through MCP elicitation while the call waits (stdio, or \`MCP_SESSIONS=stateful\`), or, for a 2026-07-28 client, answers \`input_required\` and acts on the retry. A decline sends nothing. A client that can be asked neither way (no elicitation, or stateless HTTP in the 2025 protocol) is refused, unless \`MCP_CONFIRM=best-effort\`; a \`run_code\` program can ask only while it runs.`,
+    `The user confirms every call of ${names} before it is sent (the config's \`confirm\`, or the document's \`x-mcp\`): the server shows the operation and its arguments and asks through MCP elicitation while the call waits (stdio, or \`MCP_SESSIONS=stateful\`), or, for a 2026-07-28 client, answers \`input_required\` and acts on the retry. A decline sends nothing. A client that can be asked neither way (no elicitation, or stateless HTTP in the 2025 protocol) is refused, unless \`MCP_CONFIRM=best-effort\`; a \`run_code\` program can ask only while it runs.`,
     "",
   ];
 }

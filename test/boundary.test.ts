@@ -58,6 +58,9 @@ const RULES: Record<string, { folders: string[]; typeOnlyFolders?: string[]; pac
       "@opentelemetry/resources",
       "@opentelemetry/sdk-trace-base",
       "@opentelemetry/exporter-trace-otlp-http",
+      // code.typeCheck's compiler: the generated package's own dependency then, and no peer of the runtime (npm keeps
+      // a peer, even an optional one, in every production install that has it as a devDependency).
+      "typescript",
     ],
   },
   // The runtime's face for the public-address check both the search server's fetches and proxy mode's use.
@@ -125,7 +128,10 @@ describe("package boundaries", () => {
     // What a deployment adds only to switch a feature on is an optional peer: never installed with the runtime.
     const optional = Object.keys(manifest.peerDependencies ?? {});
     for (const name of optional) expect(manifest.peerDependenciesMeta?.[name]?.optional, name).toBe(true);
-    expect([...used].sort()).toEqual([...Object.keys(manifest.dependencies), ...optional].sort());
+    // code.typeCheck's compiler is the generated package's own dependency when switched on: declared as a peer, even an
+    // optional one, npm would keep it in every production install (the generated package builds with it).
+    const fromTheServer = ["typescript"];
+    expect([...used].sort()).toEqual([...Object.keys(manifest.dependencies), ...optional, ...fromTheServer].sort());
   });
 
   it("generated code imports only the runtime's public entry and its own modules", async () => {

@@ -60,9 +60,10 @@ export async function initConfig(spec: string, configPath: string, force: boolea
   const model = buildApiModel(document);
   const listed = listOperationsWithTools(model);
   if (listed.length === 0) throw new UserError(`${spec}: the document has no operations under "paths"`);
-  // What the document hides (x-mcp) is listed, never selected.
-  const selectable = listed.filter((item) => !hiddenByDocument(item.entry));
-  const { selected, resources } = firstSelection(selectable, { tools: DEFAULT_MAX_TOOLS, tokens: DEFAULT_MAX_TOKENS });
+  // What the document hides (x-mcp) is listed, never selected; the rest is chosen as if it were not hidden.
+  const first = firstSelection(listed, { tools: DEFAULT_MAX_TOOLS, tokens: DEFAULT_MAX_TOKENS });
+  const selected = first.selected.filter((item) => !hiddenByDocument(item.entry));
+  const { resources } = first;
   for (const item of selected) item.selected = true;
   const tokens = selected.reduce((sum, item) => sum + (item.tokens ?? 0), 0);
   // The config names the overlays relative to itself, so generating from it applies them again.
@@ -77,12 +78,11 @@ export async function initConfig(spec: string, configPath: string, force: boolea
   // The generator reads oapi-mcp.config.yaml from the working folder by itself; any other config must be named.
   const config = resolve(configPath) === resolve(DEFAULT_CONFIG_NAME) ? "" : ` --config ${shellWord(configPath)}`;
   const next = `npx oapi-mcp-gen ${shellWord(spec)}${config} --out generated`;
-  const hidden = listed.length - selectable.length;
-  const notes = [
-    ...(hidden > 0 ? [`${hidden} hidden by the document (x-mcp)`] : []),
-    ...unmatched.map((action) => `overlay ${action} matches nothing in the document`),
-  ];
-  return `wrote ${configPath}: ${listed.length} operations listed, ${selected.length} selected${which} (about ${tokens} tokens of tools/list); edit it, then run \`${next}\`\n${notes.map((note) => `warning: ${note}\n`).join("")}`;
+  const hidden = listed.filter((item) => hiddenByDocument(item.entry)).map((item) => item.entry.operationId ?? item.entry.path);
+  const shown = hidden.length > 5 ? `${hidden.slice(0, 5).join(", ")} and ${hidden.length - 5} more` : hidden.join(", ");
+  const note = hidden.length > 0 ? `; ${hidden.length} hidden by x-mcp (${shown}), listed but not selected` : "";
+  const warnings = unmatched.map((action) => `warning: overlay ${action} matches nothing in the document\n`).join("");
+  return `wrote ${configPath}: ${listed.length} operations listed, ${selected.length} selected${which} (about ${tokens} tokens of tools/list)${note}; edit it, then run \`${next}\`\n${warnings}`;
 }
 
 /** Every operation with its tag, tool name and size (or why it cannot become a tool as it is), built in one pass. */

@@ -99,10 +99,12 @@ export class CodeService implements ServedTools {
     }
     if (this.settings.typeCheck) {
       const errors = (await checkerFor(this.tools)).check(args.code);
-      if (errors.length > 0)
+      if (errors.length > 0) {
+        runtime.log.warn("run_code refused", { reason: "the program does not type-check", errors: errors.length, first: errors[0] });
         return errorResult(
-          `${RUN_CODE}: the program does not type-check against api, so nothing ran:\n${errors.join("\n")}\n(describe_operation shows an operation's api signature)`,
+          `${RUN_CODE}: the program was checked against api before it ran, and nothing ran:\n${errors.join("\n")}\n(an operation's arguments are its input schema, as tools/list or describe_operation shows it)`,
         );
+      }
     }
     // A program's calls ask the user while it waits (elicitation), never by ending the run for a retry (2026-07-28's
     // input_required): a call that wants confirmation where the client can only be asked that way is refused.

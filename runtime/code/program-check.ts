@@ -80,6 +80,7 @@ export async function programChecker(tools: readonly ToolDefinition[]): Promise<
   return {
     check(code) {
       current = `${WRAPPER_HEAD}${code}\n}\n`;
+      const lines = code.split("\n").length;
       program = ts.createProgram({ rootNames: [declarations, "program.ts"], options, host, ...(program ? { oldProgram: program } : {}) });
       const source = program.getSourceFile("program.ts");
       if (!source) return ["the program could not be read"];
@@ -102,8 +103,8 @@ export async function programChecker(tools: readonly ToolDefinition[]): Promise<
         const line = diagnostic.start === undefined ? undefined : source.getLineAndCharacterOfPosition(diagnostic.start).line;
         const whole = ts.flattenDiagnosticMessageText(diagnostic.messageText, " ");
         const text = whole.length > SHOWN_ERROR_LENGTH ? `${whole.slice(0, SHOWN_ERROR_LENGTH - 1)}…` : whole;
-        // The wrapper's line is not the program's: its first line is line 1.
-        return line === undefined || line < 1 ? text : `line ${line}: ${text}`;
+        // The wrapper's lines are not the program's: its first line is line 1, and its closing brace is the program's end.
+        return line === undefined ? text : `line ${Math.min(Math.max(line, 1), lines)}: ${text}`;
       });
     },
   };

@@ -78,7 +78,11 @@ export function runCodeDefinition(apiTitle: string, tools: readonly ToolDefiniti
       "steps in one call. Each operation is an async function `api.<name>(args)` taking the arguments describe_operation " +
       "shows and resolving to its result; a failed call throws. `return` a value and `console.log` as you go: both come " +
       `back, with the calls made. A run has ${budgets.timeoutMs / 1000} s, ${budgets.memoryMb} MB and ${budgets.maxCalls} ` +
-      `calls; there is no network, file system, module or timer besides \`api\`. ${writes}\nExample:\n${codeExample(tools)}`,
+      `calls; there is no network, file system, module or timer besides \`api\`. ${writes}` +
+      (settings.typeCheck
+        ? " Each program is type-checked against the operations' arguments first: an error comes back with its line, and nothing runs."
+        : "") +
+      `\nExample:\n${codeExample(tools)}`,
     inputSchema: {
       type: "object",
       properties: {

@@ -238,6 +238,7 @@ async function startWith(
     ...(runtime.parameters.configured().length > 0 ? { parameters: runtime.parameters.configured() } : {}),
     ...(guard ? { signIn: signIn?.proxy ? "proxy" : "resource" } : { passthrough: runtime.auth.passthrough }),
   });
+  tellConfirmation(runtime, env.sessions !== undefined, log);
   warnUnsetParameters(runtime, log);
   if (guard) warnOpenWrites(runtime, guard.settings.requiredScopes, log);
   tellCredentialReach(runtime, log, options.env ?? process.env);
@@ -457,4 +458,20 @@ function upstreamCheck(apiBaseUrl: URL, fetchFn: typeof fetch = fetch) {
       await answer.body?.cancel();
     },
   };
+}
+
+/** Says at start which tools the user confirms and how, and warns when they may run unasked or can rarely be asked. */
+function tellConfirmation(runtime: ToolRuntime, sessions: boolean, log: Logger): void {
+  const asking = [...runtime.tools.values()].filter((tool) => tool.confirm).map((tool) => tool.name);
+  if (asking.length === 0) return;
+  if (runtime.confirmBestEffort)
+    log.warn("tools the user confirms run unasked for clients that cannot be asked (MCP_CONFIRM=best-effort)", { tools: asking });
+  else
+    log.info("the user confirms each call of these tools; clients that cannot be asked are refused", {
+      tools: asking,
+      // Stateless HTTP carries no request back in the 2025 protocol: there only 2026-07-28 clients can be asked.
+      asks: sessions
+        ? "elicitation in a session, or input_required (2026-07-28)"
+        : "input_required (2026-07-28) only; MCP_SESSIONS=stateful asks 2025 clients too",
+    });
 }

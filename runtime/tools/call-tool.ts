@@ -49,6 +49,8 @@ interface CallRecord {
     | "failed";
   status?: number;
   reason?: string;
+  /** A tool the user confirms ran unasked: the client could not be asked, and the operator allows it. */
+  confirmation?: "skipped";
 }
 
 /**
@@ -77,6 +79,7 @@ export async function executeTool(call: ToolCall): Promise<CallToolResult> {
     path: tool.http.path,
     ...(record.status !== undefined ? { status: record.status } : {}),
     outcome: record.outcome,
+    ...(record.confirmation ? { confirmation: record.confirmation } : {}),
     durationMs: Math.round(performance.now() - started),
     ...(record.reason !== undefined ? { reason: record.reason } : {}),
   };
@@ -131,7 +134,8 @@ async function callOnce(call: ToolCall): Promise<{ result: CallToolResult; recor
   const gate = await confirmCall(call.runtime, tool, body.args, call.client);
   if (!gate.go) return { result: gate.result, record: { outcome: gate.outcome, reason: gate.reason } };
   const done = await callUpstream({ ...call, args: body.args });
-  return { ...done, result: withNote(done.result, body.note) };
+  const record: CallRecord = gate.skipped ? { ...done.record, confirmation: "skipped" } : done.record;
+  return { record, result: withNote(done.result, body.note) };
 }
 
 async function callUpstream({

@@ -14,7 +14,7 @@ const SHOWN_ARGUMENTS = 2_000;
 
 /** What the gate decided: the call goes on, or it stops with the result the caller gets. */
 export type Confirmation =
-  | { go: true }
+  | { go: true; skipped?: boolean }
   | { go: false; result: CallToolResult; outcome: "declined" | "unconfirmed" | "input-required"; reason: string };
 
 const GO: Confirmation = { go: true };
@@ -68,7 +68,7 @@ function principal(): string {
 /** The gate's verdict on the user's answer. */
 function judged(tool: ToolDefinition, answer: UserAnswer): Confirmation {
   if (answer.action === "accept" && answer.confirmed) return GO;
-  const why = answer.action === "cancel" ? "dismissed the confirmation" : "declined";
+  const why = answer.action === "cancel" ? "dismissed the confirmation of" : "declined";
   const message = `The user ${why} ${tool.name}; nothing was sent to the API.`;
   return {
     go: false,
@@ -114,17 +114,18 @@ export async function confirmCall(
     const result: CallToolResult = { content: [], resultType: "input_required", inputRequests, requestState: state };
     return { go: false, result, outcome: "input-required", reason: "asked the user to confirm" };
   }
-  if (runtime.confirmBestEffort) return GO;
-  if (client.inProgram) {
+  if (client.inProgram && !runtime.confirmBestEffort) {
     const message =
       `api.${tool.name} asks the user to confirm each call, and a program can ask only a client that answers elicitation ` +
       `while it runs (stdio or a session); nothing was sent to the API. Call ${tool.name} outside a program instead.`;
     return { go: false, result: errorResult(message), outcome: "unconfirmed", reason: "a program cannot ask this client" };
   }
+  if (runtime.confirmBestEffort) return { go: true, skipped: true };
   const message =
-    `${tool.name} asks the user to confirm each call, and this client cannot be asked (it declared no elicitation, or ` +
-    "this exchange carries no request back to it); nothing was sent to the API. A client with elicitation over stdio, " +
-    "a session or the 2026-07-28 protocol is asked; the server's operator may allow unconfirmed calls (MCP_CONFIRM=best-effort).";
+    `${tool.name} asks the user to confirm each call, and this client cannot be asked: it declared no elicitation, or ` +
+    "this exchange carries no request back to it (stateless HTTP in the 2025 protocol); nothing was sent to the API. " +
+    "A client with elicitation is asked over stdio, in a session (the server's MCP_SESSIONS=stateful) or in the 2026-07-28 " +
+    "protocol; the server's operator may allow unconfirmed calls (MCP_CONFIRM=best-effort).";
   return { go: false, result: errorResult(message), outcome: "unconfirmed", reason: "the client cannot be asked" };
 }
 

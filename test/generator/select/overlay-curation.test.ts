@@ -119,7 +119,9 @@ describe("an overlay curates a Stripe-sized document", () => {
     const init = runCli(["init", STRIPE, "--overlay", "overlay.yaml", "--config", "fresh.yaml"], project);
     expect(init.status, init.stderr).toBe(0);
     expect(init.stdout).toMatch(/^wrote fresh\.yaml: 452 operations listed/);
-    expect(init.stderr).toContain("warning: 2 hidden by the document (x-mcp)");
+    expect(init.stdout).toContain(
+      "; 2 hidden by x-mcp (DeleteCustomersCustomer, PostCustomersCustomerBalanceTransactions), listed but not selected;",
+    );
     expect(init.stderr).toContain("action 8 (an operation this document does not have)");
     const config = await readFile(join(project, "fresh.yaml"), "utf8");
     expect(config).toContain('overlays:\n  - "overlay.yaml"\n');

@@ -42,7 +42,7 @@ describe("run_code with code.typeCheck", () => {
     );
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(
-      /^run_code: the program does not type-check against api, so nothing ran:\nline 2: Property 'memo_get_memoo' does not exist on type .*Did you mean 'memo_get_memo'\?/s,
+      /^run_code: the program was checked against api before it ran, and nothing ran:\nline 2: Property 'memo_get_memoo' does not exist on type .*Did you mean 'memo_get_memo'\?/s,
     );
     expect(upstream.requests.length).toBe(before);
   });

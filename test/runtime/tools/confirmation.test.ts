@@ -6,7 +6,6 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tools as memosTools, serverIdentity } from "../../../generated/index.js";
-import { silentLogger } from "../../../runtime/base/logger.js";
 import type { ToolDefinition } from "../../../runtime/base/tool.js";
 import type { CodeSettings } from "../../../runtime/code/code-settings.js";
 import type { RunningServer } from "../../../runtime/http/http-server.js";
@@ -30,11 +29,19 @@ describe("confirmation before a call the config marks confirm", () => {
   /** Upstream calls that deleted something. */
   const deletes = () => upstream.requests.filter((request) => request.method === "DELETE");
 
+  /** What the servers logged: the message and its fields. */
+  const logged: [message: string, fields: Record<string, unknown>][] = [];
+  const log = {
+    info: (message: string, fields: Record<string, unknown> = {}) => logged.push([message, fields]),
+    warn: (message: string, fields: Record<string, unknown> = {}) => logged.push([message, fields]),
+    error: (message: string, fields: Record<string, unknown> = {}) => logged.push([message, fields]),
+  };
+
   async function serve(overrides: Parameters<typeof testEnvironment>[1] = {}, code?: CodeSettings): Promise<URL> {
     const server = await startServer({
       identity: serverIdentity,
       tools,
-      log: silentLogger,
+      log,
       ...(code ? { code } : {}),
       environment: testEnvironment(upstream.url, overrides),
     });
@@ -111,7 +118,7 @@ describe("confirmation before a call the config marks confirm", () => {
       expect(result.isError).toBe(true);
       expect(textOf(result)).toMatch(
         new RegExp(
-          `^${DELETE} asks the user to confirm each call, and this client cannot be asked .*nothing was sent to the API\\..*MCP_CONFIRM=best-effort`,
+          `^${DELETE} asks the user to confirm each call, and this client cannot be asked: .*nothing was sent to the API\\..*MCP_CONFIRM=best-effort`,
         ),
       );
     }
@@ -123,6 +130,10 @@ describe("confirmation before a call the config marks confirm", () => {
     await client.close();
     expect(result.isError, textOf(result)).toBeFalsy();
     expect(deletes().length).toBe(before + 1);
+    // Allowed, it is still marked: at start, and on the call's own line.
+    expect(logged.some(([message, fields]) => message.includes("MCP_CONFIRM=best-effort") && String(fields.tools) === DELETE)).toBe(true);
+    const calls = logged.filter(([message, fields]) => message === "tool call" && fields.tool === DELETE);
+    expect(calls.at(-1)?.[1]).toMatchObject({ outcome: "ok", confirmation: "skipped" });
   });
 
   it("code mode: a program's call asks the user while the program waits, and is refused where the client cannot be asked", async () => {
