@@ -13,6 +13,7 @@ import { startServer } from "../../../runtime/serve/serve.js";
 import { confirmationQuestion, confirmCall } from "../../../runtime/tools/confirmation.js";
 import { requestStateSealer } from "../../../runtime/tools/request-state.js";
 import { testEnvironment } from "../../helpers/memos-server.js";
+import { modernToolCall } from "../../helpers/search-server.js";
 import { sendJson, startUpstream } from "../../helpers/upstream.js";
 
 const DELETE = "memo_delete_memo";
@@ -199,23 +200,9 @@ describe("confirmation before a call the config marks confirm", () => {
     });
     let id = 0;
     const call = async (args: Record<string, unknown>, extra: Record<string, unknown> = {}, elicitation = true) => {
-      const response = await fetch(url, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-          "mcp-protocol-version": "2026-07-28",
-          "mcp-method": "tools/call",
-          "mcp-name": DELETE,
-        },
-        body: JSON.stringify({
-          jsonrpc: "2.0",
-          id: ++id,
-          method: "tools/call",
-          params: { name: DELETE, arguments: args, _meta: meta(elicitation), ...extra },
-        }),
-      });
-      return (await response.json()) as { result: Record<string, unknown> };
+      const params = { name: DELETE, arguments: args, _meta: meta(elicitation), ...extra };
+      const text = await modernToolCall(url, DELETE, JSON.stringify({ jsonrpc: "2.0", id: ++id, method: "tools/call", params }));
+      return JSON.parse(text) as { result: Record<string, unknown> };
     };
     const yes = { inputResponses: { confirm: { action: "accept", content: { confirm: true } } } };
     const before = deletes().length;
