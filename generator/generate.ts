@@ -19,6 +19,7 @@ import { packageVersion } from "./base/package-version.js";
 import { type Clock, NO_CLOCK } from "./base/stage-clock.js";
 import { cachedText, contentKey, type RenderCache } from "./cache/render-cache.js";
 import { type GeneratorConfig, type ResolvedConfig, resolveConfig } from "./config/config.js";
+import { MCP_EXTENSION, withDocumentMarks } from "./config/document-marks.js";
 import { FORMAT_FINGERPRINT } from "./layout/format.js";
 import { buildTools } from "./model/build-tools.js";
 import { codeFacts, codeSettings } from "./model/code-mode.js";
@@ -37,7 +38,6 @@ import {
   vendorNpmrc,
 } from "./output/vendor-runtime.js";
 import { shareSchemas } from "./schema/shared-schemas.js";
-import { MCP_EXTENSION, withDocumentMarks } from "./select/document-marks.js";
 import { selectOperations } from "./select/select.js";
 import { SideThread } from "./threads/side-thread.js";
 
@@ -60,7 +60,7 @@ const openapiTsVersion = packageVersion("openapi-typescript");
 export const RUNTIME_VERSION = packageVersion("oapi-mcp-gen-runtime");
 /** What decides the formatted README besides its text. */
 const README_FINGERPRINT = `${FORMAT_FINGERPRINT} markdown, tool table laid out`;
-const TYPES_FINGERPRINT = `openapi-typescript ${openapiTsVersion} ${FORMAT_FINGERPRINT} member layout 1 empty objects unknown, lenient WithRequired, path refs inlined`;
+const TYPES_FINGERPRINT = `openapi-typescript ${openapiTsVersion} ${FORMAT_FINGERPRINT} member layout 1 empty objects unknown, lenient WithRequired, path refs inlined, format characters escaped`;
 
 /** How a run is carried out: where its inputs came from, its render cache, and who hears about its stages. */
 export interface GenerationOptions {

@@ -1,10 +1,19 @@
 /** Escaping helpers: the only way text from an OpenAPI document reaches generated code. */
 
-/** A TypeScript string literal for any text (quotes, backslashes, control characters and U+2028/9 escaped). */
+/**
+ * Code with U+2028/9 and every invisible format character (bidirectional overrides, zero-width marks: what makes code
+ * read otherwise than it runs) written as its `\u` escape: the same string or name wherever one stands, readable text
+ * in a comment. Each UTF-16 unit is escaped (two for a mark beyond the BMP, such as the tag characters).
+ */
+export function withEscapedMarks(code: string): string {
+  return code.replace(/[\u2028\u2029\p{Cf}]/gu, (mark) =>
+    [...Array(mark.length).keys()].map((at) => `\\u${mark.charCodeAt(at).toString(16).padStart(4, "0")}`).join(""),
+  );
+}
+
+/** A TypeScript string literal for any text: quotes, backslashes and control characters escaped, and the marks above. */
 export function stringLiteral(text: string): string {
-  return JSON.stringify(text)
-    .replace(/\u2028/g, "\\u2028")
-    .replace(/\u2029/g, "\\u2029");
+  return withEscapedMarks(JSON.stringify(text));
 }
 
 /** Whether a key or name is an ASCII identifier (written bare, not as a string literal). */
@@ -50,10 +59,14 @@ export function oneLine(text: string, replacement = " "): string {
   return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\p{Cf}]/gu, replacement);
 }
 
-/** Text safe inside a `/** … *\/` comment: one line, no comment terminator, bounded length. */
+/**
+ * Text safe inside a `/** … *\/` comment: one line, no comment terminator, no invisible format character (a comment
+ * cannot escape one: it is shown as `?`), bounded length.
+ */
 export function commentText(text: string, maxLength = 200): string {
   const line = text
     .replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, " ")
+    .replace(/\p{Cf}/gu, "?")
     .replace(/\*\//g, "*\\/")
     .replace(/\s+/g, " ")
     .trim();

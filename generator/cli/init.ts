@@ -18,12 +18,12 @@ import { oneLine } from "../../templates/literal.js";
 import { toolDefinition } from "../../templates/tool-module.js";
 import { UserError } from "../base/errors.js";
 import { resolveConfig } from "../config/config.js";
+import { hiddenByDocument, withDocumentMarks } from "../config/document-marks.js";
 import { defaultConfigFor } from "../generate.js";
 import { buildTools } from "../model/build-tools.js";
 import type { ToolModel } from "../model/tool-model.js";
 import { toolsListSize } from "../model/tools-list.js";
 import { pathKind } from "../output/output-files.js";
-import { hiddenByDocument, withDocumentMarks } from "../select/document-marks.js";
 import { firstSelection } from "../select/first-selection.js";
 
 /** The default selection stops at whichever comes first. */

@@ -3,6 +3,7 @@ import { DocumentParseError } from "../../openapi/document/index.js";
 import type { ApiModel, OperationModel } from "../../openapi/model/index.js";
 import { UserError } from "../base/errors.js";
 import { overrideFor, type ResolvedConfig } from "../config/config.js";
+import { mcpMarks } from "../config/document-marks.js";
 import { DefinitionMemo } from "../schema/json-schema.js";
 import { type SchemaChecks, toolSchemaProblems } from "../schema/schema-check.js";
 import { trimSchema } from "../schema/schema-trim.js";
@@ -13,7 +14,7 @@ import { TOOL_NAME_PATTERN, toolNameFromOperationId, toolNameFromRoute, uniqueNa
 
 /** Turns the selected operations into tool models; every problem is reported at once. */
 export function buildTools(model: ApiModel, entries: readonly OperationModel[], config: ResolvedConfig): ToolModel[] {
-  const names = assignNames(entries, config);
+  const { names, dropped } = assignNames(entries, config);
   const problems: string[] = [];
   const tools: ToolModel[] = [];
   const maxBytes = config.schemas.maxBytes;
@@ -58,6 +59,7 @@ export function buildTools(model: ApiModel, entries: readonly OperationModel[], 
       `parameters: ${unused.map((name) => `"${name}"${didYouMean(name, parameterNames)}`).join(", ")}: no selected operation declares it`,
     );
   if (trimmed.length > 0) tools.find((tool) => tool.name === trimmed[0])?.warnings.push(trimmedWarning(trimmed, maxBytes));
+  if (dropped.length > 0) tools[0]?.warnings.push(...dropped);
   return tools;
 }
 
@@ -138,11 +140,24 @@ function trimmedWarning(names: readonly string[], maxBytes: number): string {
 /**
  * Derived names are made unique; an explicit name that clashes with another tool is an error. Where a current
  * operation and deprecated ones would take one name, the current one takes it and the others end in `_deprecated`.
+ * A name the document gives (`x-mcp`) stands where the config gives none and it clashes with no other tool's name;
+ * one that clashes is left out with a warning (the document is not the operator's: it never fails the run).
  */
-function assignNames(entries: readonly OperationModel[], config: ResolvedConfig): string[] {
+function assignNames(entries: readonly OperationModel[], config: ResolvedConfig): { names: string[]; dropped: string[] } {
   const explicit = entries.map((entry) => overrideFor(config, entry.operationId)?.name);
   const derived = entries.map((entry, index) => explicit[index] ?? derivedName(entry));
   giveNamesToCurrent(entries, derived, explicit);
+  const dropped: string[] = [];
+  const marked = entries.map((entry, index) => (explicit[index] === undefined ? mcpMarks(entry, []).name : undefined));
+  marked.forEach((name, index) => {
+    if (name === undefined) return;
+    const other = [...derived.keys()].find((j) => j !== index && (derived[j] === name || marked[j] === name));
+    if (other === undefined) derived[index] = name;
+    else {
+      const place = (at: number) => entries[at]?.operationId ?? `${entries[at]?.method.toUpperCase()} ${entries[at]?.path}`;
+      dropped.push(`${place(index)}: x-mcp.name "${name}" is also the name of ${place(other)}'s tool; left out`);
+    }
+  });
   const problems: string[] = [];
   explicit.forEach((name, index) => {
     if (name === undefined) return;
@@ -162,5 +177,5 @@ function assignNames(entries: readonly OperationModel[], config: ResolvedConfig)
   for (const name of names) {
     if (!TOOL_NAME_PATTERN.test(name)) throw new Error(`internal: derived tool name "${name}" does not match ${TOOL_NAME_PATTERN}`);
   }
-  return names;
+  return { names, dropped };
 }

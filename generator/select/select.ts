@@ -3,7 +3,7 @@ import picomatch from "picomatch";
 import type { ApiModel, OperationModel } from "../../openapi/model/index.js";
 import { SelectionError } from "../base/errors.js";
 import type { GeneratorConfig, OperationFilter } from "../config/config.js";
-import { hiddenByDocument } from "./document-marks.js";
+import { hiddenByDocument } from "../config/document-marks.js";
 
 /**
  * The operations that become tools: the allowlist in its order, then what `select` matches in document order,

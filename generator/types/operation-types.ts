@@ -2,6 +2,7 @@ import { createRequire } from "node:module";
 import type { GlobalContext, OpenAPI3 } from "openapi-typescript";
 import type { OpenApiDocument } from "../../openapi/document/index.js";
 import { typingInput } from "../../openapi/typing/index.js";
+import { withEscapedMarks } from "../../templates/literal.js";
 import { UserError } from "../base/errors.js";
 
 /**
@@ -20,7 +21,8 @@ export async function operationTypes(document: OpenApiDocument, parsedFrom?: str
   try {
     const schema = input.document;
     if (!isTypeable(schema)) throw new Error("not an OpenAPI 3 document");
-    return withLenientRequired(input.restore(lib.astToString(lib.transformSchema(schema, typingContext(schema, lib)))));
+    // Document text in comments and names: never an invisible mark that makes the code read otherwise than it compiles.
+    return withEscapedMarks(withLenientRequired(input.restore(lib.astToString(lib.transformSchema(schema, typingContext(schema, lib))))));
   } catch (error) {
     // openapi-typescript rejects some documents (references it cannot resolve); that is the document's problem.
     const message = (error instanceof Error ? error.message : String(error)).split("\n")[0] ?? "";

@@ -53,6 +53,55 @@ describe("operationIds, paths and configs a new user or an attacker writes", () 
     expect(result.stderr).toContain('"?getUser"');
   });
 
+  it("writes no invisible format character into generated code: a document's or an x-mcp description's bidi marks are escapes", async () => {
+    const spec = join(scratch, "trojan.json");
+    const paths = {
+      "/a": { get: { operationId: "getA", description: "ok \u202e// evil \u200b\u{e0041}", responses: { 200: { description: "ok" } } } },
+      "/b": {
+        get: { operationId: "getB", "x-mcp": { description: "marked \u2066hidden\u2069" }, responses: { 200: { description: "ok" } } },
+      },
+    };
+    await writeFile(spec, JSON.stringify({ openapi: "3.0.3", info: { title: "T", version: "1" }, paths }));
+    const result = await generateFromFile(spec, { server: { name: "t" }, select: { all: true } });
+    for (const [path, text] of result.files) {
+      if (!path.endsWith(".ts")) continue;
+      expect(text, path).not.toMatch(/[\u202a-\u202e\u2066-\u2069\u200b-\u200f\u{e0000}-\u{e007f}]/u);
+    }
+    const a = result.files.get("tools/get_a.ts") ?? "";
+    expect(a).toContain("ok \\u202e// evil \\u200b\\udb40\\udc41");
+    expect(result.files.get("tools/get_b.ts")).toContain("marked \\u2066hidden\\u2069");
+    // The value is the document's, escaped only in the code: the listed tool says what the document said.
+    expect(result.tools.find((tool) => tool.name === "get_b")?.description).toBe("marked \u2066hidden\u2069");
+  });
+
+  it("x-mcp names that clash with each other or with another tool's name are left out with a warning, never a failed run", async () => {
+    const spec = join(scratch, "marks.json");
+    const get = (id: string, name: string) => ({ get: { operationId: id, "x-mcp": { name }, responses: { 200: { description: "ok" } } } });
+    const paths = {
+      "/a": get("getA", "same_name"),
+      "/b": get("getB", "same_name"),
+      "/c": get("getC", "get_d"),
+      "/d": { get: { operationId: "getD", responses: { 200: { description: "ok" } } } },
+      "/e": get("getE", "fine_name"),
+    };
+    await writeFile(spec, JSON.stringify({ openapi: "3.0.3", info: { title: "M", version: "1" }, paths }));
+    const result = await generateFromFile(spec, { server: { name: "m" }, select: { all: true } });
+    expect(result.tools.map((tool) => tool.name)).toEqual(["get_a", "get_b", "get_c", "get_d", "fine_name"]);
+    expect(result.warnings).toEqual(
+      expect.arrayContaining([
+        'getA: x-mcp.name "same_name" is also the name of getB\'s tool; left out',
+        'getC: x-mcp.name "get_d" is also the name of getD\'s tool; left out',
+      ]),
+    );
+    // The config's own name wins over the document's, and takes a name the document's could not.
+    const named = await generateFromFile(spec, {
+      server: { name: "m" },
+      select: { all: true },
+      overrides: { getA: { name: "same_name" } },
+    });
+    expect(named.tools.map((tool) => tool.name).slice(0, 2)).toEqual(["same_name", "get_b"]);
+  });
+
   it("types an undeclared path placeholder as a string, and the tree compiles (red-team repro 05)", async () => {
     const spec = join(scratch, "placeholder.yaml");
     await writeFile(

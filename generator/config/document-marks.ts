@@ -1,6 +1,6 @@
 import { isJsonObject } from "../../openapi/document/index.js";
 import type { OperationModel } from "../../openapi/model/index.js";
-import type { ResolvedConfig } from "../config/config-types.js";
+import type { ResolvedConfig } from "./config-types.js";
 
 /** The vendor extension on an operation that says how it appears as a tool. */
 export const MCP_EXTENSION = "x-mcp";
@@ -84,7 +84,8 @@ export function withDocumentMarks(
   const confirmed: string[] = [];
   for (const operation of selected) {
     const id = operation.operationId;
-    const { hidden, confirm, ...marks } = mcpMarks(operation, warnings);
+    // Its name is the model's to give (a tier below the config's, and never one another tool has).
+    const { hidden, confirm, name, ...marks } = mcpMarks(operation, warnings);
     if (id === undefined || Object.keys(marks).length + (confirm === true ? 1 : 0) === 0) continue;
     if (Object.keys(marks).length > 0) overrides[id] = { ...marks, ...overrides[id] };
     if (confirm === true) confirmed.push(id);
