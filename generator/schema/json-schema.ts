@@ -21,6 +21,15 @@ export interface ToolSchemas {
 const MAX_DEPTH = 64;
 /** Schemas referencing each other in one chain, each converted inside the last: 600 overflowed Node's call stack. */
 const MAX_REFERENCE_CHAIN = 256;
+/**
+ * Levels of schema in conversion at once, through every reference in progress: a bound inside Node's call stack, which
+ * ran out near 1,000 levels (a chain of 250 references nesting 10 deep), sometimes as a TypeError from inside a builtin
+ * rather than a RangeError. A chain of 250 references of one level each (500 levels) converts.
+ */
+const MAX_NESTING = 700;
+/** Why a tool's schemas cannot be converted when they nest too deep through references. */
+const TOO_DEEP = (where: string) =>
+  `${where}: schemas nest too deeply, through references, to convert (over ${MAX_NESTING} levels at once)`;
 
 /** A referenced schema converted once: its `$defs` key, its JSON Schema (frozen), the references it holds, its warnings. */
 interface ConvertedDefinition {
@@ -63,6 +72,8 @@ export class SchemaConverter {
   /** `$dynamicAnchor` bindings of the schemas being converted, outermost first. @see https://json-schema.org/draft/2020-12/json-schema-core#section-8.2.3.2 */
   private readonly dynamicScopes: Map<string, SchemaObject>[] = [];
   private refChain = 0;
+  /** Levels of schema in conversion now, across the references in progress (bounded by MAX_NESTING). */
+  private nesting = 0;
   private dropped: string[] | undefined;
   /** The definitions being converted, innermost last. */
   private readonly open: OpenDefinition[] = [];
@@ -80,8 +91,7 @@ export class SchemaConverter {
       return this.convertRootNode(node);
     } catch (error) {
       // Nesting within each referenced schema adds to the chain's: the stack, not a count, is the last bound.
-      if (error instanceof RangeError && /call stack/i.test(error.message))
-        throw new UserError(`${this.where}: schemas nest too deeply, through references, to convert (the call stack ran out)`);
+      if (error instanceof RangeError && /call stack/i.test(error.message)) throw new UserError(TOO_DEEP(this.where));
       throw error;
     }
   }
@@ -136,6 +146,16 @@ export class SchemaConverter {
 
   private convert(node: Schema | undefined, depth: number, at: string): JsonObject {
     if (depth > MAX_DEPTH) throw new UserError(`${this.where}: schema nested deeper than ${MAX_DEPTH} levels at ${at || "root"}`);
+    if (this.nesting >= MAX_NESTING) throw new UserError(TOO_DEEP(this.where));
+    this.nesting++;
+    try {
+      return this.convertNode(node, depth, at);
+    } finally {
+      this.nesting--;
+    }
+  }
+
+  private convertNode(node: Schema | undefined, depth: number, at: string): JsonObject {
     if (node === undefined || node === true) return {};
     if (node === false) return { not: {} };
     if (node === null) throw new UserError(`${this.where}: schema at ${at || "root"} is not an object`);
