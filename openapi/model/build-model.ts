@@ -58,15 +58,21 @@ function assemble(document: OpenApiDocument, operations: OperationModel[]): ApiM
   };
 }
 
+/** A description that says of its own operation that it is deprecated (Zoom: "Note: This API has been deprecated"). */
+const SAYS_DEPRECATED = /\bthis (?:api|endpoint|operation|method|route|call) (?:is|has been|was) (?:now )?deprecated\b/i;
+
 /**
  * Whether a document marks an operation deprecated: `deprecated: true`, a vendor's mark (Square's `x-release-status:
- * DEPRECATED`, `x-deprecated`, `x-is-deprecated`), or a summary or description that begins by saying so.
+ * DEPRECATED`, `x-deprecated`, `x-is-deprecated`), a summary or description that begins by saying so, or one that says
+ * this operation is deprecated.
  */
 function isDeprecated(operation: JsonObject): boolean {
   if (operation.deprecated === true || operation["x-deprecated"] === true || operation["x-is-deprecated"] === true) return true;
   const status = operation["x-release-status"] ?? operation["x-status"] ?? operation["x-lifecycle"];
   if (typeof status === "string" && /^deprecated$/i.test(status.trim())) return true;
-  return [operation.summary, operation.description].some((said) => typeof said === "string" && /^\W{0,4}deprecated\b/i.test(said.trim()));
+  return [operation.summary, operation.description].some(
+    (said) => typeof said === "string" && (/^\W{0,4}deprecated\b/i.test(said.trim()) || SAYS_DEPRECATED.test(said)),
+  );
 }
 
 function text(value: JsonValue | undefined): string | undefined {
