@@ -5,7 +5,7 @@
 
 export { type AuditEvent, audit, namedCaller } from "./base/audit.js";
 export { EnvironmentError } from "./base/environment-error.js";
-export { canonicalJson, jsonText } from "./base/json-text.js";
+export { canonicalJson, jsonText, withEscapedMarks } from "./base/json-text.js";
 export { pushTo, someOf } from "./base/lists.js";
 export { createLogger, type LogFormat, type Logger, loggerFromEnvironment, silentLogger, stderrLogger } from "./base/logger.js";
 export { isRecord, setOwn } from "./base/own-property.js";

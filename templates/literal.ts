@@ -1,17 +1,8 @@
 /** Escaping helpers: the only way text from an OpenAPI document reaches generated code. */
 
-/**
- * Code with U+2028/9 and every invisible format character (bidirectional overrides, zero-width marks: what makes code
- * read otherwise than it runs) written as its `\u` escape: the same string or name wherever one stands, readable text
- * in a comment. Each UTF-16 unit is escaped (two for a mark beyond the BMP, such as the tag characters).
- */
-export function withEscapedMarks(code: string): string {
-  return code.replace(/[\u2028\u2029\p{Cf}]/gu, (mark) =>
-    [...Array(mark.length).keys()].map((at) => `\\u${mark.charCodeAt(at).toString(16).padStart(4, "0")}`).join(""),
-  );
-}
+import { withEscapedMarks } from "oapi-mcp-gen-runtime";
 
-/** A TypeScript string literal for any text: quotes, backslashes and control characters escaped, and the marks above. */
+/** A TypeScript string literal for any text: quotes, backslashes, control characters and invisible marks escaped. */
 export function stringLiteral(text: string): string {
   return withEscapedMarks(JSON.stringify(text));
 }

@@ -343,6 +343,7 @@ async function readAndGenerate(
   configPath: string | undefined,
   configBytes: Buffer | undefined,
   paths: GenerationPaths,
+  overlayPaths: readonly string[],
   progress: Progress,
   side: SideThread,
   clock: StageClock | undefined,
@@ -351,8 +352,7 @@ async function readAndGenerate(
   const config = configPath ? await readConfig(configPath, configBytes, options.spec) : undefined;
   const cache = await timed.time("open the render cache", () => RenderCache.open(options.out));
   const { defaultConfigFor, generateFromFile } = await timed.time("load the generator", () => import("../generate.js"));
-  const files = await overlayFiles(configPath, configBytes, options);
-  const overlays = await timed.time("read the overlays", () => Promise.all(files.map(readOverlay)));
+  const overlays = await timed.time("read the overlays", () => Promise.all(overlayPaths.map(readOverlay)));
   const result = await generateFromFile(options.spec, config ?? defaultConfigFor, {
     ...(overlays.length > 0 ? { overlays } : {}),
     cache,
@@ -399,14 +399,14 @@ async function generateTimed(given: GenerateOptions, clock: StageClock | undefin
   const progress = new Progress(process.stderr, !options.quiet);
   const timed = clock ?? NO_CLOCK;
   let documentSize = 0;
+  const overlayPaths = await overlayFiles(configPath, configBytes, options);
   const manifest = await timed.time("hash the inputs", async () => {
     const documentBytes = /^https?:\/\//i.test(options.spec) ? undefined : await readFile(options.spec).catch(() => undefined);
+    documentSize = documentBytes?.length ?? 0;
     // Overlays key the run too; one that cannot be read makes the run generate, and say so.
-    const files = await overlayFiles(configPath, configBytes, options);
-    const read = await Promise.all(files.map((file) => readFile(file).catch(() => undefined)));
+    const read = await Promise.all(overlayPaths.map((file) => readFile(file).catch(() => undefined)));
     const overlays = read.filter((bytes) => bytes !== undefined);
     if (overlays.length < read.length) return undefined;
-    documentSize = documentBytes?.length ?? 0;
     // A multi-file document may change in a file the manifest never saw: such runs always generate.
     const multiFile = documentBytes !== undefined && mayHaveExternalRefs(documentBytes);
     return documentBytes && !multiFile
@@ -428,9 +428,16 @@ async function generateTimed(given: GenerateOptions, clock: StageClock | undefin
   // A large document's side thread starts now, loading TypeScript and prettier while this thread reads the document.
   const side = new SideThread();
   if (documentSize >= WARM_SIDE_THREAD_BYTES) side.warm();
-  const { result, config, cache } = await readAndGenerate(options, configPath, configBytes, paths, progress, side, clock).finally(() =>
-    side.close(),
-  );
+  const { result, config, cache } = await readAndGenerate(
+    options,
+    configPath,
+    configBytes,
+    paths,
+    overlayPaths,
+    progress,
+    side,
+    clock,
+  ).finally(() => side.close());
   progress.done();
   return report(options, { result, config, manifest, paths, root, cache }, clock);
 }

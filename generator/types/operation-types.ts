@@ -1,8 +1,8 @@
 import { createRequire } from "node:module";
+import { withEscapedMarks } from "oapi-mcp-gen-runtime";
 import type { GlobalContext, OpenAPI3 } from "openapi-typescript";
 import type { OpenApiDocument } from "../../openapi/document/index.js";
 import { typingInput } from "../../openapi/typing/index.js";
-import { withEscapedMarks } from "../../templates/literal.js";
 import { UserError } from "../base/errors.js";
 
 /**

@@ -40,3 +40,14 @@ export function jsonLongerThan(value: unknown, limit: number): boolean {
   };
   return walk(value);
 }
+
+/**
+ * Text (JSON, code) with U+2028/9 and every invisible format character (bidirectional overrides, zero-width marks: what
+ * makes text read otherwise than it is) written as its `\u` escape, each UTF-16 unit (two for a mark beyond the BMP):
+ * the same value wherever JSON or code reads it, and nothing a reader cannot see.
+ */
+export function withEscapedMarks(text: string): string {
+  return text.replace(/[\u2028\u2029\p{Cf}]/gu, (mark) =>
+    [...Array(mark.length).keys()].map((at) => `\\u${mark.charCodeAt(at).toString(16).padStart(4, "0")}`).join(""),
+  );
+}

@@ -1,4 +1,5 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { withEscapedMarks } from "../base/json-text.js";
 import { isRecord } from "../base/own-property.js";
 import { requestScope } from "../base/request-scope.js";
 import type { ToolDefinition } from "../base/tool.js";
@@ -22,20 +23,10 @@ const GO: Confirmation = { go: true };
 /** A sealer for runtimes built without one (tests, embedders): a key of this process. */
 const fallbackSealer = requestStateSealer(undefined);
 
-/**
- * Text a user can trust as shown: JSON escapes control characters, and this escapes the marks that reorder or hide
- * text (bidirectional overrides, zero-width characters), so an argument cannot disguise what the call will do.
- */
-function visible(text: string): string {
-  return text.replace(
-    /[\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g,
-    (mark) => `\\u${mark.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  );
-}
-
 /** What the user is asked: the operation, what it does upstream, and the arguments it will be sent with. */
 export function confirmationQuestion(tool: ToolDefinition, args: Record<string, unknown>): UserQuestion {
-  const json = visible(JSON.stringify(args, null, 2) ?? "{}");
+  // Marks that reorder or hide text are escapes: an argument cannot disguise what the call will do.
+  const json = withEscapedMarks(JSON.stringify(args, null, 2) ?? "{}");
   const shown =
     json.length > SHOWN_ARGUMENTS ? `${json.slice(0, SHOWN_ARGUMENTS)}\n… (${json.length - SHOWN_ARGUMENTS} more characters)` : json;
   const what = tool.title && tool.title !== tool.name ? `${tool.name} (${tool.title})` : tool.name;

@@ -1,4 +1,5 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { canonicalJson } from "../base/json-text.js";
 
 /** How long a confirmation asked in one round may be answered in the next (MRTR `requestState`). */
 export const REQUEST_STATE_TTL_MS = 10 * 60_000;
@@ -47,16 +48,6 @@ function isClaims(value: unknown): value is RequestStateClaims {
     typeof expires === "number" &&
     (nonce === undefined || typeof nonce === "string")
   );
-}
-
-/** JSON with object keys in code-point order, so equal arguments digest alike whatever order they came in. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (value !== null && typeof value === "object") {
-    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([key, inner]) => `${JSON.stringify(key)}:${canonicalJson(inner)}`).join(",")}}`;
-  }
-  return JSON.stringify(value) ?? "null";
 }
 
 /**

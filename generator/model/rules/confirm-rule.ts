@@ -1,9 +1,7 @@
-import { didYouMean } from "oapi-mcp-gen-runtime";
-import picomatch from "picomatch";
 import type { ApiModel, OperationModel } from "../../../openapi/model/index.js";
-import { UserError } from "../../base/errors.js";
 import type { ResolvedConfig } from "../../config/config-types.js";
 import type { ToolModel } from "../tool-model.js";
+import { checkOperationIds, globMatchers, unmatchedTargets } from "./rule-targets.js";
 
 /** The config's confirmation rule (`confirm`), as an object. */
 interface ConfirmRule {
@@ -34,11 +32,8 @@ export function applyConfirmRule(
 ): void {
   const rule = ruleOf(config.confirm);
   if (!rule) return;
-  const known = new Set(model.operations.flatMap((operation) => (operation.operationId !== undefined ? [operation.operationId] : [])));
-  const unknown = (rule.operations ?? []).filter((id) => !known.has(id));
-  if (unknown.length > 0)
-    throw new UserError(unknown.map((id) => `confirm.operations: "${id}" is not an operationId in the document${didYouMean(id, known)}`));
-  const paths = (rule.paths ?? []).map((glob) => [glob, picomatch(glob, { dot: true })] as const);
+  checkOperationIds(model, rule.operations ?? [], "confirm.operations");
+  const paths = globMatchers(rule.paths ?? []);
   entries.forEach((operation, index) => {
     const tool = tools[index];
     if (!tool) return;
@@ -47,13 +42,10 @@ export function applyConfirmRule(
       (rule.destructive === true && destructiveHint === true) ||
       (rule.writes === true && readOnlyHint !== true) ||
       (rule.tags ?? []).some((tag) => operation.tags.includes(tag)) ||
-      paths.some(([, matches]) => matches(operation.path)) ||
+      [...paths.values()].some((matches) => matches(operation.path)) ||
       (operation.operationId !== undefined && (rule.operations ?? []).includes(operation.operationId));
     if (asks) tool.confirm = true;
   });
-  const unmatched = [
-    ...(rule.tags ?? []).filter((tag) => !entries.some((operation) => operation.tags.includes(tag))).map((tag) => `tag "${tag}"`),
-    ...paths.filter(([, matches]) => !entries.some((operation) => matches(operation.path))).map(([glob]) => `path "${glob}"`),
-  ];
+  const unmatched = unmatchedTargets(entries, rule.tags ?? [], paths);
   if (unmatched.length > 0) tools[0]?.warnings.push(`confirm: ${unmatched.join(", ")} match no selected operation`);
 }

@@ -1,9 +1,9 @@
-import { didYouMean, scopeAlternatives } from "oapi-mcp-gen-runtime";
-import picomatch from "picomatch";
+import { scopeAlternatives } from "oapi-mcp-gen-runtime";
+import type picomatch from "picomatch";
 import type { ApiModel, OperationModel } from "../../../openapi/model/index.js";
-import { UserError } from "../../base/errors.js";
 import type { ResolvedConfig, ScopeList } from "../../config/config-types.js";
 import type { ToolModel } from "../tool-model.js";
+import { checkOperationIds, globMatchers, unmatchedTargets } from "./rule-targets.js";
 
 /** The config's scope rule (`auth.scopes`). */
 type ScopeRule = NonNullable<ResolvedConfig["auth"]["scopes"]>;
@@ -46,13 +46,8 @@ export function applyScopeRule(
 ): void {
   const rule = config.auth.scopes;
   if (!rule) return;
-  const known = new Set(model.operations.flatMap((operation) => (operation.operationId !== undefined ? [operation.operationId] : [])));
-  const unknown = Object.keys(rule.operations ?? {}).filter((id) => !known.has(id));
-  if (unknown.length > 0)
-    throw new UserError(
-      unknown.map((id) => `auth.scopes.operations: "${id}" is not an operationId in the document${didYouMean(id, known)}`),
-    );
-  const paths = new Map(Object.keys(rule.paths ?? {}).map((glob) => [glob, picomatch(glob, { dot: true })] as const));
+  checkOperationIds(model, Object.keys(rule.operations ?? {}), "auth.scopes.operations");
+  const paths = globMatchers(Object.keys(rule.paths ?? {}));
   // As the runtime reads them: a tool whose document names an OAuth scope for it keeps the document's word.
   const schemes = { schemes: Object.fromEntries(model.securitySchemes) };
   // One tool per selected operation, in the same order.
@@ -62,11 +57,6 @@ export function applyScopeRule(
     const scopes = [...new Set([...(tool.scopes ?? []), ...ruleScopes(rule, operation, tool.annotations.readOnlyHint === true, paths)])];
     if (scopes.length > 0) tool.scopes = scopes;
   });
-  const unmatched = [
-    ...Object.keys(rule.tags ?? {})
-      .filter((tag) => !entries.some((operation) => operation.tags.includes(tag)))
-      .map((tag) => `tag "${tag}"`),
-    ...[...paths].filter(([, matches]) => !entries.some((operation) => matches(operation.path))).map(([glob]) => `path "${glob}"`),
-  ];
+  const unmatched = unmatchedTargets(entries, Object.keys(rule.tags ?? {}), paths);
   if (unmatched.length > 0) tools[0]?.warnings.push(`auth.scopes: ${unmatched.join(", ")} match no selected operation`);
 }
