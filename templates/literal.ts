@@ -1,10 +1,12 @@
 /** Escaping helpers: the only way text from an OpenAPI document reaches generated code. */
 
-import { withEscapedMarks } from "oapi-mcp-gen-runtime";
-
 /** A TypeScript string literal for any text: quotes, backslashes, control characters and invisible marks escaped. */
 export function stringLiteral(text: string): string {
-  return withEscapedMarks(JSON.stringify(text));
+  // The runtime's withEscapedMarks, written again: a run that finds nothing changed loads this module, and must not
+  // load the runtime with it (test/generator/cli/cli-golden.test.ts counts what it loads).
+  return JSON.stringify(text).replace(/[\u2028\u2029\p{Cf}]/gu, (mark) =>
+    [...Array(mark.length).keys()].map((at) => `\\u${mark.charCodeAt(at).toString(16).padStart(4, "0")}`).join(""),
+  );
 }
 
 /** Whether a key or name is an ASCII identifier (written bare, not as a string literal). */
