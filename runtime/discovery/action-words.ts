@@ -34,6 +34,16 @@ const PHRASES: readonly [RegExp, string][] = [
   [/\b(?:can't|cannot|can\s+not)\s+start\s+until\b/gi, "dependency depends on"],
   [/\b(?:subtask|child)\s+of\b/gi, "parent"],
   [/\bmark\s+(.{1,60}?\s+)?(?:as\s+)?(?:done|finished|complete)\b/gi, "complete update $1"],
+  // `fix my typo in…`, `correct the address`: a request that begins by fixing something edits it.
+  [/^\s*(fix|correct)\b/i, "$1 update edit"],
+  // `mark invoice 12 as paid`: a change of its status to that state.
+  [/\bmark\s+(.{1,60}?\s+)?as\s+(\w+)\s*(?=$|[,.;!?])/gi, "update status $1$2"],
+  // Being told each time something happens is a webhook.
+  [/\b(?:every|each|any)\s+time\b/gi, "whenever"],
+  // Undoing a deletion restores what was deleted.
+  [/\bundo\s+(?:the\s+|my\s+|that\s+)?(?:deletion|removal|delete)\s+of\b/gi, "restore undelete"],
+  // What failed, and why: its errors.
+  [/\b(?:didn't|did\s+not|doesn't|does\s+not|won't|couldn't|failed\s+to|fails\s+to)\s+(\w+)/gi, "error failed $1"],
 ];
 
 /** Single words people use for an API's action or thing: what they say → what APIs call it. */

@@ -39,6 +39,7 @@ export function searchableOperation(
   tagNotes: ReadonlyMap<string, string> = new Map(),
 ): SearchableOperation {
   const properties = argumentWords(tool.inputSchema);
+  const states = stateWords(tool.inputSchema, tool.description);
   return {
     id,
     path: tool._meta.path,
@@ -49,6 +50,7 @@ export function searchableOperation(
     // A tag's own description says what its operations act on ("A Droplet is a DigitalOcean virtual machine").
     tags: [...tags, ...tags.map((tag) => tagNotes.get(tag) ?? "")].join(" ").trim(),
     parameters: properties.join(" "),
+    ...(states.length > 0 ? { states: states.join(" ") } : {}),
     ...(tool._meta.deprecated ? { deprecated: true } : {}),
   };
 }
@@ -80,6 +82,34 @@ function argumentWords(schema: JsonSchema): string[] {
   };
   read(schema.properties, 0);
   return found;
+}
+
+/** An argument naming a state: `status`, `state`, `invoice_status`, `action` (Zoom's `end | recover`). */
+const STATE_ARGUMENT = /(?:^|_|[a-z])(?:status|state|action)$/i;
+/**
+ * Words a description lists in capitals (`CANCELLED – available when…`), as documents list states in prose; not
+ * placeholders (`PROJECT_ID`) nor HTTP's words.
+ */
+const LISTED_CONSTANT = /(?<![\w{])(?!(?:DELETE|POST|PATCH|HEAD|OPTIONS|HTTP|HTTPS|JSON|TRUE|FALSE|NULL)\b)[A-Z]{4,24}(?![\w}])/g;
+
+/**
+ * The states an operation sets or filters by: the string values of its status-like arguments (at the top and in the
+ * body), and, where its description speaks of a status, the constants it lists in capitals.
+ */
+function stateWords(schema: JsonSchema, description: string): string[] {
+  const found: string[] = [];
+  const read = (properties: unknown, depth: number) => {
+    if (!isRecord(properties)) return;
+    for (const [name, property] of Object.entries(properties)) {
+      if (!isRecord(property)) continue;
+      if (depth === 0 && name === "body") read(property.properties, 1);
+      if (!STATE_ARGUMENT.test(name) || !Array.isArray(property.enum)) continue;
+      for (const value of property.enum.slice(0, MAX_ENUM_VALUES)) if (typeof value === "string" && value.length <= 24) found.push(value);
+    }
+  };
+  read(schema.properties, 0);
+  if (/\b(?:status|state)\b/i.test(description)) for (const [constant] of description.matchAll(LISTED_CONSTANT)) found.push(constant);
+  return [...new Set(found)];
 }
 
 /**

@@ -46,6 +46,14 @@ function nearlySaid(term: string, said: ReadonlySet<string | undefined>): boolea
   return false;
 }
 
+/** What an operation weighs that sets or filters by a state the request names (`mark invoice 12 as paid`). */
+const STATE_MATCH = 1.6;
+
+/** How an operation's states agree with the words said: one of them named counts. */
+function stateFactor(states: ReadonlySet<string> | undefined, said: readonly string[]): number {
+  return states !== undefined && said.some((term) => term !== "" && states.has(term)) ? STATE_MATCH : 1;
+}
+
 /** How much of a description stands for an operation whose summary only repeats its name. */
 const GIST_CHARS = 300;
 /** Where the gist is among an operation's names (after its operationId and summary), and what a match in it weighs. */
@@ -90,6 +98,8 @@ export class OperationSearchIndex {
   private readonly objectCounts = new Map<string, number>();
   /** The operations the document marks deprecated. */
   private readonly deprecated = new Set<number>();
+  /** The states each operation sets or filters by (normalised terms), where it names any. */
+  private readonly states = new Map<number, ReadonlySet<string>>();
   /** What each operation does, by the first word of its summary and of its operationId (`Create folder` → creat). */
   private readonly actions = new Map<number, ReadonlySet<string>>();
 
@@ -130,6 +140,7 @@ export class OperationSearchIndex {
       this.objects.delete(id);
       this.deprecated.delete(id);
       this.actions.delete(id);
+      this.states.delete(id);
     }
   }
 
@@ -149,6 +160,7 @@ export class OperationSearchIndex {
       this.count(object, 1);
       this.actions.set(operation.id, actionsOf(operation));
       if (operation.deprecated) this.deprecated.add(operation.id);
+      if (operation.states) this.states.set(operation.id, termSet(operation.states));
       for (const field of FIELDS) {
         for (const word of tokenize(operation[field])) {
           const term = normalizeTerm(word);
@@ -180,7 +192,8 @@ export class OperationSearchIndex {
       (term) => this.objectCounts.has(term),
     );
     const meansSomething = (term: string) => changingVerbSet().has(term) || READING_VERBS.has(term) || Object.hasOwn(related, term);
-    const said = groups.map((group) => group[0] ?? "").join(" ");
+    const saidTerms = groups.map((group) => group[0] ?? "");
+    const said = saidTerms.join(" ");
     const meant = [...new Set(groups.flatMap((group) => group.slice(1)))].join(" ");
     // What the user said counts fully, what it means less: `list open pull requests` still wants pulls/list first.
     const results = this.index.search(
@@ -222,6 +235,7 @@ export class OperationSearchIndex {
           objectFactor(this.objects.get(id), groups, thing) *
           actionFactor(this.actions.get(id), groups[0]) *
           parentsFactor(this.paths.get(id) ?? "", terms) *
+          stateFactor(this.states.get(id), saidTerms) *
           (this.deprecated.has(id) ? DEPRECATED_WEIGHT : 1);
         return { id, score: Math.sqrt(result.score) * factors };
       })

@@ -32,6 +32,8 @@ const MAKING: Intent = { methods: new Set(["post", "put"]), shape: "collection" 
 
 /** A question (`what labels…`, `who is on…`) asks to read. */
 const READING: Intent = { methods: new Set(["get", "head"]) };
+/** Words that open a question about things, not a request to act (`how do I…` is asked by its verb). */
+const WH_WORDS = new Set(["what", "which", "who", "where", "when", "why", "how"]);
 const QUESTION_WORDS = new Set(["what", "which", "who", "how", "where", "when", "do", "doe", "did", "have", "has", "can", "could"]);
 
 /** Verbs of requests that read (normalised): a request beginning with one of these asks for a GET. */
@@ -234,6 +236,8 @@ export function wantedMethods(
   }
   const said = intentOf(groups.map((group) => group[0] ?? ""));
   if (said !== undefined) return said;
+  // A question about things (`what PRs are still open?`) reads them, whatever its later words may mean.
+  if (first !== undefined && WH_WORDS.has(first)) return READING;
   const meant = intentOf(groups.flatMap((group) => group.slice(1)));
   if (meant !== undefined) return meant;
   if (first === undefined) return undefined;

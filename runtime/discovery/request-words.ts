@@ -33,6 +33,10 @@ const SYNONYMS: Record<string, readonly string[]> = {
   drop: ["delete"],
   destroy: ["delete"],
   edit: ["update"],
+  newest: ["latest", "recent"],
+  recent: ["latest"],
+  latest: ["recent"],
+  last: ["latest", "recent"],
   change: ["update"],
   modify: ["update"],
   rename: ["update"],
@@ -157,8 +161,8 @@ export function queryTermGroups(
     .replace(/\b(?:signed|logged)[\s-]+in\b/gi, "authenticated")
     .replace(/\bPRs?\b/g, "pull request")
     .replace(/\bto-?dos?\b/gi, "tasks")
-    // `stop sharing`, `stop following`: undoing what the verb did.
-    .replace(/\bstop\s+(\w+ing)\b/gi, "remove $1")
+    // `stop sharing`, `stop watching`: undoing what the verb did (unshare, unwatch), or stopping it.
+    .replace(/\bstop\s+(\w+ing)\b/gi, "remove un$1 $1 stop")
     // `what's in the folder`: its items.
     .replace(/\bwhat(?:'s|\s+is|\s+are)\s+(?:in|inside)\b/gi, "list items in");
   const said = tokenize(rewritten).slice(0, MAX_QUERY_WORDS);

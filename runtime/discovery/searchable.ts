@@ -10,6 +10,8 @@ export interface SearchableOperation {
   description: string;
   tags: string;
   parameters: string;
+  /** The states it can set or filter by: the values of its status-like arguments (`paid`, `CANCELLED`), space-separated. */
+  states?: string;
   /** The document marks it deprecated: it ranks after current operations that match as well. */
   deprecated?: boolean;
 }

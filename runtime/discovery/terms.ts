@@ -79,6 +79,8 @@ function stem(word: string): string {
     if (word.length >= 6 && word.endsWith("ing")) base = word.slice(0, -3);
     else if (word.length >= 6 && word.endsWith("ed") && !word.endsWith("eed")) base = word.slice(0, -2);
     if (base !== word && /([bgmnprt])\1$/.test(base)) base = base.slice(0, -1);
+    // British doubling of a final l after an unstressed e: cancelled, labelling, modelled (not spelled, called).
+    else if (base !== word && base.length >= 6 && base.endsWith("ell")) base = base.slice(0, -1);
   }
   return base.length >= 5 && base.endsWith("e") ? base.slice(0, -1) : base;
 }
