@@ -38,6 +38,8 @@ const PHRASES: readonly [RegExp, string][] = [
   [/^\s*(fix|correct)\b/i, "$1 update edit"],
   // `mark invoice 12 as paid`: a change of its status to that state.
   [/\bmark\s+(.{1,60}?\s+)?as\s+(\w+)\s*(?=$|[,.;!?])/gi, "update status $1$2"],
+  // `mark it rejected`: the same, the state a participle.
+  [/\bmark\s+(it|them|this|that|these|those)\s+(\w+(?:ed|en)|paid|sent|done|lost|won)\s*(?=$|[,.;!?])/gi, "update status $1 $2"],
   // Being told each time something happens is a webhook.
   [/\b(?:every|each|any)\s+time\b/gi, "whenever"],
   // Undoing a deletion restores what was deleted.

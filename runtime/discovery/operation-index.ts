@@ -11,6 +11,7 @@ import {
   parentsFactor,
   READING_VERBS,
   saysPlural,
+  stateOwnerOf,
   thingAsked,
   wantedMethods,
 } from "./request-intent.js";
@@ -49,10 +50,18 @@ function nearlySaid(term: string, said: ReadonlySet<string | undefined>): boolea
 /** What an operation weighs that sets or filters by a state the request names (`mark invoice 12 as paid`). */
 const STATE_MATCH = 1.6;
 
-/** How an operation's states agree with the words said: one of them named counts. */
-function stateFactor(states: ReadonlySet<string> | undefined, said: readonly string[]): number {
-  return states !== undefined && said.some((term) => term !== "" && states.has(term)) ? STATE_MATCH : 1;
+/** The method factor of an operation that sets the state the request's verb names: as good as a wanted method. */
+const STATE_VERB_METHOD = 1.6;
+
+/** The action factor of such an operation: as an operation whose name begins with the verb. */
+const STATE_VERB_ACTION = 1.5;
+
+/** Whether an operation's states include what the request's verb makes (`cancel` → CANCELLED). */
+function setsState(states: ReadonlySet<string> | undefined, verb: readonly string[] | undefined): boolean {
+  // A verb that also means making something (`open a pull request`) asks for that, not for the state it shares a word with.
+  return states !== undefined && verb?.[0] !== undefined && states.has(verb[0]) && !verb.includes("creat");
 }
+
 
 /** How much of a description stands for an operation whose summary only repeats its name. */
 const GIST_CHARS = 300;
@@ -98,6 +107,8 @@ export class OperationSearchIndex {
   private readonly objectCounts = new Map<string, number>();
   /** The operations the document marks deprecated. */
   private readonly deprecated = new Set<number>();
+  /** What the state at each state path belongs to (`/projects/{id}/status` → project). */
+  private readonly owners = new Map<number, string>();
   /** The states each operation sets or filters by (normalised terms), where it names any. */
   private readonly states = new Map<number, ReadonlySet<string>>();
   /** What each operation does, by the first word of its summary and of its operationId (`Create folder` → creat). */
@@ -141,6 +152,7 @@ export class OperationSearchIndex {
       this.deprecated.delete(id);
       this.actions.delete(id);
       this.states.delete(id);
+      this.owners.delete(id);
     }
   }
 
@@ -161,6 +173,8 @@ export class OperationSearchIndex {
       this.actions.set(operation.id, actionsOf(operation));
       if (operation.deprecated) this.deprecated.add(operation.id);
       if (operation.states) this.states.set(operation.id, termSet(operation.states));
+      const owner = stateOwnerOf(operation.path);
+      if (owner !== undefined) this.owners.set(operation.id, owner);
       for (const field of FIELDS) {
         for (const word of tokenize(operation[field])) {
           const term = normalizeTerm(word);
@@ -231,11 +245,17 @@ export class OperationSearchIndex {
         const id = Number(result.id);
         const factors =
           (1 + 4 * this.coverage(id, groups)) *
-          methodFactor(this.methods.get(id) ?? "", this.paths.get(id) ?? "", wanted, plural) *
-          objectFactor(this.objects.get(id), groups, thing) *
-          actionFactor(this.actions.get(id), groups[0]) *
+          // An operation that sets the state the request's verb names does what it asks, whatever its method
+          // (`cancel project 12` → PUT /projects/{id}/status with CANCELLED).
+          (this.methods.get(id) !== "get" && setsState(this.states.get(id), verb)
+            ? STATE_VERB_METHOD
+            : methodFactor(this.methods.get(id) ?? "", this.paths.get(id) ?? "", wanted, plural)) *
+          // A state's path acts on its owner (`/projects/{id}/status` on a project) for a request naming a state.
+          objectFactor((this.namesState(id, saidTerms) && this.owners.get(id)) || this.objects.get(id), groups, thing) *
+          // And does what its verb says, as an operation named by that verb does.
+          (this.methods.get(id) !== "get" && setsState(this.states.get(id), verb) ? STATE_VERB_ACTION : actionFactor(this.actions.get(id), groups[0])) *
           parentsFactor(this.paths.get(id) ?? "", terms) *
-          stateFactor(this.states.get(id), saidTerms) *
+          (this.namesState(id, saidTerms) ? STATE_MATCH : 1) *
           (this.deprecated.has(id) ? DEPRECATED_WEIGHT : 1);
         return { id, score: Math.sqrt(result.score) * factors };
       })
@@ -243,6 +263,12 @@ export class OperationSearchIndex {
     // The relevance cut-off: far weaker hits than the best one drop out.
     const floor = (ranked[0]?.score ?? 0) * RELEVANCE_FLOOR;
     return ranked.filter((hit) => hit.score >= floor);
+  }
+
+  /** Whether the request names one of the states an operation sets or filters by. */
+  private namesState(id: number, said: readonly string[]): boolean {
+    const states = this.states.get(id);
+    return states !== undefined && said.some((term) => term !== "" && states.has(term));
   }
 
   /** Counts an operation's object in or out. */

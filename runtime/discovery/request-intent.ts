@@ -277,6 +277,13 @@ export function objectOf(path: string): string | undefined {
   return last === undefined ? undefined : (normalizeTerm(last) ?? undefined);
 }
 
+/** What a state's path changes the state of: `/projects/{id}/status` → project; undefined for other paths. */
+export function stateOwnerOf(path: string): string | undefined {
+  const named = path.split("/").filter((segment) => segment !== "" && !segment.includes("{"));
+  if (!/^(?:status|state)$/i.test(named.at(-1) ?? "")) return undefined;
+  return objectOf(`/${named.slice(0, -1).join("/")}`);
+}
+
 /** The terms of the first words of an operation's summary and operationId: its verb, where it names one. */
 export function actionsOf(operation: SearchableOperation): ReadonlySet<string> {
   const first = (text: string) => {
