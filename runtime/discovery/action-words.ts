@@ -77,6 +77,27 @@ export const SLANG: Readonly<Record<string, readonly string[]>> = {
   real: ["valid", "validat", "verify"],
 };
 
+/** Words an imperative's object begins with: `record it`, `link them`, `print that label`. */
+const OBJECT_START = /^(?:it|them|that|this|these|those|the|a|an|my|our|his|her|their)$/i;
+
+/**
+ * The request with the clause that asks for something first: `Acme wired EUR 1,200 for invoice 5521, record it` asks
+ * to record. A later clause asks when it begins with a verb (`isVerb`) or with a word and an object (`mark it`), and
+ * the first clause does neither.
+ */
+export function askingClauseFirst(request: string, isVerb: (word: string) => boolean): string {
+  const clauses = request.split(/\s*(?:[,;:]|\s[-–—]\s)\s*/);
+  if (clauses.length < 2) return request;
+  const asks = (clause: string) => {
+    const [first = "", second = ""] = clause.split(/\s+/);
+    return /^[a-z]+$/i.test(first) && (isVerb(first.toLowerCase()) || OBJECT_START.test(second));
+  };
+  if (asks(clauses[0] ?? "")) return request;
+  const at = clauses.findIndex((clause, index) => index > 0 && asks(clause));
+  if (at < 0) return request;
+  return [clauses[at], ...clauses.filter((_, index) => index !== at)].join(", ");
+}
+
 /** The request with its phrasal verbs said in the words APIs use. */
 export function plainActions(request: string): string {
   let text = request;

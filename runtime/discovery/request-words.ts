@@ -1,4 +1,4 @@
-import { plainActions, SLANG } from "./action-words.js";
+import { askingClauseFirst, plainActions, SLANG } from "./action-words.js";
 import { changingVerbSet, READING_VERBS } from "./request-intent.js";
 import { HINTED, withoutValues } from "./request-values.js";
 import { MAX_QUERY_WORDS, normalizeTerm, tokenize } from "./terms.js";
@@ -156,7 +156,11 @@ export function queryTermGroups(
     query.replace(OPAQUE_ID, (_id, prefix: string | undefined) => prefix ?? " ").replace(/\b([A-Z]{2,})s\b/g, "$1"),
     (word) => known(normalizeTerm(word) ?? word),
   );
-  const rewritten = plainActions(withoutIds)
+  const isVerb = (word: string) => {
+    const term = normalizeTerm(word) ?? "";
+    return changingVerbSet().has(term) || READING_VERBS.has(term) || Object.hasOwn(SYNONYMS, word);
+  };
+  const rewritten = plainActions(askingClauseFirst(withoutIds, isVerb))
     .replace(/\blog\s*(?:in|on)\b/gi, "sign in")
     .replace(/\b(?:signed|logged)[\s-]+in\b/gi, "authenticated")
     .replace(/\bPRs?\b/g, "pull request")
