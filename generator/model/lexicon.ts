@@ -130,7 +130,7 @@ function lexiconOver(vocabulary: Iterable<string>, wordnet: WordNet): SearchLexi
   for (const word of new Set([...vocabulary].map((each) => each.toLowerCase()).filter((each) => /^[a-z]{3,24}$/.test(each)))) {
     const term = normalizeTerm(word);
     if (term === null) continue;
-    for (const lemma of lemmasOf(word)) {
+    for (const lemma of lemmasOf(word, wordnet)) {
       for (const pos of ["noun", "verb"] as const) {
         const senses = wordnet.senses(lemma, pos);
         if (senses.length > 0 && pos === "verb") verbs.add(term);
@@ -178,11 +178,22 @@ function saidTerm(said: string): string | null {
   return terms.every((term) => term !== null && term !== "") ? terms.join("_") : null;
 }
 
-/** The dictionary forms a word may have: itself, and its singular when it looks plural. */
-function lemmasOf(word: string): string[] {
+/**
+ * The dictionary forms a word may have: itself, and its singular when it looks plural; a word the dictionary lacks
+ * may be two of its words written as one (`downpayment` → down_payment, `pickup` stays).
+ */
+function lemmasOf(word: string, wordnet: WordNet): string[] {
   const forms = [word];
   if (word.endsWith("ies")) forms.push(`${word.slice(0, -3)}y`);
   else if (/(ches|shes|sses|xes)$/.test(word)) forms.push(word.slice(0, -2));
   else if (word.endsWith("s") && !word.endsWith("ss")) forms.push(word.slice(0, -1));
+  const known = (lemma: string) => wordnet.senses(lemma, "noun").length > 0 || wordnet.senses(lemma, "verb").length > 0;
+  if (forms.some(known)) return forms;
+  for (const form of forms) {
+    for (let cut = 3; cut <= form.length - 3; cut++) {
+      const joined = `${form.slice(0, cut)}_${form.slice(cut)}`;
+      if (known(joined)) return [...forms, joined];
+    }
+  }
   return forms;
 }
