@@ -236,9 +236,9 @@ export function wantedMethods(
   }
   const said = intentOf(groups.map((group) => group[0] ?? ""));
   if (said !== undefined) return said;
-  // A question about things (`what PRs are still open?`) reads them, whatever its later words may mean.
-  if (first !== undefined && WH_WORDS.has(first)) return READING;
   const meant = intentOf(groups.flatMap((group) => group.slice(1)));
+  // A question about things (`what PRs are still open?`) reads them, whatever its later words may mean.
+  if (first !== undefined && WH_WORDS.has(first) && !(meant?.methods.has("get") ?? false)) return READING;
   if (meant !== undefined) return meant;
   if (first === undefined) return undefined;
   return READING_VERBS.has(first) && QUESTION_WORDS.has(first) ? READING : undefined;
