@@ -86,7 +86,8 @@ const OBJECT_START = /^(?:it|them|that|this|these|those|the|a|an|my|our|his|her|
  * the first clause does neither.
  */
 export function askingClauseFirst(request: string, isVerb: (word: string) => boolean): string {
-  const clauses = request.split(/\s*(?:[,;:]|\s[-–—]\s)\s*/);
+  // Not the comma of `1,200` nor the colon of `10:30`.
+  const clauses = request.split(/\s*(?:(?<!\d)[,;:]|[,;:](?!\d)|\s[-–—]\s)\s*/);
   if (clauses.length < 2) return request;
   const asks = (clause: string) => {
     const [first = "", second = ""] = clause.split(/\s+/);

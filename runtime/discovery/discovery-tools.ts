@@ -155,6 +155,11 @@ export function discoveryToolDefinitions(
                 readOnly: { type: "boolean" },
                 destructive: { type: "boolean" },
                 deprecated: { type: "boolean", description: "The document marks it deprecated: prefer a current one." },
+                contradiction: {
+                  type: "string",
+                  description:
+                    "Where the summary's verb contradicts the method (a DELETE summarised as an update): the method is what a call does.",
+                },
               },
               required: ["name", "method", "path", "summary", "arguments", "readOnly", "destructive"],
             },

@@ -13,6 +13,7 @@ import { describeOperation } from "../tools/describe-operation.js";
 import type { AskModel, CallingClient, DiscoveryTools, ServedTool, ToolRuntime } from "../tools/tool-runtime-contract.js";
 import { type ApiPart, apiParts } from "./api-parts.js";
 import { type CodeBeside, DISCOVERY_TOOLS, discoveryToolDefinitions, MAX_SEARCH_LIMIT, METHODS } from "./discovery-tools.js";
+import { contradiction, shownSummary } from "./hit-summary.js";
 import { type ChoiceContext, chooseWithModel, MODEL_CHOICE, type ModelChoice, NOTHING_MATCHED } from "./model-choice.js";
 import type { OperationSearchIndex, SearchableOperation, SearchLexicon } from "./operation-index.js";
 import { briefArguments, type Hit, type SearchPage, searchText, synopsis } from "./search-text.js";
@@ -411,6 +412,12 @@ function routeKey(route: string): string {
 }
 
 /** A search result for a tool. */
+/** The hit's flag where the document's summary contradicts the operation's method. */
+function contradictionOf(tool: ToolDefinition): { contradiction?: string } {
+  const said = contradiction(tool._meta.method, tool.title);
+  return said === undefined ? {} : { contradiction: said };
+}
+
 function hitOf(tool: ToolDefinition): Hit {
   const { readOnlyHint, destructiveHint } = tool.annotations;
   const { operationId } = tool._meta;
@@ -419,7 +426,8 @@ function hitOf(tool: ToolDefinition): Hit {
     ...(operationId && operationId !== tool.name ? { operationId } : {}),
     method: tool._meta.method,
     path: tool._meta.path,
-    summary: tool.title,
+    summary: shownSummary(tool),
+    ...contradictionOf(tool),
     arguments: synopsis(tool.inputSchema),
     readOnly: readOnlyHint === true,
     destructive: readOnlyHint !== true && destructiveHint !== false,

@@ -62,7 +62,6 @@ function setsState(states: ReadonlySet<string> | undefined, verb: readonly strin
   return states !== undefined && verb?.[0] !== undefined && states.has(verb[0]) && !verb.includes("creat");
 }
 
-
 /** How much of a description stands for an operation whose summary only repeats its name. */
 const GIST_CHARS = 300;
 /** Where the gist is among an operation's names (after its operationId and summary), and what a match in it weighs. */
@@ -255,7 +254,9 @@ export class OperationSearchIndex {
           // A state's path acts on its owner (`/projects/{id}/status` on a project) for a request naming a state.
           objectFactor((this.namesState(id, saidTerms) && this.owners.get(id)) || this.objects.get(id), groups, thing) *
           // And does what its verb says, as an operation named by that verb does.
-          (this.methods.get(id) !== "get" && setsState(this.states.get(id), verb) ? STATE_VERB_ACTION : actionFactor(this.actions.get(id), groups[0])) *
+          (this.methods.get(id) !== "get" && setsState(this.states.get(id), verb)
+            ? STATE_VERB_ACTION
+            : actionFactor(this.actions.get(id), groups[0])) *
           parentsFactor(this.paths.get(id) ?? "", terms) *
           (this.namesState(id, saidTerms) ? STATE_MATCH : 1) *
           (this.deprecated.has(id) ? DEPRECATED_WEIGHT : 1);

@@ -15,6 +15,8 @@ export interface Hit {
   destructive: boolean;
   /** The document marks it deprecated. */
   deprecated?: true;
+  /** Where the summary's verb contradicts the method: what it says (the method is what the call does). */
+  contradiction?: string;
 }
 
 /** A page of search results, as `structuredContent` carries it. */
@@ -51,7 +53,7 @@ export function searchText(page: SearchPage, offset: number, brief: readonly str
 /** What calling it does, where its method does not say: a GET that reads says nothing; deprecated ones say so. */
 function effect(hit: Hit): string {
   const what = hit.readOnly ? (hit.method === "GET" ? "" : "reads") : hit.destructive ? "changes or deletes data" : "changes data";
-  return [what, hit.deprecated ? "deprecated" : ""].filter((part) => part !== "").join("; ");
+  return [what, hit.deprecated ? "deprecated" : "", hit.contradiction ?? ""].filter((part) => part !== "").join("; ");
 }
 
 /** Whether two names spell the same words (`pulls/list` and `pulls_list`). */

@@ -1,5 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import {
+  BLIND_2_SET,
+  BLIND_3_SET,
   BLIND_SET,
   discoveryQuality,
   forgetDiscoveryServers,
@@ -63,6 +65,17 @@ describe("search_operations over GitHub's and Memos' documents (every operation)
     expect(all.queries).toBe(90);
     expect(all.hitAt5).toBeGreaterThanOrEqual(0.8);
     expect(all.hitAt10).toBeGreaterThanOrEqual(0.9);
+  }, 180_000);
+
+  it("keeps its level on 120 requests written blind over Gitea, ShipEngine, XTRF and Sinao: floors below the goal (hit@5 0.8, hit@10 0.9)", async () => {
+    // Written from the documents and committed before any ranking change; first measured at hit@5 0.67 / 0.63, hit@10 0.80 / 0.73.
+    for (const set of [BLIND_2_SET, BLIND_3_SET]) {
+      const { all } = await discoveryQuality(set);
+      console.log(`${set}: hit@1 ${all.hitAt1.toFixed(2)}, hit@5 ${all.hitAt5.toFixed(2)}, hit@10 ${all.hitAt10.toFixed(2)}`);
+      expect(all.queries).toBe(60);
+      expect(all.hitAt5).toBeGreaterThanOrEqual(0.7);
+      expect(all.hitAt10).toBeGreaterThanOrEqual(0.76);
+    }
   }, 180_000);
 
   it("keeps its level on 40 Stripe requests a helper wrote from the document (ids and everyday words included): a floor", async () => {

@@ -1,0 +1,140 @@
+import type { ToolDefinition } from "oapi-mcp-gen-runtime";
+import { searchableOperation } from "oapi-mcp-gen-runtime/discovery";
+import { OperationSearchIndex } from "oapi-mcp-gen-runtime/operation-index";
+import { describe, expect, it } from "vitest";
+import { lexiconFor } from "../../../generator/model/index.js";
+import { askingClauseFirst } from "../../../runtime/discovery/action-words.js";
+import { contradiction, shownSummary } from "../../../runtime/discovery/hit-summary.js";
+
+/** A tool as the registry holds it, from its method, path, title and what else a test gives it. */
+function tool(name: string, method: string, path: string, title: string, more: Partial<ToolDefinition> = {}): ToolDefinition {
+  return {
+    name,
+    title,
+    description: title,
+    inputSchema: { type: "object", properties: {} },
+    annotations: { readOnlyHint: method === "GET" },
+    _meta: { method, path, operationId: name },
+    ...more,
+  } as unknown as ToolDefinition;
+}
+
+/** The name of the first result of a search over tools. */
+function firstOver(tools: readonly ToolDefinition[]): (query: string) => string | undefined {
+  const operations = tools.map((each, id) => searchableOperation(each, id, []));
+  const index = new OperationSearchIndex(operations, undefined, lexiconFor(operations.flatMap((each) => each.summary.split(" "))));
+  return (query) => tools[index.search(query)[0]?.id ?? -1]?.name;
+}
+
+const statusArgument = (values: string[]) => ({
+  type: "object",
+  properties: { id: { type: "integer" }, status: { type: "string", enum: values } },
+  required: ["id"],
+});
+
+describe("what a request means, from the words of the document and of the language", () => {
+  it("answers a request naming a state with the operation that sets it: an argument's values, or the constants a description lists", () => {
+    const invoices = [
+      tool("get_invoice", "GET", "/invoices/{id}", "Get an invoice"),
+      tool("tag_invoice", "POST", "/invoices/{id}/tag", "Add a tag on an invoice"),
+      tool("update_invoice", "PUT", "/invoices/{id}", "Update an invoice"),
+      tool("invoice_status", "POST", "/invoices/{id}/updatestatus", "Update the status of an invoice", {
+        inputSchema: statusArgument(["draft", "final", "paid"]),
+      }),
+    ];
+    expect(firstOver(invoices)("mark invoice 2231 as paid")).toBe("invoice_status");
+    expect(firstOver(invoices)("invoice 2231 got paid today")).toBe("invoice_status");
+    // Without the state among its values, nothing singles it out.
+    const unnamed = invoices.map((each) => (each.name === "invoice_status" ? { ...each, inputSchema: statusArgument(["draft"]) } : each));
+    expect(firstOver(unnamed)("invoice 2231 got paid today")).not.toBe("invoice_status");
+
+    const projects = [
+      tool("delete_project", "DELETE", "/projects/{id}", "Removes a project."),
+      tool("create_project", "POST", "/projects", "Creates a new project."),
+      tool("project_status", "PUT", "/v2/projects/{id}/status", "Changes project status if possible.", {
+        description: "Changes project status if possible. The status is one of: OPEN, STARTED, CANCELLED.",
+      }),
+    ];
+    // The verb names a state the operation sets: it does what is asked, whatever its method.
+    expect(firstOver(projects)("cancel project 6120")).toBe("project_status");
+    const unlisted = projects.map((each) => ({ ...each, description: each.title }));
+    expect(firstOver(unlisted)("cancel project 6120")).not.toBe("project_status");
+    // A placeholder in capitals is no state.
+    expect(
+      searchableOperation(tool("x", "PUT", "/x/{ID}", "X", { description: "Sets the status of PROJECT_ID." }), 0, []).states,
+    ).toBeUndefined();
+  });
+
+  it("takes a verb that also makes something (`open`) as making it, not as the state it names", () => {
+    const pulls = [
+      tool("list_pulls", "GET", "/pulls", "List pull requests"),
+      tool("create_pull", "POST", "/pulls", "Create a pull request"),
+      tool("update_pull", "PATCH", "/pulls/{id}", "Update a pull request", { inputSchema: statusArgument(["open", "closed"]) }),
+    ];
+    const first = firstOver(pulls);
+    expect(first("open a pull request")).toBe("create_pull");
+    // A question about things reads them, whatever `open` may mean.
+    expect(first("what pull requests are still open?")).toBe("list_pulls");
+  });
+
+  it("reads the clause that asks first, undoes what `stop …ing` names, and asks for errors when something failed", () => {
+    const isVerb = (word: string) => ["record", "link", "cancel"].includes(word);
+    expect(askingClauseFirst("Acme wired EUR 1,200 for invoice 5521, record it", isVerb)).toBe(
+      "record it, Acme wired EUR 1,200 for invoice 5521",
+    );
+    expect(askingClauseFirst("#88 can't start until #80 is finished, link them", isVerb)).toBe(
+      "link them, #88 can't start until #80 is finished",
+    );
+    expect(askingClauseFirst("cancel project 12, the client pulled out", isVerb)).toBe("cancel project 12, the client pulled out");
+
+    const first = firstOver([
+      tool("delete_email", "DELETE", "/user/emails", "Delete email addresses"),
+      tool("watch_repo", "PUT", "/repos/{owner}/{repo}/subscription", "Watch a repo"),
+      tool("unwatch_repo", "DELETE", "/repos/{owner}/{repo}/subscription", "Unwatch a repo"),
+      tool("list_labels", "GET", "/labels", "List labels"),
+      tool("batch_errors", "GET", "/batches/{id}/errors", "Get batch errors"),
+      tool("process_batch", "POST", "/batches/{id}/process", "Process batch labels"),
+    ]);
+    expect(first("stop watching infra/legacy-scripts")).toBe("unwatch_repo");
+    expect(first("some labels in batch 2102390 didn't generate, why?")).toBe("batch_errors");
+  });
+
+  it("finds a document's compound word in the dictionary as two words (downpayment is a down payment, which a deposit is)", () => {
+    const lexicon = lexiconFor(["downpayment", "invoice"]);
+    expect(lexicon.related.deposit).toContain("downpayment");
+    expect(lexicon.related.deposit).not.toContain("invoice");
+  });
+});
+
+describe("what a search result says an operation does", () => {
+  it("follows a generic summary with the description's first sentence, where it says more", () => {
+    const hangUp = tool("update_call", "POST", "/Calls/{Sid}", "Update call", {
+      description: "Initiates a call redirect or terminates a call. Returns the call.",
+    });
+    expect(shownSummary(hangUp)).toBe("Update call: Initiates a call redirect or terminates a call.");
+    // A description that repeats the name, a note or boilerplate adds nothing.
+    const repeats = tool("delete_address", "DELETE", "/addresses/{id}", "Delete an address", {
+      description: "Deletes an existing address.",
+    });
+    expect(shownSummary(repeats)).toBe("Delete an address");
+    const note = tool("list_tasks", "GET", "/tasks", "List tasks", { description: "> [!NOTE] > This endpoint is in public preview." });
+    expect(shownSummary(note)).toBe("List tasks");
+    const boilerplate = tool("create_api_keys", "POST", "/api_keys", "Create API keys", {
+      description: "**This endpoint allows you to create a new API Key for the user.**",
+    });
+    expect(shownSummary(boilerplate)).toBe("Create API keys: Create a new API Key for the user.");
+    // A summary that says more than the name stays as it is.
+    const specific = tool("calls_update", "POST", "/Calls/{Sid}", "Hang up or redirect a call", {
+      description: "Long text here about calls.",
+    });
+    expect(shownSummary(specific)).toBe("Hang up or redirect a call");
+  });
+
+  it("flags a summary whose verb contradicts the method", () => {
+    expect(contradiction("DELETE", "Updates a payment")).toBe('its summary says "updates" but its method is DELETE');
+    expect(contradiction("GET", "Delete the cache")).toBe('its summary says "delete" but its method is GET');
+    expect(contradiction("PATCH", "Create or update custom properties")).toBeUndefined();
+    expect(contradiction("POST", "Create a payment")).toBeUndefined();
+    expect(contradiction("POST", "Search payments")).toBeUndefined();
+  });
+});
