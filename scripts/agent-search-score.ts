@@ -7,9 +7,10 @@ import { readFile } from "node:fs/promises";
 import { discoveryFor } from "./discovery-quality.js";
 import { labelledQueries, ROOT } from "./rank-quality.js";
 
-const [log, choices, set = "blind.json"] = process.argv.slice(2);
-if (!log || !choices) throw new Error("usage: agent-search-score <calls.jsonl> <choices.tsv> [set]");
-const queries = await labelledQueries(new URL(`test/fixtures/queries/${set}`, ROOT));
+const [log, choices, sets = "blind.json"] = process.argv.slice(2);
+if (!log || !choices) throw new Error("usage: agent-search-score <calls.jsonl> <choices.tsv> [set[,set…]]");
+// Several sets are numbered on, in the order given (`blind-2.json,blind-3.json`: 1–60, then 61–120).
+const queries = (await Promise.all(sets.split(",").map((set) => labelledQueries(new URL(`test/fixtures/queries/${set}`, ROOT))))).flat();
 const firstSearch = new Map<number, string[]>();
 const searches = new Map<number, number>();
 let request = 0;

@@ -14,6 +14,7 @@ import type { AskModel, CallingClient, DiscoveryTools, ServedTool, ToolRuntime }
 import { type ApiPart, apiParts } from "./api-parts.js";
 import { type CodeBeside, DISCOVERY_TOOLS, discoveryToolDefinitions, MAX_SEARCH_LIMIT, METHODS } from "./discovery-tools.js";
 import { contradiction, shownSummary } from "./hit-summary.js";
+import { type IdSupplier, idSuppliers, suppliedIds } from "./id-suppliers.js";
 import { type ChoiceContext, chooseWithModel, MODEL_CHOICE, type ModelChoice, NOTHING_MATCHED } from "./model-choice.js";
 import type { OperationSearchIndex, SearchableOperation, SearchLexicon } from "./operation-index.js";
 import { briefArguments, type Hit, type SearchPage, searchText, synopsis } from "./search-text.js";
@@ -127,6 +128,8 @@ export class DiscoveryService implements DiscoveryTools {
   /** And by `METHOD /path`, as search results and the API's own documentation show them. */
   private readonly byRoute: ReadonlyMap<string, ToolDefinition>;
   private index: Promise<OperationSearchIndex> | undefined;
+  /** The ids each tool needs that a list of their collection supplies, found on the first search. */
+  private suppliers: Map<string, IdSupplier[]> | undefined;
   /** The API's tags, the most central first, as the search tool names them. */
   private readonly parts: readonly ApiPart[];
 
@@ -229,7 +232,10 @@ export class DiscoveryService implements DiscoveryTools {
     const next = offset + limit < matching.length ? { nextCursor: cursorOf(offset + limit, picks, searched) } : {};
     const answer: SearchPage = { results: page, total: matching.length, ...next, ...(note ? { note } : {}) };
     // The model reads the compact text; the JSON the output schema describes is the structured content.
-    const brief = tools.map((tool) => briefArguments(tool.inputSchema));
+    // Where a result needs an id that a list of its collection supplies, it says which (and where that list is shown).
+    this.suppliers ??= idSuppliers(this.order);
+    const shownAt = new Map(tools.map((tool, at) => [tool.name, offset + at + 1] as const));
+    const brief = tools.map((tool) => `${briefArguments(tool.inputSchema)}${suppliedIds(this.suppliers?.get(tool.name), shownAt)}`);
     return { content: [{ type: "text", text: searchText(answer, offset, brief) }], structuredContent: { ...answer } };
   }
 

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { lexiconFor } from "../../../generator/model/index.js";
 import { askingClauseFirst } from "../../../runtime/discovery/action-words.js";
 import { contradiction, shownSummary } from "../../../runtime/discovery/hit-summary.js";
+import { idSuppliers, suppliedIds } from "../../../runtime/discovery/id-suppliers.js";
 
 /** A tool as the registry holds it, from its method, path, title and what else a test gives it. */
 function tool(name: string, method: string, path: string, title: string, more: Partial<ToolDefinition> = {}): ToolDefinition {
@@ -136,5 +137,32 @@ describe("what a search result says an operation does", () => {
     expect(contradiction("PATCH", "Create or update custom properties")).toBeUndefined();
     expect(contradiction("POST", "Create a payment")).toBeUndefined();
     expect(contradiction("POST", "Search payments")).toBeUndefined();
+  });
+});
+
+describe("which result supplies the id an operation needs", () => {
+  const tools = [
+    tool("list_invoices", "GET", "/invoices", "List invoices"),
+    tool("get_invoice", "GET", "/invoices/{invoiceId}", "Get an invoice"),
+    tool("add_payment", "POST", "/invoices/{invoice_id}/payments", "Add a payment to an invoice"),
+    tool("list_issues", "GET", "/repos/{owner}/{repo}/issues", "List issues"),
+    tool("edit_issue", "PATCH", "/repos/{owner}/{repo}/issues/{index}", "Edit an issue"),
+    tool("get_user", "GET", "/users/{username}", "Get a user"),
+  ];
+
+  it("names the list of the id's collection, whatever the parameter is called there, and not for names a user gives", () => {
+    const found = idSuppliers(tools);
+    expect(found.get("add_payment")).toEqual([{ parameter: "invoice_id", supplier: "list_invoices" }]);
+    expect(found.get("get_invoice")).toEqual([{ parameter: "invoiceId", supplier: "list_invoices" }]);
+    // `owner` and `repo` are names the user has; `index` is the API's number, from the list of issues.
+    expect(found.get("edit_issue")).toEqual([{ parameter: "index", supplier: "list_issues" }]);
+    expect(found.has("get_user")).toBe(false);
+  });
+
+  it("says so on the result line, with the list's place where the same page shows it", () => {
+    const found = idSuppliers(tools);
+    expect(suppliedIds(found.get("add_payment"), new Map([["list_invoices", 3]]))).toBe("; invoice_id from list_invoices (result 3)");
+    expect(suppliedIds(found.get("add_payment"), new Map())).toBe("; invoice_id from list_invoices");
+    expect(suppliedIds(undefined, new Map())).toBe("");
   });
 });
