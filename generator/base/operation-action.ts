@@ -44,14 +44,24 @@ const SUMMARY_READS: ReadonlySet<string> = new Set([
   "lookup",
   "count",
   "validate",
+  // Computing from what is sent changes nothing: `Calculate order`, `Estimate rates`, `Preview invoice`, `Parse address`.
+  "calculate",
+  "compute",
+  "estimate",
+  "preview",
+  "parse",
 ]);
+
+/** Words before a summary's verb that say how many, not what is done: `Batch retrieve catalog objects`. */
+const HOW_MANY: ReadonlySet<string> = new Set(["batch", "bulk"]);
 
 /**
  * The action an operation's summary names by its first word, else the first verb among its operationId's words
  * (`MemoService_DeleteMemo`, `PostPaymentIntentsIntentCancel`; `chat.postMessage` and `getSendStatus` name none); undefined when neither names one.
  */
 export function operationAction(operation: Pick<OperationModel, "summary" | "operationId">): OperationAction | undefined {
-  const said = words(operation.summary ?? "");
+  const all = words(operation.summary ?? "");
+  const said = all.length > 1 && HOW_MANY.has(all[0] ?? "") ? all.slice(1) : all;
   const first = said[0];
   const named = first === undefined ? undefined : verbOf(first);
   if (named) return named;

@@ -14,6 +14,12 @@ describe("tool annotations by meaning as well as method", () => {
     expect(operationAction({ operationId: "listChanges" })).toBeUndefined();
     expect(operationAction({ summary: "Search contacts", operationId: "POST_marketing-contacts-search" })).toBe("read");
     expect(operationAction({ summary: "Get or create a session", operationId: "PostSessions" })).toBeUndefined();
+    // A POST that only computes or reads, one object or a batch of them.
+    expect(operationAction({ summary: "Calculate order", operationId: "CalculateOrder" })).toBe("read");
+    expect(operationAction({ summary: "Estimate Rates", operationId: "estimate_rates" })).toBe("read");
+    expect(operationAction({ summary: "Batch retrieve catalog objects", operationId: "BatchRetrieveCatalogObjects" })).toBe("read");
+    expect(operationAction({ summary: "Batch delete catalog objects", operationId: "BatchDeleteCatalogObjects" })).toBe("delete");
+    expect(annotationsFor("post", {}, operationAction({ summary: "Calculate order" })).readOnlyHint).toBe(true);
   });
 
   it("a create sent with PUT is not destructive; a delete or cancel sent with POST is; a replace is; a send reaches the open world", () => {
