@@ -4,7 +4,7 @@
  */
 
 /** A value's kind, kept as a hint at a parameter it may fill (`jane@acme.com` fills an email). */
-type ValueHint = "email" | "url" | "phone" | "amount";
+type ValueHint = "email" | "url" | "phone" | "amount" | "address";
 
 /** What each kind of value hints at: a URL given to an API is most often where it should send events. */
 export const HINTED: Readonly<Record<ValueHint, readonly string[]>> = {
@@ -12,6 +12,7 @@ export const HINTED: Readonly<Record<ValueHint, readonly string[]>> = {
   url: ["url", "webhook"],
   phone: ["phone"],
   amount: ["amount"],
+  address: ["address"],
 };
 
 /** Each kind of value, in the order they are taken out (a URL before the e-mail inside it, a phone before a number). */
@@ -32,6 +33,12 @@ const VALUES: readonly { pattern: RegExp; hint?: ValueHint; as?: string; unlessK
     hint: "amount",
   },
   { pattern: /\b\d+(?:\.\d+)?\s?%/g },
+  // A street address (`4 Canal Street`, `500 main st apt 4`): a number, a name, a kind of street.
+  {
+    pattern:
+      /\b\d{1,6}\s+(?:[A-Za-z]+\s+){1,3}(?:street|st|road|rd|avenue|ave|way|lane|ln|boulevard|blvd|drive|dr|court|ct|place|pl|square|sq)\b\.?(?:\s+(?:apt|suite|unit|ste)\.?\s*\w+)?/gi,
+    hint: "address",
+  },
   // Dates and times: 2024-03-01, 3/1/2024, Q1 2024, March 3rd, 3pm, 10:30.
   { pattern: /\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?(?:Z|[+-]\d{2}:?\d{2})?)?\b/g },
   { pattern: /\b\d{1,2}\/\d{1,2}(?:\/\d{2,4})?\b/g },
