@@ -40,6 +40,8 @@ const PHRASES: readonly [RegExp, string][] = [
   [/\bmark\s+(.{1,60}?\s+)?as\s+(\w+)\s*(?=$|[,.;!?])/gi, "update status $1$2"],
   // `mark it rejected`: the same, the state a participle.
   [/\bmark\s+(it|them|this|that|these|those)\s+(\w+(?:ed|en)|paid|sent|done|lost|won)\s*(?=$|[,.;!?])/gi, "update status $1 $2"],
+  // `repos with kubernetes in the name`: a search by name.
+  [/\bwith\s+(.{1,40}?)\s+in\s+(?:the|its|their)\s+(name|title)s?\b/gi, "search $2 $1"],
   // Being told each time something happens is a webhook.
   [/\b(?:every|each|any)\s+time\b/gi, "whenever"],
   // Undoing a deletion restores what was deleted.

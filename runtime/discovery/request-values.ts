@@ -18,7 +18,11 @@ export const HINTED: Readonly<Record<ValueHint, readonly string[]>> = {
 /** Each kind of value, in the order they are taken out (a URL before the e-mail inside it, a phone before a number). */
 const VALUES: readonly { pattern: RegExp; hint?: ValueHint; as?: string; unlessKnown?: true }[] = [
   // Sending things to a URL (`send delivery events to https://…`, `ping https://… whenever`) is a webhook.
-  { pattern: /\b(?:send|post|deliver|forward|push|ping)\b(.{0,80}?)\s(?:to\s+)?https?:\/\/\S+/gi, hint: "url", as: "webhook$1" },
+  {
+    pattern: /\b(?:send|post|deliver|forward|push|ping|call|notify|hit)\b(.{0,80}?)\s(?:to\s+)?https?:\/\/\S+/gi,
+    hint: "url",
+    as: "webhook$1",
+  },
   // What a message says, quoted or after `saying`: its words are content.
   { pattern: /["“”`]([^"“”`]{0,400})["“”`]/g },
   { pattern: /(^|\s)'[^']{1,400}'(?=[\s,.!?;:]|$)/g },

@@ -89,6 +89,8 @@ const SYNONYMS: Record<string, readonly string[]> = {
   // Being told when something happens is a webhook (Box, Bitbucket and Vercel requests alike).
   notify: ["webhook", "hook", "notification"],
   whenever: ["webhook", "hook"],
+  // Where a thing is: how far it has got, or where it has got to.
+  where: ["status", "progress", "track", "location"],
   // Stopping something that runs: APIs say stop, cancel or abort.
   cancel: ["stop", "abort"],
   abort: ["cancel", "stop"],

@@ -100,6 +100,19 @@ describe("what a request means, from the words of the document and of the langua
     expect(first("some labels in batch 2102390 didn't generate, why?")).toBe("batch_errors");
   });
 
+  it("takes `with … in the name` as a search, and `where's my …` as asking for its status or where it is", () => {
+    const first = firstOver([
+      tool("list_keys", "GET", "/repos/{owner}/{repo}/keys", "List a repository's keys"),
+      tool("list_org_repos", "GET", "/orgs/{org}/repos", "List an organization's repos"),
+      tool("search_repos", "GET", "/repos/search", "Search for repositories"),
+      tool("list_package_types", "GET", "/packages", "List custom package types"),
+      tool("get_package_type", "GET", "/packages/{id}", "Get custom package type by id"),
+      tool("tracking", "GET", "/tracking", "Get tracking information", { description: "Retrieve package tracking information" }),
+    ]);
+    expect(first("any repos with kubernetes in the name?")).toBe("search_repos");
+    expect(first("where's my package? UPS 1Z999AA10123456784")).toBe("tracking");
+  });
+
   it("finds a document's compound word in the dictionary as two words (downpayment is a down payment, which a deposit is)", () => {
     const lexicon = lexiconFor(["downpayment", "invoice"]);
     expect(lexicon.related.deposit).toContain("downpayment");

@@ -16,6 +16,7 @@ describe("the values in a request as people type it", () => {
       ["pick up the incoming call v3:Zr4TnB7yKc", ["pick", "up", "the", "incoming", "call"], []],
       ['move "Fix login bug" to (415) 555-0132', ["move", "to"], ["phone"]],
       ["send delivery and open events to https://api.shop.com/events", ["webhook", "delivery", "and", "open", "events"], ["url"]],
+      ["call https://hooks.example.io/tms every time a job changes", ["webhook", "every", "time", "a", "job", "changes"], ["url"]],
       ["client 512 moved offices: 4 Canal Street, Manchester", ["client", "moved", "offices:", ",", "Manchester"], ["address"]],
       ["pls send to Jane Roe 500 main st apt 4 springfield", ["pls", "send", "to", "Jane", "Roe", "springfield"], ["address"]],
     ];
