@@ -67,14 +67,19 @@ describe("search_operations over GitHub's and Memos' documents (every operation)
     expect(all.hitAt10).toBeGreaterThanOrEqual(0.9);
   }, 180_000);
 
-  it("keeps its level on 120 requests written blind over Gitea, ShipEngine, XTRF and Sinao: floors below the goal (hit@5 0.8, hit@10 0.9)", async () => {
+  it("finds the operation in the top 5 for >= 80% and the top 10 for >= 90% of 60 requests written blind over Gitea and ShipEngine; keeps a floor on XTRF and Sinao", async () => {
     // Written from the documents and committed before any ranking change; first measured at hit@5 0.67 / 0.63, hit@10 0.80 / 0.73.
-    for (const set of [BLIND_2_SET, BLIND_3_SET]) {
+    const floors = new Map([
+      [BLIND_2_SET, { hitAt5: 0.8, hitAt10: 0.9 }],
+      // Below the goal (0.8 / 0.9): XTRF's and Sinao's requests name states, payments and French terms the documents do not.
+      [BLIND_3_SET, { hitAt5: 0.71, hitAt10: 0.78 }],
+    ]);
+    for (const [set, floor] of floors) {
       const { all } = await discoveryQuality(set);
       console.log(`${set}: hit@1 ${all.hitAt1.toFixed(2)}, hit@5 ${all.hitAt5.toFixed(2)}, hit@10 ${all.hitAt10.toFixed(2)}`);
       expect(all.queries).toBe(60);
-      expect(all.hitAt5).toBeGreaterThanOrEqual(0.7);
-      expect(all.hitAt10).toBeGreaterThanOrEqual(0.76);
+      expect(all.hitAt5).toBeGreaterThanOrEqual(floor.hitAt5);
+      expect(all.hitAt10).toBeGreaterThanOrEqual(floor.hitAt10);
     }
   }, 180_000);
 
