@@ -5,6 +5,8 @@
 
 /** Phrasal verbs and idioms, rewritten into the words APIs use for them (the object between them stays). */
 const PHRASES: readonly [RegExp, string][] = [
+  // A particle after a pronoun object belongs to the verb: `write them off` is `write off them`.
+  [/\b([a-z]+)\s+(it|them)\s+(off|out|away)\b/gi, "$1 $3 $2"],
   [/\bhang\s*up\b/gi, "hangup end"],
   [/\bpick\s+up\s+(?=(?:the\s+|an?\s+|this\s+|that\s+)?(?:incoming\s+|inbound\s+)?(?:call|phone))/gi, "answer "],
   [/\bloop\s+(.{1,60}?)\s+in\b/gi, "add follower $1"],
@@ -38,6 +40,8 @@ const PHRASES: readonly [RegExp, string][] = [
   [/^\s*(fix|correct)\b/i, "$1 update edit"],
   // `mark invoice 12 as paid`: a change of its status to that state.
   [/\bmark\s+(.{1,60}?\s+)?as\s+(\w+)\s*(?=$|[,.;!?])/gi, "update status $1$2"],
+  // `invoice 640 has been paid`: news of a state, to be recorded as its status.
+  [/\b(?:has|have)\s+(?:now\s+|just\s+)?been\s+(\w+(?:ed|en)|paid|sent|done|lost|won)\s*(?=$|[,.;!?])/gi, "update status $1"],
   // `mark it rejected`: the same, the state a participle.
   [/\bmark\s+(it|them|this|that|these|those)\s+(\w+(?:ed|en)|paid|sent|done|lost|won)\s*(?=$|[,.;!?])/gi, "update status $1 $2"],
   // `repos with kubernetes in the name`: a search by name.

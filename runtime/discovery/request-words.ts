@@ -96,6 +96,9 @@ const SYNONYMS: Record<string, readonly string[]> = {
   abort: ["cancel", "stop"],
 };
 
+/** Particles that make a phrasal verb of the verb before them. */
+const PARTICLES = new Set(["off", "up", "down", "out", "away", "back", "over"]);
+
 /** Words a user says for themself: the API's "authenticated user" (checked before stop words drop `my`). */
 const SELF = new Set(["me", "my", "myself", "mine", "i"]);
 
@@ -211,7 +214,9 @@ export function queryTermGroups(
     // A compound the API writes as two words (`datacenters` → data center, `webhook` → web hook): both are said.
     const parts = unknown ? compoundParts(lower, known) : undefined;
     if (parts !== undefined) return parts.map((part) => [part]);
-    const meanings = meaningsOf(lower);
+    // A verb with a particle the lexicon does not know as one (`write off`, `zip up`) means something else than the
+    // verb alone: not what users mean by the verb (`write` → create).
+    const meanings = PARTICLES.has(said[at + 1]?.toLowerCase() ?? "") ? [] : meaningsOf(lower);
     // A word known to mean something (`start`, `archive`) is no misspelling of the API's (`star`, `archived`).
     const knownWord = meanings.length > 0 || relatives.length > 0 || changingVerbSet().has(term) || READING_VERBS.has(term);
     return [[knownWord ? term : correct(term, lower), ...meanings, ...relatives, ...(together ? [together] : [])]];

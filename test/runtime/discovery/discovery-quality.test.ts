@@ -72,7 +72,7 @@ describe("search_operations over GitHub's and Memos' documents (every operation)
     const floors = new Map([
       [BLIND_2_SET, { hitAt5: 0.8, hitAt10: 0.9 }],
       // Below the goal (0.8 / 0.9): XTRF's and Sinao's requests name states, payments and French terms the documents do not.
-      [BLIND_3_SET, { hitAt5: 0.71, hitAt10: 0.78 }],
+      [BLIND_3_SET, { hitAt5: 0.73, hitAt10: 0.8 }],
     ]);
     for (const [set, floor] of floors) {
       const { all } = await discoveryQuality(set);

@@ -45,6 +45,7 @@ describe("what a request means, from the words of the document and of the langua
     ];
     expect(firstOver(invoices)("mark invoice 2231 as paid")).toBe("invoice_status");
     expect(firstOver(invoices)("invoice 2231 got paid today")).toBe("invoice_status");
+    expect(firstOver(invoices)("invoice 2231 has been paid")).toBe("invoice_status");
     // Without the state among its values, nothing singles it out.
     const unnamed = invoices.map((each) => (each.name === "invoice_status" ? { ...each, inputSchema: statusArgument(["draft"]) } : each));
     expect(firstOver(unnamed)("invoice 2231 got paid today")).not.toBe("invoice_status");
@@ -111,6 +112,18 @@ describe("what a request means, from the words of the document and of the langua
     ]);
     expect(first("any repos with kubernetes in the name?")).toBe("search_repos");
     expect(first("where's my package? UPS 1Z999AA10123456784")).toBe("tracking");
+  });
+
+  it("reads a verb with a particle (`drop off`, `write off`) as other than the verb alone (`drop` → delete)", () => {
+    const first = firstOver([
+      tool("list_points", "POST", "/service_points/list", "List service points", {
+        annotations: { readOnlyHint: true },
+        description: "List carrier service points by location",
+      }),
+      tool("delete_tag", "DELETE", "/tags/{name}", "Delete tag"),
+      tool("delete_batch", "DELETE", "/batches/{id}", "Delete batch"),
+    ]);
+    expect(first("dhl drop-off points near Alexanderplatz, Berlin 10178")).toBe("list_points");
   });
 
   it("finds a document's compound word in the dictionary as two words (downpayment is a down payment, which a deposit is)", () => {
