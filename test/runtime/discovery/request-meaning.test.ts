@@ -117,7 +117,6 @@ describe("what a request means, from the words of the document and of the langua
   it("reads a verb with a particle (`drop off`, `write off`) as other than the verb alone (`drop` → delete)", () => {
     const first = firstOver([
       tool("list_points", "POST", "/service_points/list", "List service points", {
-        annotations: { readOnlyHint: true },
         description: "List carrier service points by location",
       }),
       tool("delete_tag", "DELETE", "/tags/{name}", "Delete tag"),
