@@ -41,7 +41,7 @@ export function searchableOperation(
   tagNotes: ReadonlyMap<string, string> = new Map(),
 ): SearchableOperation {
   const properties = argumentWords(tool.inputSchema);
-  const states = stateWords(tool.inputSchema, tool.description);
+  const states = stateWords(properties.states, tool.description);
   return {
     id,
     path: tool._meta.path,
@@ -51,7 +51,7 @@ export function searchableOperation(
     description: tool.description,
     // A tag's own description says what its operations act on ("A Droplet is a DigitalOcean virtual machine").
     tags: [...tags, ...tags.map((tag) => tagNotes.get(tag) ?? "")].join(" ").trim(),
-    parameters: properties.join(" "),
+    parameters: properties.words.join(" "),
     ...(states.length > 0 ? { states: states.join(" ") } : {}),
     ...(tool._meta.deprecated ? { deprecated: true } : {}),
   };
@@ -65,10 +65,12 @@ const MAX_ENUM_VALUES = 12;
 
 /**
  * The words of an operation's arguments: the names of its parameters and of its body's properties, and their short
- * string enumerations (`action: end | recover` is how Zoom ends a meeting).
+ * string enumerations (`action: end | recover` is how Zoom ends a meeting); and, apart, the string values of its
+ * status-like arguments: the states it sets or filters by.
  */
-function argumentWords(schema: JsonSchema): string[] {
+function argumentWords(schema: JsonSchema): { words: string[]; states: string[] } {
   const found: string[] = [];
+  const states: string[] = [];
   const read = (properties: unknown, depth: number) => {
     if (!isRecord(properties)) return;
     for (const [name, property] of Object.entries(properties)) {
@@ -76,14 +78,16 @@ function argumentWords(schema: JsonSchema): string[] {
       if (!isRecord(property)) continue;
       // An argument that takes `"me"` for the caller (Asana's user_gid, Zoom's userId) answers "who am I?".
       if (depth === 0 && typeof property.description === "string" && SAYS_ME.test(property.description)) found.push("me");
-      const values = Array.isArray(property.enum) ? property.enum : [];
-      if (values.length <= MAX_ENUM_VALUES)
-        for (const value of values) if (typeof value === "string" && value.length <= 24) found.push(value);
+      const values = (Array.isArray(property.enum) ? property.enum : []).filter(
+        (value): value is string => typeof value === "string" && value.length <= 24,
+      );
+      if (Array.isArray(property.enum) && property.enum.length <= MAX_ENUM_VALUES) found.push(...values);
+      if (STATE_ARGUMENT.test(name)) states.push(...values.slice(0, MAX_ENUM_VALUES));
       if (depth === 0 && name === "body") read(property.properties, 1);
     }
   };
   read(schema.properties, 0);
-  return found;
+  return { words: found, states };
 }
 
 /** An argument naming a state: `status`, `state`, `invoice_status`, `action` (Zoom's `end | recover`). */
@@ -94,22 +98,9 @@ const STATE_ARGUMENT = /(?:^|_|[a-z])(?:status|state|action)$/i;
  */
 const LISTED_CONSTANT = /(?<![\w{])(?!(?:DELETE|POST|PATCH|HEAD|OPTIONS|HTTP|HTTPS|JSON|TRUE|FALSE|NULL)\b)[A-Z]{4,24}(?![\w}])/g;
 
-/**
- * The states an operation sets or filters by: the string values of its status-like arguments (at the top and in the
- * body), and, where its description speaks of a status, the constants it lists in capitals.
- */
-function stateWords(schema: JsonSchema, description: string): string[] {
-  const found: string[] = [];
-  const read = (properties: unknown, depth: number) => {
-    if (!isRecord(properties)) return;
-    for (const [name, property] of Object.entries(properties)) {
-      if (!isRecord(property)) continue;
-      if (depth === 0 && name === "body") read(property.properties, 1);
-      if (!STATE_ARGUMENT.test(name) || !Array.isArray(property.enum)) continue;
-      for (const value of property.enum.slice(0, MAX_ENUM_VALUES)) if (typeof value === "string" && value.length <= 24) found.push(value);
-    }
-  };
-  read(schema.properties, 0);
+/** The states an operation sets or filters by: its arguments' (above), and, where its description speaks of a status, the constants it lists in capitals. */
+function stateWords(arguments_: readonly string[], description: string): string[] {
+  const found = [...arguments_];
   if (/\b(?:status|state)\b/i.test(description)) for (const [constant] of description.matchAll(LISTED_CONSTANT)) found.push(constant);
   return [...new Set(found)];
 }
@@ -417,13 +408,13 @@ function routeKey(route: string): string {
   return `${method.toUpperCase()} ${path}`;
 }
 
-/** A search result for a tool. */
 /** The hit's flag where the document's summary contradicts the operation's method. */
 function contradictionOf(tool: ToolDefinition): { contradiction?: string } {
   const said = contradiction(tool._meta.method, tool.title);
   return said === undefined ? {} : { contradiction: said };
 }
 
+/** A search result for a tool. */
 function hitOf(tool: ToolDefinition): Hit {
   const { readOnlyHint, destructiveHint } = tool.annotations;
   const { operationId } = tool._meta;

@@ -244,21 +244,19 @@ export class OperationSearchIndex {
       .slice(0, MAX_RERANKED)
       .map((result) => {
         const id = Number(result.id);
+        const method = this.methods.get(id) ?? "";
+        // An operation that sets the state the request's verb names does what it asks, whatever its method
+        // (`cancel project 12` → PUT /projects/{id}/status with CANCELLED), as an operation named by that verb does.
+        const doesVerb = method !== "get" && setsState(this.states.get(id), verb);
+        const namesState = this.namesState(id, saidTerms);
         const factors =
           (1 + 4 * this.coverage(id, groups)) *
-          // An operation that sets the state the request's verb names does what it asks, whatever its method
-          // (`cancel project 12` → PUT /projects/{id}/status with CANCELLED).
-          (this.methods.get(id) !== "get" && setsState(this.states.get(id), verb)
-            ? STATE_VERB_METHOD
-            : methodFactor(this.methods.get(id) ?? "", this.paths.get(id) ?? "", wanted, plural)) *
+          (doesVerb ? STATE_VERB_METHOD : methodFactor(method, this.paths.get(id) ?? "", wanted, plural)) *
           // A state's path acts on its owner (`/projects/{id}/status` on a project) for a request naming a state.
-          objectFactor((this.namesState(id, saidTerms) && this.owners.get(id)) || this.objects.get(id), groups, thing) *
-          // And does what its verb says, as an operation named by that verb does.
-          (this.methods.get(id) !== "get" && setsState(this.states.get(id), verb)
-            ? STATE_VERB_ACTION
-            : actionFactor(this.actions.get(id), groups[0])) *
+          objectFactor((namesState && this.owners.get(id)) || this.objects.get(id), groups, thing) *
+          (doesVerb ? STATE_VERB_ACTION : actionFactor(this.actions.get(id), groups[0])) *
           parentsFactor(this.paths.get(id) ?? "", terms) *
-          (this.namesState(id, saidTerms) ? STATE_MATCH : 1) *
+          (namesState ? STATE_MATCH : 1) *
           (this.deprecated.has(id) ? DEPRECATED_WEIGHT : 1);
         return { id, score: Math.sqrt(result.score) * factors };
       })
