@@ -65,11 +65,15 @@ export function discoveryDataOf({ operations, tags, alwaysList, tagNotes }: Disc
   const vocabulary = operations.flatMap((operation) =>
     words([operation.path, operation.operationId, operation.summary, operation.tags].join(" ")),
   );
+  // Every indexed word may be the one a misspelt request word is corrected to.
+  const indexed = operations.flatMap((operation) =>
+    words([operation.path, operation.operationId, operation.summary, operation.description, operation.tags, operation.parameters].join(" ")),
+  );
   return {
     alwaysList,
     tags: operations.map((_, id) => [...(tags[id] ?? [])]),
     index: index.serialize(),
-    lexicon: lexiconFor(vocabulary),
+    lexicon: lexiconFor(vocabulary, indexed),
     tagNotes: usedTagNotes(tags, new Map(tagNotes)),
   };
 }

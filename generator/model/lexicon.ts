@@ -47,6 +47,21 @@ class WordNet {
     return [];
   }
 
+  private lemmaSet: Set<string> | undefined;
+
+  /** Every one-word lemma of every part of speech. */
+  lemmas(): ReadonlySet<string> {
+    if (this.lemmaSet !== undefined) return this.lemmaSet;
+    this.lemmaSet = new Set();
+    for (const pos of ["noun", "verb", "adj", "adv"]) {
+      for (const line of readFileSync(join(this.folder, `index.${pos}`), "latin1").split("\n")) {
+        const lemma = line.slice(0, line.indexOf(" "));
+        if (/^[a-z]+$/.test(lemma)) this.lemmaSet.add(lemma);
+      }
+    }
+    return this.lemmaSet;
+  }
+
   private readonly files = new Map<PartOfSpeech, number>();
   private readonly buffer = Buffer.alloc(16_384);
 
@@ -99,22 +114,30 @@ class WordNet {
 
 let wordnet: WordNet | undefined;
 
+/** Verbs that mostly make grammar (`did it get merged?`, `got a new number`), not say what is done. */
+const AUXILIARIES = new Set(["be", "have", "do", "get"]);
+
+/** English irregular verbs (the `english-verbs-irregular` package): each verb's past and past participle forms. */
+function irregularVerbs(): Readonly<Record<string, readonly (readonly string[])[]>> {
+  return createRequire(import.meta.url)("english-verbs-irregular/dist/verbs.json") as Record<string, string[][]>;
+}
+
 /**
  * The words a user may say for a document's own words, from WordNet: the synonyms of each word's most frequent senses
  * and its derivationally related forms (subscribe → subscription, refund ↔ refund), keyed and valued by the search
  * index's normalised terms; and which of those terms are verbs (a request that begins with one asks for an action).
  * Built at generation time over the document's vocabulary only, so the generated server carries no dictionary.
  */
-export function lexiconFor(vocabulary: Iterable<string>): SearchLexicon {
+export function lexiconFor(vocabulary: Iterable<string>, indexed: Iterable<string> = vocabulary): SearchLexicon {
   wordnet ??= new WordNet();
   try {
-    return lexiconOver(vocabulary, wordnet);
+    return lexiconOver(vocabulary, indexed, wordnet);
   } finally {
     wordnet.close();
   }
 }
 
-function lexiconOver(vocabulary: Iterable<string>, wordnet: WordNet): SearchLexicon {
+function lexiconOver(vocabulary: Iterable<string>, indexed: Iterable<string>, wordnet: WordNet): SearchLexicon {
   // Each said term's meant terms, with how near each is: the rank of the sense it came through, a derivation further.
   const related = new Map<string, Map<string, number>>();
   const verbs = new Set<string>();
@@ -127,9 +150,12 @@ function lexiconOver(vocabulary: Iterable<string>, wordnet: WordNet): SearchLexi
     else if (nearness.size < MAX_RELATED) nearness.set(meant, distance);
     related.set(from, nearness);
   };
-  for (const word of new Set([...vocabulary].map((each) => each.toLowerCase()).filter((each) => /^[a-z]{3,24}$/.test(each)))) {
+  const documentTerms = new Set<string>();
+  const documentWords = new Set([...vocabulary].map((each) => each.toLowerCase()).filter((each) => /^[a-z]{3,24}$/.test(each)));
+  for (const word of documentWords) {
     const term = normalizeTerm(word);
     if (term === null) continue;
+    documentTerms.add(term);
     for (const lemma of lemmasOf(word, wordnet)) {
       for (const pos of ["noun", "verb"] as const) {
         const senses = wordnet.senses(lemma, pos);
@@ -159,6 +185,13 @@ function lexiconOver(vocabulary: Iterable<string>, wordnet: WordNet): SearchLexi
       }
     }
   }
+  // An irregular past (`paid`, `sent`) says what its verb says: the document's word itself, or what the verb means in it.
+  for (const [verb, forms] of Object.entries(irregularVerbs())) {
+    const base = normalizeTerm(verb);
+    if (base === null || AUXILIARIES.has(verb)) continue;
+    const meanings = [...(documentTerms.has(base) ? [[base, 0] as const] : []), ...(related.get(base) ?? [])];
+    for (const form of new Set(forms.flat())) for (const [meant, distance] of meanings) if (form !== verb) relate(form, meant, distance);
+  }
   return {
     // The nearest meaning first: a word the API lacks stands for it.
     related: Object.fromEntries(
@@ -167,7 +200,22 @@ function lexiconOver(vocabulary: Iterable<string>, wordnet: WordNet): SearchLexi
         .map(([said, meant]) => [said, [...meant].sort(([a, near], [b, far]) => near - far || (a < b ? -1 : 1)).map(([term]) => term)]),
     ),
     verbs: [...verbs].sort(),
+    words: nearWords(indexed, wordnet),
   };
+}
+
+/** The terms of dictionary words one edit from an indexed word of four letters or more (that the index lacks). */
+function nearWords(indexed: Iterable<string>, wordnet: WordNet): string[] {
+  const spelled = new Set([...indexed].map((word) => word.toLowerCase()).filter((word) => /^[a-z]{4,24}$/.test(word)));
+  const terms = new Set([...spelled].map(normalizeTerm));
+  const near = new Set<string>();
+  for (const word of spelled) {
+    for (const other of oneEditFrom(word)) {
+      const term = wordnet.lemmas().has(other) ? normalizeTerm(other) : null;
+      if (term !== null && !terms.has(term)) near.add(term);
+    }
+  }
+  return [...near].sort();
 }
 
 /** The term a user's word or two-word phrase (`tear_down`) is looked up by: its words' terms joined by `_`. */
@@ -196,4 +244,21 @@ function lemmasOf(word: string, wordnet: WordNet): string[] {
     }
   }
   return forms;
+}
+
+const LETTERS = "abcdefghijklmnopqrstuvwxyz";
+
+/** The words one deletion, substitution or insertion of a letter away from `word`. */
+function oneEditFrom(word: string): Set<string> {
+  const near = new Set<string>();
+  for (let at = 0; at <= word.length; at++) {
+    const [before, after] = [word.slice(0, at), word.slice(at)];
+    if (after !== "") near.add(before + after.slice(1));
+    for (const letter of LETTERS) {
+      near.add(before + letter + after);
+      if (after !== "" && letter !== after[0]) near.add(before + letter + after.slice(1));
+    }
+  }
+  near.delete(word);
+  return near;
 }

@@ -50,8 +50,8 @@ const PHRASES: readonly [RegExp, string][] = [
   [/\b(?:every|each|any)\s+time\b/gi, "whenever"],
   // Undoing a deletion restores what was deleted.
   [/\bundo\s+(?:the\s+|my\s+|that\s+)?(?:deletion|removal|delete)\s+of\b/gi, "restore undelete"],
-  // What failed, and why: its errors.
-  [/\b(?:didn't|did\s+not|doesn't|does\s+not|won't|couldn't|failed\s+to|fails\s+to)\s+(\w+)/gi, "error failed $1"],
+  // What failed, and why: its errors, to read (`labels in batch 12 didn't generate` → show errors labels in batch 12…).
+  [/^(.*?)\b(?:didn't|did\s+not|doesn't|does\s+not|won't|couldn't|failed\s+to|fails\s+to)\s+(\w+)/i, "show errors $1 failed $2"],
 ];
 
 /** Single words people use for an API's action or thing: what they say → what APIs call it. */
@@ -84,7 +84,7 @@ export const SLANG: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** Words an imperative's object begins with: `record it`, `link them`, `print that label`. */
-const OBJECT_START = /^(?:it|them|that|this|these|those|the|a|an|my|our|his|her|their)$/i;
+const OBJECT_START = /^(?:it|them|that|this|these|those|the|a|an|my|our|his|her|their|all)$/i;
 
 /**
  * The request with the clause that asks for something first: `Acme wired EUR 1,200 for invoice 5521, record it` asks

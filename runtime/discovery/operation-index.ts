@@ -5,6 +5,7 @@ import {
   actionsOf,
   changingVerbSet,
   fieldOwner,
+  isPlural,
   methodFactor,
   objectFactor,
   objectOf,
@@ -45,6 +46,11 @@ function nearlySaid(term: string, said: ReadonlySet<string | undefined>): boolea
     if (term.startsWith(word) || (Math.abs(term.length - word.length) <= 1 && distance(term, word) <= 1)) return true;
   }
   return false;
+}
+
+/** Whether a request's first word is a plural noun (`labels`, `invoices`): a verb in the imperative never ends so. */
+function pluralFirst(query: string): boolean {
+  return isPlural(tokenize(query).find((word) => normalizeTerm(word) !== null) ?? "");
 }
 
 /** What an operation weighs that sets or filters by a state the request names (`mark invoice 12 as paid`). */
@@ -102,6 +108,8 @@ export class OperationSearchIndex {
   private readonly vocabulary = new Map<number, Map<string, string>>();
   private readonly terms = new Set<string>();
   private readonly verbs: ReadonlySet<string>;
+  /** Dictionary words near the document's words: `pull` is not a misspelt `full`. */
+  private readonly words: ReadonlySet<string>;
   /** What each operation acts on: the term of its path's last named segment (`/boards/{id}/cards` → card). */
   private readonly objects = new Map<number, string | undefined>();
   /** How many operations act on each object term. */
@@ -125,6 +133,7 @@ export class OperationSearchIndex {
     private readonly lexicon: SearchLexicon = { related: {}, verbs: [] },
   ) {
     this.verbs = new Set(lexicon.verbs);
+    this.words = new Set(lexicon.words);
     if (stored === undefined) {
       this.index = new MiniSearch<SearchableOperation>(INDEX_OPTIONS);
       this.index.addAll(operations);
@@ -206,7 +215,8 @@ export class OperationSearchIndex {
       (term) => this.terms.has(term),
       (term) => this.objectCounts.has(term),
     );
-    const meansSomething = (term: string) => changingVerbSet().has(term) || READING_VERBS.has(term) || Object.hasOwn(related, term);
+    const meansSomething = (term: string) =>
+      changingVerbSet().has(term) || READING_VERBS.has(term) || Object.hasOwn(related, term) || this.words.has(term);
     const saidTerms = groups.map((group) => group[0] ?? "");
     const said = saidTerms.join(" ");
     const meant = [...new Set(groups.flatMap((group) => group.slice(1)))].join(" ");
@@ -230,13 +240,15 @@ export class OperationSearchIndex {
       },
     );
     const leading = normalizeTerm(tokenize(query)[0] ?? "") ?? undefined;
-    const wanted = wantedMethods(groups, this.verbs, (term) => this.objectCounts.has(term), leading);
+    // A request that begins with a plural (`labels in batch 12 failed`) begins with things, not with a verb.
+    const verbs = pluralFirst(query) ? { has: (term: string) => term !== saidTerms[0] && this.verbs.has(term) } : this.verbs;
+    const wanted = wantedMethods(groups, verbs, (term) => this.objectCounts.has(term), leading);
     const plural = saysPlural(query);
     const terms = new Set(groups.flat());
     // A verb that makes one of the API's things names the thing (`watch this issue` makes a watcher).
     const verb = groups[0];
     const made = wanted?.methods.has("post") && verb?.some((term) => this.objectCounts.has(term)) ? verb : undefined;
-    const thing = fieldOwner(query, groups) ?? made ?? thingAsked(groups, this.verbs);
+    const thing = fieldOwner(query, groups) ?? made ?? thingAsked(groups, verbs);
     // A hit that matched only by typo tolerance or prefix is weak: it is dropped when some hit matched a word itself.
     const exact = results.filter((result) => result.terms.some((term) => terms.has(term)));
     // Re-ranking is bounded: only the best hits by text score can reach the top after it.
@@ -282,7 +294,7 @@ export class OperationSearchIndex {
 
   /** A query term the index has, else the term of the indexed word one edit (two from eight letters) from what was typed. */
   private corrected(term: string, word: string): string {
-    if (this.terms.has(term) || word.length < 4 || word.length > 24) return term;
+    if (this.terms.has(term) || this.words.has(term) || word.length < 4 || word.length > 24) return term;
     const allowed = word.length >= 8 ? 2 : 1;
     let best: string | undefined;
     let bestDistance = allowed + 1;

@@ -30,6 +30,12 @@ const CHANGING_METHODS: ReadonlySet<string> = new Set(["post", "put", "patch"]);
 /** What a verb naming one of the API's things asks for: to make one, in its collection or at its action's path. */
 const MAKING: Intent = { methods: new Set(["post", "put"]), shape: "collection" };
 
+/** Particles that make a phrasal verb of the verb before them (`write off`, `hand the folders over`). */
+export const PARTICLES: ReadonlySet<string> = new Set(["off", "up", "down", "out", "away", "back", "over"]);
+
+/** How many words may stand between a verb and its particle (`hand all his folders over`). */
+const PARTICLE_REACH = 4;
+
 /** A question (`what labels…`, `who is on…`) asks to read. */
 const READING: Intent = { methods: new Set(["get", "head"]) };
 /** Words that open a question about things, not a request to act (`how do I…` is asked by its verb). */
@@ -198,6 +204,7 @@ const CHANGING_VERB_WORDS = [
   "dial",
   "text",
   "email",
+  "notify",
 ];
 let changingVerbs: ReadonlySet<string> | undefined;
 
@@ -214,7 +221,7 @@ export function changingVerbSet(): ReadonlySet<string> {
  */
 export function wantedMethods(
   groups: readonly string[][],
-  verbs: ReadonlySet<string>,
+  verbs: { has(term: string): boolean },
   isObject: (term: string) => boolean,
   leading: string | undefined,
 ): Intent | undefined {
@@ -223,7 +230,10 @@ export function wantedMethods(
   // The first word's own action comes first, then a leading verb's: `register a webhook listening for…` creates.
   const saidFirst = intentOf([first ?? ""]);
   if (saidFirst !== undefined) return saidFirst;
-  const changing = (term: string) => changingVerbSet().has(term) || verbs.has(term);
+  // A word the API lacks with a particle after its object is a phrasal verb, which acts: `hand all his folders over`.
+  const phrasal = (term: string) =>
+    term === first && !isObject(term) && groups.slice(1, 1 + PARTICLE_REACH).some((group) => PARTICLES.has(group[0] ?? ""));
+  const changing = (term: string) => changingVerbSet().has(term) || verbs.has(term) || phrasal(term);
   // A verb the API lacks stands for its thing (`subscribe` for subscriptions): the verb was said, the thing is first.
   const standsForThing = leading !== undefined && leading !== first && changing(leading) && (groups[0] ?? []).some(isObject);
   // A request that begins with a verb that changes something asks for that, whatever later words mean
@@ -260,14 +270,15 @@ export function methodFactor(method: string, path: string, wanted: Intent | unde
 
 /** Whether a request names things in the plural after its first word (`my upcoming meetings`): it asks for a list. */
 export function saysPlural(query: string): boolean {
-  return tokenize(query)
-    .slice(1, MAX_QUERY_WORDS)
-    .some((word) => {
-      const lower = word.toLowerCase();
-      if (lower.length < 5 || !lower.endsWith("s") || /(ss|us|is)$/.test(lower)) return false;
-      const term = normalizeTerm(lower);
-      return term !== null && term === normalizeTerm(lower.slice(0, -1));
-    });
+  return tokenize(query).slice(1, MAX_QUERY_WORDS).some(isPlural);
+}
+
+/** Whether a word is a noun's plural (`meetings`, `labels`; not `status` or `access`). */
+export function isPlural(word: string): boolean {
+  const lower = word.toLowerCase();
+  if (lower.length < 5 || !lower.endsWith("s") || /(ss|us|is)$/.test(lower)) return false;
+  const term = normalizeTerm(lower);
+  return term !== null && term === normalizeTerm(lower.slice(0, -1));
 }
 
 /** The term of a path's last named segment: what its operation reads or changes (`/cards/{id}/attachments` → attachment). */
@@ -313,7 +324,7 @@ const DETERMINERS = new Set(["all", "every", "each", "any", "some", "both", "our
  * The thing a request asks for, with what it means: its first word, or the next when the first is a verb (`list the
  * tasks in a project` → task).
  */
-export function thingAsked(groups: readonly string[][], verbs: ReadonlySet<string>): readonly string[] | undefined {
+export function thingAsked(groups: readonly string[][], verbs: { has(term: string): boolean }): readonly string[] | undefined {
   const leading = groups[0]?.[0];
   const verbFirst =
     leading !== undefined &&

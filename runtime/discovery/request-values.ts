@@ -16,7 +16,7 @@ export const HINTED: Readonly<Record<ValueHint, readonly string[]>> = {
 };
 
 /** Each kind of value, in the order they are taken out (a URL before the e-mail inside it, a phone before a number). */
-const VALUES: readonly { pattern: RegExp; hint?: ValueHint; as?: string; unlessKnown?: true }[] = [
+const VALUES: readonly { pattern: RegExp; hint?: ValueHint; as?: string; unlessKnown?: true; currency?: true }[] = [
   // Sending things to a URL (`send delivery events to https://…`, `ping https://… whenever`) is a webhook.
   {
     pattern: /\b(?:send|post|deliver|forward|push|ping|call|notify|hit)\b(.{0,80}?)\s(?:to\s+)?https?:\/\/\S+/gi,
@@ -36,6 +36,8 @@ const VALUES: readonly { pattern: RegExp; hint?: ValueHint; as?: string; unlessK
     pattern: /[$€£¥]\s?\d[\d,]*(?:\.\d+)?(?:\s?[kmb]\b)?|\b\d[\d,]*(?:\.\d+)?\s?(?:usd|eur|gbp|dollars?|euros?|pounds?|bucks|cents?)\b/gi,
     hint: "amount",
   },
+  // A currency's ISO code before its amount (`EUR 1,200`, `CHF 80.50`).
+  { pattern: /\b[A-Z]{3}\s?\d[\d,]*(?:\.\d+)?\b/g, hint: "amount", currency: true },
   { pattern: /\b\d+(?:\.\d+)?\s?%/g },
   // A street address (`4 Canal Street`, `500 main st apt 4`): a number, a name, a kind of street.
   {
@@ -61,6 +63,9 @@ const VALUES: readonly { pattern: RegExp; hint?: ValueHint; as?: string; unlessK
   { pattern: /(?<![\w-])\d+(?:[.,]\d+)?(?![\w-])/g, unlessKnown: true },
 ];
 
+/** ISO 4217 currency codes, as the platform knows them. */
+const CURRENCIES: ReadonlySet<string> = new Set(Intl.supportedValuesOf("currency"));
+
 /**
  * The request with its values taken out, and the kinds of value it held (each once, in order found). `known` tells
  * the words the document uses (lower-cased): an id-like one of them is a word.
@@ -68,9 +73,10 @@ const VALUES: readonly { pattern: RegExp; hint?: ValueHint; as?: string; unlessK
 export function withoutValues(request: string, known: (word: string) => boolean = () => false): { text: string; hints: ValueHint[] } {
   const hints: ValueHint[] = [];
   let text = request;
-  for (const { pattern, hint, as, unlessKnown } of VALUES) {
+  for (const { pattern, hint, as, unlessKnown, currency } of VALUES) {
     text = text.replace(pattern, (match: string, lead: unknown) => {
       if (unlessKnown && known(match.toLowerCase())) return match;
+      if (currency && !CURRENCIES.has(match.slice(0, 3))) return match;
       if (hint !== undefined && !hints.includes(hint)) hints.push(hint);
       if (as !== undefined) return ` ${as.replace("$1", typeof lead === "string" ? lead : "")} `;
       // A pattern that keeps what came before its value (a space) puts it back.

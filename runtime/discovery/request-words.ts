@@ -1,5 +1,5 @@
 import { askingClauseFirst, plainActions, SLANG } from "./action-words.js";
-import { changingVerbSet, READING_VERBS } from "./request-intent.js";
+import { changingVerbSet, PARTICLES, READING_VERBS } from "./request-intent.js";
 import { HINTED, withoutValues } from "./request-values.js";
 import { MAX_QUERY_WORDS, normalizeTerm, tokenize } from "./terms.js";
 
@@ -96,9 +96,6 @@ const SYNONYMS: Record<string, readonly string[]> = {
   abort: ["cancel", "stop"],
 };
 
-/** Particles that make a phrasal verb of the verb before them. */
-const PARTICLES = new Set(["off", "up", "down", "out", "away", "back", "over"]);
-
 /** Words a user says for themself: the API's "authenticated user" (checked before stop words drop `my`). */
 const SELF = new Set(["me", "my", "myself", "mine", "i"]);
 
@@ -120,6 +117,7 @@ const LEADING_VERBS = new Set([
   "follow",
   "watch",
   "lock",
+  "record",
 ]);
 
 let meanings: Map<string, string[]> | undefined;

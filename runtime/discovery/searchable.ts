@@ -23,4 +23,6 @@ export interface SearchableOperation {
 export interface SearchLexicon {
   readonly related: Readonly<Record<string, readonly string[]>>;
   readonly verbs: readonly string[];
+  /** Dictionary words one edit from a document's word (their terms): a request's word among them is no misspelling. */
+  readonly words?: readonly string[];
 }

@@ -26,6 +26,7 @@ const STOP_WORDS = new Set([
   "from",
   "api",
   "my",
+  "some",
 ]);
 /** Long forms API names often abbreviate, folded to the short form. */
 const ABBREVIATIONS: ReadonlyMap<string, string> = new Map([

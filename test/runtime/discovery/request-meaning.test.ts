@@ -6,6 +6,7 @@ import { lexiconFor } from "../../../generator/model/index.js";
 import { askingClauseFirst } from "../../../runtime/discovery/action-words.js";
 import { contradiction, shownSummary } from "../../../runtime/discovery/hit-summary.js";
 import { idSuppliers, suppliedIds } from "../../../runtime/discovery/id-suppliers.js";
+import { queryTermGroups } from "../../../runtime/discovery/request-words.js";
 
 /** A tool as the registry holds it, from its method, path, title and what else a test gives it. */
 function tool(name: string, method: string, path: string, title: string, more: Partial<ToolDefinition> = {}): ToolDefinition {
@@ -123,6 +124,62 @@ describe("what a request means, from the words of the document and of the langua
       tool("delete_batch", "DELETE", "/batches/{id}", "Delete batch"),
     ]);
     expect(first("dhl drop-off points near Alexanderplatz, Berlin 10178")).toBe("list_points");
+  });
+
+  it("reads an irregular past as its verb (paid → pay, and what pay means in the document), but not a verb that makes grammar (got)", () => {
+    const lexicon = lexiconFor(["payment", "get", "invoice"]);
+    expect(lexicon.related.paid).toContain("payment");
+    expect(lexicon.related.got).toBeUndefined();
+    const first = firstOver([
+      tool("get_payment", "GET", "/invoices/{id}/payments/{payment}", "Get a payment"),
+      tool("send_invoice", "POST", "/invoices/{id}/send", "Send an invoice"),
+      tool("add_payment", "POST", "/invoices/{id}/payments", "Adds a payment to the invoice"),
+    ]);
+    expect(first("we paid invoice 677 today")).toBe("add_payment");
+  });
+
+  it("takes a dictionary word one edit from the document's as itself, not as a misspelling (pull is no typo of full)", () => {
+    const tools = [
+      tool("full_report", "GET", "/reports/{id}/full", "Get the full report"),
+      tool("sync_bank", "POST", "/banks/{id}/synchronize", "Synchronize bank transactions"),
+    ];
+    const operations = tools.map((each, id) => searchableOperation(each, id, []));
+    const lexicon = lexiconFor(["report", "synchronize"], ["full", "report", "synchronize", "transactions"]);
+    expect(lexicon.words).toContain("pull");
+    expect(lexicon.words).not.toContain("full");
+    const found = (index: OperationSearchIndex) => index.search("pull").map((hit) => tools[hit.id]?.name);
+    expect(found(new OperationSearchIndex(operations, undefined, lexicon))).toEqual([]);
+    // Without the dictionary's word, `pull` is taken for a misspelt `full`.
+    expect(found(new OperationSearchIndex(operations, undefined, { ...lexicon, words: [] }))).toEqual(["full_report"]);
+  });
+
+  it("reads `record` first as making a record, and a request beginning with a plural as naming things, not a verb", () => {
+    const first = firstOver([
+      tool("get_payment", "GET", "/payments/{id}", "Get a payment"),
+      tool("list_payments", "GET", "/payments", "List payments"),
+      tool("record_payment", "POST", "/payments", "Create a payment"),
+      tool("list_labels", "GET", "/boards/{id}/labels", "List labels on a board"),
+      tool("label_card", "POST", "/cards/{id}/labels", "Label a card"),
+    ]);
+    expect(first("record the payment from Acme")).toBe("record_payment");
+    const groups = (request: string) => queryTermGroups(request, (term) => term, () => [], () => true);
+    expect(groups("record the payment from Acme")[0]).toContain("creat");
+    expect(groups("records of the payment")[0]).not.toContain("creat");
+    expect(first("labels in use on board 12")).toBe("list_labels");
+    expect(first("label card 12")).toBe("label_card");
+  });
+
+  it("reads a word with a particle after its object as a verb that acts (`hand all his folders over`)", () => {
+    expect(askingClauseFirst("John is leaving, hand all his folders over to Ann", () => false)).toBe(
+      "hand all his folders over to Ann, John is leaving",
+    );
+    const first = firstOver([
+      tool("get_folder", "GET", "/folders/{id}", "Get folder"),
+      tool("list_folder_items", "GET", "/folders/{id}/items", "List items in folder"),
+      tool("transfer_folders", "PUT", "/users/{id}/folders", "Transfer owned folders"),
+    ]);
+    expect(first("hand all his folders over to Ann")).toBe("transfer_folders");
+    expect(first("his folders")).not.toBe("transfer_folders");
   });
 
   it("finds a document's compound word in the dictionary as two words (downpayment is a down payment, which a deposit is)", () => {

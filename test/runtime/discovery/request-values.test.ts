@@ -19,6 +19,9 @@ describe("the values in a request as people type it", () => {
       ["call https://hooks.example.io/tms every time a job changes", ["webhook", "every", "time", "a", "job", "changes"], ["url"]],
       ["client 512 moved offices: 4 Canal Street, Manchester", ["client", "moved", "offices:", ",", "Manchester"], ["address"]],
       ["pls send to Jane Roe 500 main st apt 4 springfield", ["pls", "send", "to", "Jane", "Roe", "springfield"], ["address"]],
+      // A currency's ISO code before the amount; three capitals that are no currency (`PRJ`) are not one.
+      ["Acme wired EUR 1,200 for invoice 5521", ["Acme", "wired", "for", "invoice"], ["amount"]],
+      ["look up PRJ 2026", ["look", "up", "PRJ"], []],
     ];
     for (const [request, kept, hints] of cases) {
       const found = withoutValues(request);
