@@ -49,14 +49,17 @@ class WordNet {
 
   private lemmaSet: Set<string> | undefined;
 
-  /** Every one-word lemma of every part of speech. */
+  /** The one-word lemmas of every part of speech that are in common use: a sense of theirs is tagged in WordNet's corpus. */
   lemmas(): ReadonlySet<string> {
     if (this.lemmaSet !== undefined) return this.lemmaSet;
     this.lemmaSet = new Set();
     for (const pos of ["noun", "verb", "adj", "adv"]) {
       for (const line of readFileSync(join(this.folder, `index.${pos}`), "latin1").split("\n")) {
-        const lemma = line.slice(0, line.indexOf(" "));
-        if (/^[a-z]+$/.test(lemma)) this.lemmaSet.add(lemma);
+        const fields = line.split(" ");
+        const lemma = fields[0] ?? "";
+        // lemma pos synset_cnt p_cnt [ptr_symbol…] sense_cnt tagsense_cnt synset_offset…
+        const tagged = Number(fields[5 + Number(fields[3])]);
+        if (tagged > 0 && /^[a-z]+$/.test(lemma)) this.lemmaSet.add(lemma);
       }
     }
     return this.lemmaSet;
