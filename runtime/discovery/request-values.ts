@@ -4,7 +4,7 @@
  */
 
 /** A value's kind, kept as a hint at a parameter it may fill (`jane@acme.com` fills an email). */
-type ValueHint = "email" | "url" | "phone" | "amount" | "address";
+type ValueHint = "email" | "url" | "phone" | "amount" | "address" | "reference";
 
 /** What each kind of value hints at: a URL given to an API is most often where it should send events. */
 export const HINTED: Readonly<Record<ValueHint, readonly string[]>> = {
@@ -13,6 +13,7 @@ export const HINTED: Readonly<Record<ValueHint, readonly string[]>> = {
   phone: ["phone"],
   amount: ["amount"],
   address: ["address"],
+  reference: ["external", "reference"],
 };
 
 /** Each kind of value, in the order they are taken out (a URL before the e-mail inside it, a phone before a number). */
@@ -45,6 +46,9 @@ const VALUES: readonly { pattern: RegExp; hint?: ValueHint; as?: string; unlessK
       /\b\d{1,6}\s+(?:[A-Za-z]+\s+){1,3}(?:street|st|road|rd|avenue|ave|way|lane|ln|boulevard|blvd|drive|dr|court|ct|place|pl|square|sq)\b\.?(?:\s+(?:apt|suite|unit|ste)\.?\s*\w+)?/gi,
     hint: "address",
   },
+  // A reference another system made (`ORD-55012`, `PRJ-2026-0415`): capitals, a dash, digits. APIs look one up as an
+  // external id or a reference, not as their own id.
+  { pattern: /\b[A-Z]{2,5}-\d+(?:-\d+)*\b/g, hint: "reference" },
   // Dates and times: 2024-03-01, 3/1/2024, Q1 2024, March 3rd, 3pm, 10:30.
   { pattern: /\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?(?:Z|[+-]\d{2}:?\d{2})?)?\b/g },
   { pattern: /\b\d{1,2}\/\d{1,2}(?:\/\d{2,4})?\b/g },

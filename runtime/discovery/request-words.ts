@@ -89,12 +89,19 @@ const SYNONYMS: Record<string, readonly string[]> = {
   // Being told when something happens is a webhook (Box, Bitbucket and Vercel requests alike).
   notify: ["webhook", "hook", "notification"],
   whenever: ["webhook", "hook"],
+  // A webhook is a subscription to an API's events, with a URL to call back.
+  webhook: ["hook", "subscription", "callback"],
   // Where a thing is: how far it has got, or where it has got to.
   where: ["status", "progress", "track", "location"],
   // Stopping something that runs: APIs say stop, cancel or abort.
   cancel: ["stop", "abort"],
   abort: ["cancel", "stop"],
 };
+
+/** A verb that undoes another: `un` and a verb, not an adjective (`unpaid`, `unread`, `unused`, `unusual`). */
+const UNDOING = /^un(?![a-z]*(?:ed|id|en|ing|able|ible|ful|ous|al|ly|y|read|sent|seen|own)$)([a-z]{4,})$/;
+/** What undoing asks of an API: to remove. */
+const UNDO_MEANS = ["remov", "delet"];
 
 /** Words a user says for themself: the API's "authenticated user" (checked before stop words drop `my`). */
 const SELF = new Set(["me", "my", "myself", "mine", "i"]);
@@ -174,6 +181,8 @@ export function queryTermGroups(
     .replace(/\bwhat(?:'s|\s+is|\s+are)\s+(?:in|inside)\b/gi, "list items in");
   const said = tokenize(rewritten).slice(0, MAX_QUERY_WORDS);
   const names = namedWords(withoutIds);
+  const whenever = said.findIndex((word) => word.toLowerCase() === "whenever");
+  const eventFrom = whenever < 0 ? said.length : whenever;
   // A two-word verb the lexicon knows (`tear down`, `hand over`) is one word meant: both are read as its meaning.
   const joined = new Set<number>();
   const groups = said.flatMap((word, at) => {
@@ -202,8 +211,13 @@ export function queryTermGroups(
     if (term === null) return [];
     // A name of the user's own things counts as a word meant, not said: `the Reports folder` asks for a folder.
     if (names.has(lower)) return [["", term]];
+    // What happens `whenever …` names the event a webhook is for, not the operation asked for.
+    if (at > eventFrom) return [["", term]];
     const relatives = related(term);
     const unknown = !known(term);
+    // An unknown verb undoing another (`unmatch the payments`, `unarchive`) asks to remove what the other made.
+    const undone = at === 0 && unknown && relatives.length === 0 && meaningsOf(lower).length === 0 ? UNDOING.exec(lower)?.[1] : undefined;
+    if (undone !== undefined) return [[term, ...UNDO_MEANS, ...[normalizeTerm(undone) ?? []].flat()]];
     // A word the API never uses stands for its own word, one of the things it acts on first: `subscribe` for Stripe's
     // subscriptions rather than its subscribers.
     const thing = unknown ? relatives.find(isThing) : undefined;

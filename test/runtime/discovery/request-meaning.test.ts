@@ -182,6 +182,32 @@ describe("what a request means, from the words of the document and of the langua
     expect(first("his folders")).not.toBe("transfer_folders");
   });
 
+  it("reads an unknown `un…` verb first as undoing (removing), but not an adjective (`unpaid`) or a word with its own meaning (`undelete`)", () => {
+    const groups = (request: string) => queryTermGroups(request, (term) => term, () => [], (term) => term === "invoic");
+    expect(groups("unmatch the payments on invoice 2231")[0]).toEqual(["unmatch", "remov", "delet", "match"]);
+    expect(groups("unpaid invoices")[0]).toEqual(["unpaid"]);
+    expect(groups("undelete the file")[0]).toContain("restor");
+    const first = firstOver([
+      tool("list_payments", "GET", "/payments", "List payments"),
+      tool("reconcile", "POST", "/reconcile", "Reconcile a transaction or a document"),
+      tool("unreconcile", "DELETE", "/reconcile", "Remove payments by an object"),
+    ]);
+    expect(first("unmatch the payments on invoice 2231")).toBe("unreconcile");
+  });
+
+  it("takes what happens `whenever …` as the event a webhook is for (words meant, not said), and a webhook as a subscription", () => {
+    const groups = queryTermGroups("call https://hooks.example.io/tms every time a job's status changes", (term) => term, () => [], () => false);
+    expect(groups[0]).toEqual(["webhook", "hook", "subscription", "callback"]);
+    expect(groups.slice(2, -1)).toEqual([
+      ["", "job"],
+      ["", "s"],
+      ["", "status"],
+      ["", "chang"],
+    ]);
+    // Without `whenever`, the same words say what to do.
+    expect(queryTermGroups("change the job status", (term) => term, () => [], () => false)[1]).toEqual(["job"]);
+  });
+
   it("finds a document's compound word in the dictionary as two words (downpayment is a down payment, which a deposit is)", () => {
     const lexicon = lexiconFor(["downpayment", "invoice"]);
     expect(lexicon.related.deposit).toContain("downpayment");

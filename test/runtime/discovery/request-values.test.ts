@@ -22,6 +22,9 @@ describe("the values in a request as people type it", () => {
       // A currency's ISO code before the amount; three capitals that are no currency (`PRJ`) are not one.
       ["Acme wired EUR 1,200 for invoice 5521", ["Acme", "wired", "for", "invoice"], ["amount"]],
       ["look up PRJ 2026", ["look", "up", "PRJ"], []],
+      // A reference another system made: an external id, not the API's own.
+      ["find the shipment for our order ORD-55012", ["find", "the", "shipment", "for", "our", "order"], ["reference"]],
+      ["look up the project our CMS calls PRJ-2026-0415", ["look", "up", "the", "project", "our", "CMS", "calls"], ["reference"]],
     ];
     for (const [request, kept, hints] of cases) {
       const found = withoutValues(request);
