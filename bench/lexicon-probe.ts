@@ -4,10 +4,9 @@
  * server's load of what it serves (the index with and without the lexicon); heap retained after each, in MiB.
  */
 import { performance } from "node:perf_hooks";
-import { words } from "oapi-mcp-gen-runtime";
 import { OperationSearchIndex } from "oapi-mcp-gen-runtime/operation-index";
 import { resolveConfig } from "../generator/config/index.js";
-import { buildTools, lexiconFor, searchableOperations } from "../generator/model/index.js";
+import { buildTools, lexiconFor, lexiconWords, searchableOperations } from "../generator/model/index.js";
 import { selectOperations } from "../generator/select/index.js";
 import { buildApiModel } from "../openapi/model/index.js";
 import { qualityDocument } from "../scripts/rank-quality.js";
@@ -25,23 +24,25 @@ const timed = <T>(task: () => T): [T, number] => {
 };
 
 const model = buildApiModel((await qualityDocument("github")).document);
-const config = resolveConfig({ server: { name: "github" }, select: { all: true }, mode: "discovery" });
+const config = resolveConfig({
+  server: { name: "github" },
+  select: { all: true },
+  mode: "discovery",
+});
 const entries = selectOperations(model, config);
 const operations = searchableOperations(
   buildTools(model, entries, config).map(toolDefinition),
   entries.map((entry) => entry.tags),
   new Map(),
 );
-const vocabulary = operations.flatMap((operation) =>
-  words([operation.path, operation.operationId, operation.summary, operation.tags].join(" ")),
-);
+const [vocabulary, indexed] = lexiconWords(operations);
 
 const before = heapMiB();
 const [index, indexMs] = timed(() => new OperationSearchIndex(operations));
 const stored = index.serialize();
-const [lexicon, lexiconMs] = timed(() => lexiconFor(vocabulary));
+const [lexicon, lexiconMs] = timed(() => lexiconFor(vocabulary, indexed));
 const afterBuild = heapMiB();
-const [, warmMs] = timed(() => lexiconFor(vocabulary));
+const [, warmMs] = timed(() => lexiconFor(vocabulary, indexed));
 const servedText = JSON.stringify(lexicon);
 // What a server does at start: parse what the generator wrote, load the index, with and without the lexicon.
 const [, loadBareMs] = timed(() => new OperationSearchIndex(operations, stored));

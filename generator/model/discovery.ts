@@ -38,7 +38,12 @@ export function discoveryData(
   alwaysList: string[],
   tagNotes: ReadonlyMap<string, string> = new Map(),
 ): DiscoveryData {
-  return discoveryDataOf({ operations: searchableOperations(definitions, tags, tagNotes), tags, alwaysList, tagNotes: [...tagNotes] });
+  return discoveryDataOf({
+    operations: searchableOperations(definitions, tags, tagNotes),
+    tags,
+    alwaysList,
+    tagNotes: [...tagNotes],
+  });
 }
 
 /** What the search index is built from: plain data, so it can be built on another thread. */
@@ -58,22 +63,26 @@ export function searchableOperations(
   return definitions.map((definition, id) => searchableOperation(definition, id, tags[id] ?? [], tagNotes));
 }
 
+/**
+ * The words a lexicon is built over: those that name operations (paths, ids, titles, tags), the ones a request must
+ * reach; and every indexed word, which a misspelt request word may be corrected to.
+ */
+export function lexiconWords(operations: readonly SearchableOperation[]): [vocabulary: string[], indexed: string[]] {
+  const named = (operation: SearchableOperation) => [operation.path, operation.operationId, operation.summary, operation.tags];
+  return [
+    operations.flatMap((operation) => words(named(operation).join(" "))),
+    operations.flatMap((operation) => words([...named(operation), operation.description, operation.parameters].join(" "))),
+  ];
+}
+
 /** The listing, the search index and the lexicon over searchable operations. */
 export function discoveryDataOf({ operations, tags, alwaysList, tagNotes }: DiscoveryInput): DiscoveryData {
   const index = new OperationSearchIndex(operations);
-  // The lexicon covers the words that name operations (paths, ids, titles, tags): the ones a request must reach.
-  const vocabulary = operations.flatMap((operation) =>
-    words([operation.path, operation.operationId, operation.summary, operation.tags].join(" ")),
-  );
-  // Every indexed word may be the one a misspelt request word is corrected to.
-  const indexed = operations.flatMap((operation) =>
-    words([operation.path, operation.operationId, operation.summary, operation.description, operation.tags, operation.parameters].join(" ")),
-  );
   return {
     alwaysList,
     tags: operations.map((_, id) => [...(tags[id] ?? [])]),
     index: index.serialize(),
-    lexicon: lexiconFor(vocabulary, indexed),
+    lexicon: lexiconFor(...lexiconWords(operations)),
     tagNotes: usedTagNotes(tags, new Map(tagNotes)),
   };
 }
