@@ -64,7 +64,7 @@ export function selectOperations(model: ApiModel, config: GeneratorConfig): Oper
       problems.push(`overrides: "${id}" is not an operationId in the document${hint}`);
     }
   }
-  if (problems.length === 0 && selected.length === 0) problems.push(emptySelection(model));
+  if (problems.length === 0 && selected.length === 0) problems.push(emptySelection(model, config));
   if (problems.length > 0) throw new SelectionError(problems);
   return selected;
 }
@@ -87,7 +87,11 @@ function filterMatcher(filter: OperationFilter, operationIds: ReadonlySet<string
 }
 
 /** Why nothing was selected: the filters, or a document without callable operations (webhooks only, or nothing). */
-function emptySelection(model: ApiModel): string {
+function emptySelection(model: ApiModel, config: GeneratorConfig): string {
+  const asked = (config.operations?.length ?? 0) > 0 || Object.keys(config.select ?? {}).length > 0;
+  if (model.operations.length > 0 && !asked) {
+    return "the selection is empty: the config names no `operations` and no `select` rule; `select: { all: true }` selects every operation";
+  }
   if (model.operations.length > 0) return "the selection is empty: no operation of the document was selected";
   const webhooks = model.webhookCount;
   if (webhooks > 0) {

@@ -188,6 +188,10 @@ describe("Memos tool model", () => {
     expect(problems(model, { tags: ["MemoService"], methods: ["trace"] })).toEqual([
       "the selection is empty: no operation of the document was selected",
     ]);
+    // A config that selects nothing at all says how to select everything.
+    expect(problems(model, undefined)).toEqual([
+      "the selection is empty: the config names no `operations` and no `select` rule; `select: { all: true }` selects every operation",
+    ]);
     const webhooksOnly = { openapi: "3.1.0", info: { title: "t", version: "1" }, webhooks: { "memo.created": { post: {} } } };
     expect(problems(buildApiModel(webhooksOnly), { all: true })).toEqual([
       'the selection is empty: the document has no operations under "paths", only 1 webhook(s), which are requests the API sends to you and not tools an MCP server can call',
