@@ -38,12 +38,7 @@ export function discoveryData(
   alwaysList: string[],
   tagNotes: ReadonlyMap<string, string> = new Map(),
 ): DiscoveryData {
-  return discoveryDataOf({
-    operations: searchableOperations(definitions, tags, tagNotes),
-    tags,
-    alwaysList,
-    tagNotes: [...tagNotes],
-  });
+  return discoveryDataOf({ operations: searchableOperations(definitions, tags, tagNotes), tags, alwaysList, tagNotes: [...tagNotes] });
 }
 
 /** What the search index is built from: plain data, so it can be built on another thread. */

@@ -1,13 +1,7 @@
 /** Each selected operation as a tool: names, parameters, bodies, results, credentials, servers, and the mode and search data. */
 
-export {
-  type OperationAction,
-  operationAction,
-} from "../base/operation-action.js";
-export {
-  type OperationTraits,
-  operationTraits,
-} from "../base/operation-traits.js";
+export { type OperationAction, operationAction } from "../base/operation-action.js";
+export { type OperationTraits, operationTraits } from "../base/operation-traits.js";
 export { buildTools } from "./build-tools.js";
 export {
   alwaysListedTools,
@@ -21,21 +15,6 @@ export {
 export { lexiconFor } from "./lexicon.js";
 export { securitySchemes } from "./security.js";
 export { upstreamDefaults } from "./servers.js";
-export {
-  annotationsFor,
-  operationToTool,
-  type ToolModel,
-} from "./tool-model.js";
-export {
-  toolNameFromOperationId,
-  toolNameFromRoute,
-  uniqueNames,
-} from "./tool-name.js";
-export {
-  budgetWarning,
-  checkBudget,
-  discoveryListSize,
-  type ToolsListSize,
-  toolsListSize,
-  toolsModeListSize,
-} from "./tools-list.js";
+export { annotationsFor, operationToTool, type ToolModel } from "./tool-model.js";
+export { toolNameFromOperationId, toolNameFromRoute, uniqueNames } from "./tool-name.js";
+export { budgetWarning, checkBudget, discoveryListSize, type ToolsListSize, toolsListSize, toolsModeListSize } from "./tools-list.js";

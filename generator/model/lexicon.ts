@@ -211,10 +211,11 @@ function lexiconOver(vocabulary: Iterable<string>, indexed: Iterable<string>, wo
 function nearWords(indexed: Iterable<string>, wordnet: WordNet): string[] {
   const spelled = new Set([...indexed].map((word) => word.toLowerCase()).filter((word) => /^[a-z]{4,24}$/.test(word)));
   const terms = new Set([...spelled].map(normalizeTerm));
+  const lemmas = wordnet.lemmas();
   const near = new Set<string>();
   for (const word of spelled) {
     for (const other of oneEditFrom(word)) {
-      const term = wordnet.lemmas().has(other) ? normalizeTerm(other) : null;
+      const term = lemmas.has(other) ? normalizeTerm(other) : null;
       if (term !== null && !terms.has(term)) near.add(term);
     }
   }

@@ -13,6 +13,7 @@ import {
   READING_VERBS,
   saysPlural,
   stateOwnerOf,
+  type Terms,
   thingAsked,
   wantedMethods,
 } from "./request-intent.js";
@@ -49,8 +50,8 @@ function nearlySaid(term: string, said: ReadonlySet<string | undefined>): boolea
 }
 
 /** Whether a request's first word is a plural noun (`labels`, `invoices`): a verb in the imperative never ends so. */
-function pluralFirst(query: string): boolean {
-  return isPlural(tokenize(query).find((word) => normalizeTerm(word) !== null) ?? "");
+function pluralFirst(spoken: readonly string[]): boolean {
+  return isPlural(spoken.find((word) => normalizeTerm(word) !== null) ?? "");
 }
 
 /** What an operation weighs that sets or filters by a state the request names (`mark invoice 12 as paid`). */
@@ -239,9 +240,10 @@ export class OperationSearchIndex {
         ...(within ? { filter: (result: { id: unknown }) => within(Number(result.id)) } : {}),
       },
     );
-    const leading = normalizeTerm(tokenize(query)[0] ?? "") ?? undefined;
+    const spoken = tokenize(query);
+    const leading = normalizeTerm(spoken[0] ?? "") ?? undefined;
     // A request that begins with a plural (`labels in batch 12 failed`) begins with things, not with a verb.
-    const verbs = pluralFirst(query) ? { has: (term: string) => term !== saidTerms[0] && this.verbs.has(term) } : this.verbs;
+    const verbs: Terms = pluralFirst(spoken) ? { has: (term: string) => term !== saidTerms[0] && this.verbs.has(term) } : this.verbs;
     const wanted = wantedMethods(groups, verbs, (term) => this.objectCounts.has(term), leading);
     const plural = saysPlural(query);
     const terms = new Set(groups.flat());

@@ -30,6 +30,9 @@ const CHANGING_METHODS: ReadonlySet<string> = new Set(["post", "put", "patch"]);
 /** What a verb naming one of the API's things asks for: to make one, in its collection or at its action's path. */
 const MAKING: Intent = { methods: new Set(["post", "put"]), shape: "collection" };
 
+/** Terms a caller knows to be of a kind (the document's verbs): only asked whether it has one. */
+export type Terms = Pick<ReadonlySet<string>, "has">;
+
 /** Particles that make a phrasal verb of the verb before them (`write off`, `hand the folders over`). */
 export const PARTICLES: ReadonlySet<string> = new Set(["off", "up", "down", "out", "away", "back", "over"]);
 
@@ -221,7 +224,7 @@ export function changingVerbSet(): ReadonlySet<string> {
  */
 export function wantedMethods(
   groups: readonly string[][],
-  verbs: { has(term: string): boolean },
+  verbs: Terms,
   isObject: (term: string) => boolean,
   leading: string | undefined,
 ): Intent | undefined {
@@ -324,7 +327,7 @@ const DETERMINERS = new Set(["all", "every", "each", "any", "some", "both", "our
  * The thing a request asks for, with what it means: its first word, or the next when the first is a verb (`list the
  * tasks in a project` → task).
  */
-export function thingAsked(groups: readonly string[][], verbs: { has(term: string): boolean }): readonly string[] | undefined {
+export function thingAsked(groups: readonly string[][], verbs: Terms): readonly string[] | undefined {
   const leading = groups[0]?.[0];
   const verbFirst =
     leading !== undefined &&

@@ -16,8 +16,18 @@ export const HINTED: Readonly<Record<ValueHint, readonly string[]>> = {
   reference: ["external", "reference"],
 };
 
+/** ISO 4217 currency codes, as the platform knows them. */
+const CURRENCIES: ReadonlySet<string> = new Set(Intl.supportedValuesOf("currency"));
+
+/** A match that stays a word: `known` tells the words the document uses (lower-cased). */
+type Kept = (match: string, known: (word: string) => boolean) => boolean;
+/** An id-like word the document itself uses (`x509`, `sha256`) is a word. */
+const KNOWN: Kept = (match, known) => known(match.toLowerCase());
+/** Three capitals that name no currency (`PRJ 2026`) are no amount. */
+const NO_CURRENCY: Kept = (match) => !CURRENCIES.has(match.slice(0, 3));
+
 /** Each kind of value, in the order they are taken out (a URL before the e-mail inside it, a phone before a number). */
-const VALUES: readonly { pattern: RegExp; hint?: ValueHint; as?: string; unlessKnown?: true; currency?: true }[] = [
+const VALUES: readonly { pattern: RegExp; hint?: ValueHint; as?: string; keep?: Kept }[] = [
   // Sending things to a URL (`send delivery events to https://…`, `ping https://… whenever`) is a webhook.
   {
     pattern: /\b(?:send|post|deliver|forward|push|ping|call|notify|hit)\b(.{0,80}?)\s(?:to\s+)?https?:\/\/\S+/gi,
@@ -38,7 +48,7 @@ const VALUES: readonly { pattern: RegExp; hint?: ValueHint; as?: string; unlessK
     hint: "amount",
   },
   // A currency's ISO code before its amount (`EUR 1,200`, `CHF 80.50`).
-  { pattern: /\b[A-Z]{3}\s?\d[\d,]*(?:\.\d+)?\b/g, hint: "amount", currency: true },
+  { pattern: /\b[A-Z]{3}\s?\d[\d,]*(?:\.\d+)?\b/g, hint: "amount", keep: NO_CURRENCY },
   { pattern: /\b\d+(?:\.\d+)?\s?%/g },
   // A street address (`4 Canal Street`, `500 main st apt 4`): a number, a name, a kind of street.
   {
@@ -62,13 +72,10 @@ const VALUES: readonly { pattern: RegExp; hint?: ValueHint; as?: string; unlessK
   // An id: a number, a token with three digits in a row (`aaa111`), or a long one of letters and digits mixed
   // (`v3:Zr4TnB7yKc`); `ipv6`, `s3` and `mp3` stay words.
   // One the document uses as a word stays (`x509`, `sha256`).
-  { pattern: /(?<![\w-])[\w:-]*\d{3,}[\w:-]*/g, unlessKnown: true },
-  { pattern: /(?<![\w-])(?=[\w:-]*\d[\w:-]*\d)(?=[\w:-]*[A-Za-z])[\w:-]{8,}/g, unlessKnown: true },
-  { pattern: /(?<![\w-])\d+(?:[.,]\d+)?(?![\w-])/g, unlessKnown: true },
+  { pattern: /(?<![\w-])[\w:-]*\d{3,}[\w:-]*/g, keep: KNOWN },
+  { pattern: /(?<![\w-])(?=[\w:-]*\d[\w:-]*\d)(?=[\w:-]*[A-Za-z])[\w:-]{8,}/g, keep: KNOWN },
+  { pattern: /(?<![\w-])\d+(?:[.,]\d+)?(?![\w-])/g, keep: KNOWN },
 ];
-
-/** ISO 4217 currency codes, as the platform knows them. */
-const CURRENCIES: ReadonlySet<string> = new Set(Intl.supportedValuesOf("currency"));
 
 /**
  * The request with its values taken out, and the kinds of value it held (each once, in order found). `known` tells
@@ -77,10 +84,9 @@ const CURRENCIES: ReadonlySet<string> = new Set(Intl.supportedValuesOf("currency
 export function withoutValues(request: string, known: (word: string) => boolean = () => false): { text: string; hints: ValueHint[] } {
   const hints: ValueHint[] = [];
   let text = request;
-  for (const { pattern, hint, as, unlessKnown, currency } of VALUES) {
+  for (const { pattern, hint, as, keep } of VALUES) {
     text = text.replace(pattern, (match: string, lead: unknown) => {
-      if (unlessKnown && known(match.toLowerCase())) return match;
-      if (currency && !CURRENCIES.has(match.slice(0, 3))) return match;
+      if (keep?.(match, known)) return match;
       if (hint !== undefined && !hints.includes(hint)) hints.push(hint);
       if (as !== undefined) return ` ${as.replace("$1", typeof lead === "string" ? lead : "")} `;
       // A pattern that keeps what came before its value (a space) puts it back.

@@ -21,6 +21,16 @@ function tool(name: string, method: string, path: string, title: string, more: P
   } as unknown as ToolDefinition;
 }
 
+/** A request's term groups, as the index reads them with no lexicon: `known` tells the document's terms. */
+function groupsOf(request: string, known: (term: string) => boolean = () => true): string[][] {
+  return queryTermGroups(
+    request,
+    (term) => term,
+    () => [],
+    known,
+  );
+}
+
 /** The name of the first result of a search over tools. */
 function firstOver(tools: readonly ToolDefinition[]): (query: string) => string | undefined {
   const operations = tools.map((each, id) => searchableOperation(each, id, []));
@@ -162,13 +172,7 @@ describe("what a request means, from the words of the document and of the langua
       tool("label_card", "POST", "/cards/{id}/labels", "Label a card"),
     ]);
     expect(first("record the payment from Acme")).toBe("record_payment");
-    const groups = (request: string) =>
-      queryTermGroups(
-        request,
-        (term) => term,
-        () => [],
-        () => true,
-      );
+    const groups = (request: string) => groupsOf(request);
     expect(groups("record the payment from Acme")[0]).toContain("creat");
     expect(groups("records of the payment")[0]).not.toContain("creat");
     expect(first("labels in use on board 12")).toBe("list_labels");
@@ -189,13 +193,7 @@ describe("what a request means, from the words of the document and of the langua
   });
 
   it("reads an unknown `un…` verb first as undoing (removing), but not an adjective (`unpaid`) or a word with its own meaning (`undelete`)", () => {
-    const groups = (request: string) =>
-      queryTermGroups(
-        request,
-        (term) => term,
-        () => [],
-        (term) => term === "invoic",
-      );
+    const groups = (request: string) => groupsOf(request, (term) => term === "invoic");
     expect(groups("unmatch the payments on invoice 2231")[0]).toEqual(["unmatch", "remov", "delet", "match"]);
     expect(groups("unpaid invoices")[0]).toEqual(["unpaid"]);
     expect(groups("undelete the file")[0]).toContain("restor");
@@ -208,12 +206,7 @@ describe("what a request means, from the words of the document and of the langua
   });
 
   it("takes what happens `whenever …` as the event a webhook is for (words meant, not said), and a webhook as a subscription", () => {
-    const groups = queryTermGroups(
-      "call https://hooks.example.io/tms every time a job's status changes",
-      (term) => term,
-      () => [],
-      () => false,
-    );
+    const groups = groupsOf("call https://hooks.example.io/tms every time a job's status changes", () => false);
     expect(groups[0]).toEqual(["webhook", "hook", "subscription", "callback"]);
     expect(groups.slice(2, -1)).toEqual([
       ["", "job"],
@@ -222,14 +215,7 @@ describe("what a request means, from the words of the document and of the langua
       ["", "chang"],
     ]);
     // Without `whenever`, the same words say what to do.
-    expect(
-      queryTermGroups(
-        "change the job status",
-        (term) => term,
-        () => [],
-        () => false,
-      )[1],
-    ).toEqual(["job"]);
+    expect(groupsOf("change the job status", () => false)[1]).toEqual(["job"]);
   });
 
   it("finds a document's compound word in the dictionary as two words (downpayment is a down payment, which a deposit is)", () => {
