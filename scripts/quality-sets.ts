@@ -9,8 +9,10 @@ for (const set of sets) {
     `${set.padEnd(14)} n=${all.queries} @1 ${all.hitAt1.toFixed(3)} @5 ${all.hitAt5.toFixed(3)} @10 ${all.hitAt10.toFixed(3)} mrr ${all.mrr.toFixed(3)}`,
   );
 }
-const narrowed = await discoveryQuality("holdout.json", true);
-console.log(`holdout narrowed @1 ${narrowed.all.hitAt1.toFixed(3)} @5 ${narrowed.all.hitAt5.toFixed(3)}`);
+for (const set of ["unseen.json", "holdout.json"]) {
+  const narrowed = await discoveryQuality(set, true);
+  console.log(`${set} narrowed @1 ${narrowed.all.hitAt1.toFixed(3)} @5 ${narrowed.all.hitAt5.toFixed(3)}`);
+}
 for (const [set, picks] of [
   ["unseen.json", "unseen.model-picks.json"],
   ["holdout.json", "holdout.model-picks.json"],

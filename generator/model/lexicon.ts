@@ -3,11 +3,14 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type { SearchLexicon } from "oapi-mcp-gen-runtime/operation-index";
 import { normalizeTerm } from "oapi-mcp-gen-runtime/operation-index";
+import { VerbDefinitions } from "./verb-definitions.js";
 
 /** The word senses read per word: the most frequent come first in WordNet, and the rare ones only add noise. */
 const SENSES = { synonyms: 2, derivations: 3 };
 /** Words a user may say for an API's word: at most this many per word. */
 const MAX_RELATED = 24;
+/** How near a verb defined alike is (`match` for `reconcile`): after every synonym and derivation. */
+const DEFINED_ALIKE = 2;
 
 type PartOfSpeech = "noun" | "verb";
 
@@ -63,6 +66,14 @@ class WordNet {
       }
     }
     return this.lemmaSet;
+  }
+
+  private verbDefinitions: VerbDefinitions | undefined;
+
+  /** The verb definitions, read on first use. */
+  definitions(): VerbDefinitions {
+    this.verbDefinitions ??= new VerbDefinitions(this.folder);
+    return this.verbDefinitions;
   }
 
   private readonly files = new Map<PartOfSpeech, number>();
@@ -153,6 +164,7 @@ function lexiconOver(vocabulary: Iterable<string>, indexed: Iterable<string>, wo
     else if (nearness.size < MAX_RELATED) nearness.set(meant, distance);
     related.set(from, nearness);
   };
+  const indexedTerms = new Set([...indexed].map((word) => normalizeTerm(word.toLowerCase())));
   const documentTerms = new Set<string>();
   const documentWords = new Set([...vocabulary].map((each) => each.toLowerCase()).filter((each) => /^[a-z]{3,24}$/.test(each)));
   for (const word of documentWords) {
@@ -163,6 +175,11 @@ function lexiconOver(vocabulary: Iterable<string>, indexed: Iterable<string>, wo
       for (const pos of ["noun", "verb"] as const) {
         const senses = wordnet.senses(lemma, pos);
         if (senses.length > 0 && pos === "verb") verbs.add(term);
+        // A verb the document lacks that is defined as its verb is (`match`, `reconcile`) may say it.
+        if (senses.length > 0 && pos === "verb") {
+          for (const alike of wordnet.definitions().definedAlike(lemma))
+            if (!indexedTerms.has(normalizeTerm(alike))) relate(alike, term, DEFINED_ALIKE);
+        }
         senses.slice(0, SENSES.derivations).forEach((offset, rank) => {
           const { words, pointers } = wordnet.synset(offset, pos);
           const own = words.indexOf(lemma) + 1;

@@ -140,6 +140,7 @@ function meaningsOf(word: string): string[] {
 
 const AUTHENTICATED = "authenticat";
 const CREATE = "creat";
+const NEW = "new";
 
 /**
  * Ids in a request: a prefixed one (`ch_3MmlLrLkdIwHu7ix`, prefix captured), a UUID, or a token of twelve or more
@@ -238,6 +239,9 @@ export function queryTermGroups(
   // `new issue` asks to create one; `any new voicemails?` does not.
   if (first !== undefined && said[0]?.toLowerCase() === "new") first.push(CREATE);
   if (first !== undefined && LEADING_VERBS.has(said[0]?.toLowerCase() ?? "") && groups.length > 1) first.push(CREATE);
+  // With a verb that makes (`add a new customer`), `new` says nothing more.
+  if (groups.some((group) => group[0] !== NEW && group.includes(CREATE)))
+    return groups.filter((group) => group[0] !== NEW || group.includes(CREATE));
   return groups;
 }
 

@@ -67,13 +67,11 @@ describe("search_operations over GitHub's and Memos' documents (every operation)
     expect(all.hitAt10).toBeGreaterThanOrEqual(0.9);
   }, 180_000);
 
-  it("finds the operation in the top 5 for >= 80% and the top 10 for >= 90% of 60 requests written blind over Gitea and ShipEngine; for >= 80% and >= 88% over XTRF and Sinao", async () => {
+  it("finds the operation in the top 5 for >= 80% and the top 10 for >= 90% of 60 requests written blind over Gitea and ShipEngine, and of 60 over XTRF and Sinao", async () => {
     // Written from the documents and committed before any ranking change; first measured at hit@5 0.67 / 0.63, hit@10 0.80 / 0.73.
     const floors = new Map([
       [BLIND_2_SET, { hitAt5: 0.8, hitAt10: 0.9 }],
-      // hit@10 below the goal (0.9): XTRF's and Sinao's requests use words (chase, match, French terms) the documents and
-      // WordNet do not link to the operations' own.
-      [BLIND_3_SET, { hitAt5: 0.8, hitAt10: 0.88 }],
+      [BLIND_3_SET, { hitAt5: 0.8, hitAt10: 0.9 }],
     ]);
     for (const [set, floor] of floors) {
       const { all } = await discoveryQuality(set);

@@ -223,6 +223,33 @@ describe("what a request means, from the words of the document and of the langua
     expect(lexicon.related.deposit).toContain("downpayment");
     expect(lexicon.related.deposit).not.toContain("invoice");
   });
+
+  it("reads a verb the document lacks as its verb when WordNet defines both alike (match → reconcile), and not a verb the document uses", () => {
+    const lexicon = lexiconFor(["reconcile", "transaction", "invoice"]);
+    expect(lexicon.related.match).toContain("reconcil");
+    // `replace` is defined with `another` too, which many definitions use: no kin.
+    expect(lexicon.related.replace ?? []).not.toContain("reconcil");
+    expect(lexiconFor(["reconcile", "match"]).related.match ?? []).not.toContain("reconcil");
+    const first = firstOver([
+      tool("list_transactions", "GET", "/transactions", "List bank transactions"),
+      tool("get_transaction", "GET", "/transactions/{id}", "Get a bank transaction"),
+      tool("get_invoice", "GET", "/invoices/{id}", "Get an invoice"),
+      tool("reconcile", "POST", "/reconcile", "Reconcile a transaction or a document"),
+    ]);
+    expect(first("match bank transaction 99812 with invoice 2231")).toBe("reconcile");
+  });
+
+  it("drops `new` beside a verb that makes (`add a new customer`), and keeps it where it asks to make or says which", () => {
+    const known = (term: string) => ["add", "customer", "new", "issu", "bug", "any", "voicemail"].includes(term);
+    expect(groupsOf("add a new customer", known)).toEqual([["add", "creat"], ["customer"]]);
+    expect(groupsOf("new issue for the bug", known)[0]).toEqual(["new", "creat"]);
+    expect(groupsOf("any new voicemails?", known)).toContainEqual(["new"]);
+    const first = firstOver([
+      tool("create_key", "POST", "/keys", "Create new API key"),
+      tool("create_customer", "POST", "/customers", "Create a customer"),
+    ]);
+    expect(first("add a new customer")).toBe("create_customer");
+  });
 });
 
 describe("what a search result says an operation does", () => {
