@@ -174,11 +174,12 @@ function lexiconOver(vocabulary: Iterable<string>, indexed: Iterable<string>, wo
     for (const lemma of lemmasOf(word, wordnet)) {
       for (const pos of ["noun", "verb"] as const) {
         const senses = wordnet.senses(lemma, pos);
-        if (senses.length > 0 && pos === "verb") verbs.add(term);
-        // A verb the document lacks that is defined as its verb is (`match`, `reconcile`) may say it.
         if (senses.length > 0 && pos === "verb") {
-          for (const alike of wordnet.definitions().definedAlike(lemma))
+          verbs.add(term);
+          // A verb the document lacks that is defined as its verb is (`match`, `reconcile`) may say it.
+          for (const alike of wordnet.definitions().definedAlike(lemma)) {
             if (!indexedTerms.has(normalizeTerm(alike))) relate(alike, term, DEFINED_ALIKE);
+          }
         }
         senses.slice(0, SENSES.derivations).forEach((offset, rank) => {
           const { words, pointers } = wordnet.synset(offset, pos);

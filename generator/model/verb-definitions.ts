@@ -8,7 +8,7 @@ import { join } from "node:path";
  */
 const RARE_IN_DEFINITIONS = 6;
 
-/** Words of definitions that say how, not what: too short, or function words. */
+/** Words of four letters or more that definitions use to say how, not what (the shorter ones are never read). */
 const NOT_DEFINING = new Set([
   "something",
   "someone",
