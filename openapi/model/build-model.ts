@@ -229,15 +229,29 @@ function responsesOf(document: OpenApiDocument, node: JsonValue | undefined): Re
   });
 }
 
-/** Operation security overrides the document's; an empty requirement list (or an empty requirement) is public. */
+/**
+ * Operation security overrides the document's; an empty requirement list (or an empty requirement) is public. A
+ * requirement a document repeats (XTRF lists its one token four times) is kept once: the alternatives are the same.
+ */
 function securityOf(own: JsonValue | undefined, global: JsonValue | undefined): SecurityModel {
   const source = Array.isArray(own) ? "operation" : Array.isArray(global) ? "global" : "none";
   const list = Array.isArray(own) ? own : Array.isArray(global) ? global : [];
+  const seen = new Set<string>();
   const requirements: SecurityRequirement[] = list
     .filter(isJsonObject)
     .map((requirement) =>
       Object.fromEntries(Object.entries(requirement).map(([name, scopes]) => [name, Array.isArray(scopes) ? scopes.map(String) : []])),
-    );
+    )
+    .filter((requirement) => {
+      const key = JSON.stringify(
+        Object.entries(requirement)
+          .map(([name, scopes]) => [name, [...scopes].sort()])
+          .sort(),
+      );
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
   return { requirements, source, public: requirements.length === 0 || requirements.some((r) => Object.keys(r).length === 0) };
 }
 
