@@ -7,19 +7,7 @@ import { askingClauseFirst } from "../../../runtime/discovery/action-words.js";
 import { contradiction, shownSummary } from "../../../runtime/discovery/hit-summary.js";
 import { idSuppliers, suppliedIds } from "../../../runtime/discovery/id-suppliers.js";
 import { queryTermGroups } from "../../../runtime/discovery/request-words.js";
-
-/** A tool as the registry holds it, from its method, path, title and what else a test gives it. */
-function tool(name: string, method: string, path: string, title: string, more: Partial<ToolDefinition> = {}): ToolDefinition {
-  return {
-    name,
-    title,
-    description: title,
-    inputSchema: { type: "object", properties: {} },
-    annotations: { readOnlyHint: method === "GET" },
-    _meta: { method, path, operationId: name },
-    ...more,
-  } as unknown as ToolDefinition;
-}
+import { toolStub as tool } from "../../helpers/tool-stub.js";
 
 /** A request's term groups, as the index reads them with no lexicon: `known` tells the document's terms. */
 function groupsOf(request: string, known: (term: string) => boolean = () => true): string[][] {

@@ -2,18 +2,7 @@ import type { DiscoveryData, ToolDefinition } from "oapi-mcp-gen-runtime";
 import { DiscoveryService, searchableOperation } from "oapi-mcp-gen-runtime/discovery";
 import { OperationSearchIndex } from "oapi-mcp-gen-runtime/operation-index";
 import { describe, expect, it } from "vitest";
-
-/** A registry tool from its method, path, title and tag (search reads no more of it). */
-function tool(name: string, method: string, path: string, title: string): ToolDefinition {
-  return {
-    name,
-    title,
-    description: title,
-    inputSchema: { type: "object", properties: {} },
-    annotations: { readOnlyHint: method === "GET" },
-    _meta: { operationId: name, method, path },
-  } as unknown as ToolDefinition;
-}
+import { toolStub as tool } from "../../helpers/tool-stub.js";
 
 const TOOLS = [
   tool("meeting_create", "POST", "/users/{id}/meetings", "Create a meeting"),
