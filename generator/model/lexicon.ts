@@ -171,6 +171,8 @@ function lexiconOver(vocabulary: Iterable<string>, indexed: Iterable<string>, wo
     const term = normalizeTerm(word);
     if (term === null) continue;
     documentTerms.add(term);
+    // A stem that is a verb itself (`billing` → bill) is the verb's term too: a request that begins with it acts.
+    if (term !== word && wordnet.senses(term, "verb").length > 0) verbs.add(term);
     for (const lemma of lemmasOf(word, wordnet)) {
       for (const pos of ["noun", "verb"] as const) {
         const senses = wordnet.senses(lemma, pos);

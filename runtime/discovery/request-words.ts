@@ -176,6 +176,8 @@ export function queryTermGroups(
     .replace(/\b(?:signed|logged)[\s-]+in\b/gi, "authenticated")
     .replace(/\bPRs?\b/g, "pull request")
     .replace(/\bto-?dos?\b/gi, "tasks")
+    // `every month`: a schedule, not every item of a list.
+    .replace(/\b(?:every|each)\s+(?:other\s+)?(?:day|week|fortnight|month|quarter|year|hour|minute)s?\b/gi, "recurring")
     // `stop sharing`, `stop watching`: undoing what the verb did (unshare, unwatch), or stopping it.
     .replace(/\bstop\s+(\w+ing)\b/gi, "remove un$1 $1 stop")
     // `what's in the folder`: its items.

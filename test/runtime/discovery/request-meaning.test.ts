@@ -227,6 +227,20 @@ describe("what a request means, from the words of the document and of the langua
     expect(first("match bank transaction 99812 with invoice 2231")).toBe("reconcile");
   });
 
+  it("reads `every month` as a schedule (recurring), not as every item of a list, and a stem that is a verb (billing → bill) as a verb", () => {
+    const known = (term: string) => ["bill", "client", "host", "month", "recur"].includes(term);
+    expect(groupsOf("bill client 88 for hosting every month", known)).toContainEqual(["recur"]);
+    expect(groupsOf("bill client 88 for hosting every month", known)).not.toContainEqual(["every", "list"]);
+    expect(lexiconFor(["billing", "invoice"]).verbs).toContain("bill");
+    const first = firstOver([
+      tool("list_recurring", "GET", "/recurringinvoices", "List recurring invoices"),
+      tool("get_recurring", "GET", "/recurringinvoices/{id}", "Get a recurring invoice"),
+      tool("create_recurring", "POST", "/recurringinvoices", "Create a recurring invoice"),
+      tool("get_account", "GET", "/account", "Get the account and its billing address"),
+    ]);
+    expect(first("bill client 88 49 EUR for hosting every month")).toBe("create_recurring");
+  });
+
   it("drops `new` beside a verb that makes (`add a new customer`), and keeps it where it asks to make or says which", () => {
     const known = (term: string) => ["add", "customer", "new", "issu", "bug", "any", "voicemail"].includes(term);
     expect(groupsOf("add a new customer", known)).toEqual([["add", "creat"], ["customer"]]);
