@@ -30,6 +30,9 @@ import { firstSelection } from "../select/first-selection.js";
 const DEFAULT_MAX_TOOLS = 40;
 const DEFAULT_MAX_TOKENS = 25_000;
 
+/** The heading of the operations a document gives no tag. */
+const UNTAGGED = "(untagged)";
+
 /** One operation as the config lists it. */
 interface Listed {
   entry: OperationModel;
@@ -89,7 +92,7 @@ export async function initConfig(spec: string, configPath: string, force: boolea
 function listOperationsWithTools(model: ApiModel): Listed[] {
   // Tool names as the document's x-mcp marks give them.
   const { config } = withDocumentMarks(resolveConfig(defaultConfigFor(model)), model.operations);
-  const items = model.operations.map((entry): Listed => ({ entry, tag: entry.tags[0] ?? "(untagged)", selected: false }));
+  const items = model.operations.map((entry): Listed => ({ entry, tag: entry.tags[0] ?? UNTAGGED, selected: false }));
   let tools: (ToolModel | undefined)[];
   try {
     tools = buildTools(model, model.operations, config);
@@ -150,7 +153,9 @@ function configText(model: ApiModel, spec: string, configPath: string, listed: L
   const byTag = new Map<string, Listed[]>();
   for (const item of listed) pushTo(byTag, item.tag, item);
   for (const [tag, items] of byTag) {
-    lines.push(`  # ${comment(tag)} (${items.length} operation${items.length === 1 ? "" : "s"})`);
+    // Named as a tag: a tag called `hidden` is no x-mcp mark.
+    const heading = tag === UNTAGGED ? "no tag" : `tag ${comment(tag)}`;
+    lines.push(`  # ${heading} (${items.length} operation${items.length === 1 ? "" : "s"})`);
     for (const item of items) lines.push(operationLine(item));
   }
   if (!listed.some((item) => item.selected)) lines.push("  []  # nothing selected yet: uncomment operations above");

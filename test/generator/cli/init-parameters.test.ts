@@ -56,6 +56,19 @@ describe("init proposes the parameters nearly every operation needs as the serve
     expect(readme).toContain("`PHONE_XERO_TENANT_ID`");
   });
 
+  it("heads each tag's operations as a tag, so a tag called `hidden` reads as no x-mcp mark", async () => {
+    const project = join(scratch, "tagged");
+    await mkdir(project);
+    const api = tenantApi();
+    const calls = api.paths["/Accounts/{AccountSid}/Calls"];
+    Object.assign(calls.get, { tags: ["hidden"] });
+    await writeFile(join(project, "openapi.json"), JSON.stringify(api));
+    expect(runCli(["init", "openapi.json"], project).status).toBe(0);
+    const text = await readFile(join(project, "oapi-mcp.config.yaml"), "utf8");
+    expect(text).toContain("  # tag hidden (1 operation)\n");
+    expect(text).toContain("  # no tag (6 operations)\n");
+  });
+
   it("a parameter only some operations need (an item's Sid) stays the model's", async () => {
     const project = join(scratch, "phone-sid");
     await mkdir(project);
