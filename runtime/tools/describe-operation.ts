@@ -16,6 +16,9 @@ export const DESCRIBE_OPERATION = "describe_operation";
 /** The annotations of a tool that only reads the server's own registry. */
 export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
+/** How describe_operation shows an empty security requirement: the operation can be called without a credential. */
+export const NO_CREDENTIAL = "no credential";
+
 /** Bytes of JSON each part of a description may take: an answer stays about 16 KB whatever the operation. */
 export const DESCRIBE_LIMITS = { arguments: 4_000, result: 5_000, part: 12_000 };
 
@@ -45,7 +48,10 @@ export function describeOperation(tool: ToolDefinition, at: unknown, withSignatu
     description: warning ? `${tool.description}\n\nThis operation changes or deletes data: call it only when asked to.` : tool.description,
     annotations: tool.annotations,
     ...(tool._meta.deprecated ? { deprecated: true } : {}),
-    ...(tool.security ? { security: tool.security } : {}),
+    // An empty requirement is the document's way to say none is needed (`[{}]`: public, `[{ key: [] }, {}]`: optional).
+    ...(tool.security
+      ? { security: tool.security.map((requirement) => (Object.keys(requirement).length === 0 ? NO_CREDENTIAL : requirement)) }
+      : {}),
     ...(tool.outputSchema && result ? { result: fitted(briefly(tool.outputSchema), "result", DESCRIBE_LIMITS.result) } : {}),
     ...(tool.outputSchema && at === undefined ? { resultSchema: 'Not shown: pass at "result" to read it.' } : {}),
   };
