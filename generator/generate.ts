@@ -24,6 +24,7 @@ import { FORMAT_FINGERPRINT } from "./layout/format.js";
 import { buildTools } from "./model/build-tools.js";
 import { codeFacts, codeSettings } from "./model/code-mode.js";
 import { alwaysListedTools, type ServingMode, searchableOperations, servingMode, usedTagNotes } from "./model/discovery.js";
+import { linkedSuppliers } from "./model/linked-ids.js";
 import { securitySchemes } from "./model/security.js";
 import { upstreamDefaults } from "./model/servers.js";
 import type { ToolModel } from "./model/tool-model.js";
@@ -186,7 +187,17 @@ async function generateBeside(
   const discovery = searches
     ? later(
         clock.time("‖ discovery search index", () =>
-          side.discovery({ operations: searchableOperations(definitions, tags, tagNotes), tags, alwaysList, tagNotes: [...tagNotes] }),
+          side.discovery({
+            operations: searchableOperations(definitions, tags, tagNotes),
+            tags,
+            alwaysList,
+            tagNotes: [...tagNotes],
+            links: linkedSuppliers(
+              model.document,
+              entries,
+              definitions.map((definition) => definition.name),
+            ),
+          }),
         ),
       )
     : undefined;

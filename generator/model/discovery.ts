@@ -1,5 +1,5 @@
 import { type DiscoveryData, didYouMean, type ToolDefinition, words } from "oapi-mcp-gen-runtime";
-import { searchableOperation } from "oapi-mcp-gen-runtime/discovery";
+import { type IdSupplier, searchableOperation } from "oapi-mcp-gen-runtime/discovery";
 import { OperationSearchIndex, type SearchableOperation } from "oapi-mcp-gen-runtime/operation-index";
 import { UserError } from "../base/errors.js";
 import type { ResolvedConfig } from "../config/config.js";
@@ -37,8 +37,15 @@ export function discoveryData(
   tags: readonly (readonly string[])[],
   alwaysList: string[],
   tagNotes: ReadonlyMap<string, string> = new Map(),
+  links: Record<string, IdSupplier[]> = {},
 ): DiscoveryData {
-  return discoveryDataOf({ operations: searchableOperations(definitions, tags, tagNotes), tags, alwaysList, tagNotes: [...tagNotes] });
+  return discoveryDataOf({
+    operations: searchableOperations(definitions, tags, tagNotes),
+    tags,
+    alwaysList,
+    tagNotes: [...tagNotes],
+    links,
+  });
 }
 
 /** What the search index is built from: plain data, so it can be built on another thread. */
@@ -47,6 +54,8 @@ export interface DiscoveryInput {
   tags: readonly (readonly string[])[];
   alwaysList: string[];
   tagNotes: [string, string][];
+  /** The ids the document's OpenAPI links say another operation supplies, by tool name. */
+  links?: Record<string, IdSupplier[]>;
 }
 
 /** The operations as the search index reads them, by position in the tool list. */
@@ -71,7 +80,7 @@ export function lexiconWords(operations: readonly SearchableOperation[]): [vocab
 }
 
 /** The listing, the search index and the lexicon over searchable operations. */
-export function discoveryDataOf({ operations, tags, alwaysList, tagNotes }: DiscoveryInput): DiscoveryData {
+export function discoveryDataOf({ operations, tags, alwaysList, tagNotes, links = {} }: DiscoveryInput): DiscoveryData {
   const index = new OperationSearchIndex(operations);
   return {
     alwaysList,
@@ -79,6 +88,7 @@ export function discoveryDataOf({ operations, tags, alwaysList, tagNotes }: Disc
     index: index.serialize(),
     lexicon: lexiconFor(...lexiconWords(operations)),
     tagNotes: usedTagNotes(tags, new Map(tagNotes)),
+    ...(Object.keys(links).length > 0 ? { links } : {}),
   };
 }
 

@@ -13,6 +13,7 @@ export {
   servingMode,
 } from "./discovery.js";
 export { lexiconFor } from "./lexicon.js";
+export { linkedSuppliers } from "./linked-ids.js";
 export { securitySchemes } from "./security.js";
 export { upstreamDefaults } from "./servers.js";
 export { annotationsFor, operationToTool, type ToolModel } from "./tool-model.js";

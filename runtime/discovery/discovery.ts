@@ -31,6 +31,8 @@ export interface DiscoveryData {
   readonly lexicon?: SearchLexicon;
   /** The first sentence of each tag's description, for the tags that have one: the search tool names the API's parts. */
   readonly tagNotes?: Readonly<Record<string, string>>;
+  /** For each tool (by name), the ids another operation's response supplies, as the document's OpenAPI `links` say. */
+  readonly links?: Readonly<Record<string, readonly IdSupplier[]>>;
 }
 
 /** What the search index holds of a tool (the id is its position in the registry); `tagNotes`: tags' descriptions. */
@@ -224,7 +226,7 @@ export class DiscoveryService implements DiscoveryTools {
     const answer: SearchPage = { results: page, total: matching.length, ...next, ...(note ? { note } : {}) };
     // The model reads the compact text; the JSON the output schema describes is the structured content.
     // Where a result needs an id that a list of its collection supplies, it says which (and where that list is shown).
-    this.suppliers ??= idSuppliers(this.order);
+    this.suppliers ??= idSuppliers(this.order, this.data.links);
     const shownAt = new Map(tools.map((tool, at) => [tool.name, offset + at + 1] as const));
     const brief = tools.map((tool) => `${briefArguments(tool.inputSchema)}${suppliedIds(this.suppliers?.get(tool.name), shownAt)}`);
     return { content: [{ type: "text", text: searchText(answer, offset, brief) }], structuredContent: { ...answer } };

@@ -13,18 +13,23 @@ export interface IdSupplier {
 /**
  * For each tool (by name), the ids its path needs that a list of their collection supplies: `GET /invoices/{invoiceId}/payments`
  * needs `invoiceId`, which `GET /invoices` lists. Only the collection's own list counts (a GET of the path before the
- * id's segment), and a parameter the tool's path and its list share (`owner`, `repo`) is no id to find.
+ * id's segment), and a parameter the tool's path and its list share (`owner`, `repo`) is no id to find. What the
+ * document's links say (`linked`) comes first, and stands for the list for the same parameter.
  */
-export function idSuppliers(tools: readonly ToolDefinition[]): Map<string, IdSupplier[]> {
+export function idSuppliers(
+  tools: readonly ToolDefinition[],
+  linked: Readonly<Record<string, readonly IdSupplier[]>> = {},
+): Map<string, IdSupplier[]> {
   const lists = new Map<string, string>();
   for (const tool of tools) if (tool._meta.method.toUpperCase() === "GET") lists.set(routeShape(tool._meta.path), tool.name);
   const found = new Map<string, IdSupplier[]>();
   for (const tool of tools) {
     const segments = tool._meta.path.split("/");
-    const suppliers: IdSupplier[] = [];
+    const suppliers: IdSupplier[] = [...(Object.hasOwn(linked, tool.name) ? (linked[tool.name] ?? []) : [])];
     segments.forEach((segment, at) => {
       const parameter = /^\{([^}]+)\}$/.exec(segment)?.[1];
       if (parameter === undefined || !ID_PARAMETER.test(parameter)) return;
+      if (suppliers.some((each) => each.parameter === parameter)) return;
       const supplier = lists.get(routeShape(segments.slice(0, at).join("/")));
       if (supplier !== undefined && supplier !== tool.name) suppliers.push({ parameter, supplier });
     });

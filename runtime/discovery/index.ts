@@ -18,6 +18,7 @@ export {
   mostCautious,
   neededOnEveryCall,
 } from "./discovery-tools.js";
+export type { IdSupplier } from "./id-suppliers.js";
 export { synopsis } from "./search-text.js";
 
 /** The runtime's discovery tools over the generated data, for `createToolRuntime({ discovery })`; `code` as code mode stands. */

@@ -312,4 +312,15 @@ describe("which result supplies the id an operation needs", () => {
     expect(suppliedIds(found.get("add_payment"), new Map())).toBe("; invoice_id from list_invoices");
     expect(suppliedIds(undefined, new Map())).toBe("");
   });
+
+  it("puts what the document's links say first, in place of the list for the same parameter", () => {
+    const linked = {
+      get_invoice: [{ parameter: "invoiceId", supplier: "create_invoice" }],
+      get_user: [{ parameter: "username", supplier: "list_invoices" }],
+    };
+    const found = idSuppliers(tools, linked);
+    expect(found.get("get_invoice")).toEqual([{ parameter: "invoiceId", supplier: "create_invoice" }]);
+    expect(found.get("get_user")).toEqual([{ parameter: "username", supplier: "list_invoices" }]);
+    expect(found.get("add_payment")).toEqual([{ parameter: "invoice_id", supplier: "list_invoices" }]);
+  });
 });
