@@ -3,7 +3,7 @@ import { type IdSupplier, searchableOperation } from "oapi-mcp-gen-runtime/disco
 import { OperationSearchIndex, type SearchableOperation } from "oapi-mcp-gen-runtime/operation-index";
 import { UserError } from "../base/errors.js";
 import type { ResolvedConfig } from "../config/config.js";
-import { lexiconFor } from "./lexicon.js";
+import { lexiconFor } from "../lexicon/lexicon.js";
 import type { ToolModel } from "./tool-model.js";
 import { overBudget, type ToolsListSize } from "./tools-list.js";
 

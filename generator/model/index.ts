@@ -2,6 +2,7 @@
 
 export { type OperationAction, operationAction } from "../base/operation-action.js";
 export { type OperationTraits, operationTraits } from "../base/operation-traits.js";
+export { lexiconFor } from "../lexicon/lexicon.js";
 export { buildTools } from "./build-tools.js";
 export {
   alwaysListedTools,
@@ -12,7 +13,6 @@ export {
   searchableOperations,
   servingMode,
 } from "./discovery.js";
-export { lexiconFor } from "./lexicon.js";
 export { linkedSuppliers } from "./linked-ids.js";
 export { securitySchemes } from "./security.js";
 export { upstreamDefaults } from "./servers.js";

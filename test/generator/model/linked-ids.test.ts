@@ -6,14 +6,14 @@ import { OperationSearchIndex } from "oapi-mcp-gen-runtime/operation-index";
 import { describe, expect, it } from "vitest";
 import { generateFromFile } from "../../../generator/generate.js";
 import { linkedSuppliers } from "../../../generator/model/index.js";
+import type { JsonObject } from "../../../openapi/document/index.js";
 import { buildApiModel } from "../../../openapi/model/index.js";
 import { toolStub } from "../../helpers/tool-stub.js";
 
-const ok = (links?: object) => ({
-  description: "ok",
-  content: { "application/json": { schema: { type: "object" } } },
-  ...(links ? { links } : {}),
-});
+/** A successful response with a JSON body, and the links given. */
+function ok(links?: JsonObject): JsonObject {
+  return { description: "ok", content: { "application/json": { schema: { type: "object" } } }, ...(links ? { links } : {}) };
+}
 const id = (name: string) => ({ name, in: "path", required: true, schema: { type: "string" } });
 
 /** Users and their orders, whose creates link to their reads (by operationId, by operationRef, and through components). */
