@@ -121,7 +121,7 @@ export class DiscoveryService implements DiscoveryTools {
   /** And by `METHOD /path`, as search results and the API's own documentation show them. */
   private readonly byRoute: ReadonlyMap<string, ToolDefinition>;
   private index: Promise<OperationSearchIndex> | undefined;
-  /** The ids each tool needs that a list of their collection supplies, found on the first search. */
+  /** The ids each tool needs that another operation supplies (linked, or the list of their collection), found on the first search. */
   private suppliers: Map<string, IdSupplier[]> | undefined;
   /** The API's tags, the most central first, as the search tool names them. */
   private readonly parts: readonly ApiPart[];
@@ -225,7 +225,8 @@ export class DiscoveryService implements DiscoveryTools {
     const next = offset + limit < matching.length ? { nextCursor: cursorOf(offset + limit, picks, searched) } : {};
     const answer: SearchPage = { results: page, total: matching.length, ...next, ...(note ? { note } : {}) };
     // The model reads the compact text; the JSON the output schema describes is the structured content.
-    // Where a result needs an id that a list of its collection supplies, it says which (and where that list is shown).
+    // Where a result needs an id that another operation supplies (by the document's links, else the list of its
+    // collection), it says which (and where that operation is shown).
     this.suppliers ??= idSuppliers(this.order, this.data.links);
     const shownAt = new Map(tools.map((tool, at) => [tool.name, offset + at + 1] as const));
     const brief = tools.map((tool) => `${briefArguments(tool.inputSchema)}${suppliedIds(this.suppliers?.get(tool.name), shownAt)}`);
