@@ -141,6 +141,7 @@ function configText(model: ApiModel, spec: string, configPath: string, listed: L
     `# its share of tools/list in tokens. Selected: the list, read, create and update operations of the most central`,
     `# resources, up to ${DEFAULT_MAX_TOOLS} tools or ${DEFAULT_MAX_TOKENS} tokens (models choose best among few tools; nothing that deletes or`,
     "# cancels, nothing deprecated, nothing for administrators or tests).",
+    "# Or select by rule: `select: { all: true }` for every operation, or by tags, paths and methods.",
     "# Overrides, path prefixes, auth and budgets: see the README.",
     "server:",
     `  name: ${server.name}`,
@@ -153,8 +154,8 @@ function configText(model: ApiModel, spec: string, configPath: string, listed: L
   const byTag = new Map<string, Listed[]>();
   for (const item of listed) pushTo(byTag, item.tag, item);
   for (const [tag, items] of byTag) {
-    // Named as a tag: a tag called `hidden` is no x-mcp mark.
-    const heading = tag === UNTAGGED ? "no tag" : `tag ${comment(tag)}`;
+    // Named as a tag, quoted: a tag called `hidden` is no x-mcp mark.
+    const heading = tag === UNTAGGED ? "no tag" : `tag ${comment(JSON.stringify(tag))}`;
     lines.push(`  # ${heading} (${items.length} operation${items.length === 1 ? "" : "s"})`);
     for (const item of items) lines.push(operationLine(item));
   }

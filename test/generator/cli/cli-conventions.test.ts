@@ -201,7 +201,7 @@ describe("command-line conventions", () => {
     expect(result.stdout).toMatch(/^wrote oapi-mcp\.config\.yaml: \d+ operations listed, \d+ selected: the core operations of [a-z]/);
     const text = await readFile(join(project, "oapi-mcp.config.yaml"), "utf8");
     expect(text).toMatch(/^# yaml-language-server: \$schema=/);
-    expect(text).toMatch(/ {2}# tag MemoService \(\d+ operations\)/);
+    expect(text).toMatch(/ {2}# tag "MemoService" \(\d+ operations\)/);
     expect(text).toMatch(/ {2}- MemoService_ListMemos {2}# memo_list_memos, GET \/api\/v1\/memos, ~\d+ tokens/);
     expect(text).toMatch(
       / {2}# - MemoService_DeleteMemo {2}# memo_delete_memo, DELETE \/api\/v1\/memos\/\{memo\}, ~\d+ tokens \(destructive\)/,

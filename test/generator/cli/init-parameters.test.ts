@@ -65,7 +65,8 @@ describe("init proposes the parameters nearly every operation needs as the serve
     await writeFile(join(project, "openapi.json"), JSON.stringify(api));
     expect(runCli(["init", "openapi.json"], project).status).toBe(0);
     const text = await readFile(join(project, "oapi-mcp.config.yaml"), "utf8");
-    expect(text).toContain("  # tag hidden (1 operation)\n");
+    expect(text).toContain('  # tag "hidden" (1 operation)\n');
+    expect(text).toContain("# Or select by rule: `select: { all: true }` for every operation");
     expect(text).toContain("  # no tag (6 operations)\n");
   });
 
