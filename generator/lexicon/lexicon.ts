@@ -72,7 +72,7 @@ class WordNet {
 
   /** The verb definitions, read on first use. */
   definitions(): VerbDefinitions {
-    this.verbDefinitions ??= new VerbDefinitions(this.folder);
+    this.verbDefinitions ??= new VerbDefinitions(this.folder, (verb) => this.senses(verb, "verb")[0]);
     return this.verbDefinitions;
   }
 

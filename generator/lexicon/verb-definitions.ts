@@ -33,19 +33,15 @@ interface VerbSense {
 
 /** WordNet's verb definitions, read once: which verbs are defined alike. */
 export class VerbDefinitions {
-  /** Each one-word verb's commonest sense (its synset offset). */
-  private readonly commonest = new Map<string, number>();
   private readonly senses = new Map<number, VerbSense>();
   /** The senses whose definitions use each rare defining word. */
   private readonly definedWith = new Map<string, number[]>();
 
-  constructor(folder: string) {
-    for (const line of readFileSync(join(folder, "index.verb"), "latin1").split("\n")) {
-      // lemma pos synset_cnt p_cnt [ptr_symbol…] sense_cnt tagsense_cnt synset_offset…; licence lines begin with spaces.
-      const fields = line.split(" ");
-      if (line.startsWith(" ") || fields.length < 7 || fields[0]?.includes("_")) continue;
-      this.commonest.set(fields[0] ?? "", Number(fields[6 + Number(fields[3])]));
-    }
+  /** `commonest`: a one-word verb's commonest sense (its synset offset), as WordNet's index says. */
+  constructor(
+    folder: string,
+    private readonly commonest: (verb: string) => number | undefined,
+  ) {
     const uses = new Map<string, number>();
     for (const line of readFileSync(join(folder, "data.verb"), "latin1").split("\n")) {
       if (line === "" || line.startsWith(" ")) continue;
@@ -69,13 +65,15 @@ export class VerbDefinitions {
 
   /** The one-word verbs whose commonest sense is defined with a rare word of `verb`'s commonest sense. */
   definedAlike(verb: string): string[] {
-    const own = this.commonest.get(verb);
+    const own = verb.includes("_") ? undefined : this.commonest(verb);
     if (own === undefined) return [];
     const alike = new Set<string>();
     for (const word of this.senses.get(own)?.defining ?? []) {
       for (const offset of this.definedWith.get(word) ?? []) {
         if (offset === own) continue;
-        for (const other of this.senses.get(offset)?.words ?? []) if (this.commonest.get(other) === offset) alike.add(other);
+        for (const other of this.senses.get(offset)?.words ?? []) {
+          if (!other.includes("_") && this.commonest(other) === offset) alike.add(other);
+        }
       }
     }
     return [...alike].sort();

@@ -8,7 +8,7 @@ import { generateFromFile } from "../../../generator/generate.js";
 import { linkedSuppliers } from "../../../generator/model/index.js";
 import type { JsonObject } from "../../../openapi/document/index.js";
 import { buildApiModel } from "../../../openapi/model/index.js";
-import { toolStub } from "../../helpers/tool-stub.js";
+import { registryTool } from "../../helpers/registry-tool.js";
 
 /** A successful response with a JSON body, and the links given. */
 function ok(links?: JsonObject): JsonObject {
@@ -71,8 +71,8 @@ describe("the ids a document's OpenAPI links say another operation supplies", ()
       const data = result.files.get("discovery.ts") ?? "";
       expect(data).toMatch(/links:\s*\{/);
       const tools = [
-        toolStub("create_order", "POST", "/users/{owner}/orders", "Create an order"),
-        toolStub("get_order", "GET", "/orders/{orderId}", "Get an order", {
+        registryTool("create_order", "POST", "/users/{owner}/orders", "Create an order"),
+        registryTool("get_order", "GET", "/orders/{orderId}", "Get an order", {
           inputSchema: { type: "object", properties: { orderId: { type: "string" } }, required: ["orderId"] },
         }),
       ];

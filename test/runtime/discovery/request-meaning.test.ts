@@ -7,7 +7,7 @@ import { askingClauseFirst } from "../../../runtime/discovery/action-words.js";
 import { contradiction, shownSummary } from "../../../runtime/discovery/hit-summary.js";
 import { idSuppliers, suppliedIds } from "../../../runtime/discovery/id-suppliers.js";
 import { queryTermGroups } from "../../../runtime/discovery/request-words.js";
-import { toolStub as tool } from "../../helpers/tool-stub.js";
+import { registryTool as tool } from "../../helpers/registry-tool.js";
 
 /** A request's term groups, as the index reads them with no lexicon: `known` tells the document's terms. */
 function groupsOf(request: string, known: (term: string) => boolean = () => true): string[][] {

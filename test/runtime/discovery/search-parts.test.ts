@@ -2,7 +2,7 @@ import type { DiscoveryData, ToolDefinition } from "oapi-mcp-gen-runtime";
 import { DiscoveryService, searchableOperation } from "oapi-mcp-gen-runtime/discovery";
 import { OperationSearchIndex } from "oapi-mcp-gen-runtime/operation-index";
 import { describe, expect, it } from "vitest";
-import { toolStub as tool } from "../../helpers/tool-stub.js";
+import { registryTool as tool } from "../../helpers/registry-tool.js";
 
 const TOOLS = [
   tool("meeting_create", "POST", "/users/{id}/meetings", "Create a meeting"),

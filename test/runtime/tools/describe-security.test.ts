@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { describeOperation, NO_CREDENTIAL } from "../../../runtime/tools/describe-operation.js";
-import { toolStub } from "../../helpers/tool-stub.js";
+import { registryTool } from "../../helpers/registry-tool.js";
 
 /** The security describe_operation shows for a tool with these requirements. */
 function shownSecurity(security: Record<string, string[]>[]): unknown {
-  const [content] = describeOperation(toolStub("reconcile", "POST", "/reconcile", "Reconcile", { security }), undefined).content;
+  const [content] = describeOperation(registryTool("reconcile", "POST", "/reconcile", "Reconcile", { security }), undefined).content;
   return JSON.parse(content?.type === "text" ? content.text : "{}").security;
 }
 

@@ -1,7 +1,13 @@
 import type { ToolDefinition } from "oapi-mcp-gen-runtime";
 
 /** A tool as the registry holds it, from its method, path and title (also its description), and what else a test gives it. */
-export function toolStub(name: string, method: string, path: string, title: string, more: Partial<ToolDefinition> = {}): ToolDefinition {
+export function registryTool(
+  name: string,
+  method: string,
+  path: string,
+  title: string,
+  more: Partial<ToolDefinition> = {},
+): ToolDefinition {
   return {
     name,
     title,
